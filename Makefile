@@ -1,0 +1,77 @@
+# kstats-bench. `make` builds ./bench; `make check` runs every test;
+# `make perf` runs the benchmarks; `make install PREFIX=... DESTDIR=...`.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+PKGS    := numa liburcu
+
+WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes
+ifeq ($(CI),true)
+WARN    += -Werror
+endif
+
+# Recursive (=) so that pkg-config runs after `make deps` has installed it.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu)
+ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP $(PKG_CFLAGS)
+LDLIBS     = $(PKG_LIBS) -pthread -lm
+
+LIB_SRCS := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
+SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+UNITS    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+
+# Debian packages the build and the tests need (see `make deps`).
+DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
+	    bats gnuplot-nox
+
+.PHONY: all check test perf deps install uninstall clean
+all: bench
+
+bench: build/bench.o $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# ---- tests: unit tests plain and under ASan+UBSan, then bats ----
+build/tests/%: tests/unit/%.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $^ $(LDLIBS) -lcmocka
+
+build/tests-san/%: tests/unit/%.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN) -I. -o $@ $^ $(LDLIBS) -lcmocka
+
+check: deps
+	@$(MAKE) --no-print-directory test
+
+test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%)
+	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
+		-- tests/cli/*.bats
+
+# ---- benchmarks, not tests: figures to read, never asserted ----
+build/perf: tests/perf/perf.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -I. -o $@ $^ $(LDLIBS)
+
+perf: build/perf
+	build/perf
+
+deps:
+	@tests/deps.sh $(DEB_PKGS)
+
+install: bench
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 bench $(DESTDIR)$(BINDIR)/kstats-bench
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kstats-bench
+
+clean:
+	rm -rf build bench
+
+-include $(shell find build -name '*.d' 2>/dev/null)
