@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * engine.c - pinned workers, the sample loop and the serial schedule
+ * (see engine.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kstats_hist.h"
+#include "engine.h"
+#include "pcpu.h"
+#include "topo.h"
+
+#define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
+#define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */
+
+static inline void cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+static bool engine_leaving(struct engine *e)
+{
+	return atomic_load_explicit(&e->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(&e->failed, memory_order_relaxed);
+}
+
+static int worker_fail(struct engine_worker *w, int err, const char *what)
+{
+	w->err = err;
+	w->err_what = what;
+	atomic_store(&w->e->failed, true);
+	return err;
+}
+
+/* ---- --cache remote: other workers dirty their own counters ---- */
+
+static void worker_serve_dirty(struct engine_worker *w)
+{
+	struct engine *e = w->e;
+	uint64_t g = atomic_load_explicit(&e->dirty_gen, memory_order_acquire);
+	void *obj;
+
+	if (g == w->dirty_seen)
+		return;
+	w->dirty_seen = g;
+	obj = atomic_load_explicit(&e->dirty_obj, memory_order_relaxed);
+	/* kstat_incr_irqs_this_cpu(): this_cpu_inc(desc->kstat_irqs->cnt) */
+	(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, obj, w->cpu))++;
+	atomic_fetch_add_explicit(&e->dirty_acks, 1, memory_order_release);
+}
+
+static void worker_request_dirty(struct engine_worker *w, void *obj)
+{
+	struct engine *e = w->e;
+
+	atomic_store_explicit(&e->dirty_acks, 0, memory_order_relaxed);
+	atomic_store_explicit(&e->dirty_obj, obj, memory_order_relaxed);
+	atomic_fetch_add_explicit(&e->dirty_gen, 1, memory_order_release);
+	w->dirty_seen++;
+	(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, obj, w->cpu))++;
+	while (atomic_load_explicit(&e->dirty_acks, memory_order_acquire) <
+	       e->nr_workers - 1 && !engine_leaving(e))
+		cpu_relax();
+}
+
+/* ---- one sample ---- */
+
+static uint64_t worker_time(struct engine_worker *w, void *priv,
+			    enum wl_variant v)
+{
+	const struct engine_cfg *c = &w->e->cfg;
+	uint64_t t0, t1;
+	uint32_t aux;
+
+	if (!c->tsc->usable) {
+		t0 = tsc_clock_ns();
+		c->wl->sample[v](priv);
+		t1 = tsc_clock_ns();
+		w->migrations += (unsigned int)sched_getcpu() != w->cpu;
+		return t1 - t0;
+	}
+	t0 = tsc_start();
+	c->wl->sample[v](priv);
+	t1 = tsc_end(c->fence, &aux);
+	if (w->aux_ok)
+		w->migrations += (aux & 0xfff) != w->cpu;
+	else
+		w->migrations += (unsigned int)sched_getcpu() != w->cpu;
+	t1 -= t0;
+	if (c->subtract_overhead)
+		t1 = t1 > w->overhead_median ? t1 - w->overhead_median : 0;
+	return c->cycles ? t1 : tsc_to_ns(c->tsc, t1);
+}
+
+static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
+{
+	const struct engine_cfg *c = &w->e->cfg;
+	void *obj = NULL;
+	uint64_t d;
+	int ret;
+
+	ret = c->wl->prepare(priv, v, &obj);
+	if (ret)
+		return worker_fail(w, ret, "preparing a sample");
+	if (c->cache == WL_CACHE_REMOTE && obj)
+		worker_request_dirty(w, obj);
+	d = worker_time(w, priv, v);
+	c->wl->finish(priv, v);
+	kstats_hist_record(w->hist[v], d);
+	w->done[v]++;
+	atomic_fetch_add_explicit(&w->e->progress, 1, memory_order_relaxed);
+	return 0;
+}
+
+/* ---- schedules ---- */
+
+/* ABBA per round: old,new then new,old, so that drift cancels */
+static enum wl_variant worker_variant(uint64_t round, unsigned int k)
+{
+	return (enum wl_variant)(k ^ (round & 1));
+}
+
+/*
+ * Serial: global sample t belongs to pair t / 2, and pair p to worker
+ * p % nr_workers. A worker spins (pause) until the turn is its own,
+ * serving --cache remote requests meanwhile; one sample runs at a time.
+ */
+static void worker_serial(struct engine_worker *w, void *priv)
+{
+	struct engine *e = w->e;
+	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t;
+	unsigned int k;
+
+	for (p = w->idx; p < n; p += nw) {
+		for (k = 0; k < 2; k++) {
+			t = 2 * p + k;
+			while (atomic_load_explicit(&e->turn, memory_order_acquire) != t) {
+				if (engine_leaving(e))
+					return;
+				worker_serve_dirty(w);
+				cpu_relax();
+			}
+			if (engine_leaving(e) ||
+			    worker_sample(w, priv, worker_variant(p / nw, k)))
+				return;
+			atomic_store_explicit(&e->turn, t + 1, memory_order_release);
+		}
+	}
+	if (e->cfg.cache != WL_CACHE_REMOTE)
+		return;
+	while (atomic_load_explicit(&e->turn, memory_order_acquire) < 2 * n &&
+	       !engine_leaving(e)) {
+		worker_serve_dirty(w);
+		cpu_relax();
+	}
+}
+
+static void worker_parallel(struct engine_worker *w, void *priv)
+{
+	struct engine *e = w->e;
+	uint64_t n = e->cfg.samples, nw = e->nr_workers, p;
+	unsigned int k;
+
+	for (p = w->idx; p < n; p += nw)
+		for (k = 0; k < 2; k++)
+			if (engine_leaving(e) ||
+			    worker_sample(w, priv, worker_variant(p / nw, k)))
+				return;
+}
+
+/* ---- worker life ---- */
+
+/* The empty region's cost on this CPU: min and median, cycles. */
+static int worker_overhead(struct engine_worker *w)
+{
+	struct kstats_hist *h = kstats_hist_create(ENGINE_OVERHEAD_FB);
+	uint64_t t0, t1;
+	uint32_t aux = 0;
+	unsigned int i;
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < ENGINE_OVERHEAD_SAMPLES; i++) {
+		t0 = tsc_start();
+		t1 = tsc_end(w->e->cfg.fence, &aux);
+		kstats_hist_record(h, t1 - t0);
+	}
+	w->aux_ok = (aux & 0xfff) == w->cpu;
+	w->overhead_min = kstats_hist_min(h);
+	w->overhead_median = kstats_hist_value_at_percentile(h, 50);
+	kstats_hist_free(h);
+	return 0;
+}
+
+/* Wait at the gate; false when the run is called off. */
+static bool worker_gate(struct engine *e)
+{
+	int gate;
+
+	pthread_mutex_lock(&e->gate_lock);
+	e->ready++;
+	pthread_cond_broadcast(&e->gate_cond);
+	while (!e->gate)
+		pthread_cond_wait(&e->gate_cond, &e->gate_lock);
+	gate = e->gate;
+	pthread_mutex_unlock(&e->gate_lock);
+	return gate > 0;
+}
+
+/* Everything a worker allocates, it allocates here: pinned, node-local. */
+static int worker_setup(struct engine_worker *w, void **priv)
+{
+	const struct engine_cfg *c = &w->e->cfg;
+	struct wl_env env = {
+		.pcpu = c->pcpu,
+		.node = c->topo->node,
+		.nr_possible = c->topo->nr_possible,
+		.cpu = w->cpu,
+		.irqstat_size = c->irqstat_size,
+		.cache = c->cache,
+	};
+	unsigned int v;
+	int ret;
+
+	if ((unsigned int)sched_getcpu() != w->cpu)
+		return worker_fail(w, -EPERM, "pinning the worker");
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		w->hist[v] = kstats_hist_create(c->frac_bits);
+		if (!w->hist[v])
+			return worker_fail(w, -ENOMEM, "allocating histograms");
+	}
+	if (c->tsc->usable && worker_overhead(w))
+		return worker_fail(w, -ENOMEM, "measuring the timer overhead");
+	ret = c->wl->setup(&env, priv);
+	if (ret)
+		return worker_fail(w, ret, "setting up the workload");
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct engine_worker *w = arg;
+	struct engine *e = w->e;
+	void *priv = NULL;
+	int ret;
+
+	ret = worker_setup(w, &priv);
+	if (!worker_gate(e))
+		goto out_teardown;
+	/* the start barrier: nobody samples while another still sets up */
+	pthread_barrier_wait(&e->start);
+	if (!ret && !engine_leaving(e)) {
+		if (e->cfg.parallel)
+			worker_parallel(w, priv);
+		else
+			worker_serial(w, priv);
+	}
+out_teardown:
+	if (!ret)
+		e->cfg.wl->teardown(priv);
+	atomic_fetch_add(&e->finished, 1);
+	return NULL;
+}
+
+/* ---- the engine ---- */
+
+struct engine *engine_create(const struct engine_cfg *cfg)
+{
+	struct engine *e;
+	unsigned int i;
+
+	if (cfg->cache == WL_CACHE_REMOTE && cfg->parallel) {
+		errno = EINVAL;
+		return NULL;
+	}
+	e = aligned_alloc(64, (sizeof(*e) + 63) & ~(size_t)63);
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	e->cfg = *cfg;
+	e->nr_workers = cfg->topo->nr_workers;
+	e->w = calloc(e->nr_workers, sizeof(*e->w));
+	if (!e->w) {
+		free(e);
+		return NULL;
+	}
+	for (i = 0; i < e->nr_workers; i++) {
+		e->w[i].idx = i;
+		e->w[i].e = e;
+		e->w[i].cpu = cfg->topo->worker_cpu[i];
+		e->w[i].node = cfg->topo->node[e->w[i].cpu];
+	}
+	pthread_mutex_init(&e->gate_lock, NULL);
+	pthread_cond_init(&e->gate_cond, NULL);
+	pthread_barrier_init(&e->start, NULL, e->nr_workers);
+	return e;
+}
+
+static void engine_open_gate(struct engine *e, unsigned int nr_started, int gate)
+{
+	pthread_mutex_lock(&e->gate_lock);
+	while (e->ready < nr_started)
+		pthread_cond_wait(&e->gate_cond, &e->gate_lock);
+	e->gate = gate;
+	pthread_cond_broadcast(&e->gate_cond);
+	pthread_mutex_unlock(&e->gate_lock);
+}
+
+static int engine_spawn(struct engine_worker *w)
+{
+	size_t sz = CPU_ALLOC_SIZE(w->cpu + 1);
+	cpu_set_t *set = CPU_ALLOC(w->cpu + 1);
+	pthread_attr_t attr;
+	int ret;
+
+	if (!set)
+		return -ENOMEM;
+	CPU_ZERO_S(sz, set);
+	CPU_SET_S(w->cpu, sz, set);
+	pthread_attr_init(&attr);
+	/* pinned from its first instruction: first touch is node-local */
+	ret = -pthread_attr_setaffinity_np(&attr, sz, set);
+	if (!ret)
+		ret = -pthread_create(&w->thread, &attr, worker_main, w);
+	w->started = !ret;
+	pthread_attr_destroy(&attr);
+	CPU_FREE(set);
+	return ret;
+}
+
+int engine_start(struct engine *e)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < e->nr_workers && !ret; i++)
+		ret = engine_spawn(&e->w[i]);
+	if (ret) {
+		engine_open_gate(e, i - 1, -1);
+		engine_join(e);
+		return ret;
+	}
+	engine_open_gate(e, e->nr_workers, 1);
+	return 0;
+}
+
+void engine_stop(struct engine *e)
+{
+	atomic_store(&e->stop, true);
+}
+
+bool engine_running(struct engine *e)
+{
+	return atomic_load(&e->finished) < e->nr_workers;
+}
+
+uint64_t engine_progress(struct engine *e)
+{
+	return atomic_load_explicit(&e->progress, memory_order_relaxed);
+}
+
+int engine_join(struct engine *e)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < e->nr_workers; i++) {
+		if (!e->w[i].started)
+			continue;
+		pthread_join(e->w[i].thread, NULL);
+		e->w[i].started = false;
+		if (!ret)
+			ret = e->w[i].err;
+	}
+	return ret;
+}
+
+bool engine_partial(const struct engine *e)
+{
+	uint64_t n[WL_NR_VARIANTS] = { 0 };
+	unsigned int i, v;
+
+	for (i = 0; i < e->nr_workers; i++)
+		for (v = 0; v < WL_NR_VARIANTS; v++)
+			n[v] += e->w[i].done[v];
+	return n[WL_OLD] < e->cfg.samples || n[WL_NEW] < e->cfg.samples;
+}
+
+int engine_merge(const struct engine *e, enum wl_variant v,
+		 struct kstats_hist *dst)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < e->nr_workers; i++) {
+		if (!e->w[i].hist[v])
+			continue;
+		ret = kstats_hist_merge(dst, e->w[i].hist[v]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+void engine_destroy(struct engine *e)
+{
+	unsigned int i, v;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_workers; i++)
+		for (v = 0; v < WL_NR_VARIANTS; v++)
+			kstats_hist_free(e->w[i].hist[v]);
+	pthread_barrier_destroy(&e->start);
+	pthread_cond_destroy(&e->gate_cond);
+	pthread_mutex_destroy(&e->gate_lock);
+	free(e->w);
+	free(e);
+}

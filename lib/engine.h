@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * engine.h - pinned workers that time a workload's old and new paths.
+ *
+ * One thread per worker CPU, pinned before it allocates anything (its
+ * histograms, its descriptors: first touch puts them on its node), all
+ * started together on a barrier. Each worker keeps one histogram per
+ * variant; nothing is shared on the hot path. Old and new samples are
+ * interleaved ABBA per worker, so that drift hits both equally.
+ *
+ * --mode serial (default): one sample at a time machine-wide, CPUs
+ * taking turns, because alloc_desc() runs under sparse_irq_lock.
+ * --mode parallel: every worker samples at once.
+ *
+ * Signals: workers run with every signal blocked for their whole life,
+ * a superset of blocking around each sample (the stand-in for
+ * local_irq_save()), and at no cost inside the loop; the main thread
+ * alone takes SIGINT/SIGTERM and calls engine_stop().
+ *
+ *	call			may run concurrently with
+ *	engine_create/destroy	nothing else on the engine
+ *	engine_start		nothing else on the engine
+ *	engine_stop, progress	anything (main thread, signal loop)
+ *	engine_join		engine_stop, engine_progress
+ *	results (w[], merge)	only after engine_join
+ */
+#ifndef KSB_ENGINE_H
+#define KSB_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../workloads/workload.h"
+#include "tsc.h"
+
+struct kstats_hist;
+struct topo;
+
+struct engine_cfg {
+	const struct workload *wl;	/* what to time */
+	const struct topo *topo;	/* worker CPUs, nodes, possible CPUs */
+	struct pcpu *pcpu;		/* the emulated per-CPU allocator */
+	const struct tsc_info *tsc;	/* !usable: clock_gettime fallback */
+	uint64_t samples;		/* per variant, over all workers */
+	unsigned int frac_bits;		/* histogram layout */
+	bool cycles;			/* record cycles, not ns */
+	bool parallel;			/* --mode parallel */
+	bool subtract_overhead;		/* subtract each CPU's median empty cost */
+	enum wl_cache cache;		/* cache state before each sample */
+	enum tsc_fence fence;		/* end-stamp fence */
+	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
+};
+
+struct engine_worker {
+	unsigned int idx;		/* position among the workers */
+	unsigned int cpu;		/* pinned CPU */
+	int node;			/* its node */
+	struct engine *e;		/* back pointer */
+	pthread_t thread;		/* the worker thread */
+	bool started;			/* thread created */
+	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
+	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
+	uint64_t migrations;		/* samples that ended on another CPU */
+	uint64_t overhead_min;		/* empty region: min, cycles */
+	uint64_t overhead_median;	/* empty region: median, cycles */
+	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
+	uint64_t dirty_seen;		/* remote: last request served */
+	int err;			/* -errno if the worker failed */
+	const char *err_what;		/* what failed */
+};
+
+struct engine {
+	struct engine_cfg cfg;		/* copied at create */
+	unsigned int nr_workers;	/* threads */
+	struct engine_worker *w;	/* [nr_workers] */
+	pthread_mutex_t gate_lock;	/* protects ready and gate */
+	pthread_cond_t gate_cond;	/* signals ready and gate changes */
+	unsigned int ready;		/* workers waiting at the gate */
+	int gate;			/* 0 closed, 1 go, -1 abort */
+	pthread_barrier_t start;	/* every worker set up, then go */
+	atomic_bool failed;		/* a worker failed: everyone leaves */
+	atomic_bool stop;		/* engine_stop() was called */
+	/* each shared word on its own line: waiters spin on them */
+	_Alignas(64) atomic_uint_fast64_t turn;	/* serial: next global sample */
+	_Alignas(64) atomic_uint_fast64_t progress; /* samples, all workers */
+	atomic_uint finished;		/* workers done sampling */
+	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
+	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
+	atomic_uint dirty_acks;		/* remote: workers that did */
+};
+
+/*
+ * engine_create - workers for every CPU of @cfg->topo. Allocates no
+ * per-worker memory yet (the workers do, once pinned).
+ * Returns the engine or NULL (errno ENOMEM, EINVAL for remote cache in
+ * parallel mode).
+ */
+struct engine *engine_create(const struct engine_cfg *cfg);
+
+/*
+ * engine_start - create the pinned worker threads. Call with every
+ * signal blocked: the workers inherit the mask.
+ * Returns 0 or -errno of pthread_create (-EAGAIN under ulimit -u); on an
+ * error the threads already made are stopped and joined.
+ */
+int engine_start(struct engine *e);
+
+/* engine_stop - ask the workers to stop at the next sample boundary. */
+void engine_stop(struct engine *e);
+
+/* engine_running - true until every worker is done sampling. */
+bool engine_running(struct engine *e);
+
+/* engine_progress - samples taken so far, both variants, all workers. */
+uint64_t engine_progress(struct engine *e);
+
+/*
+ * engine_join - wait for every worker. Returns 0, or the first worker's
+ * -errno (that worker's err_what says what failed).
+ */
+int engine_join(struct engine *e);
+
+/* engine_partial - true when fewer samples were taken than asked for. */
+bool engine_partial(const struct engine *e);
+
+/*
+ * engine_merge - add every worker's @v histogram into @dst.
+ * Returns 0 or -EINVAL (layouts differ).
+ */
+int engine_merge(const struct engine *e, enum wl_variant v,
+		 struct kstats_hist *dst);
+
+/* engine_destroy - free the workers' histograms and the engine; NULL ok. */
+void engine_destroy(struct engine *e);
+
+#endif /* KSB_ENGINE_H */

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report.c - tables, SUMMARY and CSV of a finished run (see report.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "../kstats_hist.h"
+#include "csv.h"
+#include "engine.h"
+#include "report.h"
+#include "topo.h"
+
+const char *const report_formats[] = { "table", "kstats", "csv", "bars", NULL };
+const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
+const char *const report_variants[] = { "old", "new", NULL };
+
+static const char *const report_fences[] = { "sfence", "mfence", "none" };
+
+/* ---- metadata ---- */
+
+static void report_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[256], *p;
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "model name", 10) || !(p = strchr(line, ':')))
+			continue;
+		p += 1 + strspn(p + 1, " \t");
+		p[strcspn(p, "\n")] = 0;
+		snprintf(buf, len, "%s", p);
+		break;
+	}
+	fclose(f);
+}
+
+/* per-CPU timer overhead, "cpu:min/median" cycles, and the overall median */
+static void report_overhead(struct csv_meta *m, const struct engine *e)
+{
+	char buf[1024] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 32; i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
+					 i ? " " : "", e->w[i].cpu,
+					 (unsigned long)e->w[i].overhead_min,
+					 (unsigned long)e->w[i].overhead_median);
+	if (i < e->nr_workers)
+		snprintf(buf + used, sizeof(buf) - used, " ...");
+	csv_meta_set(m, "timer_overhead_cycles", "%s", buf);
+}
+
+static void report_host(struct csv_meta *m, const struct engine *e)
+{
+	const struct tsc_info *t = e->cfg.tsc;
+	struct utsname u;
+	char model[128];
+
+	uname(&u);
+	report_cpu_model(model, sizeof(model));
+	csv_meta_set(m, "host", "%s", u.nodename);
+	csv_meta_set(m, "kernel", "%s %s", u.release, u.machine);
+	csv_meta_set(m, "cpu_model", "%s", model);
+	csv_meta_set(m, "clock", "%s", t->usable ? "tsc" : "clock_gettime(CLOCK_MONOTONIC_RAW)");
+	if (!t->usable)
+		csv_meta_set(m, "clock_fallback", "%s", t->why);
+	csv_meta_set(m, "tsc_hz", "%lu", (unsigned long)t->hz);
+	csv_meta_set(m, "tsc_hz_source", "%s", t->hz_source);
+	csv_meta_set(m, "invariant_tsc", "%s", t->invariant ? "yes" : "no");
+	csv_meta_set(m, "clocksource", "%s", t->clocksource);
+}
+
+void report_meta(struct csv_meta *m, const struct report_run *r,
+		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
+		 unsigned long pcpu_unit, bool hugepages)
+{
+	const struct engine *e = r->e;
+	const struct engine_cfg *c = &e->cfg;
+	const struct topo *t = c->topo;
+	uint64_t migr = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers; i++)
+		migr += e->w[i].migrations;
+	csv_meta_set(m, "command", "%s", cmdline);
+	report_host(m, e);
+	csv_meta_set(m, "workload", "%s", c->wl->name);
+	csv_meta_set(m, "variant_old", "%s", c->wl->variant[WL_OLD]);
+	csv_meta_set(m, "variant_new", "%s", c->wl->variant[WL_NEW]);
+	csv_meta_set(m, "possible_cpus", "%u", t->nr_possible);
+	csv_meta_set(m, "real_possible_cpus", "%u", t->nr_real_possible);
+	csv_meta_set(m, "online_cpus", "%u", t->nr_online);
+	csv_meta_set(m, "allowed_cpus", "%u", t->nr_allowed);
+	csv_meta_set(m, "used_cpus", "%u", t->nr_workers);
+	csv_meta_set(m, "nodes", "%u", t->nr_nodes);
+	csv_meta_set(m, "numa", "%s", t->numa ? "libnuma" : "unavailable: every CPU on node 0");
+	csv_meta_set(m, "samples_per_variant", "%lu", (unsigned long)c->samples);
+	csv_meta_set(m, "mode", "%s", c->parallel ? "parallel" : "serial");
+	csv_meta_set(m, "cache", "%s", report_caches[c->cache]);
+	csv_meta_set(m, "unit", "%s", r->unit);
+	csv_meta_set(m, "frac_bits", "%u", c->frac_bits);
+	csv_meta_set(m, "end_fence", "%s", report_fences[c->fence]);
+	csv_meta_set(m, "irqstat_bytes", "%u", c->irqstat_size);
+	csv_meta_set(m, "pcpu_unit", "%lu", pcpu_unit);
+	csv_meta_set(m, "hugepages", "%s", hugepages ? "madvise" : "no");
+	csv_meta_set(m, "pcpu_nodes", "%s", pcpu_nodes);
+	csv_meta_set(m, "mlock", "%s", mlock);
+	csv_meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
+	report_overhead(m, e);
+	csv_meta_set(m, "migrations", "%lu", (unsigned long)migr);
+	csv_meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
+}
+
+/* ---- printers ---- */
+
+int report_summary(FILE *f, const struct report_run *r)
+{
+	const struct kstats_hist *o = r->merged[WL_OLD], *n = r->merged[WL_NEW];
+	double nm = kstats_hist_mean(n);
+	unsigned int v;
+
+	fprintf(f, "SUMMARY workload=%s unit=%s", r->e->cfg.wl->name, r->unit);
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		const struct kstats_hist *h = r->merged[v];
+
+		fprintf(f, " %s_p50=%lu %s_p99=%lu %s_max=%lu %s_mean=%.1f",
+			report_variants[v], (unsigned long)kstats_hist_value_at_percentile(h, 50),
+			report_variants[v], (unsigned long)kstats_hist_value_at_percentile(h, 99),
+			report_variants[v], (unsigned long)kstats_hist_max(h),
+			report_variants[v], kstats_hist_mean(h));
+	}
+	fprintf(f, " ratio=%.2f samples=%lu/%lu cpus=%u possible=%u partial=%s\n",
+		nm > 0 ? kstats_hist_mean(o) / nm : 0.0,
+		(unsigned long)kstats_hist_total(o), (unsigned long)kstats_hist_total(n),
+		r->e->nr_workers, r->e->cfg.topo->nr_possible,
+		r->partial ? "yes" : "no");
+	return ferror(f) ? -EIO : 0;
+}
+
+static void report_title(FILE *f, const struct report_run *r, enum wl_variant v)
+{
+	const struct engine_cfg *c = &r->e->cfg;
+
+	fprintf(f, "# %s %s: %s\n# %lu samples on %u CPUs, %u possible, cache %s, mode %s, %s\n",
+		c->wl->name, report_variants[v], c->wl->variant[v],
+		(unsigned long)kstats_hist_total(r->merged[v]), r->e->nr_workers,
+		c->topo->nr_possible, report_caches[c->cache],
+		c->parallel ? "parallel" : "serial", r->unit);
+}
+
+static int report_kstats(FILE *f, const struct report_run *r)
+{
+	const struct engine *e = r->e;
+	unsigned int v, i;
+
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		fprintf(f, "# %s %s\n", e->cfg.wl->name, report_variants[v]);
+		for (i = 0; i < e->nr_workers; i++)
+			kstats_hist_print_kstats(e->w[i].hist[v], f, (int)e->w[i].cpu, 0);
+		kstats_hist_print_kstats(r->merged[v], f, -1, e->nr_workers);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m)
+{
+	const struct engine *e = r->e;
+	const char *wl = e->cfg.wl->name;
+	unsigned int v, i;
+
+	csv_write_header(f, m);
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		csv_write_hist(f, wl, report_variants[v], -1, -1, r->merged[v]);
+		for (i = 0; i < e->nr_workers; i++)
+			csv_write_hist(f, wl, report_variants[v], (int)e->w[i].cpu,
+				       e->w[i].node, e->w[i].hist[v]);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+int report_print(FILE *f, enum report_format fmt, const struct report_run *r,
+		 const struct csv_meta *m)
+{
+	unsigned int v;
+
+	if (fmt == REPORT_CSV)
+		return report_csv(f, r, m);
+	if (fmt == REPORT_KSTATS)
+		return report_kstats(f, r);
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		report_title(f, r, v);
+		if (fmt == REPORT_BARS)
+			kstats_hist_print_bars(r->merged[v], f);
+		else
+			kstats_hist_print_table(r->merged[v], f);
+		fputc('\n', f);
+	}
+	return report_summary(f, r);
+}

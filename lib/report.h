@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - what a finished `bench run` prints and writes: the patch
+ * table per variant, per-CPU kstats lines, bars, the SUMMARY line, the
+ * CSV with its metadata. Reads the engine after engine_join(); prints
+ * only to the FILE it is given.
+ */
+#ifndef KSB_REPORT_H
+#define KSB_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../workloads/workload.h"
+
+struct csv_meta;
+struct engine;
+struct kstats_hist;
+
+enum report_format {
+	REPORT_TABLE,			/* patch table per variant + SUMMARY */
+	REPORT_KSTATS,			/* kstats lines, per CPU and merged */
+	REPORT_CSV,			/* the CSV itself */
+	REPORT_BARS,			/* bars per variant + SUMMARY */
+};
+
+extern const char *const report_formats[];	/* NULL-terminated names */
+extern const char *const report_caches[];	/* "kernel", "cold", "remote" */
+extern const char *const report_variants[];	/* "old", "new" */
+
+struct report_run {
+	const struct engine *e;		/* the finished run */
+	struct kstats_hist *merged[WL_NR_VARIANTS]; /* every worker merged */
+	const char *unit;		/* "ns" or "cycles" */
+	bool partial;			/* stopped early */
+};
+
+/*
+ * report_meta - the run's "# key: value" metadata: command line, host,
+ * kernel, CPU model, TSC, CPUs, nodes, options, timer overhead,
+ * partial. @cmdline, @mlock and @pcpu_nodes are the caller's words.
+ */
+void report_meta(struct csv_meta *m, const struct report_run *r,
+		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
+		 unsigned long pcpu_unit, bool hugepages);
+
+/* report_print - stdout for @fmt (CSV needs @m). 0 or -EIO. */
+int report_print(FILE *f, enum report_format fmt, const struct report_run *r,
+		 const struct csv_meta *m);
+
+/* report_csv - the whole CSV: header, merged rows, per-CPU rows. 0/-EIO. */
+int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m);
+
+/*
+ * report_summary - one grep-able line:
+ * SUMMARY workload=W unit=ns old_p50=.. old_p99=.. old_max=.. old_mean=..
+ * new_... ratio=old_mean/new_mean samples=N partial=no
+ */
+int report_summary(FILE *f, const struct report_run *r);
+
+#endif /* KSB_REPORT_H */

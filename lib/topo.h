@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * topo.h - CPU and NUMA topology: possible, online and allowed CPUs, the
+ * node of each, the worker CPUs, and emulated possible CPUs.
+ *
+ * Sources: /sys/devices/system/cpu/{possible,online} (cpulist format),
+ * sched_getaffinity() (so cpusets and taskset are respected), libnuma
+ * for nodes. When numa_available() < 0 every CPU is on node 0 and
+ * topo->numa says so. Read once at start, then read-only: any thread.
+ */
+#ifndef KSB_TOPO_H
+#define KSB_TOPO_H
+
+#include <stdbool.h>
+
+#define TOPO_MAX_CPUS	8192	/* the kernel's NR_CPUS limit */
+
+struct topo {
+	unsigned int nr_possible;	/* possible CPUs, real or emulated */
+	unsigned int nr_real_possible;	/* from /sys/devices/system/cpu/possible */
+	unsigned int nr_online;		/* from /sys/devices/system/cpu/online */
+	unsigned int nr_allowed;	/* CPUs in our affinity mask */
+	unsigned int nr_nodes;		/* NUMA nodes (1 without NUMA) */
+	bool numa;			/* libnuma usable */
+	int *node;			/* [nr_possible] node of each CPU */
+	unsigned int nr_workers;	/* CPUs that get a worker */
+	unsigned int *worker_cpu;	/* [nr_workers] their numbers, ascending */
+};
+
+/*
+ * topo_parse_cpulist - parse a cpulist ("0-3,8,10-11") into @set, an
+ * array of @max flags. Returns the number of CPUs in the list, or
+ * -EINVAL (malformed, or a range going down) or -ERANGE (a CPU >= @max).
+ */
+int topo_parse_cpulist(const char *s, bool *set, unsigned int max);
+
+/*
+ * topo_init - read the machine. @cpus is a numactl-style list of worker
+ * CPUs (NULL: every allowed CPU); @nr_possible emulates that many
+ * possible CPUs (0: the real count); emulated CPUs beyond the real ones
+ * are spread round-robin over the nodes.
+ * Returns 0; -EINVAL if @cpus does not parse; -EPERM if it names a CPU
+ * this process may not use (*@bad_cpu is that CPU); -ERANGE if a worker
+ * CPU is not below @nr_possible (*@bad_cpu); -ENOENT if sysfs is
+ * unreadable; -ENOMEM.
+ */
+int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
+	      int *bad_cpu);
+
+/* topo_fini - release what topo_init() allocated; safe on a zeroed topo. */
+void topo_fini(struct topo *t);
+
+/* topo_allowed_list - the allowed CPUs as a cpulist, for messages. */
+void topo_allowed_list(char *buf, unsigned int len);
+
+#endif /* KSB_TOPO_H */

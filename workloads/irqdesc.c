@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * irqdesc.c - desc_set_defaults() before and after the patch, faithful to
+ * kernel/irq/irqdesc.c so that the cost comes from the same stores.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../lib/pcpu.h"
+#include "irqdesc.h"
+
+#define IRQ_DEFAULT_INIT_FLAGS	0x0c00u	/* _IRQ_DEFAULT_INIT_FLAGS */
+#define IRQD_IRQ_DISABLED	(1u << 16)
+#define IRQD_IRQ_MASKED		(1u << 17)
+
+static const char no_irq_chip[64];	/* stands for struct irq_chip no_irq_chip */
+
+static void handle_bad_irq(struct irq_desc *desc)
+{
+	(void)desc;
+}
+
+/* ---- allocation ---- */
+
+static size_t irqdesc_mask_bytes(unsigned int nr_possible)
+{
+	/* cpumask_size(): BITS_TO_LONGS(nr_cpu_ids) longs */
+	return (nr_possible + 63) / 64 * sizeof(unsigned long);
+}
+
+static unsigned long *irqdesc_mask(unsigned int nr_possible)
+{
+	size_t n = (irqdesc_mask_bytes(nr_possible) + 63) & ~(size_t)63;
+	unsigned long *m = aligned_alloc(64, n);
+
+	if (m)
+		memset(m, 0, n);
+	return m;
+}
+
+struct irq_desc *irqdesc_alloc(const struct wl_env *env)
+{
+	struct irq_desc *desc = aligned_alloc(64, IRQDESC_SIZE);
+
+	if (!desc)
+		return NULL;
+	memset(desc, 0, IRQDESC_SIZE);
+	desc->irq_common_data.affinity = irqdesc_mask(env->nr_possible);
+	desc->irq_common_data.effective_affinity = irqdesc_mask(env->nr_possible);
+	desc->pending_mask = irqdesc_mask(env->nr_possible);
+	if (!desc->irq_common_data.affinity || !desc->pending_mask ||
+	    !desc->irq_common_data.effective_affinity) {
+		irqdesc_free(desc);
+		errno = ENOMEM;
+		return NULL;
+	}
+	desc->nr_possible = env->nr_possible;
+	desc->irqstat_size = env->irqstat_size;
+	desc->pcpu = env->pcpu;
+	pthread_spin_init(&desc->lock, PTHREAD_PROCESS_PRIVATE);
+	return desc;
+}
+
+void irqdesc_free(struct irq_desc *desc)
+{
+	if (!desc)
+		return;
+	free(desc->irq_common_data.affinity);
+	free(desc->irq_common_data.effective_affinity);
+	free(desc->pending_mask);
+	free(desc);
+}
+
+void irqdesc_zero(struct irq_desc *desc)
+{
+	size_t n = irqdesc_mask_bytes(desc->nr_possible);
+	struct irq_desc keep = *desc;
+
+	/* kzalloc_node() and zalloc_cpumask_var_node(), keeping our own */
+	memset(desc, 0, IRQDESC_SIZE);
+	desc->irq_common_data.affinity = keep.irq_common_data.affinity;
+	desc->irq_common_data.effective_affinity =
+		keep.irq_common_data.effective_affinity;
+	desc->pending_mask = keep.pending_mask;
+	desc->irqstat_size = keep.irqstat_size;
+	desc->nr_possible = keep.nr_possible;
+	desc->pcpu = keep.pcpu;
+	pthread_spin_init(&desc->lock, PTHREAD_PROCESS_PRIVATE);
+	memset(desc->irq_common_data.affinity, 0, n);
+	memset(desc->irq_common_data.effective_affinity, 0, n);
+	memset(desc->pending_mask, 0, n);
+}
+
+/* ---- desc_set_defaults() ---- */
+
+/* default_affinity: irq_default_affinity, every possible CPU */
+static unsigned long default_affinity[8192 / 64] = {
+	[0 ... 8192 / 64 - 1] = ~0ul,
+};
+
+/* desc_smp_init(): node, affinity copy, pending mask cleared */
+static void desc_smp_init(struct irq_desc *desc, int node)
+{
+	size_t n = irqdesc_mask_bytes(desc->nr_possible);
+
+	desc->irq_common_data.node = (unsigned int)node;
+	memcpy(desc->irq_common_data.affinity, default_affinity, n);
+	memset(desc->pending_mask, 0, n);
+}
+
+/* every store of desc_set_defaults() but the clearing loop */
+static void desc_set_fields(unsigned int irq, struct irq_desc *desc)
+{
+	desc->irq_common_data.handler_data = NULL;
+	desc->irq_common_data.msi_desc = NULL;
+
+	desc->irq_data.common = &desc->irq_common_data;
+	desc->irq_data.irq = irq;
+	desc->irq_data.chip = no_irq_chip;
+	desc->irq_data.chip_data = NULL;
+	desc->status_use_accessors = IRQ_DEFAULT_INIT_FLAGS;
+	desc->irq_common_data.state_use_accessors |= IRQD_IRQ_DISABLED;
+	desc->irq_common_data.state_use_accessors |= IRQD_IRQ_MASKED;
+	desc->handle_irq = handle_bad_irq;
+	desc->depth = 1;
+	desc->irq_count = 0;
+	desc->irqs_unhandled = 0;
+	desc->tot_count = 0;
+	desc->name = NULL;
+	desc->owner = NULL;
+}
+
+/*
+ * for_each_possible_cpu(cpu)
+ *	*per_cpu_ptr(desc->kstat_irqs, cpu) = (struct irqstat) { };
+ * The width of the store follows CONFIG_GENERIC_IRQ_STAT_SNAPSHOT.
+ */
+void irqdesc_clear_kstat(struct irq_desc *desc)
+{
+	unsigned int cpu;
+
+	if (desc->irqstat_size == sizeof(struct irqstat_snap)) {
+		for (cpu = 0; cpu < desc->nr_possible; cpu++)
+			*(struct irqstat_snap *)pcpu_ptr(desc->pcpu, desc->kstat_irqs, cpu) =
+				(struct irqstat_snap){ 0 };
+		return;
+	}
+	for (cpu = 0; cpu < desc->nr_possible; cpu++)
+		*(struct irqstat *)pcpu_ptr(desc->pcpu, desc->kstat_irqs, cpu) =
+			(struct irqstat){ 0 };
+}
+
+void irqdesc_set_defaults_old(unsigned int irq, struct irq_desc *desc)
+{
+	desc_set_fields(irq, desc);
+	irqdesc_clear_kstat(desc);
+	desc_smp_init(desc, (int)desc->irq_common_data.node);
+}
+
+void irqdesc_set_defaults_new(unsigned int irq, struct irq_desc *desc)
+{
+	desc_set_fields(irq, desc);
+	desc_smp_init(desc, (int)desc->irq_common_data.node);
+}
+
+/* ---- cache state ---- */
+
+static void irqdesc_clflush(const void *p, size_t len)
+{
+	const char *c = (const char *)((uintptr_t)p & ~(uintptr_t)63);
+
+	for (; c < (const char *)p + len; c += 64)
+		asm volatile("clflush %0" : : "m"(*c) : "memory");
+}
+
+void irqdesc_flush(const struct irq_desc *desc)
+{
+	size_t n = irqdesc_mask_bytes(desc->nr_possible);
+	unsigned int cpu;
+
+	irqdesc_clflush(desc, IRQDESC_SIZE);
+	irqdesc_clflush(desc->irq_common_data.affinity, n);
+	irqdesc_clflush(desc->pending_mask, n);
+	for (cpu = 0; cpu < desc->nr_possible; cpu++)
+		irqdesc_clflush(pcpu_ptr(desc->pcpu, desc->kstat_irqs, cpu),
+				desc->irqstat_size);
+	irqdesc_clflush(default_affinity, n);
+	asm volatile("mfence" : : : "memory");
+}

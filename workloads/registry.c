@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * registry.c - every workload, in the order `bench list` prints them.
+ */
+#include <string.h>
+
+#include "workload.h"
+
+const struct workload *const workloads[] = {
+	&wl_irqdesc_alloc,
+	&wl_irqdesc_free,
+	&wl_empty,
+	NULL,
+};
+
+const struct workload *workload_find(const char *name)
+{
+	const struct workload *w;
+	unsigned int i;
+
+	for_each_workload(w, i)
+		if (!strcmp(w->name, name))
+			return w;
+	return NULL;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workload.h - the interface between the engine and what it times.
+ *
+ * A workload is a table entry: `bench list` prints the registry, and
+ * `bench run -w NAME` picks one. The engine calls, on each worker thread
+ * (already pinned, so every allocation is node-local):
+ *
+ *	setup(env, &priv)			once, untimed
+ *	for each sample, variant v = old or new, interleaved:
+ *		prepare(priv, v, &obj)		untimed: allocate, set cache state
+ *		[engine: --cache remote has the other workers dirty obj]
+ *		t0; sample[v](priv); t1		timed, signals blocked
+ *		finish(priv, v)			untimed: free
+ *	teardown(priv)				once
+ *
+ * prepare() returns 0 or -errno, and in *obj the per-CPU object whose
+ * lines other CPUs should dirty for --cache remote (a struct irqstat
+ * __percpu *), or NULL. A prepare() error ends the worker's run.
+ * Workload instances are per worker: no callback runs concurrently with
+ * another on the same priv. The shared pcpu allocator locks itself.
+ */
+#ifndef KSB_WORKLOAD_H
+#define KSB_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct pcpu;
+
+enum wl_variant {
+	WL_OLD,			/* before the patch */
+	WL_NEW,			/* after the patch */
+	WL_NR_VARIANTS,
+};
+
+enum wl_cache {
+	WL_CACHE_KERNEL,	/* as the allocator's zeroing left the lines */
+	WL_CACHE_COLD,		/* every line the region touches flushed */
+	WL_CACHE_REMOTE,	/* each CPU's counter dirty in its own cache */
+};
+
+struct wl_env {
+	struct pcpu *pcpu;		/* the emulated per-CPU allocator */
+	const int *node;		/* [nr_possible] node of each CPU */
+	unsigned int nr_possible;	/* possible CPUs, real or emulated */
+	unsigned int cpu;		/* the CPU this worker is pinned to */
+	unsigned int irqstat_size;	/* sizeof(struct irqstat): 4 or 8 */
+	enum wl_cache cache;		/* cache state before each sample */
+};
+
+struct workload {
+	const char *name;		/* `bench run -w NAME` */
+	const char *summary;		/* one line for `bench list` */
+	const char *variant[WL_NR_VARIANTS];	/* what old and new time */
+	int (*setup)(const struct wl_env *env, void **priv); /* 0 or -errno */
+	int (*prepare)(void *priv, enum wl_variant v, void **obj);
+	void (*sample[WL_NR_VARIANTS])(void *priv);
+	void (*finish)(void *priv, enum wl_variant v);
+	void (*teardown)(void *priv);
+};
+
+extern const struct workload wl_irqdesc_alloc;
+extern const struct workload wl_irqdesc_free;
+extern const struct workload wl_empty;
+
+/* the registry, NULL-terminated */
+extern const struct workload *const workloads[];
+
+#define for_each_workload(w, i) \
+	for ((i) = 0; ((w) = workloads[i]); (i)++)
+
+/* workload_find - the workload called @name, or NULL. */
+const struct workload *workload_find(const char *name);
+
+#endif /* KSB_WORKLOAD_H */
