@@ -14,6 +14,22 @@
 
 #define TOPO_SYS_CPU	"/sys/devices/system/cpu/"
 
+/*
+ * libnuma reports through these two, which it lets the application
+ * replace: library code does not print, and every libnuma failure we
+ * care about comes back to us as a return value as well.
+ */
+void numa_warn(int num, char *fmt, ...)
+{
+	(void)num;
+	(void)fmt;
+}
+
+void numa_error(char *where)
+{
+	(void)where;
+}
+
 /* ---- cpulist parsing ---- */
 
 static int topo_parse_num(const char **s, unsigned int *v)
@@ -120,8 +136,12 @@ static int topo_workers(struct topo *t, const char *cpus, const bool *allowed,
 
 	if (!want)
 		return -ENOMEM;
-	if (cpus) {
-		/* libnuma's parser: numactl syntax, all CPUs, cpuset ignored */
+	if (cpus && topo_parse_cpulist(cpus, want, TOPO_MAX_CPUS) == -EINVAL) {
+		/*
+		 * A plain list parses above, so that an error can name the
+		 * CPU; the rest of numactl's syntax ("all", "!", "+") goes
+		 * to libnuma's parser, which ignores the cpuset (we check).
+		 */
 		bm = numa_parse_cpustring_all(cpus);
 		if (!bm) {
 			ret = -EINVAL;
@@ -130,7 +150,7 @@ static int topo_workers(struct topo *t, const char *cpus, const bool *allowed,
 		for (cpu = 0; cpu < bm->size && cpu < TOPO_MAX_CPUS; cpu++)
 			want[cpu] = numa_bitmask_isbitset(bm, cpu);
 		numa_bitmask_free(bm);
-	} else {
+	} else if (!cpus) {
 		memcpy(want, allowed, TOPO_MAX_CPUS * sizeof(*want));
 	}
 	for (cpu = 0; cpu < TOPO_MAX_CPUS; cpu++) {

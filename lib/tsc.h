@@ -20,7 +20,8 @@
  *
  * Frequency: CPUID 0x15 (crystal * ratio) where it is complete, else
  * calibrated against CLOCK_MONOTONIC_RAW until two estimates agree
- * within 0.1%. Conversion is ns = (cycles * mult) >> 32, integer only.
+ * within 0.1%. Conversion is ns = (cycles * mult + 2^31) >> 32, integer
+ * only, rounded to the nearest ns.
  *
  * Without an invariant TSC (or with KSB_NO_TSC=1 in the environment)
  * the caller falls back to clock_gettime(CLOCK_MONOTONIC_RAW) and says so.
@@ -80,10 +81,10 @@ static inline uint64_t tsc_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* tsc_to_ns - @cycles in ns with the integer mult of @t. */
+/* tsc_to_ns - @cycles in ns with the integer mult of @t, rounded. */
 static inline uint64_t tsc_to_ns(const struct tsc_info *t, uint64_t cycles)
 {
-	return (uint64_t)(((unsigned __int128)cycles * t->mult) >> 32);
+	return (uint64_t)(((unsigned __int128)cycles * t->mult + (1u << 31)) >> 32);
 }
 
 /*

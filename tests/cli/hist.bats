@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # bench hist and the top-level command line: outputs and every exit code.
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	cd "$BATS_TEST_DIRNAME/../.."
 	F=tests/fixtures

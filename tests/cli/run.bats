@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# bench run, list and calibrate: a small real run, its CSV against the
+# schema, and the exit code of every bad option.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	T=$BATS_TEST_TMPDIR
+}
+
+bad() {
+	local want=$1
+	shift
+	run --separate-stderr ./bench "$@"
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"$want"* ]]
+}
+
+# schema.awk: every check of DESIGN.md's CSV section, one message per fault
+check_csv() {
+	awk -F, -v want="$2" '
+	NR == 1 { if ($0 != "# kstats-bench-csv 1") { print "magic"; bad = 1 } next }
+	/^# / { split(substr($0, 3), kv, ": "); meta[kv[1]] = 1; next }
+	!hdr { hdr = 1
+	       if ($0 != "workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile") { print "header"; bad = 1 }
+	       next }
+	{
+		if (NF != 10) { print "fields " NR; bad = 1 }
+		if ($2 != "old" && $2 != "new") { print "variant " NR; bad = 1 }
+		if ($3 == "all") { if ($4 != -1) { print "node of all " NR; bad = 1 }
+				   total[$2] += $8; last[$2] = $10 }
+		else if ($3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/) { print "cpu/node " NR; bad = 1 }
+		else cpus[$3] = 1
+		if ($6 + 0 >= $7 + 0) { print "bounds " NR; bad = 1 }
+		if ($9 + 0 < $6 + 0 || $9 + 0 >= $7 + 0) { print "avg outside bucket " NR; bad = 1 }
+		if ($10 !~ /^[01]\.[0-9][0-9][0-9][0-9][0-9][0-9]$/) { print "percentile " NR; bad = 1 }
+	}
+	END {
+		split("command host kernel cpu_model tsc_hz possible_cpus online_cpus used_cpus nodes frac_bits cache partial timer_overhead_cycles pcpu_nodes", k, " ")
+		for (i in k) if (!(k[i] in meta)) { print "missing meta " k[i]; bad = 1 }
+		if (total["old"] != want || total["new"] != want) { print "totals " total["old"] "/" total["new"]; bad = 1 }
+		if (last["old"] != "1.000000" || last["new"] != "1.000000") { print "last percentile"; bad = 1 }
+		n = 0; for (c in cpus) n++
+		print "cpus " n
+		exit bad
+	}' "$1"
+}
+
+@test "bench list prints every workload" {
+	run ./bench list
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "irqdesc-alloc "* ]]
+	[[ "$output" == *"irqdesc-free "* ]]
+	[[ "$output" == *"empty "* ]]
+}
+
+@test "bench calibrate reports the TSC and per-CPU overhead" {
+	run ./bench calibrate
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tsc_hz: "* ]]
+	[[ "$output" == *"invariant_tsc: "* ]]
+	[[ "$output" == *"clocksource: "* ]]
+	[[ "$output" == *"median_cycles"* ]]
+}
+
+@test "a small run writes a CSV that follows the schema, with per-CPU rows" {
+	run ./bench run -q --possible-cpus 64 -n 512 -o "$T/r.csv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"SUMMARY workload=irqdesc-alloc unit=ns "* ]]
+	[[ "$output" == *"samples=512/512"* ]]
+	run check_csv "$T/r.csv" 512
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "cpus $(nproc)" ]
+	grep -qx '# possible_cpus: 64' "$T/r.csv"
+	grep -qx '# partial: no' "$T/r.csv"
+	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
+}
+
+@test "every format and workload runs; csv on stdout equals the schema" {
+	for w in irqdesc-alloc irqdesc-free empty; do
+		./bench run -q -w "$w" -n 64 -f csv >"$T/$w.csv"
+		check_csv "$T/$w.csv" 64
+	done
+	./bench run -q -n 64 -f kstats | grep -q '^slot .* CPUS '
+	./bench run -q -n 64 -f bars | grep -q '^SUMMARY '
+	./bench run -q -n 64 -u cycles --cache cold -m parallel | grep -q 'unit=cycles'
+	./bench run -q -n 64 --cache remote --irqstat-snapshot --pcpu-unit 64K | grep -q 'samples=64/64'
+}
+
+@test "--cpus restricts the workers" {
+	./bench run -q -c 0 -n 32 -o "$T/c.csv" >/dev/null
+	[ "$(grep -c '^irqdesc-alloc,old,0,' "$T/c.csv")" -ge 1 ]
+	! grep -q '^irqdesc-alloc,old,1,' "$T/c.csv"
+	grep -qx '# used_cpus: 1' "$T/c.csv"
+}
+
+@test "an existing output file is replaced whole" {
+	echo stale >"$T/o.csv"
+	./bench run -q -n 16 -o "$T/o.csv" >/dev/null
+	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 1'
+	[ "$(stat -c %a "$T/o.csv")" = 644 ]
+}
+
+@test "--samples 0 exits 2" { bad "--samples: '0' is not an integer in 1..4294967296" run -n 0; }
+@test "--samples -5 exits 2" { bad "--samples: '-5'" run --samples -5; }
+@test "--samples 2^32+1 exits 2" { bad "--samples: '4294967297'" run -n 4294967297; }
+@test "--samples 1x exits 2" { bad "--samples: '1x'" run -n 1x; }
+@test "--possible-cpus 0 exits 2" { bad "--possible-cpus: '0' is not an integer in 1..8192" run -p 0; }
+@test "--possible-cpus 8193 exits 2" { bad "--possible-cpus: '8193'" run --possible-cpus 8193; }
+@test "--possible-cpus below a worker CPU exits 2" {
+	[ "$(nproc)" -ge 2 ] || skip "needs two CPUs"
+	bad "--possible-cpus: 1 is too few" run -p 1
+}
+@test "--pcpu-unit 3000 exits 2" { bad "--pcpu-unit: '3000' is not a power of two from 4K to 1G" run --pcpu-unit 3000; }
+@test "--pcpu-unit 2K exits 2" { bad "--pcpu-unit: '2K'" run --pcpu-unit 2K; }
+@test "--pcpu-unit 2G exits 2" { bad "--pcpu-unit: '2G'" run --pcpu-unit 2G; }
+@test "--frac-bits 99 exits 2" { bad "--frac-bits: '99' is not an integer in 0..12" run --frac-bits 99; }
+@test "--cache lists the valid names" { bad "--cache: 'warm' is not one of kernel, cold, remote" run --cache warm; }
+@test "--mode lists the valid names" { bad "--mode: 'fast' is not one of serial, parallel" run -m fast; }
+@test "--unit lists the valid names" { bad "--unit: 'us' is not one of ns, cycles" run -u us; }
+@test "--format lists the valid names" { bad "--format: 'json' is not one of table, kstats, csv, bars" run -f json; }
+@test "--end-fence lists the valid names" { bad "--end-fence: 'lfence' is not one of sfence, mfence, none" run --end-fence lfence; }
+@test "--workload unknown exits 2" { bad "--workload: 'nope' is not a workload" run -w nope; }
+@test "--cpus garbage exits 2" { bad "--cpus: 'x-y' is not a CPU list" run --cpus x-y; }
+@test "--cpus outside the affinity exits 2" { bad "--cpus: CPU 4000 is not one this process may use" run --cpus 4000; }
+@test "--cache remote with --mode parallel exits 2" { bad "--cache remote needs --mode serial" run --cache remote -m parallel; }
+@test "-o into a missing directory exits 2 before measuring" { bad "--output: /nonexistent/dir/r.csv: No such file or directory" run -o /nonexistent/dir/r.csv; }
+@test "-o onto a directory exits 2" { bad "--output: $BATS_TEST_TMPDIR: Is a directory" run -o "$BATS_TEST_TMPDIR"; }
+@test "a stray argument exits 2" { bad "unexpected argument 'extra'" run extra; }
+@test "list with an argument exits 2" { bad "unexpected argument 'x'" list x; }
+@test "calibrate with a bad option exits 2" { bad "unknown option '--bogus'" calibrate --bogus; }
