@@ -155,7 +155,6 @@ enum { OPT_PCPU_UNIT = 256, OPT_HUGEPAGES, OPT_SNAPSHOT, OPT_END_FENCE,
 
 static const char *const run_modes[] = { "serial", "parallel", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
-static const char *const run_fences[] = { "sfence", "mfence", "none", NULL };
 
 /* One global, oslat style: configuration, then run state. */
 static struct global {
@@ -197,7 +196,7 @@ static void run_defaults(void)
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = REPORT_TABLE;
-	g.fence = TSC_FENCE_SFENCE;
+	g.fence = TSC_FENCE_MFENCE;	/* the SDM's recipe: see lib/tsc.h */
 }
 
 static void run_usage(FILE *f)
@@ -225,7 +224,7 @@ static void run_usage(FILE *f)
 		"  -b, --frac-bits B         histogram sub-bucket bits, 0..12 (default 2)\n"
 		"  -f, --format FMT          table (default), kstats, csv, bars\n"
 		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
-		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
+		"      --end-fence F         mfence (default), sfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
 		"  -q, --quiet               no progress on stderr\n"
 		"  -h, --help                this text\n"
@@ -298,7 +297,7 @@ static int run_option(int c)
 		g.output = optarg;
 		return 0;
 	case OPT_END_FENCE:
-		return (g.fence = parse_enum(optarg, run_fences, "--end-fence")) < 0 ? -1 : 0;
+		return (g.fence = parse_enum(optarg, tsc_fence_names, "--end-fence")) < 0 ? -1 : 0;
 	case OPT_SUBTRACT:
 		g.subtract = true;
 		return 0;
@@ -636,7 +635,7 @@ static int calibrate_print(void)
 		return finish_stdout();
 	}
 	printf("end_fence: %s\n\n# empty timed region, 4096 samples per CPU\n"
-	       "%-5s %-5s %12s %15s %10s\n", run_fences[g.fence], "cpu", "node",
+	       "%-5s %-5s %12s %15s %10s\n", tsc_fence_names[g.fence], "cpu", "node",
 	       "min_cycles", "median_cycles", "median_ns");
 	for (i = 0; i < g.e->nr_workers; i++)
 		printf("%-5u %-5d %12lu %15lu %10lu\n", g.e->w[i].cpu, g.e->w[i].node,

@@ -73,18 +73,20 @@ static uint64_t worker_time(struct engine_worker *w, void *priv,
 			    enum wl_variant v)
 {
 	const struct engine_cfg *c = &w->e->cfg;
+	/* loaded before the start stamp, so the window holds just the call */
+	void (*region)(void *) = c->wl->sample[v];
 	uint64_t t0, t1;
 	uint32_t aux;
 
 	if (!c->tsc->usable) {
 		t0 = tsc_clock_ns();
-		c->wl->sample[v](priv);
+		region(priv);
 		t1 = tsc_clock_ns();
 		w->migrations += (unsigned int)sched_getcpu() != w->cpu;
 		return t1 - t0;
 	}
 	t0 = tsc_start();
-	c->wl->sample[v](priv);
+	region(priv);
 	t1 = tsc_end(c->fence, &aux);
 	if (w->aux_ok)
 		w->migrations += (aux & 0xfff) != w->cpu;

@@ -17,8 +17,6 @@ const char *const report_formats[] = { "table", "kstats", "csv", "bars", NULL };
 const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
 const char *const report_variants[] = { "old", "new", NULL };
 
-static const char *const report_fences[] = { "sfence", "mfence", "none" };
-
 /* ---- metadata ---- */
 
 static void report_cpu_model(char *buf, size_t len)
@@ -106,7 +104,7 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	csv_meta_set(m, "cache", "%s", report_caches[c->cache]);
 	csv_meta_set(m, "unit", "%s", r->unit);
 	csv_meta_set(m, "frac_bits", "%u", c->frac_bits);
-	csv_meta_set(m, "end_fence", "%s", report_fences[c->fence]);
+	csv_meta_set(m, "end_fence", "%s", tsc_fence_names[c->fence]);
 	csv_meta_set(m, "irqstat_bytes", "%u", c->irqstat_size);
 	csv_meta_set(m, "pcpu_unit", "%lu", pcpu_unit);
 	csv_meta_set(m, "hugepages", "%s", hugepages ? "madvise" : "no");

@@ -13,6 +13,8 @@
 #define TSC_CAL_TOLERANCE_PPM	1000	/* two estimates agree within 0.1% */
 #define TSC_CAL_TRIES		12
 
+const char *const tsc_fence_names[] = { "sfence", "mfence", "none", NULL };
+
 uint64_t tsc_mult(uint64_t hz)
 {
 	return (uint64_t)((((unsigned __int128)1000000000u << 32) + hz / 2) / hz);

@@ -6,18 +6,26 @@
  *   record_ns       kstats_hist_record() per value
  *   plain_log2_ns   the floor any log2 histogram pays: counts[fls64(v)]++
  *   record_ratio    record_ns / plain_log2_ns
+ *   timer_ratio     the engine's empty timed region (bench run -w empty,
+ *                   the whole sample path) over bare inline stamps with
+ *                   the same fences: what the harness adds to the window
  *
  * Each figure is the best of ROUNDS passes over the same stream of
  * NR_VALUES lognormal values around 10 us; the two loops alternate so that
  * drift hits both.
  */
+#define _GNU_SOURCE
 #include <math.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "kstats_hist.h"
+#include "lib/engine.h"
+#include "lib/topo.h"
+#include "lib/tsc.h"
 
 #define NR_VALUES	(1u << 20)
 #define ROUNDS		21
@@ -71,6 +79,78 @@ static void fill(uint64_t *v, size_t n)
 	}
 }
 
+/* ---- timer: the engine's timed region against bare stamps ---- */
+
+#define TIMER_SAMPLES	200000u
+
+/* lfence;rdtsc ... mfence;rdtscp;lfence inline, nothing between: cycles */
+static double bare_stamps(void)
+{
+	uint64_t sum = 0, t0;
+	uint32_t aux;
+	unsigned int i;
+
+	for (i = 0; i < TIMER_SAMPLES; i++) {
+		t0 = tsc_start();
+		sum += tsc_end(TSC_FENCE_MFENCE, &aux) - t0;
+	}
+	return (double)sum / TIMER_SAMPLES;
+}
+
+/* the engine's whole path: bench run -w empty -c 0 -u cycles, mean */
+static double engine_stamps(const struct topo *t, const struct tsc_info *tsc)
+{
+	struct engine_cfg cfg = {
+		.wl = &wl_empty, .topo = t, .tsc = tsc,
+		.samples = TIMER_SAMPLES / 2, .frac_bits = 2, .cycles = true,
+		.fence = TSC_FENCE_MFENCE, .irqstat_size = 4,
+	};
+	struct kstats_hist *h = kstats_hist_create(2);
+	struct engine *e = engine_create(&cfg);
+	double mean = -1;
+
+	if (h && e && !engine_start(e) && !engine_join(e) &&
+	    !engine_merge(e, WL_OLD, h) && !engine_merge(e, WL_NEW, h))
+		mean = kstats_hist_mean(h);
+	engine_destroy(e);
+	kstats_hist_free(h);
+	return mean;
+}
+
+static int perf_timer(void)
+{
+	double bare = 1e30, eng = 1e30, b, x;
+	struct tsc_info tsc;
+	struct topo t;
+	cpu_set_t set;
+	unsigned int r;
+	int bad;
+
+	tsc_init(&tsc);
+	if (!tsc.usable || topo_init(&t, NULL, 0, &bad)) {
+		printf("timer: skipped (no usable TSC)\n");
+		return 0;
+	}
+	/* both on the same CPU: the first worker CPU */
+	t.nr_workers = 1;
+	CPU_ZERO(&set);
+	CPU_SET(t.worker_cpu[0], &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (r = 0; r < 5; r++) {
+		b = bare_stamps();
+		x = engine_stamps(&t, &tsc);
+		bare = b < bare ? b : bare;
+		eng = x < eng ? x : eng;
+	}
+	topo_fini(&t);
+	if (eng < 0)
+		return 3;
+	printf("timer_bare_cycles: %.1f\n", bare);
+	printf("timer_engine_cycles: %.1f\n", eng);
+	printf("timer_ratio: %.3f\n", eng / bare);
+	return 0;
+}
+
 int main(void)
 {
 	uint64_t *v = malloc(NR_VALUES * sizeof(*v)), check = 0;
@@ -102,5 +182,5 @@ int main(void)
 	printf("record_ratio: %.3f\n", best_rec / best_plain);
 	kstats_hist_free(h);
 	free(v);
-	return 0;
+	return perf_timer();
 }
