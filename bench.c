@@ -196,7 +196,7 @@ static void run_defaults(void)
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = REPORT_TABLE;
-	g.fence = TSC_FENCE_MFENCE;	/* the SDM's recipe: see lib/tsc.h */
+	g.fence = TSC_FENCE_SFENCE;	/* see lib/tsc.h for the measurements */
 }
 
 static void run_usage(FILE *f)
@@ -224,7 +224,7 @@ static void run_usage(FILE *f)
 		"  -b, --frac-bits B         histogram sub-bucket bits, 0..12 (default 2)\n"
 		"  -f, --format FMT          table (default), kstats, csv, bars\n"
 		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
-		"      --end-fence F         mfence (default), sfence or none before the end stamp\n"
+		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
 		"  -q, --quiet               no progress on stderr\n"
 		"  -h, --help                this text\n"

@@ -14,16 +14,21 @@
  * tsc_end(): rdtscp waits for earlier instructions to execute, but not
  * for their stores to leave the store buffer, so a region of fewer than
  * ~100 stores would hide in the buffer. The end fence (--end-fence)
- * puts the region's stores inside the window. The default is mfence:
- * the SDM's recipe for "RDTSCP only after all previous stores are
- * globally visible"; sfence only orders stores against later stores.
- * Measured on the development VM (AMD EPYC, KVM; `make perf` and
- * bench run -n 4096 --possible-cpus 480): the empty region costs ~58
- * cycles with none or sfence and ~101 with mfence; the old path at 480
- * cold units moves within run-to-run noise (14.2-15.7 us mean), because
- * 480 missing stores overflow the store buffer long before the stamp;
- * the new path (a few dozen stores, cold) reads ~180 ns without mfence
- * and ~277 ns with it: that drain is real work the region caused.
+ * decides how much of that drain the window holds:
+ *   sfence (default): the region's stores are ordered before any later
+ *     store; costs nothing measurable on the empty region (timer_ratio
+ *     stays ~1), and is what DESIGN.md's reference figures used;
+ *   mfence: the SDM's recipe for "RDTSCP only after all previous stores
+ *     are globally visible": the strict bound, at ~43 more cycles;
+ *   none: the bare stamps.
+ * Measured on the development VM (AMD EPYC under KVM, bench run -n 4096
+ * --possible-cpus 480): empty region ~58 cycles with none or sfence,
+ * ~101 with mfence. Old path, 480 cold units: 14.2 / 15.7 / 14.9 us mean
+ * (none / sfence / mfence), all within run-to-run noise, because 480
+ * missing stores overflow the store buffer long before the stamp. New
+ * path (a few dozen cold stores): ~180 ns with none or sfence, ~277 ns
+ * with mfence: for short regions the fence choice matters, so it is
+ * recorded in the metadata (end_fence).
  * lfence after rdtscp keeps later work out of the window. rdtscp also
  * returns TSC_AUX, which Linux sets to (node << 12) | cpu: a free
  * migration check.
