@@ -52,6 +52,22 @@ void kstats_hist_free(struct kstats_hist *h)
 	free(h);
 }
 
+void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
+{
+	struct ksh_slot *s = &h->slot[kstats_hist_slot(v, h->frac_bits)];
+	unsigned __int128 sum = ksh_sum(s) + (unsigned __int128)v * n;
+
+	if (!n)
+		return;
+	s->count += n;
+	s->sum_lo = (uint64_t)sum;
+	s->sum_hi = (uint64_t)(sum >> 64);
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+}
+
 void kstats_hist_reset(struct kstats_hist *h)
 {
 	memset(h->slot, 0, h->nr_slots * sizeof(h->slot[0]));

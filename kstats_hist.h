@@ -160,6 +160,13 @@ static inline void kstats_hist_record(struct kstats_hist *h, uint64_t v)
 }
 
 /*
+ * kstats_hist_record_n - add @n samples of value @v (not the hot path:
+ * for rebuilding a histogram from a table, where @v is a slot's AVG,
+ * which reproduces that AVG exactly). Not thread-safe.
+ */
+void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n);
+
+/*
  * kstats_hist_create - a new, empty histogram.
  * @frac_bits: 0..KSTATS_HIST_FRAC_BITS_MAX.
  * Returns the histogram, or NULL with errno EINVAL (frac_bits out of

@@ -3,12 +3,15 @@
  * csv.c - writing the kstats-bench CSV (see csv.h).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../kstats_hist.h"
 #include "csv.h"
+#include "samples.h"
 
 int csv_meta_set(struct csv_meta *m, const char *key, const char *fmt, ...)
 {
@@ -59,4 +62,342 @@ int csv_write_hist(FILE *f, const char *workload, const char *variant,
 		snprintf(prefix, sizeof(prefix), "%s,%s,%d,%d", workload, variant,
 			 cpu, node);
 	return kstats_hist_print_csv(h, f, prefix);
+}
+
+/* ---- reading ---- */
+
+#define CSV_MAX_LINE	4096	/* longer lines are not ours */
+
+struct csv_row {
+	uint64_t cum;			/* samples up to this row */
+	unsigned long pct;		/* its percentile, in millionths */
+	unsigned long line;		/* where it was */
+};
+
+struct csv_parse {
+	struct csv_file *cf;		/* being built */
+	unsigned long line;		/* current line */
+	char *why;			/* message buffer */
+	size_t why_len;			/* its size */
+	bool header;			/* the column header was seen */
+	bool have_fb;			/* a frac_bits line was seen */
+};
+
+static int __attribute__((format(printf, 2, 3))) csv_err(struct csv_parse *p,
+							 const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->why, p->why_len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int csv_u64(struct csv_parse *p, const char *s, const char *name,
+		   uint64_t *v)
+{
+	int ret = samples_parse_line(s, strlen(s), v);
+
+	if (ret)
+		return csv_err(p, "%s: '%.40s' is not a non-negative integer below 2^64", name, s);
+	return 0;
+}
+
+/* "0.123456" or "1.000000" in millionths */
+static int csv_pct(struct csv_parse *p, const char *s, unsigned long *pct)
+{
+	uint64_t frac;
+
+	if (strlen(s) != 8 || (s[0] != '0' && s[0] != '1') || s[1] != '.' ||
+	    samples_parse_line(s + 2, 6, &frac) || strspn(s + 2, "0123456789") != 6 ||
+	    (s[0] == '1' && frac))
+		return csv_err(p, "percentile '%.40s' is not 0.dddddd or 1.000000", s);
+	*pct = s[0] == '1' ? 1000000 : (unsigned long)frac;
+	return 0;
+}
+
+static int csv_meta_line(struct csv_parse *p, const char *s)
+{
+	const char *colon = strstr(s, ": ");
+	char key[32];
+	uint64_t fb;
+
+	if (!colon || colon - s - 2 >= (long)sizeof(key) || colon == s + 2)
+		return 0;	/* a comment, not metadata */
+	snprintf(key, sizeof(key), "%.*s", (int)(colon - s - 2), s + 2);
+	if (!strcmp(key, "frac_bits")) {
+		if (samples_parse_line(colon + 2, strlen(colon + 2), &fb) ||
+		    fb > KSTATS_HIST_FRAC_BITS_MAX)
+			return csv_err(p, "frac_bits: '%.20s' is not 0..12", colon + 2);
+		if (p->have_fb && fb != p->cf->frac_bits)
+			return csv_err(p, "mixed frac_bits: %lu after %u", (unsigned long)fb,
+				       p->cf->frac_bits);
+		if (p->header && !p->have_fb)
+			return csv_err(p, "frac_bits must come before the rows");
+		p->cf->frac_bits = (unsigned int)fb;
+		p->have_fb = true;
+	}
+	csv_meta_set(&p->cf->meta, key, "%s", colon + 2);
+	return 0;
+}
+
+static struct csv_series *csv_series_get(struct csv_parse *p, char **col,
+					 int cpu, int node)
+{
+	struct csv_file *cf = p->cf;
+	struct csv_series *s = csv_find(cf, col[0], col[1], cpu), *ns;
+
+	if (s)
+		return s;
+	ns = realloc(cf->s, (cf->n + 1) * sizeof(*cf->s));
+	if (!ns)
+		return NULL;
+	cf->s = ns;
+	s = &cf->s[cf->n];
+	memset(s, 0, sizeof(*s));
+	snprintf(s->workload, sizeof(s->workload), "%s", col[0]);
+	snprintf(s->variant, sizeof(s->variant), "%s", col[1]);
+	s->cpu = cpu;
+	s->node = node;
+	s->h = kstats_hist_create(cf->frac_bits);
+	if (!s->h)
+		return NULL;
+	cf->n++;
+	return s;
+}
+
+static int csv_add_row(struct csv_series *s, uint64_t n, unsigned long pct,
+		       unsigned long line)
+{
+	struct csv_row *r;
+
+	if (s->nr_rows == s->cap_rows) {
+		s->cap_rows = s->cap_rows ? 2 * s->cap_rows : 32;
+		r = realloc(s->rows, s->cap_rows * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		s->rows = r;
+	}
+	r = &s->rows[s->nr_rows];
+	r->cum = (s->nr_rows ? r[-1].cum : 0) + n;
+	r->pct = pct;
+	r->line = line;
+	s->nr_rows++;
+	return 0;
+}
+
+static int csv_split(struct csv_parse *p, char *s, char **col)
+{
+	unsigned int n = 0;
+
+	for (col[n++] = s; (s = strchr(s, ',')); *s++ = 0) {
+		if (n == 10)
+			return csv_err(p, "more than 10 columns");
+		col[n++] = s + 1;
+	}
+	if (n != 10)
+		return csv_err(p, "%u columns, expected 10 (" CSV_COLUMNS ")", n);
+	return 0;
+}
+
+/* workload,variant: names; cpu,node: "all",-1 or numbers */
+static int csv_labels(struct csv_parse *p, char **col, int *cpu, int *node)
+{
+	uint64_t c, nd;
+
+	if (!*col[0] || !*col[1] || strlen(col[0]) >= 64 || strlen(col[1]) >= 32 ||
+	    col[0][strspn(col[0], "abcdefghijklmnopqrstuvwxyz0123456789_.-")] ||
+	    col[1][strspn(col[1], "abcdefghijklmnopqrstuvwxyz0123456789_.-")])
+		return csv_err(p, "workload and variant must be short [a-z0-9_.-] names");
+	if (!strcmp(col[2], "all")) {
+		if (strcmp(col[3], "-1"))
+			return csv_err(p, "cpu 'all' must have node -1, not '%.20s'", col[3]);
+		*cpu = *node = -1;
+		return 0;
+	}
+	if (samples_parse_line(col[2], strlen(col[2]), &c) || c >= 8192)
+		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..8191", col[2]);
+	if (samples_parse_line(col[3], strlen(col[3]), &nd) || nd >= 4096)
+		return csv_err(p, "node: '%.20s' is not 0..4095", col[3]);
+	*cpu = (int)c;
+	*node = (int)nd;
+	return 0;
+}
+
+static int csv_bucket(struct csv_parse *p, char **col, unsigned int *slot,
+		      uint64_t *n, uint64_t *avg)
+{
+	unsigned int fb = p->cf->frac_bits;
+	uint64_t b, lo, last, l, h = 0;
+	int hi_top;
+
+	if (csv_u64(p, col[4], "bucket", &b) || csv_u64(p, col[5], "lo_ns", &l) ||
+	    csv_u64(p, col[7], "samples", n) || csv_u64(p, col[8], "avg_ns", avg))
+		return -EINVAL;
+	if (kstats_hist_slot_bounds(fb, b > UINT32_MAX ? UINT32_MAX : (unsigned int)b,
+				    &lo, &last))
+		return csv_err(p, "bucket %lu does not exist for frac_bits %u",
+			       (unsigned long)b, fb);
+	hi_top = last == UINT64_MAX && !strcmp(col[6], "18446744073709551616");
+	if (!hi_top && csv_u64(p, col[6], "hi_ns", &h))
+		return -EINVAL;
+	if (l != lo || (!hi_top && (last == UINT64_MAX || h != last + 1)))
+		return csv_err(p, "bucket %lu is [%lu, %lu] for frac_bits %u, not [%s, %s) (mixed frac_bits?)",
+			       (unsigned long)b, (unsigned long)lo, (unsigned long)last, fb,
+			       col[5], col[6]);
+	if (!*n)
+		return csv_err(p, "samples: 0 (empty buckets are not written)");
+	if (*avg < lo || *avg > last)
+		return csv_err(p, "avg_ns %lu is outside bucket %lu [%lu, %lu]",
+			       (unsigned long)*avg, (unsigned long)b,
+			       (unsigned long)lo, (unsigned long)last);
+	*slot = (unsigned int)b;
+	return 0;
+}
+
+static int csv_row(struct csv_parse *p, char *s)
+{
+	struct csv_series *ser;
+	uint64_t n = 0, avg = 0;
+	unsigned int slot = 0;
+	unsigned long pct = 0;
+	int cpu = -1, node = -1, ret;
+	char *col[10];
+
+	ret = csv_split(p, s, col);
+	if (!ret)
+		ret = csv_labels(p, col, &cpu, &node);
+	if (!ret)
+		ret = csv_bucket(p, col, &slot, &n, &avg);
+	if (!ret)
+		ret = csv_pct(p, col[9], &pct);
+	if (ret)
+		return ret;
+	ser = csv_series_get(p, col, cpu, node);
+	if (!ser)
+		return -ENOMEM;
+	if (ser->node != node)
+		return csv_err(p, "cpu %d on node %d, earlier rows say node %d", cpu, node, ser->node);
+	if (ser->nr_rows && kstats_hist_slot(kstats_hist_max(ser->h), p->cf->frac_bits) >= slot)
+		return csv_err(p, "bucket %u does not ascend within %s,%s,%s",
+			       slot, col[0], col[1], col[2]);
+	if (ser->nr_rows && UINT64_MAX - ser->rows[ser->nr_rows - 1].cum < n)
+		return csv_err(p, "samples: the total passes 2^64");
+	kstats_hist_record_n(ser->h, avg, n);
+	return csv_add_row(ser, n, pct, p->line);
+}
+
+static int csv_line(struct csv_parse *p, char *s, size_t len)
+{
+	if (memchr(s, 0, len))
+		return csv_err(p, "binary data (NUL byte)");
+	if (len && s[len - 1] == '\r')
+		s[--len] = 0;
+	if (p->line == 1) {
+		if (strcmp(s, "# kstats-bench-csv 1"))
+			return csv_err(p, "not a kstats-bench CSV: the first line must be '# kstats-bench-csv 1'");
+		return 0;
+	}
+	if (s[0] == '#')
+		return csv_meta_line(p, s);
+	if (!len)
+		return 0;
+	if (!p->header) {
+		if (strcmp(s, CSV_COLUMNS))
+			return csv_err(p, "expected the column header '" CSV_COLUMNS "'");
+		if (!p->have_fb)
+			return csv_err(p, "no '# frac_bits: B' line before the rows");
+		p->header = true;
+		return 0;
+	}
+	return csv_row(p, s);
+}
+
+/* every percentile must be its cumulative count over the series total */
+static int csv_check_pcts(struct csv_parse *p)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < p->cf->n; i++) {
+		const struct csv_series *s = &p->cf->s[i];
+		uint64_t total = s->rows[s->nr_rows - 1].cum;
+
+		for (j = 0; j < s->nr_rows; j++) {
+			const struct csv_row *r = &s->rows[j];
+			unsigned long want = r->cum == total ? 1000000 :
+				(unsigned long)((unsigned __int128)r->cum * 1000000 / total);
+
+			if (r->pct == want)
+				continue;
+			p->line = r->line;
+			return csv_err(p, "percentile %lu.%06lu is not the cumulative %lu/%lu (%lu.%06lu)",
+				       r->pct / 1000000, r->pct % 1000000,
+				       (unsigned long)r->cum, (unsigned long)total,
+				       want / 1000000, want % 1000000);
+		}
+	}
+	return 0;
+}
+
+int csv_read(FILE *f, struct csv_file *cf, unsigned long *line,
+	     char *why, size_t why_len)
+{
+	struct csv_parse p = { .cf = cf, .why = why, .why_len = why_len };
+	size_t cap = 0;
+	char *buf = NULL;
+	ssize_t len;
+	int ret = 0;
+
+	memset(cf, 0, sizeof(*cf));
+	errno = 0;
+	while (!ret && (len = getline(&buf, &cap, f)) >= 0) {
+		p.line++;
+		if (len && buf[len - 1] == '\n')
+			buf[--len] = 0;
+		ret = len > CSV_MAX_LINE ? csv_err(&p, "line longer than %d bytes", CSV_MAX_LINE) :
+					   csv_line(&p, buf, (size_t)len);
+	}
+	if (!ret && ferror(f))
+		ret = -(errno ? errno : EIO);
+	if (!ret && !p.header) {
+		p.line = 0;
+		ret = csv_err(&p, "no column header (empty or truncated file)");
+	}
+	if (!ret && !cf->n) {
+		p.line = 0;
+		ret = csv_err(&p, "no rows");
+	}
+	if (!ret)
+		ret = csv_check_pcts(&p);
+	free(buf);
+	*line = p.line;
+	if (ret)
+		csv_file_free(cf);
+	return ret;
+}
+
+void csv_file_free(struct csv_file *cf)
+{
+	unsigned int i;
+
+	for (i = 0; i < cf->n; i++) {
+		kstats_hist_free(cf->s[i].h);
+		free(cf->s[i].rows);
+	}
+	free(cf->s);
+	cf->s = NULL;
+	cf->n = 0;
+}
+
+struct csv_series *csv_find(const struct csv_file *cf, const char *workload,
+			    const char *variant, int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < cf->n; i++)
+		if (cf->s[i].cpu == cpu && !strcmp(cf->s[i].workload, workload) &&
+		    !strcmp(cf->s[i].variant, variant))
+			return &cf->s[i];
+	return NULL;
 }

@@ -47,4 +47,46 @@ int csv_write_header(FILE *f, const struct csv_meta *m);
 int csv_write_hist(FILE *f, const char *workload, const char *variant,
 		   int cpu, int node, const struct kstats_hist *h);
 
+/* ---- reading ---- */
+
+struct csv_row;
+
+/* one (workload, variant, cpu) histogram of a file */
+struct csv_series {
+	char workload[64];		/* e.g. irqdesc-alloc */
+	char variant[32];		/* old, new, ... */
+	int cpu;			/* CPU number, -1 for "all" */
+	int node;			/* its node, -1 for "all" */
+	struct kstats_hist *h;		/* rebuilt: AVG * samples per bucket */
+	struct csv_row *rows;		/* parse state: the rows, for checks */
+	unsigned int nr_rows;		/* rows in use */
+	unsigned int cap_rows;		/* rows allocated */
+};
+
+struct csv_file {
+	struct csv_meta meta;		/* the "# key: value" lines */
+	unsigned int frac_bits;		/* from "# frac_bits:", one per file */
+	unsigned int n;			/* series */
+	struct csv_series *s;		/* [n], in order of first row */
+};
+
+/*
+ * csv_read - parse a whole kstats-bench CSV and rebuild its histograms.
+ * Every row is checked: 10 columns, the bucket's [lo, hi) for the file's
+ * frac_bits, avg inside the bucket, samples > 0, buckets ascending in a
+ * series, and every percentile equal to its cumulative count / total.
+ * Returns 0; or -EINVAL with *@line the line at fault (0: the file as a
+ * whole) and *@why what is wrong; or -ENOMEM, or a read's -errno.
+ * On error @cf holds nothing to free.
+ */
+int csv_read(FILE *f, struct csv_file *cf, unsigned long *line,
+	     char *why, size_t why_len);
+
+/* csv_file_free - release what csv_read() built; safe on a zeroed one. */
+void csv_file_free(struct csv_file *cf);
+
+/* csv_find - the series (@workload, @variant, @cpu or -1), or NULL. */
+struct csv_series *csv_find(const struct csv_file *cf, const char *workload,
+			    const char *variant, int cpu);
+
 #endif /* KSB_CSV_H */
