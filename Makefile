@@ -25,7 +25,7 @@ UNITS    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
-	    bats gnuplot-nox
+	    bats gnuplot-nox shellcheck python3
 
 .PHONY: all check test perf deps install uninstall clean
 all: bench

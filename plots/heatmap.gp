@@ -1,0 +1,43 @@
+# heatmap.gp CSV OUT - per-CPU heat map of the old path (left) and the new
+# (right): CPU against bucket, colour = samples; dashed lines mark where
+# the NUMA node changes. gnuplot -c plots/heatmap.gp bench.csv heat.png
+csv = ARG1
+out = ARG2
+load 'plots/common.gp'
+
+wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
+
+percpu(v) = (strcol(2) eq v && strcol(3) ne "all")
+stats csv using (strcol(3) ne "all" ? $3 : NaN) nooutput
+cpu_min = STATS_min
+cpu_max = STATS_max
+stats csv using (strcol(3) ne "all" ? $4 : NaN) nooutput
+node_max = STATS_max
+stats csv using (strcol(3) ne "all" ? $5 : NaN) nooutput
+b_min = STATS_min
+b_max = STATS_max
+
+# a dashed line below the first CPU of every node but the lowest
+do for [n = 1:node_max] {
+	stats csv using (strcol(3) ne "all" && $4 == n ? $3 : 1e9) nooutput
+	if (STATS_min < 1e9 && STATS_min > cpu_min) {
+		set arrow from graph 0, first STATS_min - 0.5 to graph 1, first STATS_min - 0.5 nohead dt 2 lw 1.5 lc rgb "black" front
+	}
+}
+
+set multiplot layout 1,2 title sprintf("%s: samples per CPU and bucket (dashed: NUMA node boundary)", wl)
+set palette defined (0 "#fff5eb", 1 "#fdae6b", 2 "#e6550d", 3 "#7f2704")
+set logscale cb
+set cblabel "samples"
+set xlabel sprintf("bucket (log2 of time in %s, 4 per power of two)", unit)
+set ylabel "CPU"
+set xrange [b_min - 1:b_max + 1]
+set yrange [cpu_min - 0.5:cpu_max + 0.5]
+set ytics 1
+if (cpu_max - cpu_min > 32) set ytics autofreq
+unset grid
+set title "old"
+plot csv using (percpu("old") ? $5 : NaN):3:(0.5):(0.5):8 with boxxyerror fs solid fc palette notitle
+set title "new"
+plot csv using (percpu("new") ? $5 : NaN):3:(0.5):(0.5):8 with boxxyerror fs solid fc palette notitle
+unset multiplot

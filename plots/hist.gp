@@ -1,0 +1,24 @@
+# hist.gp CSV OUT - samples per bucket, old and new overlaid, on a log time
+# axis: each bucket is drawn over its own [lo, hi) range.
+# gnuplot -c plots/hist.gp results/X/bench.csv hist.png   (or .svg)
+csv = ARG1
+out = ARG2
+load 'plots/common.gp'
+
+wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
+possible = system(sprintf("sed -n 's/^# possible_cpus: //p' '%s' | head -1", csv))
+cache = system(sprintf("sed -n 's/^# cache: //p' '%s' | head -1", csv))
+
+set title sprintf("%s: time per call, old vs new (%s possible CPUs, cache %s)", wl, possible, cache)
+set xlabel sprintf("time per call (%s), log scale; each box spans its bucket [lo, hi)", unit)
+set ylabel "samples per bucket"
+eval logtime_axis
+set yrange [0:*]
+set key top right
+set style fill transparent solid 0.55 border
+
+sel(v) = (strcol(2) eq v && strcol(3) eq "all")
+plot csv using (sel("old") ? ($6 + $7) / 2 : NaN):($8 / 2):6:7:(0):8 \
+	with boxxyerror lc rgb old_colour title "old: with the kstat\\_irqs clear", \
+     csv using (sel("new") ? ($6 + $7) / 2 : NaN):($8 / 2):6:7:(0):8 \
+	with boxxyerror lc rgb new_colour title "new: without it"
