@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -148,12 +149,13 @@ static void getopt_fail(int c, char **argv)
 /* Flush stdout and report a failed write (disk full, closed pipe). */
 static int finish_stdout(void)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "%s: writing standard output: %s\n", prog,
-			strerror(errno));
-		return EXIT_ENV;
-	}
-	return EXIT_DONE;
+	if (!fflush(stdout) && !ferror(stdout))
+		return EXIT_DONE;
+	/* the reader went away (bench run | head): not an error of ours */
+	if (errno == EPIPE)
+		return EXIT_DONE;
+	fprintf(stderr, "%s: writing standard output: %s\n", prog, strerror(errno));
+	return EXIT_ENV;
 }
 
 /* ---- bench run ---- */
@@ -401,9 +403,21 @@ static int run_topo(void)
 	return ret == -ENOENT || ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
 }
 
+/*
+ * Lock memory where that cannot backfire: with a finite RLIMIT_MEMLOCK
+ * and no CAP_IPC_LOCK, MCL_FUTURE would make later mappings (thread
+ * stacks) fail, so we only say what we lack. MCL_ONFAULT locks pages as
+ * they are touched and never faults in the lazy per-CPU reservation.
+ */
 static void run_mlock(void)
 {
-	/* ONFAULT: lock what we touch, never fault in the lazy reservation */
+	struct rlimit rl;
+
+	if (geteuid() && !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY) {
+		snprintf(g.mlock, sizeof(g.mlock), "no (RLIMIT_MEMLOCK %lu KiB; root or ulimit -l unlimited)",
+			 (unsigned long)(rl.rlim_cur >> 10));
+		return;
+	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT))
 		snprintf(g.mlock, sizeof(g.mlock), "no (%s)", strerror(errno));
 	else
@@ -420,15 +434,15 @@ static int run_setup(void)
 	if (!g.tsc.usable)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
 			prog, g.tsc.why);
-	run_mlock();
 	g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
 			     g.topo.numa, g.hugepages);
 	if (!g.pcpu) {
-		fprintf(stderr, "%s: reserving %u per-CPU units of %lu bytes: %s\n",
+		fprintf(stderr, "%s: reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s\n",
 			prog, g.topo.nr_possible, (unsigned long)g.pcpu_unit,
-			strerror(errno));
+			(unsigned long)(g.topo.nr_possible * g.pcpu_unit >> 20), strerror(errno));
 		return EXIT_ENV;
 	}
+	run_mlock();
 	return 0;
 }
 
@@ -509,7 +523,6 @@ static int run_measure(void)
 		.fence = (enum tsc_fence)g.fence,
 		.irqstat_size = g.snapshot ? 8 : 4,
 	};
-	sigset_t all;
 	int ret;
 
 	g.e = engine_create(&cfg);
@@ -517,9 +530,6 @@ static int run_measure(void)
 		fprintf(stderr, "%s: %s\n", prog, strerror(errno));
 		return EXIT_ENV;
 	}
-	/* the workers inherit this mask: no signal handler ever runs in them */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	ret = engine_start(g.e);
 	if (ret) {
 		fprintf(stderr, "%s: starting %u worker threads: %s\n", prog,
@@ -579,8 +589,16 @@ out_free:
 
 static int cmd_run(int argc, char **argv)
 {
+	sigset_t all;
 	int ret;
 
+	/*
+	 * Every signal blocked from here on, in this thread and so in every
+	 * worker: SIGINT/SIGTERM only reach run_wait()'s sigtimedwait, even
+	 * during setup, so no exit path leaves the temp output file behind.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	run_defaults();
 	run_cmdline(argc, argv);
 	ret = run_parse(argc, argv);
@@ -1164,6 +1182,8 @@ int main(int argc, char **argv)
 	static char name[64];
 	const struct cmd *c;
 
+	/* a closed stdout is an EPIPE for finish_stdout(), not a kill */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -100,6 +100,9 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	csv_meta_set(m, "nodes", "%u", t->nr_nodes);
 	csv_meta_set(m, "numa", "%s", t->numa ? "libnuma" : "unavailable: every CPU on node 0");
 	csv_meta_set(m, "samples_per_variant", "%lu", (unsigned long)c->samples);
+	csv_meta_set(m, "samples_taken", "%lu/%lu",
+		     (unsigned long)kstats_hist_total(r->merged[WL_OLD]),
+		     (unsigned long)kstats_hist_total(r->merged[WL_NEW]));
 	csv_meta_set(m, "mode", "%s", c->parallel ? "parallel" : "serial");
 	csv_meta_set(m, "cache", "%s", report_caches[c->cache]);
 	csv_meta_set(m, "unit", "%s", r->unit);

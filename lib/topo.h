@@ -5,8 +5,8 @@
  *
  * Sources: /sys/devices/system/cpu/{possible,online} (cpulist format),
  * sched_getaffinity() (so cpusets and taskset are respected), libnuma
- * for nodes. When numa_available() < 0 every CPU is on node 0 and
- * topo->numa says so. Read once at start, then read-only: any thread.
+ * for nodes. When numa_available() < 0 (or KSB_NO_NUMA is set) every
+ * CPU is on node 0 and topo->numa says so. Read once at start, then read-only: any thread.
  */
 #ifndef KSB_TOPO_H
 #define KSB_TOPO_H

@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# The bad-input battery: every case must exit 2 with exactly one line on
+# stderr that names what is wrong, and nothing may crash. CSV and sample
+# files are mutated from the fixtures.
+
+bats_require_minimum_version 1.5.0
+
+setup() {
+	cd "$BATS_TEST_DIRNAME/../.."
+	F=tests/fixtures
+	T=$BATS_TEST_TMPDIR
+	GOOD=$F/aa-before.csv
+}
+
+# bad WANT ARGS...: exit 2, one stderr line containing WANT, no stdout
+bad() {
+	local want=$1
+	shift
+	run --separate-stderr ./bench "$@"
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"$want"* ]]
+	[ -z "$output" ]
+}
+
+# csv_case WANT AWK-PROGRAM: the fixture through awk, then compare it
+csv_case() {
+	awk "$2" "$GOOD" >"$T/bad.csv"
+	bad "$1" compare "$GOOD" "$T/bad.csv"
+}
+
+# set_field WANT ROW FIELD VALUE: field FIELD of the ROWth data row
+set_field() {
+	awk -v row="$2" -v f="$3" -v val="$4" 'BEGIN { FS = OFS = "," }
+		/^workload,/ { h = 1; print; next }
+		h && ++r == row { if (val == "DROP") NF = f - 1; else $f = val }
+		{ print }' "$GOOD" >"$T/bad.csv"
+	bad "$1" compare "$GOOD" "$T/bad.csv"
+}
+
+@test "csv: missing magic line" { csv_case "bad.csv:1: not a kstats-bench CSV" 'NR > 1'; }
+@test "csv: empty file" { : >"$T/e.csv"; bad "e.csv: no column header" compare "$GOOD" "$T/e.csv"; }
+@test "csv: metadata only, truncated before the header" { csv_case "no column header (empty or truncated file)" '/^#/'; }
+@test "csv: header but no rows" { csv_case "bad.csv: no rows" '/^#/ || !h { print; if (!/^#/) h = 1 }'; }
+@test "csv: truncated in the middle of a row" {
+	head -c 3000 "$GOOD" >"$T/t.csv"
+	bad "t.csv:" compare "$GOOD" "$T/t.csv"
+}
+@test "csv: truncated after whole rows (percentiles no longer reach 1)" {
+	head -n 50 "$GOOD" >"$T/t.csv"
+	bad "is not the cumulative" compare "$GOOD" "$T/t.csv"
+}
+@test "csv: binary file" { bad "bench:1: binary data (NUL byte)" compare "$GOOD" ./bench; }
+@test "csv: NUL byte in a row" {
+	{ sed -n '1,/^workload,/p' "$GOOD"; printf 'irq\0desc,old,all,-1,49,10240,12288,1,11000,1.000000\n'; } >"$T/nul.csv"
+	bad "binary data (NUL byte)" compare "$GOOD" "$T/nul.csv"
+}
+@test "csv: wrong column header" { csv_case "expected the column header" '{ sub(/^workload,/, "wl,") } 1'; }
+@test "csv: a row with 9 columns" { set_field "9 columns, expected 10" 3 10 DROP; }
+@test "csv: a row with 11 columns" { set_field "more than 10 columns" 2 11 x; }
+@test "csv: samples above 2^64-1" { set_field "samples: '99999999999999999999'" 1 8 "99999999999999999999"; }
+@test "csv: negative samples" { set_field "samples: '-5' is not a non-negative integer" 1 8 "-5"; }
+@test "csv: zero samples" { set_field "samples: 0 (empty buckets are not written)" 1 8 "0"; }
+@test "csv: inconsistent percentile" { set_field "is not the cumulative" 2 10 "0.500000"; }
+@test "csv: malformed percentile" { set_field "percentile '0.5' is not 0.dddddd" 2 10 "0.5"; }
+@test "csv: percentile above 1" { set_field "percentile '1.500000'" 2 10 "1.500000"; }
+@test "csv: mixed frac_bits lines" { csv_case "mixed frac_bits: 3 after 2" '{ print } /^# frac_bits:/ { print "# frac_bits: 3" }'; }
+@test "csv: bounds of another frac_bits" { set_field "(mixed frac_bits?)" 1 6 "12345"; }
+@test "csv: frac_bits out of range" { csv_case "frac_bits: '13' is not 0..12" '{ sub(/^# frac_bits: 2$/, "# frac_bits: 13") } 1'; }
+@test "csv: no frac_bits line" { csv_case "no '# frac_bits: B' line before the rows" '!/^# frac_bits:/'; }
+@test "csv: bucket that does not exist" { set_field "bucket 999 does not exist for frac_bits 2" 1 5 "999"; }
+@test "csv: bucket not a number" { set_field "bucket: 'x'" 1 5 "x"; }
+@test "csv: avg outside its bucket" { set_field "avg_ns 1 is outside bucket" 1 9 "1"; }
+@test "csv: buckets out of order" {
+	awk 'BEGIN { FS = OFS = "," } /^workload/ { h = 1; print; next } h && ++r == 1 { held = $0; next } { print } h && r == 2 { print held }' "$GOOD" >"$T/bad.csv"
+	bad "does not ascend" compare "$GOOD" "$T/bad.csv"
+}
+@test "csv: cpu not a number" { set_field "cpu: 'x' is not 'all' or 0..8191" 1 3 x; }
+@test "csv: cpu all on a node" { set_field "cpu 'all' must have node -1" 1 4 "0"; }
+@test "csv: workload name with spaces" { set_field "workload and variant must be short" 1 1 "irq desc"; }
+@test "csv: a line of 5000 bytes" { csv_case "line longer than 4096 bytes" '{ print } /^# host/ { s = sprintf("%5000s", ""); gsub(/ /, "x", s); print "# note: " s }'; }
+@test "csv: a directory" { bad "$F: Is a directory" compare "$GOOD" "$F"; }
+@test "csv: a missing file" { bad "/nonexistent.csv: No such file or directory" compare /nonexistent.csv "$GOOD"; }
+@test "compare: units differ" {
+	sed 's/^# unit: ns$/# unit: cycles/' "$GOOD" >"$T/cy.csv"
+	bad "is in ns, $T/cy.csv in cycles" compare "$GOOD" "$T/cy.csv"
+}
+@test "compare: no (workload, variant) in common" {
+	sed 's/^irqdesc-alloc,/other,/' "$GOOD" >"$T/o.csv"
+	bad "share no (workload, variant)" compare "$GOOD" "$T/o.csv"
+}
+@test "compare: one file" { bad "needs two CSV files" compare "$GOOD"; }
+@test "compare: three files" { bad "needs two CSV files" compare "$GOOD" "$GOOD" "$GOOD"; }
+@test "compare --threshold 0" { bad "--threshold: '0' is not a number > 0" compare -t 0 "$GOOD" "$GOOD"; }
+@test "compare --threshold -5" { bad "--threshold: '-5'" compare --threshold -5 "$GOOD" "$GOOD"; }
+@test "compare --threshold abc" { bad "--threshold: 'abc'" compare -t abc "$GOOD" "$GOOD"; }
+@test "compare --threshold inf" { bad "--threshold: 'inf'" compare -t inf "$GOOD" "$GOOD"; }
+@test "compare --alpha 0" { bad "--alpha: '0' is not a number in (0,1)" compare -a 0 "$GOOD" "$GOOD"; }
+@test "compare --alpha 1" { bad "--alpha: '1' is not a number in (0,1)" compare --alpha 1 "$GOOD" "$GOOD"; }
+@test "compare --alpha 0.5x" { bad "--alpha: '0.5x'" compare -a 0.5x "$GOOD" "$GOOD"; }
+@test "compare --metric lists the valid names" { bad "--metric: 'p95' is not one of p50, p90, p99, mean" compare -m p95 "$GOOD" "$GOOD"; }
+@test "compare --format lists the valid names" { bad "--format: 'xml' is not one of table, csv" compare -f xml "$GOOD" "$GOOD"; }
+@test "compare: unknown option" { bad "unknown option '--gate'" compare --gate "$GOOD" "$GOOD"; }
+@test "show: no such variant" { bad "no rows for workload irqdesc-alloc, variant mid, cpu all" show -v mid "$GOOD"; }
+@test "show: --cpu abc" { bad "--cpu: 'abc' is not an integer in 0..8191" show -c abc "$GOOD"; }
+@test "show: no file" { bad "needs exactly one CSV file" show; }
+@test "hist: a line with two numbers" { bad "<stdin>:2: not a non-negative decimal integer" hist - <<<$'1\n1 2'; }
+@test "hist: a plus sign" { bad "<stdin>:1: not a non-negative decimal integer" hist <<<"+5"; }
+@test "hist: hexadecimal" { bad "<stdin>:1: not a non-negative decimal integer" hist <<<"0x10"; }
+@test "hist: a float" { bad "<stdin>:1: not a non-negative decimal integer" hist <<<"2.5e3"; }
+@test "hist: 30 digits" { bad "<stdin>:1: value above 2^64-1" hist <<<"123456789012345678901234567890"; }
+@test "run: --samples with a suffix" { bad "--samples: '8k'" run -n 8k; }
+@test "run: --possible-cpus empty" { bad "--possible-cpus: ''" run --possible-cpus ""; }
+@test "run: --pcpu-unit not a power of two" { bad "--pcpu-unit: '12K' is not a power of two" run --pcpu-unit 12K; }
+@test "run: --cpus an empty list" { bad "--cpus: '' is not a CPU list" run --cpus ""; }
+@test "run: --output with an empty name" { bad "--output: : Is a directory" run -o ""; }
