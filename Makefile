@@ -25,9 +25,9 @@ UNITS    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
-	    bats gnuplot-nox shellcheck python3
+	    bats gnuplot-nox shellcheck python3 valgrind clang libclang-rt-14-dev
 
-.PHONY: all check test perf deps install uninstall clean
+.PHONY: all check test perf fuzz deps install uninstall clean
 all: bench
 
 bench: build/bench.o $(LIB_OBJS)
@@ -46,12 +46,31 @@ build/tests-san/%: tests/unit/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN) -I. -o $@ $^ $(LDLIBS) -lcmocka
 
+# the whole bench under ThreadSanitizer, for tests/tools.sh
+build/bench-tsan: bench.c $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread -o $@ $^ $(LDLIBS)
+
+# libFuzzer targets (clang): the sample parser and the CSV reader
+FUZZ_CC    ?= clang
+FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c
+FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -fsanitize=fuzzer,address,undefined
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lm
+
+TOOLS := build/bench-tsan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
+
 check: deps
 	@$(MAKE) --no-print-directory test
 
-test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%)
+test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
-		-- tests/cli/*.bats
+		tests/tools.sh -- tests/cli/*.bats
+
+# longer fuzzing, not part of check: FUZZ_SECONDS per target
+fuzz: $(TOOLS) bench
+	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/tools.sh
 
 # ---- benchmarks, not tests: figures to read, never asserted ----
 build/perf: tests/perf/perf.c $(LIB_SRCS)

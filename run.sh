@@ -64,13 +64,47 @@ new_results_dir() {
 	echo "$dir"
 }
 
+# Every file is written under a temp name in its directory, fsynced,
+# made 0644 and renamed: nothing is ever seen half-written.
+tmpfiles=()
+trap 'rm -f "${tmpfiles[@]}"' EXIT
+
+# publish TMP FILE: fsync, 0644, rename
+publish() {
+	sync "$1" && chmod 0644 "$1" && mv -f "$1" "$2"
+}
+
+# to FILE CMD...: CMD's stdout into FILE, atomically; kept when CMD was
+# interrupted (130/143: what it measured is still worth having)
+to() {
+	local file=$1 tmp rc=0
+	shift
+	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
+	tmpfiles+=("$tmp")
+	"$@" >"$tmp" || rc=$?
+	case $rc in
+	0 | 130 | 143) publish "$tmp" "$file" ;;
+	esac
+	return "$rc"
+}
+
+# plot SCRIPT CSV FILE: gnuplot picks the terminal by the extension
+plot() {
+	local file=$3 tmp
+	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
+	tmpfiles+=("$tmp" "$tmp.${file##*.}")
+	if ! (cd "$top" && gnuplot -c "plots/$1.gp" "$2" "$tmp.${file##*.}"); then
+		die "gnuplot failed on plots/$1.gp"
+	fi
+	publish "$tmp.${file##*.}" "$file"
+}
+
 # plots CSV DIR: hist, cdf, heatmap as PNG and SVG
 plots() {
-	local csv=$1 dir=$2 p ext
+	local p ext
 	for p in hist cdf heatmap; do
 		for ext in png svg; do
-			(cd "$top" && gnuplot -c "plots/$p.gp" "$csv" "$dir/$p.$ext") ||
-				die "gnuplot failed on plots/$p.gp"
+			plot "$p" "$1" "$2/$p.$ext"
 		done
 	done
 }
@@ -97,19 +131,19 @@ summary() {
 one_run() {
 	local dir=$1 rc=0
 	shift
-	"$bench" run -o "$dir/bench.csv" "$@" >"$dir/output.txt" || rc=$?
+	to "$dir/output.txt" "$bench" run -o "$dir/bench.csv" "$@" || rc=$?
 	case $rc in
 	0 | 130 | 143) ;;
-	*) rm -f "$dir/output.txt"
+	*) rm -f "${tmpfiles[@]}" "$dir/output.txt"
 	   rmdir "$dir" 2>/dev/null || true
 	   exit "$rc" ;;
 	esac
-	[ -f "$dir/bench.csv" ] || exit "$rc"
-	"$bench" show -v old "$dir/bench.csv" >"$dir/table-old.txt"
-	"$bench" show -v new "$dir/bench.csv" >"$dir/table-new.txt"
-	summary "$dir/output.txt" >"$dir/summary.txt"
+	# a run stopped before its first sample has nothing to draw
+	grep -q '^[a-z].*,all,-1,' "$dir/bench.csv" 2>/dev/null || exit "$rc"
+	to "$dir/table-old.txt" "$bench" show -v old "$dir/bench.csv"
+	to "$dir/table-new.txt" "$bench" show -v new "$dir/bench.csv"
+	to "$dir/summary.txt" summary "$dir/output.txt"
 	plots "$dir/bench.csv" "$dir"
-	chmod 0644 "$dir"/*
 	return "$rc"
 }
 
@@ -131,8 +165,21 @@ main_job() {
 
 # ---- sweep ----
 
+# sweep_table DIR FROM TO: one row per point, from the SUMMARY lines
+sweep_table() {
+	local p
+	sed -n 's/^SUMMARY .* unit=\([a-z]*\) .*/# unit: \1/p' "$1/sweep-$2.txt"
+	echo "possible_cpus,old_mean,new_mean,old_p50,new_p50,old_p99,new_p99"
+	for ((p = $2; p <= $3; p *= 2)); do
+		awk -v p="$p" '/^SUMMARY / {
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			print p "," v["old_mean"] "," v["new_mean"] "," v["old_p50"] "," v["new_p50"] "," v["old_p99"] "," v["new_p99"]
+		}' "$1/sweep-$p.txt"
+	done
+}
+
 sweep() {
-	local from=64 to=4096 dir p rc unit
+	local from=64 to=4096 dir p
 	local -a args=()
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -149,26 +196,14 @@ sweep() {
 	[ "$from" -le "$to" ] || die "--from $from is above --to $to" 2
 	build
 	dir=$(new_results_dir)
-	echo "possible_cpus,old_mean,new_mean,old_p50,new_p50,old_p99,new_p99" >"$dir/sweep.csv.tmp"
-	unit=
 	for ((p = from; p <= to; p *= 2)); do
 		echo "run.sh: sweep: $p possible CPUs" >&2
-		rc=0
-		"$bench" run -q -o "$dir/sweep-$p.csv" --possible-cpus "$p" "${args[@]}" >"$dir/sweep-$p.txt" || rc=$?
-		[ "$rc" -eq 0 ] || { mv "$dir/sweep.csv.tmp" "$dir/sweep.csv"; exit "$rc"; }
-		unit=$(sed -n 's/^SUMMARY .* unit=\([a-z]*\) .*/\1/p' "$dir/sweep-$p.txt")
-		awk -v p="$p" '/^SUMMARY / {
-			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-			print p "," v["old_mean"] "," v["new_mean"] "," v["old_p50"] "," v["new_p50"] "," v["old_p99"] "," v["new_p99"]
-		}' "$dir/sweep-$p.txt" >>"$dir/sweep.csv.tmp"
+		to "$dir/sweep-$p.txt" "$bench" run -q -o "$dir/sweep-$p.csv" \
+			--possible-cpus "$p" "${args[@]}" || exit $?
 	done
-	{ echo "# unit: $unit"; cat "$dir/sweep.csv.tmp"; } >"$dir/sweep.csv"
-	rm -f "$dir/sweep.csv.tmp"
-	for ext in png svg; do
-		(cd "$top" && gnuplot -c plots/sweep.gp "$dir/sweep.csv" "$dir/sweep.$ext") ||
-			die "gnuplot failed on plots/sweep.gp"
-	done
-	chmod 0644 "$dir"/*
+	to "$dir/sweep.csv" sweep_table "$dir" "$from" "$to"
+	plot sweep "$dir/sweep.csv" "$dir/sweep.png"
+	plot sweep "$dir/sweep.csv" "$dir/sweep.svg"
 	grep -v '^#' "$dir/sweep.csv" | column -s, -t
 	echo "results: $dir"
 }

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# tools.sh - the checks that need tools rather than assertions, as TAP:
+# a threaded engine run under ThreadSanitizer in every mode, valgrind
+# memcheck on the file readers, and short libFuzzer runs.
+#   FUZZ_SECONDS (default 10) sets each fuzzer's run.
+set -uo pipefail
+
+cd "$(dirname "$0")/.." || exit 2
+n=0
+fails=0
+log=$(mktemp)
+work=$(mktemp -d)
+trap 'rm -rf "$log" "$work"' EXIT
+
+# check DESCRIPTION CMD...: one TAP line; the log's tail on failure
+check() {
+	local desc=$1
+	shift
+	n=$((n + 1))
+	if "$@" >"$log" 2>&1; then
+		echo "ok $n - $desc"
+		sed -n 's/^STAT: /# /p' "$log"
+	else
+		echo "not ok $n - $desc"
+		tail -n 30 "$log" | sed 's/^/# /'
+		fails=$((fails + 1))
+	fi
+}
+
+# tsan ARGS: a run with no ThreadSanitizer report and exit 0
+tsan() {
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/bench-tsan run -q "$@" >/dev/null
+}
+
+# memcheck RC ARGS: bench exits RC and valgrind finds no error and no
+# definite leak (which would exit 99)
+memcheck() {
+	local want=$1 rc=0
+	shift
+	valgrind -q --error-exitcode=99 --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect ./bench "$@" >/dev/null || rc=$?
+	[ "$rc" -eq "$want" ]
+}
+
+# fuzz NAME: a timed libFuzzer run from the seed corpus, new inputs to a
+# scratch directory (the seeds stay as committed)
+fuzz() {
+	local out=$work/$1.log
+	mkdir -p "$work/$1"
+	"build/fuzz/fuzz_$1" -max_total_time="${FUZZ_SECONDS:-10}" -print_final_stats=1 \
+		-artifact_prefix="$work/" "$work/$1" "tests/fuzz/corpus-$1" >"$out" 2>&1 ||
+		{ cat "$out"; return 1; }
+	sed -n 's/^Done \(.*\)/STAT: fuzz_'"$1"': \1, no crash/p' "$out"
+}
+
+echo "1..12"
+check "tsan: serial, kernel cache" tsan -n 512 -p 64
+check "tsan: serial, cold cache, irqdesc-free" tsan -n 256 -p 64 --cache cold -w irqdesc-free
+check "tsan: serial, remote cache" tsan -n 256 -p 64 --cache remote
+check "tsan: parallel" tsan -n 512 -p 64 -m parallel
+check "tsan: calibrate" env TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/bench-tsan calibrate
+check "valgrind: bench hist" memcheck 0 hist tests/fixtures/patch_samples.txt
+check "valgrind: bench hist, bad input" memcheck 2 hist tests/fuzz/corpus-samples/negative.txt
+check "valgrind: bench compare" memcheck 0 compare tests/fixtures/aa-before.csv tests/fixtures/aa-after.csv
+check "valgrind: bench compare, truncated CSV" memcheck 2 compare tests/fixtures/aa-before.csv tests/fuzz/corpus-csv/truncated.csv
+check "valgrind: bench show" memcheck 0 show -v new tests/fixtures/16cpu-4node.csv
+check "fuzz: sample parser (${FUZZ_SECONDS:-10} s)" fuzz samples
+check "fuzz: CSV reader (${FUZZ_SECONDS:-10} s)" fuzz csv
+[ "$fails" -eq 0 ]
