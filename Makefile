@@ -30,7 +30,9 @@ DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
 .PHONY: all check test perf fuzz deps install uninstall clean
 all: bench
 
-bench: build/bench.o $(LIB_OBJS)
+BENCH_SRCS := bench.c $(wildcard builtin-*.c)
+
+bench: $(BENCH_SRCS:%.c=build/%.o) $(LIB_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 build/%.o: %.c
@@ -47,7 +49,7 @@ build/tests-san/%: tests/unit/%.c $(LIB_SRCS)
 	$(CC) $(ALL_CFLAGS) $(SAN) -I. -o $@ $^ $(LDLIBS) -lcmocka
 
 # the whole bench under ThreadSanitizer, for tests/tools.sh
-build/bench-tsan: bench.c $(LIB_SRCS)
+build/bench-tsan: $(BENCH_SRCS) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread -o $@ $^ $(LDLIBS)
 

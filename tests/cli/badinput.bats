@@ -3,26 +3,13 @@
 # stderr that names what is wrong, and nothing may crash. CSV and sample
 # files are mutated from the fixtures.
 
-bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	F=tests/fixtures
-	T=$BATS_TEST_TMPDIR
+	common_setup
 	GOOD=$F/aa-before.csv
 }
 
-# bad WANT ARGS...: exit 2, one stderr line containing WANT, no stdout
-bad() {
-	local want=$1
-	shift
-	run --separate-stderr ./bench "$@"
-	echo "status $status stderr: $stderr"
-	[ "$status" -eq 2 ]
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == *"$want"* ]]
-	[ -z "$output" ]
-}
 
 # csv_case WANT AWK-PROGRAM: the fixture through awk, then compare it
 csv_case() {

@@ -3,11 +3,10 @@
 # TSC, address-space and thread limits, no root. Each one either works
 # with what it gets and says so, or exits 3 with a clear message.
 
-bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	T=$BATS_TEST_TMPDIR
+	common_setup
 }
 
 teardown() {

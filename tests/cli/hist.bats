@@ -1,25 +1,12 @@
 #!/usr/bin/env bats
 # bench hist and the top-level command line: outputs and every exit code.
 
-bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	F=tests/fixtures
-	T=$BATS_TEST_TMPDIR
+	common_setup
 }
 
-# run bench and check the exit code and that stderr has exactly one line
-# naming what is wrong
-bad() {
-	local want=$1
-	shift
-	run --separate-stderr ./bench "$@"
-	[ "$status" -eq 2 ]
-	[ -z "$output" ]
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == *"$want"* ]]
-}
 
 @test "hist reproduces the patch table byte for byte" {
 	./bench hist "$F/patch_samples.txt" | cmp - "$F/patch_table.txt"

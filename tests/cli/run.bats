@@ -2,21 +2,12 @@
 # bench run, list and calibrate: a small real run, its CSV against the
 # schema, and the exit code of every bad option.
 
-bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	T=$BATS_TEST_TMPDIR
+	common_setup
 }
 
-bad() {
-	local want=$1
-	shift
-	run --separate-stderr ./bench "$@"
-	[ "$status" -eq 2 ]
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == *"$want"* ]]
-}
 
 # schema.awk: every check of DESIGN.md's CSV section, one message per fault
 check_csv() {

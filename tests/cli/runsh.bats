@@ -2,12 +2,10 @@
 # run.sh (the one command), bench compare (the CI gate) on fixture CSVs,
 # and every gnuplot script rendered for real.
 
-bats_require_minimum_version 1.5.0
+load common
 
 setup() {
-	cd "$BATS_TEST_DIRNAME/../.."
-	F=tests/fixtures
-	T=$BATS_TEST_TMPDIR
+	common_setup
 	export KSB_RESULTS=$T/results
 }
 

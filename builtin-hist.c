@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-hist.c - bench hist: the kstats table of any list of samples.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "kstats_hist.h"
+#include "lib/csv.h"
+#include "lib/samples.h"
+
+/* ---- bench hist ---- */
+
+enum hist_format { FMT_TABLE, FMT_KSTATS, FMT_CSV, FMT_BARS };
+
+static const char *const hist_formats[] = { "table", "kstats", "csv", "bars",
+					    NULL };
+
+struct hist_opts {
+	uint64_t frac_bits;		/* sub-bucket bits, 0..12 */
+	int format;			/* enum hist_format */
+	const char *path;		/* input file, "-" = stdin */
+};
+
+static void hist_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bench hist [OPTIONS] [FILE|-]\n"
+		"Print the kstats histogram of a list of samples: one non-negative decimal\n"
+		"integer (0..2^64-1) per line, blank lines ignored, from FILE or stdin.\n"
+		"\n"
+		"  -b, --frac-bits B   sub-buckets per power of two = 2^B, 0..12 (default 2)\n"
+		"  -f, --format FMT    table   the patch's table (default)\n"
+		"                      kstats  kstats' own 'slot ... CPUS ...' lines\n"
+		"                      csv     the kstats-bench CSV schema\n"
+		"                      bars    a terminal histogram, bpftrace style\n"
+		"  -h, --help          this text\n"
+		"\n"
+		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n");
+}
+
+/* Returns 0 to run, 1 after --help, -1 after a usage error. */
+static int hist_parse(int argc, char **argv, struct hist_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "frac-bits", required_argument, NULL, 'b' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:f:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			if (bench_parse_u64(optarg, 0, KSTATS_HIST_FRAC_BITS_MAX,
+				      "--frac-bits", &o->frac_bits))
+				return -1;
+			break;
+		case 'f':
+			o->format = bench_parse_enum(optarg, hist_formats, "--format");
+			if (o->format < 0)
+				return -1;
+			break;
+		case 'h':
+			hist_usage(stdout);
+			return 1;
+		default:
+			bench_getopt_fail(c, argv);
+			return -1;
+		}
+	}
+	if (argc - optind > 1) {
+		bench_err("one input file at most, got '%s' and '%s'",
+			  argv[optind], argv[optind + 1]);
+		return -1;
+	}
+	if (optind < argc)
+		o->path = argv[optind];
+	return 0;
+}
+
+static int hist_csv(const struct hist_opts *o, const struct kstats_hist *h,
+		    uint64_t n)
+{
+	static struct csv_meta m;
+
+	csv_meta_set(&m, "command", "bench hist");
+	csv_meta_set(&m, "source", "%s", o->path);
+	csv_meta_set(&m, "frac_bits", "%u", kstats_hist_frac_bits(h));
+	csv_meta_set(&m, "unit", "input");
+	csv_meta_set(&m, "samples", "%lu", (unsigned long)n);
+	csv_meta_set(&m, "partial", "no");
+	csv_write_header(stdout, &m);
+	return csv_write_hist(stdout, "hist", "input", -1, -1, h);
+}
+
+static int hist_print(const struct hist_opts *o, const struct kstats_hist *h,
+		      uint64_t n)
+{
+	switch (o->format) {
+	case FMT_KSTATS:
+		return kstats_hist_print_kstats(h, stdout, -1, 1);
+	case FMT_CSV:
+		return hist_csv(o, h, n);
+	case FMT_BARS:
+		return kstats_hist_print_bars(h, stdout);
+	default:
+		return kstats_hist_print_table(h, stdout);
+	}
+}
+
+int cmd_hist(int argc, char **argv)
+{
+	struct hist_opts o = {
+		.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
+		.format = FMT_TABLE,
+		.path = "-",
+	};
+	struct kstats_hist *h;
+	unsigned long line;
+	uint64_t n;
+	FILE *f;
+	int ret;
+
+	ret = hist_parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	f = strcmp(o.path, "-") ? fopen(o.path, "r") : stdin;
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", bench_prog, o.path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	h = kstats_hist_create((unsigned int)o.frac_bits);
+	if (!h) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(errno));
+		ret = EXIT_ENV;
+		goto out_close;
+	}
+	ret = samples_read(f, h, &line, &n);
+	if (ret) {
+		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog,
+			f == stdin ? "<stdin>" : o.path, line,
+			samples_strerror(ret));
+		ret = EXIT_USAGE;
+		goto out_free_hist;
+	}
+	hist_print(&o, h, n);
+	ret = bench_finish_stdout();
+out_free_hist:
+	kstats_hist_free(h);
+out_close:
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}

@@ -1,0 +1,23 @@
+# common.bash - shared by the bats files (load common).
+
+bats_require_minimum_version 1.5.0
+
+# from the repository root, with the fixtures and a scratch directory
+common_setup() {
+	cd "$BATS_TEST_DIRNAME/../.." || return 1
+	F=tests/fixtures
+	T=$BATS_TEST_TMPDIR
+}
+
+# bad WANT ARGS...: bench exits 2 with exactly one line on stderr that
+# contains WANT, and prints nothing on stdout
+bad() {
+	local want=$1
+	shift
+	run --separate-stderr ./bench "$@"
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == *"$want"* ]]
+}
