@@ -5,7 +5,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
-PKGS    := numa liburcu
+PKGS    := numa liburcu-memb liburcu-cds
 
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes
 ifeq ($(CI),true)
@@ -14,7 +14,7 @@ endif
 
 # Recursive (=) so that pkg-config runs after `make deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds)
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
@@ -53,6 +53,11 @@ build/bench-tsan: $(BENCH_SRCS) $(LIB_SRCS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread -o $@ $^ $(LDLIBS)
 
+# ... and under ASan+UBSan
+build/bench-asan: $(BENCH_SRCS) $(LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
 FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c
@@ -61,7 +66,7 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lm
 
-TOOLS := build/bench-tsan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
+TOOLS := build/bench-tsan build/bench-asan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
 
 check: deps
 	@$(MAKE) --no-print-directory test

@@ -33,7 +33,7 @@
 /* ---- bench run ---- */
 
 enum { OPT_PCPU_UNIT = 256, OPT_HUGEPAGES, OPT_SNAPSHOT, OPT_END_FENCE,
-       OPT_SUBTRACT };
+       OPT_SUBTRACT, OPT_IRQ_THREADS, OPT_IRQ_RATE, OPT_LIVE_IRQS };
 
 static const char *const run_modes[] = { "serial", "parallel", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
@@ -57,6 +57,9 @@ static struct global {
 	int fence;			/* --end-fence, enum tsc_fence */
 	bool subtract;			/* --subtract-overhead */
 	bool quiet;			/* -q: no progress */
+	uint64_t irq_threads;		/* --irq-threads, 0 = one per worker */
+	uint64_t irq_rate;		/* --irq-rate, lookups/s per thread */
+	uint64_t live_irqs;		/* --live-irqs */
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
@@ -79,6 +82,8 @@ static void run_defaults(void)
 	g.cache = WL_CACHE_KERNEL;
 	g.format = REPORT_TABLE;
 	g.fence = TSC_FENCE_SFENCE;	/* see lib/tsc.h for the measurements */
+	g.irq_rate = 100000;		/* a busy device's interrupt rate */
+	g.live_irqs = 64;
 }
 
 static void run_usage(FILE *f)
@@ -108,6 +113,10 @@ static void run_usage(FILE *f)
 		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
+		"  irqdesc-sparse only:\n"
+		"      --irq-threads N       interrupt threads, 1..possible CPUs (default: one per worker)\n"
+		"      --irq-rate R          lookups per second per thread, 0 = flat out (default 100000)\n"
+		"      --live-irqs N         descriptors live at once, 1..65536 (default 64)\n"
 		"  -q, --quiet               no progress on stderr\n"
 		"  -h, --help                this text\n"
 		"\n"
@@ -183,6 +192,12 @@ static int run_option(int c)
 	case OPT_SUBTRACT:
 		g.subtract = true;
 		return 0;
+	case OPT_IRQ_THREADS:
+		return bench_parse_u64(optarg, 1, TOPO_MAX_CPUS, "--irq-threads", &g.irq_threads);
+	case OPT_IRQ_RATE:
+		return bench_parse_u64(optarg, 0, 100000000, "--irq-rate", &g.irq_rate);
+	case OPT_LIVE_IRQS:
+		return bench_parse_u64(optarg, 1, 65536, "--live-irqs", &g.live_irqs);
 	case 'q':
 		g.quiet = true;
 		return 0;
@@ -209,6 +224,9 @@ static int run_parse(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "end-fence", required_argument, NULL, OPT_END_FENCE },
 		{ "subtract-overhead", no_argument, NULL, OPT_SUBTRACT },
+		{ "irq-threads", required_argument, NULL, OPT_IRQ_THREADS },
+		{ "irq-rate", required_argument, NULL, OPT_IRQ_RATE },
+		{ "live-irqs", required_argument, NULL, OPT_LIVE_IRQS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -231,6 +249,11 @@ static int run_parse(int argc, char **argv)
 	}
 	if (optind < argc) {
 		bench_err("unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
+		bench_err("--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
+			  g.wl->name);
 		return -1;
 	}
 	if (g.cache == WL_CACHE_REMOTE && g.mode == 1) {
@@ -302,6 +325,12 @@ static int run_setup(void)
 
 	if (ret)
 		return ret;
+	if (g.irq_threads > g.topo.nr_possible) {
+		/* each interrupt thread owns one possible CPU's counter */
+		bench_err("--irq-threads: %lu is more than the %u possible CPUs",
+			  (unsigned long)g.irq_threads, g.topo.nr_possible);
+		return EXIT_USAGE;
+	}
 	tsc_init(&g.tsc);
 	if (!g.tsc.usable)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
@@ -394,6 +423,9 @@ static int run_measure(void)
 		.cache = (enum wl_cache)g.cache,
 		.fence = (enum tsc_fence)g.fence,
 		.irqstat_size = g.snapshot ? 8 : 4,
+		.irq_threads = (unsigned int)g.irq_threads,
+		.irq_rate = (unsigned long)g.irq_rate,
+		.live_irqs = (unsigned int)g.live_irqs,
 	};
 	int ret;
 
@@ -427,13 +459,15 @@ static int run_measure(void)
 static int run_report(void)
 {
 	static struct csv_meta meta;
+	static struct wl_stat stats[REPORT_MAX_STATS];
 	struct report_run r = {
 		.e = g.e,
 		.unit = g.unit == 1 && g.tsc.usable ? "cycles" : "ns",
 		.partial = engine_partial(g.e),
+		.stats = stats,
 	};
 	unsigned int v;
-	int ret = EXIT_ENV;
+	int ret = EXIT_ENV, wl_err = 0;
 
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
 		r.merged[v] = kstats_hist_create((unsigned int)g.frac_bits);
@@ -441,6 +475,8 @@ static int run_report(void)
 			goto out_free;
 	}
 	run_check_nodes();
+	if (g.wl->stats)
+		r.nr_stats = g.wl->stats(stats, REPORT_MAX_STATS, &wl_err);
 	report_meta(&meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
 		    (unsigned long)g.pcpu_unit, g.hugepages);
 	if (g.output) {
@@ -453,6 +489,11 @@ static int run_report(void)
 	}
 	report_print(stdout, (enum report_format)g.format, &r, &meta);
 	ret = bench_finish_stdout();
+	if (wl_err) {
+		fprintf(stderr, "%s: %s failed its own check (see its metadata, e.g. counters_reconciled)\n",
+			bench_prog, g.wl->name);
+		ret = EXIT_ENV;
+	}
 out_free:
 	for (v = 0; v < WL_NR_VARIANTS; v++)
 		kstats_hist_free(r.merged[v]);

@@ -224,6 +224,11 @@ static int worker_setup(struct engine_worker *w, void **priv)
 		.cpu = w->cpu,
 		.irqstat_size = c->irqstat_size,
 		.cache = c->cache,
+		.worker_cpu = c->topo->worker_cpu,
+		.nr_workers = c->topo->nr_workers,
+		.irq_threads = c->irq_threads,
+		.irq_rate = c->irq_rate,
+		.live_irqs = c->live_irqs,
 	};
 	unsigned int v;
 	int ret;

@@ -51,6 +51,9 @@ struct engine_cfg {
 	enum wl_cache cache;		/* cache state before each sample */
 	enum tsc_fence fence;		/* end-stamp fence */
 	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
+	unsigned int irq_threads;	/* irqdesc-sparse: 0 = one per worker */
+	unsigned long irq_rate;		/* irqdesc-sparse: per thread per second */
+	unsigned int live_irqs;		/* irqdesc-sparse: live descriptors */
 };
 
 struct engine_worker {

@@ -116,6 +116,8 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	csv_meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
 	report_overhead(m, e);
 	csv_meta_set(m, "migrations", "%lu", (unsigned long)migr);
+	for (i = 0; i < r->nr_stats; i++)
+		csv_meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
 	csv_meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
 }
 

@@ -28,8 +28,12 @@ extern const char *const report_formats[];	/* NULL-terminated names */
 extern const char *const report_caches[];	/* "kernel", "cold", "remote" */
 extern const char *const report_variants[];	/* "old", "new" */
 
+#define REPORT_MAX_STATS	16
+
 struct report_run {
 	const struct engine *e;		/* the finished run */
+	const struct wl_stat *stats;	/* the workload's own figures */
+	unsigned int nr_stats;		/* how many */
 	struct kstats_hist *merged[WL_NR_VARIANTS]; /* every worker merged */
 	const char *unit;		/* "ns" or "cycles" */
 	bool partial;			/* stopped early */

@@ -27,9 +27,16 @@ check() {
 	fi
 }
 
-# tsan ARGS: a run with no ThreadSanitizer report and exit 0
+# tsan ARGS: a run with no ThreadSanitizer report and exit 0 (the
+# suppressions cover liburcu's unannotated internals only: tests/tsan.supp)
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 suppressions=$PWD/tests/tsan.supp"
 tsan() {
-	TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/bench-tsan run -q "$@" >/dev/null
+	build/bench-tsan run -q "$@" >/dev/null
+}
+
+# asan ARGS: the same under AddressSanitizer and UBSan
+asan() {
+	ASAN_OPTIONS=detect_leaks=1 build/bench-asan run -q "$@" >/dev/null
 }
 
 # memcheck RC ARGS: bench exits RC and valgrind finds no error and no
@@ -53,12 +60,16 @@ fuzz() {
 	sed -n 's/^Done \(.*\)/STAT: fuzz_'"$1"': \1, no crash/p' "$out"
 }
 
-echo "1..12"
+echo "1..16"
 check "tsan: serial, kernel cache" tsan -n 512 -p 64
 check "tsan: serial, cold cache, irqdesc-free" tsan -n 256 -p 64 --cache cold -w irqdesc-free
 check "tsan: serial, remote cache" tsan -n 256 -p 64 --cache remote
 check "tsan: parallel" tsan -n 512 -p 64 -m parallel
-check "tsan: calibrate" env TSAN_OPTIONS="halt_on_error=1 exitcode=66" build/bench-tsan calibrate
+check "tsan: calibrate" build/bench-tsan calibrate
+check "tsan: irqdesc-sparse, interrupts flat out" tsan -w irqdesc-sparse -n 1024 -p 64 --irq-rate 0
+check "tsan: irqdesc-sparse, parallel" tsan -w irqdesc-sparse -n 1024 -p 64 -m parallel --irq-threads 4
+check "asan: irqdesc-sparse, interrupts flat out" asan -w irqdesc-sparse -n 2048 -p 64 --irq-rate 0
+check "asan: irqdesc-alloc, cold, 480 possible" asan -n 1024 -p 480 --cache cold
 check "valgrind: bench hist" memcheck 0 hist tests/fixtures/patch_samples.txt
 check "valgrind: bench hist, bad input" memcheck 2 hist tests/fuzz/corpus-samples/negative.txt
 check "valgrind: bench compare" memcheck 0 compare tests/fixtures/aa-before.csv tests/fixtures/aa-after.csv

@@ -9,6 +9,7 @@
 const struct workload *const workloads[] = {
 	&wl_irqdesc_alloc,
 	&wl_irqdesc_free,
+	&wl_irqdesc_sparse,
 	&wl_empty,
 	NULL,
 };

@@ -47,6 +47,17 @@ struct wl_env {
 	unsigned int cpu;		/* the CPU this worker is pinned to */
 	unsigned int irqstat_size;	/* sizeof(struct irqstat): 4 or 8 */
 	enum wl_cache cache;		/* cache state before each sample */
+	const unsigned int *worker_cpu;	/* [nr_workers] every worker's CPU */
+	unsigned int nr_workers;	/* workers in the run */
+	unsigned int irq_threads;	/* "interrupt" threads, 0: one per worker */
+	unsigned long irq_rate;		/* lookups per second per thread, 0: flat out */
+	unsigned int live_irqs;		/* descriptors live at once, at most */
+};
+
+/* one "key: value" a workload adds to the run's metadata */
+struct wl_stat {
+	const char *key;		/* [a-z0-9_]+ */
+	char val[160];			/* one line */
 };
 
 struct workload {
@@ -58,10 +69,18 @@ struct workload {
 	void (*sample[WL_NR_VARIANTS])(void *priv);
 	void (*finish)(void *priv, enum wl_variant v);
 	void (*teardown)(void *priv);
+	/*
+	 * stats (optional), once every worker has torn down: fills up to
+	 * @max entries and returns how many; *@err gets -EIO when the
+	 * workload's own correctness check failed, else 0.
+	 */
+	unsigned int (*stats)(struct wl_stat *st, unsigned int max, int *err);
+	bool no_remote;			/* --cache remote makes no sense here */
 };
 
 extern const struct workload wl_irqdesc_alloc;
 extern const struct workload wl_irqdesc_free;
+extern const struct workload wl_irqdesc_sparse;
 extern const struct workload wl_empty;
 
 /* the registry, NULL-terminated */

@@ -1,0 +1,48 @@
+#!/usr/bin/env bats
+# irqdesc-sparse: the liburcu lifecycle end to end, its metadata, the
+# reconciliation, and its options.
+
+load common
+
+setup() {
+	common_setup
+}
+
+meta() { sed -n "s/^# $1: //p" "$T/s.csv"; }
+
+@test "irqdesc-sparse: RCU lookups, deferred frees, counters that reconcile, old slower" {
+	run ./bench run -q -w irqdesc-sparse --possible-cpus 64 -n 4096 -o "$T/s.csv"
+	[ "$status" -eq 0 ]
+	[ "$(meta rcu_lookups)" -gt 0 ]
+	[ "$(meta rcu_deferred_frees)" -eq 8192 ]
+	[[ "$(meta grace_periods)" =~ ^[1-9][0-9]*\  ]]
+	[[ "$(meta counters_reconciled)" == "yes ("* ]]
+	[[ "$(meta rcu_flavor)" == memb* ]]
+	# old (with the clear over 64 possible CPUs) slower than new
+	awk '/^SUMMARY/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		exit !(v["old_mean"] > v["new_mean"]) }' <<<"$output"
+	ldd ./bench | grep -q liburcu-memb
+	ldd ./bench | grep -q liburcu-cds
+}
+
+@test "irqdesc-sparse: --irq-threads, --irq-rate and --live-irqs reach the metadata" {
+	./bench run -q -w irqdesc-sparse -p 16 -n 256 --irq-threads 3 --irq-rate 2000 --live-irqs 8 -o "$T/s.csv" >/dev/null
+	[ "$(meta irq_threads)" -eq 3 ]
+	[ "$(meta live_irqs)" -eq 8 ]
+	[[ "$(meta irq_rate_achieved)" == *"(asked 2000,"* ]]
+	[[ "$(meta counters_reconciled)" == "yes ("* ]]
+}
+
+@test "irqdesc-sparse: --cache remote is refused with the reason" {
+	bad "--cache remote: irqdesc-sparse's interrupt threads already leave the counters dirty" \
+		run -w irqdesc-sparse --cache remote
+}
+
+@test "irqdesc-sparse: more interrupt threads than possible CPUs exits 2" {
+	bad "--irq-threads: 9 is more than the 8 possible CPUs" run -w irqdesc-sparse -p 8 --irq-threads 9
+}
+
+@test "irqdesc-sparse: --live-irqs 0 and --irq-rate -1 exit 2" {
+	bad "--live-irqs: '0' is not an integer in 1..65536" run --live-irqs 0
+	bad "--irq-rate: '-1'" run --irq-rate -1
+}
