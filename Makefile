@@ -27,7 +27,7 @@ UNITS    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
 	    bats gnuplot-nox shellcheck python3 valgrind clang libclang-rt-14-dev
 
-.PHONY: all check test perf fuzz deps install uninstall clean
+.PHONY: all check test perf fuzz vmcheck deps install uninstall clean
 all: bench
 
 BENCH_SRCS := bench.c $(wildcard builtin-*.c)
@@ -74,6 +74,12 @@ check: deps
 test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
+
+# many-core, multi-node checks in a real kernel under qemu TCG (~1 min)
+VM_PKGS := qemu-system-x86 linux-image-amd64 busybox-static
+vmcheck: bench
+	@tests/deps.sh $(VM_PKGS)
+	@tests/vm/vmcheck.sh
 
 # longer fuzzing, not part of check: FUZZ_SECONDS per target
 fuzz: $(TOOLS) bench

@@ -563,24 +563,31 @@ int cmd_list(int argc, char **argv)
 
 static int calibrate_print(void)
 {
+	const bool tsc = g.tsc.usable;
 	unsigned int i;
 
 	printf("tsc_hz: %lu\ntsc_hz_source: %s\ninvariant_tsc: %s\nclocksource: %s\n",
 	       (unsigned long)g.tsc.hz, g.tsc.hz_source,
 	       g.tsc.invariant ? "yes" : "no", g.tsc.clocksource);
-	printf("clock: %s\n", g.tsc.usable ? "tsc" : "clock_gettime (no usable TSC)");
-	if (!g.tsc.usable) {
+	printf("clock: %s\n", tsc ? "tsc" : "clock_gettime (no usable TSC)");
+	if (!tsc)
 		printf("why: %s\n", g.tsc.why);
-		return bench_finish_stdout();
+	printf("end_fence: %s\n\n# empty timed region, 4096 samples per CPU%s\n",
+	       tsc_fence_names[g.fence], tsc ? "" : ", timed with clock_gettime");
+	if (tsc)
+		printf("%-5s %-5s %12s %15s %10s\n", "cpu", "node", "min_cycles",
+		       "median_cycles", "median_ns");
+	else
+		printf("%-5s %-5s %12s %15s\n", "cpu", "node", "min_ns", "median_ns");
+	for (i = 0; i < g.e->nr_workers; i++) {
+		const struct engine_worker *w = &g.e->w[i];
+
+		printf("%-5u %-5d %12lu %15lu", w->cpu, w->node,
+		       (unsigned long)w->overhead_min, (unsigned long)w->overhead_median);
+		if (tsc)
+			printf(" %10lu", (unsigned long)tsc_to_ns(&g.tsc, w->overhead_median));
+		putchar('\n');
 	}
-	printf("end_fence: %s\n\n# empty timed region, 4096 samples per CPU\n"
-	       "%-5s %-5s %12s %15s %10s\n", tsc_fence_names[g.fence], "cpu", "node",
-	       "min_cycles", "median_cycles", "median_ns");
-	for (i = 0; i < g.e->nr_workers; i++)
-		printf("%-5u %-5d %12lu %15lu %10lu\n", g.e->w[i].cpu, g.e->w[i].node,
-		       (unsigned long)g.e->w[i].overhead_min,
-		       (unsigned long)g.e->w[i].overhead_median,
-		       (unsigned long)tsc_to_ns(&g.tsc, g.e->w[i].overhead_median));
 	return bench_finish_stdout();
 }
 
@@ -618,7 +625,7 @@ int cmd_calibrate(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = run_setup();
-	if (!ret && g.tsc.usable)
+	if (!ret)
 		ret = run_measure();
 	if (!ret)
 		ret = calibrate_print();

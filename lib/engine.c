@@ -176,10 +176,14 @@ static void worker_parallel(struct engine_worker *w, void *priv)
 
 /* ---- worker life ---- */
 
-/* The empty region's cost on this CPU: min and median, cycles. */
+/*
+ * The empty region's cost on this CPU: min and median, in cycles (in ns
+ * of clock_gettime() when the TSC is not usable).
+ */
 static int worker_overhead(struct engine_worker *w)
 {
 	struct kstats_hist *h = kstats_hist_create(ENGINE_OVERHEAD_FB);
+	bool tsc = w->e->cfg.tsc->usable;
 	uint64_t t0, t1;
 	uint32_t aux = 0;
 	unsigned int i;
@@ -187,8 +191,8 @@ static int worker_overhead(struct engine_worker *w)
 	if (!h)
 		return -ENOMEM;
 	for (i = 0; i < ENGINE_OVERHEAD_SAMPLES; i++) {
-		t0 = tsc_start();
-		t1 = tsc_end(w->e->cfg.fence, &aux);
+		t0 = tsc ? tsc_start() : tsc_clock_ns();
+		t1 = tsc ? tsc_end(w->e->cfg.fence, &aux) : tsc_clock_ns();
 		kstats_hist_record(h, t1 - t0);
 	}
 	w->aux_ok = (aux & 0xfff) == w->cpu;
@@ -240,7 +244,7 @@ static int worker_setup(struct engine_worker *w, void **priv)
 		if (!w->hist[v])
 			return worker_fail(w, -ENOMEM, "allocating histograms");
 	}
-	if (c->tsc->usable && worker_overhead(w))
+	if (worker_overhead(w))
 		return worker_fail(w, -ENOMEM, "measuring the timer overhead");
 	ret = c->wl->setup(&env, priv);
 	if (ret)

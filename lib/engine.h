@@ -66,8 +66,8 @@ struct engine_worker {
 	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
 	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
 	uint64_t migrations;		/* samples that ended on another CPU */
-	uint64_t overhead_min;		/* empty region: min, cycles */
-	uint64_t overhead_median;	/* empty region: median, cycles */
+	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
+	uint64_t overhead_median;	/* empty region: median, same unit */
 	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
 	uint64_t dirty_seen;		/* remote: last request served */
 	int err;			/* -errno if the worker failed */

@@ -50,6 +50,8 @@ static long pcpu_find(const struct pcpu *pc, size_t n, size_t step)
 static int pcpu_bind(struct pcpu *pc, const int *node)
 {
 	struct bitmask *bm = numa_allocate_nodemask();
+	/* a deliberate fault for `make vmcheck VMCHECK_FAULT=node0` */
+	const char *force = getenv("KSB_PCPU_FORCE_NODE");
 	unsigned int cpu;
 	int ret = 0;
 
@@ -57,7 +59,8 @@ static int pcpu_bind(struct pcpu *pc, const int *node)
 		return -ENOMEM;
 	for (cpu = 0; cpu < pc->nr_units && !ret; cpu++) {
 		numa_bitmask_clearall(bm);
-		numa_bitmask_setbit(bm, (unsigned int)node[cpu]);
+		numa_bitmask_setbit(bm, force ? (unsigned int)atoi(force) :
+						(unsigned int)node[cpu]);
 		if (mbind(pc->base + pc->offset[cpu], pc->unit_size, MPOL_BIND,
 			  bm->maskp, bm->size + 1, 0))
 			ret = -errno;

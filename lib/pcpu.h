@@ -17,6 +17,9 @@
  * pcpu_alloc() does with __GFP_ZERO. pcpu_ptr() adds the unit's offset
  * from a table, as per_cpu_ptr() adds __per_cpu_offset[cpu].
  *
+ * KSB_PCPU_FORCE_NODE=N in the environment binds every unit to node N,
+ * a deliberate fault that pcpu_check_nodes() must catch (make vmcheck).
+ *
  * Concurrency: pcpu_alloc() and pcpu_free() take the allocator's mutex
  * (pcpu_alloc_mutex); pcpu_ptr() and pcpu_unit_node() may run anywhere.
  */

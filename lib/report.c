@@ -52,7 +52,8 @@ static void report_overhead(struct csv_meta *m, const struct engine *e)
 					 (unsigned long)e->w[i].overhead_median);
 	if (i < e->nr_workers)
 		snprintf(buf + used, sizeof(buf) - used, " ...");
-	csv_meta_set(m, "timer_overhead_cycles", "%s", buf);
+	csv_meta_set(m, e->cfg.tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
+		     "%s", buf);
 }
 
 static void report_host(struct csv_meta *m, const struct engine *e)

@@ -39,7 +39,9 @@
  * only, rounded to the nearest ns.
  *
  * Without an invariant TSC (or with KSB_NO_TSC=1 in the environment)
- * the caller falls back to clock_gettime(CLOCK_MONOTONIC_RAW) and says so.
+ * the caller falls back to clock_gettime(CLOCK_MONOTONIC_RAW) and says so;
+ * KSB_FORCE_TSC=1 uses a TSC that does not claim to be invariant (a
+ * hypervisor that hides the bit, or qemu TCG), calibrated as usual.
  * All functions are thread-safe; tsc_init() runs once, before threads.
  */
 #ifndef KSB_TSC_H
