@@ -59,8 +59,8 @@ static void worker_request_dirty(struct engine_worker *w, void *obj)
 
 	atomic_store_explicit(&e->dirty_acks, 0, memory_order_relaxed);
 	atomic_store_explicit(&e->dirty_obj, obj, memory_order_relaxed);
-	atomic_fetch_add_explicit(&e->dirty_gen, 1, memory_order_release);
-	w->dirty_seen++;
+	/* our own request: nothing for us to serve */
+	w->dirty_seen = atomic_fetch_add_explicit(&e->dirty_gen, 1, memory_order_release) + 1;
 	(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, obj, w->cpu))++;
 	while (atomic_load_explicit(&e->dirty_acks, memory_order_acquire) <
 	       e->nr_workers - 1 && !engine_leaving(e))

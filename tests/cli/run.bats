@@ -123,3 +123,13 @@ check_csv() {
 @test "a stray argument exits 2" { bad "unexpected argument 'extra'" run extra; }
 @test "list with an argument exits 2" { bad "unexpected argument 'x'" list x; }
 @test "calibrate with a bad option exits 2" { bad "unknown option '--bogus'" calibrate --bogus; }
+
+@test "make install honours PREFIX and DESTDIR" {
+	make -s install DESTDIR="$T/root" PREFIX=/opt/ksb >/dev/null
+	[ -x "$T/root/opt/ksb/bin/kstats-bench" ]
+	run "$T/root/opt/ksb/bin/kstats-bench" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" == "bench (kstats-bench) "* ]]
+	make -s uninstall DESTDIR="$T/root" PREFIX=/opt/ksb
+	[ ! -e "$T/root/opt/ksb/bin/kstats-bench" ]
+}
