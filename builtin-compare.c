@@ -56,7 +56,15 @@ static int show_print(const struct csv_series *s, int format)
 	return kstats_hist_print_table(s->h, stdout);
 }
 
-int cmd_show(int argc, char **argv)
+struct show_opts {
+	const char *workload;		/* -w, NULL: the file's first */
+	const char *variant;		/* -v */
+	const char *cpu;		/* -c, a number or "all" */
+	int format;			/* -f, index in show_formats */
+};
+
+/* Returns 0 to run, 1 after --help, -1 after a usage error. */
+static int show_parse(int argc, char **argv, struct show_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "workload", required_argument, NULL, 'w' },
@@ -66,57 +74,64 @@ int cmd_show(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *wl = NULL, *variant = "old", *cpu_s = "all";
-	static struct csv_file cf;
-	struct csv_series *s;
-	int c, format = 0, ret;
-	uint64_t cpu = 0;
+	uint64_t cpu;
+	int c;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":w:v:c:f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'w':
-			wl = optarg;
-			break;
-		case 'v':
-			variant = optarg;
-			break;
-		case 'c':
-			cpu_s = optarg;
+		if (c == 'w') {
+			o->workload = optarg;
+		} else if (c == 'v') {
+			o->variant = optarg;
+		} else if (c == 'c') {
+			o->cpu = optarg;
 			if (strcmp(optarg, "all") &&
 			    bench_parse_u64(optarg, 0, TOPO_MAX_CPUS - 1, "--cpu", &cpu))
-				return EXIT_USAGE;
-			break;
-		case 'f':
-			format = bench_parse_enum(optarg, show_formats, "--format");
-			if (format < 0)
-				return EXIT_USAGE;
-			break;
-		case 'h':
+				return -1;
+		} else if (c == 'f') {
+			o->format = bench_parse_enum(optarg, show_formats, "--format");
+			if (o->format < 0)
+				return -1;
+		} else if (c == 'h') {
 			printf("Usage: bench show [-w WORKLOAD] [-v VARIANT] [-c CPU|all] [-f table|kstats|bars] FILE.csv\n"
 			       "Print one histogram of a kstats-bench CSV: by default the merged ('all')\n"
 			       "old variant of the file's first workload, as the patch's table.\n");
-			return bench_finish_stdout();
-		default:
+			return 1;
+		} else {
 			bench_getopt_fail(c, argv);
-			return EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (argc - optind != 1) {
 		bench_err("needs exactly one CSV file");
-		return EXIT_USAGE;
+		return -1;
 	}
+	return 0;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_opts o = { .variant = "old", .cpu = "all" };
+	static struct csv_file cf;
+	struct csv_series *s;
+	int ret;
+
+	ret = show_parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	ret = load_csv(argv[optind], &cf);
 	if (ret)
 		return ret;
-	s = csv_find(&cf, wl ? wl : cf.s[0].workload, variant,
-		     strcmp(cpu_s, "all") ? (int)cpu : -1);
+	if (!o.workload)
+		o.workload = cf.s[0].workload;
+	s = csv_find(&cf, o.workload, o.variant,
+		     strcmp(o.cpu, "all") ? atoi(o.cpu) : -1);
 	if (!s) {
 		fprintf(stderr, "%s: %s: no rows for workload %s, variant %s, cpu %s\n",
-			bench_prog, argv[optind], wl ? wl : cf.s[0].workload, variant, cpu_s);
+			bench_prog, argv[optind], o.workload, o.variant, o.cpu);
 		ret = EXIT_USAGE;
 	} else {
-		show_print(s, format);
+		show_print(s, o.format);
 		ret = bench_finish_stdout();
 	}
 	csv_file_free(&cf);
