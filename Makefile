@@ -15,13 +15,14 @@ endif
 # Recursive (=) so that pkg-config runs after `make deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds)
-ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP $(PKG_CFLAGS)
+ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
-LIB_SRCS := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
-LIB_OBJS := $(LIB_SRCS:%.c=build/%.o)
-SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-UNITS    := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+BENCH_SRCS := bench.c $(wildcard builtin-*.c)
+LIB_SRCS   := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
+UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
+SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+TSAN       := -O1 -fsanitize=thread
 
 # Debian packages the build and the tests need (see `make deps`).
 DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
@@ -30,39 +31,51 @@ DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
 .PHONY: all check test perf fuzz vmcheck deps install uninstall clean
 all: bench
 
-BENCH_SRCS := bench.c $(wildcard builtin-*.c)
+# ---- objects: one tree per flavour, each object with its own .d ----
+# build/obj plain, build/san ASan+UBSan, build/tsan ThreadSanitizer
+objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-bench: $(BENCH_SRCS:%.c=build/%.o) $(LIB_OBJS)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
-
-build/%.o: %.c
+build/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+build/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN) -c -o $@ $<
+
+build/tsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TSAN) -c -o $@ $<
+
+bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
 # ---- tests: unit tests plain and under ASan+UBSan, then bats ----
-build/tests/%: tests/unit/%.c $(LIB_SRCS)
+build/tests/%: build/obj/tests/unit/%.o $(call objs,obj,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I. -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
-build/tests-san/%: tests/unit/%.c $(LIB_SRCS)
+build/tests-san/%: build/san/tests/unit/%.o $(call objs,san,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN) -I. -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka
 
-# the whole bench under ThreadSanitizer, for tests/tools.sh
-build/bench-tsan: $(BENCH_SRCS) $(LIB_SRCS)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -O1 -fsanitize=thread -o $@ $^ $(LDLIBS)
+# the whole bench under ThreadSanitizer, and under ASan+UBSan
+build/bench-tsan: $(call objs,tsan,$(BENCH_SRCS) $(LIB_SRCS))
+	$(CC) $(CFLAGS) $(TSAN) -o $@ $^ $(LDLIBS)
 
-# ... and under ASan+UBSan
-build/bench-asan: $(BENCH_SRCS) $(LIB_SRCS)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+build/bench-asan: $(call objs,san,$(BENCH_SRCS) $(LIB_SRCS))
+	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
 FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c
-FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -fsanitize=fuzzer,address,undefined
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS)
+FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
+
+build/fuzzobj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -c -o $@ $<
+
+build/fuzz/%: build/fuzzobj/tests/fuzz/%.o $(call objs,fuzzobj,$(FUZZ_SRCS))
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lm
 
@@ -86,9 +99,8 @@ fuzz: $(TOOLS) bench
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/tools.sh
 
 # ---- benchmarks, not tests: figures to read, never asserted ----
-build/perf: tests/perf/perf.c $(LIB_SRCS)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -I. -o $@ $^ $(LDLIBS)
+build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 perf: build/perf
 	build/perf
@@ -106,4 +118,5 @@ uninstall:
 clean:
 	rm -rf build bench
 
+.SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)
