@@ -5,7 +5,8 @@
 #
 #   1. 16 vCPUs on 4 NUMA nodes: calibrate, run (kernel and remote cache)
 #   2. -smp 8,maxcpus=16: 16 possible CPUs, 8 workers
-#   3. taskset -c 2,5,11 on the 16-CPU machine: only those get workers
+#   3. taskset -c 2,5,11 on the 16-CPU machine: only those get workers;
+#      then CPU 5 offline (no worker), CPU 7 offlined mid-run (migrations)
 #
 # VMCHECK_FAULT=node0 binds every per-CPU unit to node 0 inside the VM:
 # the checks must then fail. Prints one summary line; exit 1 on any
@@ -57,7 +58,8 @@ boot() {
 
 # the file NAME from LOG (between its === lines, CRs dropped)
 extract() {
-	tr -d '\r' <"$1" | awk -v f="$2" '$0 == "=== FILE " f { on = 1; next } on && /^=== END / { exit } on'
+	# awk reads to the end: an early exit would SIGPIPE tr under pipefail
+	tr -d '\r' <"$1" | awk -v f="$2" '$0 == "=== FILE " f { on = 1; next } on && /^=== END / { on = 0 } on'
 }
 
 # shellcheck disable=SC2054  # qemu options are comma-separated
@@ -137,11 +139,18 @@ main() {
 	extract "$work/taskset.log" taskset.csv >"$work/taskset.csv"
 	check "taskset.csv: 3 allowed" test "$(meta "$work/taskset.csv" allowed_cpus)" = 3
 	run_checks "$work/taskset.csv" "2 5 11" 3 16
+	for d in offline.csv hotplug.rc hotplug.csv; do extract "$work/taskset.log" "$d" >"$work/$d"; done
+	check "offline.csv: CPU 5 offline, 15 online" test "$(meta "$work/offline.csv" online_cpus)" = 15
+	run_checks "$work/offline.csv" "0 1 2 3 4 6 7 8 9 10 11 12 13 14 15" 15 16
+	check "hotplug: CPU 7 offlined mid-run, SIGINT: exit 130, partial" \
+		test "$(cat "$work/hotplug.rc")" = 130 -a "$(meta "$work/hotplug.csv" partial)" = yes
+	check "hotplug: the displaced worker's samples counted as migrations" \
+		test "$(meta "$work/hotplug.csv" migrations)" -gt 0
 	if [ "$fails" -eq 0 ]; then
-		echo "VMCHECK passed: $checks checks; 16 CPUs on 4 nodes (calibrate, kernel, remote), 8 online of 16 possible, taskset 3 of 16 CPUs"
+		echo "VMCHECK passed: $checks checks; 16 CPUs on 4 nodes (calibrate, kernel, remote), 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug"
 	else
 		[ -z "${VMCHECK_KEEP:-}" ] || cp -r "$work" "$VMCHECK_KEEP"
-		echo "VMCHECK FAILED: $fails of $checks checks; 16 CPUs on 4 nodes, 8 online of 16 possible, taskset 3 of 16 CPUs"
+		echo "VMCHECK FAILED: $fails of $checks checks; 16 CPUs on 4 nodes, 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug"
 		exit 1
 	fi
 }
