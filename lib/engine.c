@@ -73,29 +73,29 @@ static uint64_t worker_time(struct engine_worker *w, void *priv,
 			    enum wl_variant v)
 {
 	const struct engine_cfg *c = &w->e->cfg;
+	const bool tsc = c->tsc->usable;
 	/* loaded before the start stamp, so the window holds just the call */
 	void (*region)(void *) = c->wl->sample[v];
-	uint64_t t0, t1;
-	uint32_t aux;
+	uint64_t t0, d;
+	uint32_t aux = 0;
 
-	if (!c->tsc->usable) {
+	if (tsc) {
+		t0 = tsc_start();
+		region(priv);
+		d = tsc_end(c->fence, &aux) - t0;
+	} else {
 		t0 = tsc_clock_ns();
 		region(priv);
-		t1 = tsc_clock_ns();
-		w->migrations += (unsigned int)sched_getcpu() != w->cpu;
-		return t1 - t0;
+		d = tsc_clock_ns() - t0;
 	}
-	t0 = tsc_start();
-	region(priv);
-	t1 = tsc_end(c->fence, &aux);
-	if (w->aux_ok)
+	if (tsc && w->aux_ok)
 		w->migrations += (aux & 0xfff) != w->cpu;
 	else
 		w->migrations += (unsigned int)sched_getcpu() != w->cpu;
-	t1 -= t0;
+	/* overhead_median is in the clock's own unit, cycles or ns */
 	if (c->subtract_overhead)
-		t1 = t1 > w->overhead_median ? t1 - w->overhead_median : 0;
-	return c->cycles ? t1 : tsc_to_ns(c->tsc, t1);
+		d = d > w->overhead_median ? d - w->overhead_median : 0;
+	return !tsc || c->cycles ? d : tsc_to_ns(c->tsc, d);
 }
 
 static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
