@@ -148,7 +148,7 @@ one_run() {
 }
 
 main_job() {
-	local dir rc=0
+	local dir possible rc=0
 	build
 	dir=$(new_results_dir)
 	one_run "$dir" "$@" || rc=$?
@@ -159,6 +159,11 @@ main_job() {
 	cat "$dir/table-new.txt"
 	echo
 	cat "$dir/summary.txt"
+	possible=$(sed -n 's/^# possible_cpus: //p' "$dir/bench.csv")
+	if [ "${possible:-0}" -lt 64 ]; then
+		echo "note: this machine has $possible possible CPUs, so the clearing loop is short;"
+		echo "      ./run.sh --possible-cpus 480 --cache cold models the patch's 480-CPU host"
+	fi
 	echo "results: $dir"
 	return "$rc"
 }
