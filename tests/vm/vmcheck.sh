@@ -91,6 +91,13 @@ rows_on_nodes() {
 		END { for (x in want) if (!seen["old," x] || !seen["new," x]) bad = 1; exit bad }' "$1"
 }
 
+# the move_pages() verdict in the metadata; what it said when not ok
+units_on_nodes() {
+	grep -qx "# pcpu_nodes: ok: all $2 units on their CPU's node (move_pages)" "$1" && return
+	echo "      pcpu_nodes: $(meta "$1" pcpu_nodes)"
+	return 1
+}
+
 old_slower() {
 	awk '/^SUMMARY / { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		exit !(v["old_mean"] > v["new_mean"]) }' "$1"
@@ -102,8 +109,7 @@ run_checks() {
 		test "$(meta "$csv" used_cpus)" = "$used" -a "$(meta "$csv" migrations)" = 0
 	check "$(basename "$csv"): per-CPU rows for CPUs $cpus, each on its node" rows_on_nodes "$csv" "$cpus"
 	check "$(basename "$csv"): all $possible per-CPU units on their CPU's node" \
-		grep -qx "# pcpu_nodes: ok: all $possible units on their CPU's node (move_pages)" "$csv" ||
-		echo "      pcpu_nodes: $(meta "$csv" pcpu_nodes)"
+		units_on_nodes "$csv" "$possible"
 	check "$(basename "$csv"): $possible possible CPUs, the clear writes $possible units" \
 		test "$(meta "$csv" possible_cpus)" = "$possible"
 	check "$(basename "$csv"): old slower than new" old_slower "$csv"
