@@ -3,6 +3,7 @@
  * topo.c - CPU and NUMA topology (see topo.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <numa.h>
 #include <sched.h>
@@ -105,6 +106,29 @@ static int topo_read_sys(const char *name, bool *set)
 
 /* ---- nodes ---- */
 
+/*
+ * The node of a CPU libnuma does not list (taken offline): the
+ * cpuN/nodeM link sysfs keeps for every present CPU. -1 when absent
+ * (a possible CPU that is not present has no directory at all).
+ */
+static int topo_sys_node(unsigned int cpu)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int node = -1;
+
+	snprintf(path, sizeof(path), TOPO_SYS_CPU "cpu%u", cpu);
+	dir = opendir(path);
+	if (!dir)
+		return -1;
+	while ((d = readdir(dir)) && node < 0)
+		if (!strncmp(d->d_name, "node", 4) && d->d_name[4] >= '0' && d->d_name[4] <= '9')
+			node = atoi(d->d_name + 4);
+	closedir(dir);
+	return node;
+}
+
 static int topo_nodes(struct topo *t)
 {
 	unsigned int cpu, i = 0;
@@ -119,6 +143,8 @@ static int topo_nodes(struct topo *t)
 		n = -1;
 		if (t->numa && cpu < t->nr_real_possible)
 			n = numa_node_of_cpu((int)cpu);
+		if (t->numa && n < 0 && cpu < t->nr_real_possible)
+			n = topo_sys_node(cpu);
 		/* emulated (or unknown) CPUs: round-robin over the nodes */
 		t->node[cpu] = n >= 0 ? n : (int)(i++ % t->nr_nodes);
 	}

@@ -38,7 +38,8 @@ int topo_parse_cpulist(const char *s, bool *set, unsigned int max);
  * topo_init - read the machine. @cpus is a numactl-style list of worker
  * CPUs (NULL: every allowed CPU); @nr_possible emulates that many
  * possible CPUs (0: the real count); emulated CPUs beyond the real ones
- * are spread round-robin over the nodes.
+ * are spread round-robin over the nodes (as are possible CPUs that are not
+ * present, whose node the kernel does not export).
  * Returns 0; -EINVAL if @cpus does not parse; -EPERM if it names a CPU
  * this process may not use (*@bad_cpu is that CPU); -ERANGE if a worker
  * CPU is not below @nr_possible (*@bad_cpu); -ENOENT if sysfs is
