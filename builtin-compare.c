@@ -60,6 +60,7 @@ struct show_opts {
 	const char *workload;		/* -w, NULL: the file's first */
 	const char *variant;		/* -v */
 	const char *cpu;		/* -c, a number or "all" */
+	unsigned int run;		/* -r, a run number or CSV_RUN_ALL */
 	int format;			/* -f, index in show_formats */
 };
 
@@ -70,15 +71,16 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 		{ "workload", required_argument, NULL, 'w' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "cpu", required_argument, NULL, 'c' },
+		{ "run", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t cpu;
+	uint64_t cpu, run;
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:v:c:f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:v:c:r:f:h", longopts, NULL)) != -1) {
 		if (c == 'w') {
 			o->workload = optarg;
 		} else if (c == 'v') {
@@ -88,14 +90,21 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 			if (strcmp(optarg, "all") &&
 			    bench_parse_u64(optarg, 0, TOPO_MAX_CPUS - 1, "--cpu", &cpu))
 				return -1;
+		} else if (c == 'r') {
+			if (strcmp(optarg, "all") &&
+			    bench_parse_u64(optarg, 1, CSV_MAX_RUNS, "--run", &run))
+				return -1;
+			o->run = strcmp(optarg, "all") ? (unsigned int)run : CSV_RUN_ALL;
 		} else if (c == 'f') {
 			o->format = bench_parse_enum(optarg, show_formats, "--format");
 			if (o->format < 0)
 				return -1;
 		} else if (c == 'h') {
-			printf("Usage: bench show [-w WORKLOAD] [-v VARIANT] [-c CPU|all] [-f table|kstats|bars] FILE.csv\n"
-			       "Print one histogram of a kstats-bench CSV: by default the merged ('all')\n"
-			       "old variant of the file's first workload, as the patch's table.\n");
+			printf("Usage: bench show [-w WORKLOAD] [-v VARIANT] [-r RUN|all] [-c CPU|all]\n"
+			       "                  [-f table|kstats|bars] FILE.csv\n"
+			       "Print one histogram of a kstats-bench CSV: by default the old variant of\n"
+			       "the file's first workload, merged over CPUs and runs ('all'), as the\n"
+			       "patch's table. -r N: run N alone (files of bench run --runs R).\n");
 			return 1;
 		} else {
 			bench_getopt_fail(c, argv);
@@ -124,11 +133,18 @@ int cmd_show(int argc, char **argv)
 		return ret;
 	if (!o.workload)
 		o.workload = cf.s[0].workload;
-	s = csv_find(&cf, o.workload, o.variant,
+	s = csv_find(&cf, o.workload, o.variant, o.run,
 		     strcmp(o.cpu, "all") ? atoi(o.cpu) : -1);
+	if (!s && o.run == 1 && csv_nr_runs(&cf, o.workload, o.variant) == 1)
+		s = csv_find(&cf, o.workload, o.variant, CSV_RUN_ALL,
+			     strcmp(o.cpu, "all") ? atoi(o.cpu) : -1);
 	if (!s) {
-		fprintf(stderr, "%s: %s: no rows for workload %s, variant %s, cpu %s\n",
-			bench_prog, argv[optind], o.workload, o.variant, o.cpu);
+		char run[16] = "all";
+
+		if (o.run)
+			snprintf(run, sizeof(run), "%u", o.run);
+		fprintf(stderr, "%s: %s: no rows for workload %s, variant %s, run %s, cpu %s\n",
+			bench_prog, argv[optind], o.workload, o.variant, run, o.cpu);
 		ret = EXIT_USAGE;
 	} else {
 		show_print(s, o.format);
@@ -141,53 +157,68 @@ int cmd_show(int argc, char **argv)
 /* ---- bench compare ---- */
 
 /*
- * Default thresholds, per metric, sit above the A/A noise measured on the
- * development VM (README, "The regression gate"): two runs of one build
- * moved the mean by up to 8.7%, p50 and p90 by one bucket (12.5-25% at
- * frac_bits 2), p99 by up to 52% (one or two buckets of a thin tail).
- * The U test alone rejects nearly every A/A pair at 8192 samples.
+ * The gate compares runs, not samples (lib/compare.h says why): each
+ * side's runs are pooled over its files, one figure per run, an exact
+ * one-sided U test across them, the Hodges-Lehmann change with its 95%
+ * interval, and a 5% floor under which a significant change is only
+ * reported. README's "The regression gate" gives the measured basis.
  */
-#define COMPARE_ALPHA		0.01
-static const double compare_default_pct[] = {
-	[CMP_P50] = 30, [CMP_P90] = 30, [CMP_P99] = 60, [CMP_MEAN] = 15,
-};
+#define COMPARE_ALPHA		0.05
+#define COMPARE_THRESHOLD_PCT	5.0
+
+enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS };
+
+static const char *const compare_formats[] = { "table", "csv", "runs", NULL };
 
 struct compare_opts {
-	int metric;			/* enum cmp_metric: p50, p90, p99, mean */
-	double threshold;		/* fraction, > 0 */
-	double alpha;			/* in (0, 1) */
-	int format;			/* 0 table, 1 csv */
+	enum cmp_stat stat;		/* --stat: the per-run figure */
+	double threshold;		/* --threshold, a fraction, > 0 */
+	double alpha;			/* --alpha, in (0, 1) */
+	enum compare_format format;	/* --format */
 };
 
-static const char *const compare_metrics[] = { "p50", "p90", "p99", "mean", NULL };
-static const enum cmp_metric compare_metric_ids[] = { CMP_P50, CMP_P90, CMP_P99, CMP_MEAN };
-static const char *const compare_formats[] = { "table", "csv", NULL };
-
+/* one side: its files, read */
+struct compare_side {
+	char **path;			/* [n] file names */
+	struct csv_file *cf;		/* [n] their contents */
+	unsigned int n;			/* files */
+};
 
 static void compare_usage(void)
 {
-	printf("Usage: bench compare [OPTIONS] BEFORE.csv AFTER.csv\n"
-	       "Compare every (workload, variant) present in both CSVs: p50, p90, p99,\n"
-	       "p99.9, mean, max and samples, before, after and delta, and a verdict.\n"
-	       "A regression needs both a two-sided Mann-Whitney U test on the bucketed\n"
-	       "samples with p < alpha and the metric slower by more than the threshold.\n"
+	printf("Usage: bench compare [OPTIONS] BEFORE.csv... -- AFTER.csv...\n"
+	       "       bench compare [OPTIONS] BEFORE.csv AFTER.csv\n"
+	       "Gate AFTER against BEFORE on runs, not samples. Every file holds one or\n"
+	       "more runs (bench run --runs R); the runs of a side are pooled over its\n"
+	       "files, so CI can interleave invocations. For every (workload, variant):\n"
+	       "one figure per run from that run's histogram, an exact one-sided\n"
+	       "Mann-Whitney U test across the runs, and the Hodges-Lehmann change\n"
+	       "(median of all after/before ratios) with its 95%% confidence interval.\n"
 	       "\n"
-	       "  -m, --metric M      p50, p90, p99 or mean (default mean)\n"
-	       "  -t, --threshold PCT relative change that counts, > 0 (default: mean 15,\n"
-	       "                      p50 30, p90 30, p99 60: above the A/A noise, see README)\n"
-	       "  -a, --alpha A       significance level, in (0,1) (default %g)\n"
-	       "  -f, --format FMT    table (default) or csv\n"
-	       "  -h, --help          this text\n"
+	       "  -s, --stat STAT      per-run figure: tm10 (10%% trimmed mean, default),\n"
+	       "                       median, mean, p90, p99\n"
+	       "  -t, --threshold PCT  a significant change counts above PCT, > 0 (default %g)\n"
+	       "  -a, --alpha A        one-sided significance level, in (0,1) (default %g)\n"
+	       "  -f, --format FMT     table (default), csv (one row per series), or runs\n"
+	       "                       (CSV of every run's figure: side,workload,variant,\n"
+	       "                       run,value; what ./run.sh compare plots)\n"
+	       "  -h, --help           this text\n"
 	       "\n"
-	       "Exit: 0 no significant regression, 1 a regression, 2 bad input.\n",
-	       COMPARE_ALPHA);
+	       "Each line: median of the per-run figures +- its 95%% spread, before -> after,\n"
+	       "the change [95%% interval], p, n=BEFORE+AFTER runs, and the verdict:\n"
+	       "regression, improvement, '~' (not significant) or 'significant, below\n"
+	       "threshold'. At least %d runs a side (6 or more advised).\n"
+	       "\n"
+	       "Exit: 0 no regression, 1 a regression, 2 bad input (fewer than %d runs\n"
+	       "a side, a series on one side only, unreadable or mismatched files).\n",
+	       COMPARE_THRESHOLD_PCT, COMPARE_ALPHA, CMP_MIN_RUNS, CMP_MIN_RUNS);
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int compare_parse(int argc, char **argv, struct compare_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "metric", required_argument, NULL, 'm' },
+		{ "stat", required_argument, NULL, 's' },
 		{ "threshold", required_argument, NULL, 't' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "format", required_argument, NULL, 'f' },
@@ -198,13 +229,14 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:t:a:f:h", longopts, NULL)) != -1) {
+	/* '+': options first, so that "--" between the sides is kept */
+	while ((c = getopt_long(argc, argv, "+:s:t:a:f:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'm':
-			c = bench_parse_enum(optarg, compare_metrics, "--metric");
+		case 's':
+			c = bench_parse_enum(optarg, cmp_stat_names, "--stat");
 			if (c < 0)
 				return -1;
-			o->metric = compare_metric_ids[c];
+			o->stat = (enum cmp_stat)c;
 			break;
 		case 't':
 			if (bench_parse_double(optarg, 0, 0, "--threshold", "> 0 (percent)", &pct))
@@ -216,9 +248,10 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 				return -1;
 			break;
 		case 'f':
-			o->format = bench_parse_enum(optarg, compare_formats, "--format");
-			if (o->format < 0)
+			c = bench_parse_enum(optarg, compare_formats, "--format");
+			if (c < 0)
 				return -1;
+			o->format = (enum compare_format)c;
 			break;
 		case 'h':
 			compare_usage();
@@ -228,100 +261,397 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			return -1;
 		}
 	}
-	if (argc - optind != 2) {
-		bench_err("needs two CSV files, BEFORE and AFTER");
+	return 0;
+}
+
+/* argv[optind..]: BEFORE... -- AFTER..., or exactly BEFORE AFTER */
+static int compare_sides(int argc, char **argv, struct compare_side *b,
+			 struct compare_side *a)
+{
+	int i, sep = -1;
+
+	/* getopt took a leading "--" as the end of the options: no BEFORE */
+	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
+		sep = optind - 1;
+	for (i = optind; i < argc; i++) {
+		if (strcmp(argv[i], "--"))
+			continue;
+		if (sep >= 0) {
+			bench_err("'--' twice: one separates BEFORE files from AFTER files");
+			return -1;
+		}
+		sep = i;
+	}
+	if (sep < 0 && argc - optind != 2) {
+		bench_err("needs BEFORE.csv AFTER.csv, or BEFORE.csv... -- AFTER.csv...");
+		return -1;
+	}
+	b->path = argv + optind;
+	b->n = sep < 0 ? 1 : sep < optind ? 0 : (unsigned int)(sep - optind);
+	a->path = sep < 0 ? argv + optind + 1 : argv + sep + 1;
+	a->n = sep < 0 ? 1 : (unsigned int)(argc - sep - 1);
+	if (!b->n || !a->n) {
+		bench_err("no %s files", b->n ? "AFTER" : "BEFORE");
 		return -1;
 	}
 	return 0;
 }
 
-/* the files must measure the same thing the same way */
-static int compare_check(const char *bp, const struct csv_file *b,
-			 const char *ap, const struct csv_file *a)
+static void compare_side_free(struct compare_side *s)
 {
-	const char *bu = csv_meta_get(&b->meta, "unit");
-	const char *au = csv_meta_get(&a->meta, "unit");
+	unsigned int i;
 
-	if (b->frac_bits != a->frac_bits) {
-		fprintf(stderr, "%s: %s has frac_bits %u, %s has %u: buckets differ\n",
-			bench_prog, bp, b->frac_bits, ap, a->frac_bits);
-		return EXIT_USAGE;
+	for (i = 0; s->cf && i < s->n; i++)
+		csv_file_free(&s->cf[i]);
+	free(s->cf);
+	s->cf = NULL;
+}
+
+/* read every file of @s; the files must measure the same way as @ref */
+static int compare_load(struct compare_side *s, const struct csv_file **ref,
+			const char **ref_path)
+{
+	unsigned int i;
+	int ret;
+
+	s->cf = calloc(s->n, sizeof(*s->cf));
+	if (!s->cf) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
 	}
-	if (bu && au && strcmp(bu, au)) {
-		fprintf(stderr, "%s: %s is in %s, %s in %s\n", bench_prog, bp, bu, ap, au);
-		return EXIT_USAGE;
+	for (i = 0; i < s->n; i++) {
+		const char *u, *ru;
+
+		ret = load_csv(s->path[i], &s->cf[i]);
+		if (ret)
+			return ret;
+		if (!*ref) {
+			*ref = &s->cf[i];
+			*ref_path = s->path[i];
+			continue;
+		}
+		if (s->cf[i].frac_bits != (*ref)->frac_bits) {
+			fprintf(stderr, "%s: %s has frac_bits %u, %s has %u: buckets differ\n",
+				bench_prog, *ref_path, (*ref)->frac_bits, s->path[i],
+				s->cf[i].frac_bits);
+			return EXIT_USAGE;
+		}
+		u = csv_meta_get(&s->cf[i].meta, "unit");
+		ru = csv_meta_get(&(*ref)->meta, "unit");
+		if (u && ru && strcmp(u, ru)) {
+			fprintf(stderr, "%s: %s is in %s, %s in %s\n", bench_prog,
+				*ref_path, ru, s->path[i], u);
+			return EXIT_USAGE;
+		}
 	}
 	return 0;
 }
 
-/* every merged series of BEFORE that AFTER has too */
-static int compare_all(const struct compare_opts *o, const struct csv_file *b,
-		       const struct csv_file *a, unsigned int *nr_reg)
+/* runs of (@wl, @var) over every file of @s */
+static unsigned int compare_nr_runs(const struct compare_side *s,
+				    const char *wl, const char *var)
 {
-	unsigned int i, pairs = 0, improved = 0;
-	struct cmp_result r;
+	unsigned int i, n = 0;
 
-	if (o->format == 1)
-		printf(CMP_CSV_COLUMNS "\n");
-	for (i = 0; i < b->n; i++) {
-		const struct csv_series *s = &b->s[i], *t;
+	for (i = 0; i < s->n; i++)
+		n += csv_nr_runs(&s->cf[i], wl, var);
+	return n;
+}
 
-		t = s->cpu < 0 ? csv_find(a, s->workload, s->variant, -1) : NULL;
-		if (!t || cmp_hist(s->h, t->h, (enum cmp_metric)o->metric,
-				   o->threshold, o->alpha, &r))
-			continue;
-		pairs++;
-		*nr_reg += r.regression;
-		improved += r.improvement;
-		if (o->format == 1)
-			cmp_print_csv(stdout, s->workload, s->variant, &r);
-		else
-			cmp_print_table(stdout, s->workload, s->variant, &r,
-					(enum cmp_metric)o->metric, o->threshold, o->alpha);
+/*
+ * Every (workload, variant) of either side, once, in order of first
+ * appearance: checked for runs on both sides before anything prints.
+ */
+static int compare_series(const struct compare_side *side, struct csv_series ***out,
+			  unsigned int *nr)
+{
+	struct csv_series **list = NULL, **nl;
+	unsigned int f, i, j, k, n = 0;
+
+	for (k = 0; k < 2; k++)
+		for (f = 0; f < side[k].n; f++)
+			for (i = 0; i < side[k].cf[f].n; i++) {
+				struct csv_series *s = &side[k].cf[f].s[i];
+
+				if (s->cpu >= 0)
+					continue;
+				for (j = 0; j < n; j++)
+					if (!strcmp(list[j]->workload, s->workload) &&
+					    !strcmp(list[j]->variant, s->variant))
+						break;
+				if (j < n)
+					continue;
+				nl = realloc(list, (n + 1) * sizeof(*list));
+				if (!nl) {
+					free(list);
+					return -ENOMEM;
+				}
+				list = nl;
+				list[n++] = s;
+			}
+	*out = list;
+	*nr = n;
+	return 0;
+}
+
+static int compare_check_runs(const struct compare_side *side,
+			      struct csv_series *const *list, unsigned int n)
+{
+	unsigned int i, nb, na;
+
+	for (i = 0; i < n; i++) {
+		const char *wl = list[i]->workload, *var = list[i]->variant;
+
+		nb = compare_nr_runs(&side[0], wl, var);
+		na = compare_nr_runs(&side[1], wl, var);
+		if (!nb || !na) {
+			fprintf(stderr, "%s: %s %s is in the %s files only: every series must be on both sides\n",
+				bench_prog, wl, var, nb ? "BEFORE" : "AFTER");
+			return EXIT_USAGE;
+		}
 	}
-	if (o->format == 0 && pairs)
-		printf("COMPARE pairs=%u regressions=%u improvements=%u verdict=%s\n",
-		       pairs, *nr_reg, improved, *nr_reg ? "regression" : "ok");
-	return pairs;
+	for (i = 0; i < n; i++) {
+		const char *wl = list[i]->workload, *var = list[i]->variant;
+
+		nb = compare_nr_runs(&side[0], wl, var);
+		na = compare_nr_runs(&side[1], wl, var);
+		if (nb < CMP_MIN_RUNS || na < CMP_MIN_RUNS) {
+			fprintf(stderr, "%s: %s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)\n",
+				bench_prog, wl, var, nb, na, CMP_MIN_RUNS);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* the per-run figures of (@wl, @var) over @s's files, and their pool */
+static int compare_collect(const struct compare_side *s, const char *wl,
+			   const char *var, enum cmp_stat stat, double *x,
+			   struct kstats_hist *pool)
+{
+	const struct kstats_hist *h;
+	unsigned int f, i, n = 0;
+
+	for (f = 0; f < s->n; f++)
+		for (i = 0; (h = csv_run_hist(&s->cf[f], wl, var, i)); i++) {
+			x[n++] = cmp_hist_stat(h, stat);
+			if (kstats_hist_merge(pool, h))
+				return -EINVAL;
+		}
+	for (i = 0; i < n; i++)
+		if (!(x[i] > 0)) {
+			fprintf(stderr, "%s: %s %s: a run's %s is 0: it cannot be a ratio's base\n",
+				bench_prog, wl, var, cmp_stat_names[stat]);
+			return -EINVAL;
+		}
+	return (int)n;
+}
+
+/* 13150.2 -> "13.15us"; cycles: "13.15k" */
+static const char *compare_fmt(char *buf, size_t len, double v, bool cycles)
+{
+	static const char *const ns[] = { "ns", "us", "ms", "s" };
+	static const char *const cy[] = { "", "k", "M", "G" };
+	unsigned int u = 0;
+
+	while (v >= 1000 && u < 3) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
+	return buf;
+}
+
+static const char *compare_pct(char *buf, size_t len, double frac)
+{
+	if (isinf(frac))
+		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
+	else
+		snprintf(buf, len, "%+.1f%%", frac * 100);
+	return buf;
+}
+
+static void compare_line(const struct compare_opts *o, const char *wl,
+			 const char *var, const struct cmp_result *r,
+			 unsigned int nb, unsigned int na, bool cycles)
+{
+	char b[32], a[32], e[32], lo[32], hi[32];
+
+	compare_fmt(b, sizeof(b), r->before, cycles);
+	compare_fmt(a, sizeof(a), r->after, cycles);
+	compare_pct(e, sizeof(e), r->change.est);
+	compare_pct(lo, sizeof(lo), r->change.lo);
+	compare_pct(hi, sizeof(hi), r->change.hi);
+	if (o->format == COMPARE_CSV) {
+		printf("%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
+		       wl, var, cmp_stat_names[o->stat], r->before, r->before_spread * 100,
+		       r->after, r->after_spread * 100, r->change.est * 100,
+		       r->change.lo * 100, r->change.hi * 100, r->p, nb, na,
+		       r->verdict == CMP_BELOW ? "significant below threshold" :
+		       cmp_verdict_names[r->verdict]);
+		return;
+	}
+	printf("%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s [%s, %s]  p=%.3f n=%u+%u  %s\n",
+	       wl, var, cmp_stat_names[o->stat], b, r->before_spread * 100, a,
+	       r->after_spread * 100, e, lo, hi, r->p, nb, na,
+	       cmp_verdict_names[r->verdict]);
+}
+
+#define COMPARE_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
+
+/* the pooled histograms, for information: not what the gate tests */
+static void compare_pooled(const char *wl, const char *var,
+			   struct kstats_hist *const *pool, bool cycles)
+{
+	static const char *const name[] = { "p50", "p90", "p99", "mean", "max" };
+	char b[32], a[32], d[32];
+	double v[2][5];
+	unsigned int k, m;
+
+	for (k = 0; k < 2; k++) {
+		v[k][0] = (double)kstats_hist_value_at_percentile(pool[k], 50);
+		v[k][1] = (double)kstats_hist_value_at_percentile(pool[k], 90);
+		v[k][2] = (double)kstats_hist_value_at_percentile(pool[k], 99);
+		v[k][3] = kstats_hist_mean(pool[k]);
+		v[k][4] = (double)kstats_hist_max(pool[k]);
+	}
+	printf("%s %s pooled:", wl, var);
+	for (m = 0; m < 5; m++)
+		printf("  %s %s -> %s (%s)", name[m],
+		       compare_fmt(b, sizeof(b), v[0][m], cycles),
+		       compare_fmt(a, sizeof(a), v[1][m], cycles),
+		       compare_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
+	putchar('\n');
+}
+
+/* -f runs: every run's figure, before then after, in file order */
+static void compare_print_runs(const struct csv_series *s, const double *x,
+			       unsigned int nb, unsigned int na)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb + na; i++)
+		printf("%s,%s,%s,%u,%.6g\n", i < nb ? "before" : "after", s->workload,
+		       s->variant, i < nb ? i + 1 : i - nb + 1, x[i]);
+}
+
+struct compare_tally {
+	unsigned int series;		/* compared */
+	unsigned int regressions;	/* verdict regression */
+	unsigned int improvements;	/* verdict improvement */
+};
+
+/* one series: figures, test, line; its pooled histograms into @pool */
+static int compare_one(const struct compare_opts *o, const struct compare_side *side,
+		       const struct csv_series *s, struct kstats_hist **pool,
+		       struct compare_tally *t, bool cycles)
+{
+	unsigned int nb = compare_nr_runs(&side[0], s->workload, s->variant);
+	unsigned int na = compare_nr_runs(&side[1], s->workload, s->variant);
+	double *x = calloc(nb + na, sizeof(*x));
+	struct cmp_result r;
+	int ret = -ENOMEM;
+
+	if (!x)
+		goto out;
+	ret = compare_collect(&side[0], s->workload, s->variant, o->stat, x, pool[0]);
+	if (ret >= 0)
+		ret = compare_collect(&side[1], s->workload, s->variant, o->stat, x + nb, pool[1]);
+	if (ret >= 0 && o->format == COMPARE_RUNS)
+		compare_print_runs(s, x, nb, na);
+	if (ret >= 0)
+		ret = cmp_runs(x, nb, x + nb, na, o->alpha, o->threshold, &r);
+	if (ret || o->format == COMPARE_RUNS)
+		goto out;
+	compare_line(o, s->workload, s->variant, &r, nb, na, cycles);
+	t->series++;
+	t->regressions += r.verdict == CMP_REGRESSION;
+	t->improvements += r.verdict == CMP_IMPROVEMENT;
+out:
+	free(x);
+	return ret;
+}
+
+static int compare_all(const struct compare_opts *o, const struct compare_side *side,
+		       struct csv_series *const *list, unsigned int n,
+		       struct compare_tally *t, bool cycles)
+{
+	struct kstats_hist **pool = calloc(2 * (size_t)n, sizeof(*pool));
+	unsigned int i, fb = side[0].cf[0].frac_bits;
+	int ret = -ENOMEM;
+
+	if (!pool)
+		return ret;
+	if (o->format == COMPARE_CSV)
+		printf(COMPARE_CSV_COLUMNS "\n");
+	if (o->format == COMPARE_RUNS)
+		printf("side,workload,variant,run,%s\n", cmp_stat_names[o->stat]);
+	for (i = 0, ret = 0; i < n && !ret; i++) {
+		pool[2 * i] = kstats_hist_create(fb);
+		pool[2 * i + 1] = kstats_hist_create(fb);
+		ret = pool[2 * i] && pool[2 * i + 1] ?
+		      compare_one(o, side, list[i], pool + 2 * i, t, cycles) : -ENOMEM;
+	}
+	if (!ret && o->format == COMPARE_TABLE) {
+		printf("\n");
+		for (i = 0; i < n; i++)
+			compare_pooled(list[i]->workload, list[i]->variant, pool + 2 * i, cycles);
+		printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s\n",
+		       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
+		       o->alpha, o->threshold * 100, t->regressions ? "regression" : "ok");
+	}
+	for (i = 0; i < 2 * n; i++)
+		kstats_hist_free(pool[i]);
+	free(pool);
+	return ret;
+}
+
+static int compare_run(const struct compare_opts *o, struct compare_side *side)
+{
+	struct compare_tally t = { 0 };
+	struct csv_series **list = NULL;
+	const struct csv_file *ref = NULL;
+	const char *ref_path = NULL, *unit;
+	unsigned int n = 0;
+	int ret;
+
+	ret = compare_load(&side[0], &ref, &ref_path);
+	if (!ret)
+		ret = compare_load(&side[1], &ref, &ref_path);
+	if (ret)
+		return ret;
+	if (compare_series(side, &list, &n)) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	ret = compare_check_runs(side, list, n);
+	unit = csv_meta_get(&ref->meta, "unit");
+	if (!ret && compare_all(o, side, list, n, &t, unit && !strcmp(unit, "cycles")))
+		ret = EXIT_USAGE;
+	free(list);
+	if (ret)
+		return ret;
+	ret = bench_finish_stdout();
+	return !ret && t.regressions ? EXIT_REGRESSION : ret;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = {
-		.metric = CMP_MEAN,
-		.threshold = -1,
+		.stat = CMP_STAT_TM10,
+		.threshold = COMPARE_THRESHOLD_PCT / 100,
 		.alpha = COMPARE_ALPHA,
 	};
-	static struct csv_file before, after;
-	unsigned int nr_reg = 0;
+	struct compare_side side[2] = { { 0 } };
 	int ret;
 
 	ret = compare_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (o.threshold < 0)
-		o.threshold = compare_default_pct[o.metric] / 100;
-	ret = load_csv(argv[optind], &before);
-	if (ret)
-		return ret;
-	ret = load_csv(argv[optind + 1], &after);
-	if (ret)
-		goto out_free_before;
-	ret = compare_check(argv[optind], &before, argv[optind + 1], &after);
-	if (ret)
-		goto out_free_after;
-	if (!compare_all(&o, &before, &after, &nr_reg)) {
-		fprintf(stderr, "%s: %s and %s share no (workload, variant) with rows for cpu 'all'\n",
-			bench_prog, argv[optind], argv[optind + 1]);
-		ret = EXIT_USAGE;
-		goto out_free_after;
-	}
-	ret = bench_finish_stdout();
-	if (!ret && nr_reg)
-		ret = EXIT_REGRESSION;
-out_free_after:
-	csv_file_free(&after);
-out_free_before:
-	csv_file_free(&before);
+	if (compare_sides(argc, argv, &side[0], &side[1]))
+		return EXIT_USAGE;
+	ret = compare_run(&o, side);
+	compare_side_free(&side[1]);
+	compare_side_free(&side[0]);
 	return ret;
 }

@@ -99,7 +99,7 @@ static int hist_csv(const struct hist_opts *o, const struct kstats_hist *h,
 	csv_meta_set(&m, "samples", "%lu", (unsigned long)n);
 	csv_meta_set(&m, "partial", "no");
 	csv_write_header(stdout, &m);
-	return csv_write_hist(stdout, "hist", "input", -1, -1, h);
+	return csv_write_hist(stdout, "hist", "input", CSV_RUN_ALL, -1, -1, h);
 }
 
 static int hist_print(const struct hist_opts *o, const struct kstats_hist *h,

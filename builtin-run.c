@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
 #include "kstats_hist.h"
+#include "lib/compare.h"
 #include "lib/csv.h"
 #include "lib/engine.h"
 #include "lib/outfile.h"
@@ -43,6 +46,7 @@ static struct global {
 	/* configuration: defaults in run_defaults(), then the options */
 	const struct workload *wl;	/* -w */
 	uint64_t samples;		/* -n, per variant, all workers */
+	uint64_t runs;			/* --runs, one fresh process each */
 	const char *cpus;		/* --cpus, NULL = every allowed CPU */
 	uint64_t possible;		/* --possible-cpus, 0 = the real count */
 	uint64_t pcpu_unit;		/* --pcpu-unit, bytes */
@@ -71,12 +75,15 @@ static struct global {
 	char mlock[96];			/* what mlockall() said */
 	char pcpu_nodes[160];		/* what move_pages() said */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
+	unsigned int run_idx;		/* --runs: this child's run, 1..R; 0 parent */
+	FILE *run_out;			/* --runs: the child's CSV goes here */
 } g;
 
 static void run_defaults(void)
 {
 	g.wl = &wl_irqdesc_alloc;
 	g.samples = 8192;		/* as in the patch's table */
+	g.runs = 1;
 	g.pcpu_unit = 1u << 20;		/* 1 MiB, as on the development kernel */
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
@@ -95,6 +102,10 @@ static void run_usage(FILE *f)
 		"\n"
 		"  -w, --workload NAME       what to time (default irqdesc-alloc; see bench list)\n"
 		"  -n, --samples N           samples per variant, all CPUs, 1..2^32 (default 8192)\n"
+		"  -R, --runs R              R independent runs, each in a fresh process (fresh\n"
+		"                            per-CPU area, descriptors, workers), 1..1000\n"
+		"                            (default 1); the CSV keeps each run and the merge;\n"
+		"                            bench compare needs 5 or more runs a side\n"
 		"  -c, --cpus LIST           worker CPUs, numactl syntax (default: every allowed CPU)\n"
 		"  -p, --possible-cpus N     emulate N possible CPUs, 1..8192 (default: the real count)\n"
 		"      --pcpu-unit SIZE      bytes between per-CPU units, a power of two >= 4K\n"
@@ -161,6 +172,8 @@ static int run_option(int c)
 		return 0;
 	case 'n':
 		return bench_parse_u64(optarg, 1, UINT64_C(1) << 32, "--samples", &g.samples);
+	case 'R':
+		return bench_parse_u64(optarg, 1, CSV_MAX_RUNS, "--runs", &g.runs);
 	case 'c':
 		g.cpus = optarg;
 		return 0;
@@ -211,6 +224,7 @@ static int run_parse(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "workload", required_argument, NULL, 'w' },
 		{ "samples", required_argument, NULL, 'n' },
+		{ "runs", required_argument, NULL, 'R' },
 		{ "cpus", required_argument, NULL, 'c' },
 		{ "possible-cpus", required_argument, NULL, 'p' },
 		{ "pcpu-unit", required_argument, NULL, OPT_PCPU_UNIT },
@@ -234,7 +248,7 @@ static int run_parse(int argc, char **argv)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:n:c:p:C:m:u:b:f:o:qh", longopts,
+	while ((c = getopt_long(argc, argv, ":w:n:R:c:p:C:m:u:b:f:o:qh", longopts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			run_usage(stdout);
@@ -332,7 +346,7 @@ static int run_setup(void)
 		return EXIT_USAGE;
 	}
 	tsc_init(&g.tsc);
-	if (!g.tsc.usable)
+	if (!g.tsc.usable && g.run_idx <= 1)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
 			bench_prog, g.tsc.why);
 	g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
@@ -456,6 +470,26 @@ static int run_measure(void)
 
 /* ---- bench run: reporting ---- */
 
+static int runs_csv(FILE *f);
+
+/*
+ * -o: the CSV of this one run (@r, @m), or of every --runs child (@r
+ * NULL), committed. 0, or EXIT_ENV after a message.
+ */
+static int run_write_csv(const struct csv_meta *m, const struct report_run *r)
+{
+	int ret;
+
+	if (!g.output)
+		return 0;
+	ret = r ? report_csv(g.out.f, r, m) : runs_csv(g.out.f);
+	ret = ret ? -EIO : outfile_commit(&g.out);
+	if (!ret)
+		return 0;
+	fprintf(stderr, "%s: writing %s: %s\n", bench_prog, g.output, strerror(-ret));
+	return EXIT_ENV;
+}
+
 static int run_report(void)
 {
 	static struct csv_meta meta;
@@ -479,17 +513,18 @@ static int run_report(void)
 		r.nr_stats = g.wl->stats(stats, REPORT_MAX_STATS, &wl_err);
 	report_meta(&meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
 		    (unsigned long)g.pcpu_unit, g.hugepages);
-	if (g.output) {
-		ret = report_csv(g.out.f, &r, &meta) ? -EIO : outfile_commit(&g.out);
-		if (ret) {
-			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, g.output, strerror(-ret));
-			ret = EXIT_ENV;
-			goto out_free;
-		}
+	if (g.run_out) {
+		/* a --runs child: its CSV to the parent, nothing printed */
+		ret = report_csv(g.run_out, &r, &meta) || fflush(g.run_out) ?
+		      EXIT_ENV : EXIT_DONE;
+	} else {
+		ret = run_write_csv(&meta, &r);
+		if (!ret)
+			report_print(stdout, (enum report_format)g.format, &r, &meta);
+		if (!ret)
+			ret = bench_finish_stdout();
 	}
-	report_print(stdout, (enum report_format)g.format, &r, &meta);
-	ret = bench_finish_stdout();
-	if (wl_err) {
+	if (!ret && wl_err) {
 		fprintf(stderr, "%s: %s failed its own check (see its metadata, e.g. counters_reconciled)\n",
 			bench_prog, g.wl->name);
 		ret = EXIT_ENV;
@@ -497,6 +532,353 @@ static int run_report(void)
 out_free:
 	for (v = 0; v < WL_NR_VARIANTS; v++)
 		kstats_hist_free(r.merged[v]);
+	return ret;
+}
+
+/* one run in this process: set up, measure, report */
+static int run_once(void)
+{
+	int ret = run_setup();
+
+	if (!ret)
+		ret = run_measure();
+	if (!ret && g.e)
+		ret = run_report();
+	if (!ret && g.signo)
+		ret = 128 + g.signo;
+	return ret;
+}
+
+/* ---- bench run --runs R: one fresh process per run ---- */
+
+/*
+ * Each run is a child process, so that placement and layout are
+ * resampled as separate invocations would resample them: a fresh
+ * address space, per-CPU area, descriptors and workers. The child
+ * writes its one-run CSV to an unlinked temp file that the parent reads
+ * back. Runs are sequential: concurrent ones would disturb each other.
+ */
+static struct runs {
+	struct csv_file *cf;		/* [n] each run's CSV, read back */
+	unsigned int n;			/* runs read back */
+	struct kstats_hist **merged;	/* [cf[0].n] its series over the runs */
+	struct csv_meta meta;		/* run 1's metadata, updated */
+} rs;
+
+/* per-run, per-CPU rows only while they stay few (a 480-CPU host: no) */
+#define RUNS_MAX_CPU_SERIES	256
+
+static void runs_meta_put(const char *key, const char *val)
+{
+	unsigned int i;
+
+	for (i = 0; i < rs.meta.n; i++)
+		if (!strcmp(rs.meta.kv[i].key, key)) {
+			snprintf(rs.meta.kv[i].val, sizeof(rs.meta.kv[i].val), "%s", val);
+			return;
+		}
+	csv_meta_set(&rs.meta, key, "%s", val);
+}
+
+/* header, the merge over the runs, then every run's own rows */
+static int runs_csv(FILE *f)
+{
+	const struct csv_file *c0 = &rs.cf[0];
+	bool per_cpu = rs.n * c0->n <= RUNS_MAX_CPU_SERIES;
+	unsigned int i, k;
+
+	csv_write_header(f, &rs.meta);
+	for (i = 0; i < c0->n; i++)
+		csv_write_hist(f, c0->s[i].workload, c0->s[i].variant, CSV_RUN_ALL,
+			       c0->s[i].cpu, c0->s[i].node, rs.merged[i]);
+	for (k = 0; k < rs.n; k++)
+		for (i = 0; i < rs.cf[k].n; i++) {
+			const struct csv_series *s = &rs.cf[k].s[i];
+
+			if (s->cpu < 0 || per_cpu)
+				csv_write_hist(f, s->workload, s->variant, k + 1,
+					       s->cpu, s->node, s->h);
+		}
+	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * The child: its own process group, so that a terminal's SIGINT reaches
+ * the parent alone, which forwards it once (the child then stops at a
+ * sample boundary and still writes what it measured); and it dies with
+ * the parent.
+ */
+static void runs_child(unsigned int idx, FILE *out)
+{
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o, not ours */
+	g.output = NULL;
+	g.run_idx = idx;
+	g.run_out = out;
+	g.quiet = true;
+	_exit(run_once());
+}
+
+static void runs_progress(unsigned int idx, bool last)
+{
+	if (g.quiet || !isatty(STDERR_FILENO))
+		return;
+	if (last)
+		fprintf(stderr, "\r%60s\r", "");
+	else
+		fprintf(stderr, "\r%s: run %u/%lu", bench_prog, idx,
+			(unsigned long)g.runs);
+}
+
+/*
+ * Wait for run @idx; the first SIGINT/SIGTERM is passed on to it, a
+ * second one leaves at once. Returns its exit code (128 + signal when
+ * a signal killed it).
+ */
+static int runs_wait(pid_t pid, unsigned int idx)
+{
+	struct timespec tick = { 0, 200 * 1000 * 1000 };
+	sigset_t set;
+	int sig, status = 0;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	while (waitpid(pid, &status, WNOHANG) != pid) {
+		runs_progress(idx, false);
+		sig = sigtimedwait(&set, NULL, &tick);
+		if ((sig == SIGINT || sig == SIGTERM) && g.signo) {
+			kill(pid, SIGKILL);
+			outfile_abort(&g.out);
+			_exit(128 + sig);
+		}
+		if (sig == SIGINT || sig == SIGTERM) {
+			g.signo = sig;
+			kill(pid, sig);
+		}
+	}
+	runs_progress(idx, true);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* read run @idx's CSV back: 0, 1 when it holds no sample, or EXIT_ENV */
+static int runs_read(FILE *tmp, unsigned int idx)
+{
+	unsigned long line = 0;
+	char why[256] = "";
+	int ret;
+
+	rewind(tmp);
+	ret = csv_read(tmp, &rs.cf[rs.n], &line, why, sizeof(why));
+	if (!ret) {
+		rs.n++;
+		return 0;
+	}
+	if (g.signo && ret == -EINVAL && !line)
+		return 1;	/* stopped before its first sample */
+	fprintf(stderr, "%s: run %u: reading its results back: line %lu: %s\n",
+		bench_prog, idx, line, ret == -EINVAL ? why : strerror(-ret));
+	return EXIT_ENV;
+}
+
+/* run every child in turn; 0 or the exit code of the first that failed */
+static int runs_measure(void)
+{
+	unsigned int idx;
+	FILE *tmp;
+	pid_t pid;
+	int rc;
+
+	for (idx = 1; idx <= g.runs && !g.signo; idx++) {
+		tmp = tmpfile();
+		pid = tmp ? fork() : -1;
+		if (pid < 0) {
+			fprintf(stderr, "%s: run %u: %s: %s\n", bench_prog, idx,
+				tmp ? "fork" : "temp file", strerror(errno));
+			if (tmp)
+				fclose(tmp);
+			return EXIT_ENV;
+		}
+		if (!pid)
+			runs_child(idx, tmp);
+		rc = runs_wait(pid, idx);
+		if (rc == 0 || rc == 128 + SIGINT || rc == 128 + SIGTERM)
+			rc = runs_read(tmp, idx) == EXIT_ENV ? EXIT_ENV : 0;
+		fclose(tmp);
+		if (rc)
+			return rc;	/* the child said why */
+	}
+	return 0;
+}
+
+/* each series of run 1, merged over every run that has it */
+static int runs_merge(void)
+{
+	const struct csv_file *c0 = &rs.cf[0];
+	const struct csv_series *t;
+	unsigned int i, k;
+
+	rs.merged = calloc(c0->n, sizeof(*rs.merged));
+	if (!rs.merged)
+		return -ENOMEM;
+	for (i = 0; i < c0->n; i++) {
+		const struct csv_series *s = &c0->s[i];
+
+		rs.merged[i] = kstats_hist_create(c0->frac_bits);
+		if (!rs.merged[i])
+			return -ENOMEM;
+		for (k = 0; k < rs.n; k++) {
+			t = csv_find(&rs.cf[k], s->workload, s->variant, CSV_RUN_ALL, s->cpu);
+			if (t && kstats_hist_merge(rs.merged[i], t->h))
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* the merged (cpu all) series of @variant over the runs, or NULL */
+static const struct kstats_hist *runs_all(const char *variant)
+{
+	const struct csv_file *c0 = &rs.cf[0];
+	unsigned int i;
+
+	for (i = 0; i < c0->n; i++)
+		if (c0->s[i].cpu < 0 && !strcmp(c0->s[i].variant, variant))
+			return rs.merged[i];
+	return NULL;
+}
+
+/* run 1's metadata, with what the runs change */
+static void runs_meta(void)
+{
+	uint64_t taken[WL_NR_VARIANTS] = { 0 };
+	bool partial = g.signo || rs.n < g.runs;
+	const struct csv_series *s;
+	char buf[64];
+	unsigned int k, v;
+	const char *p;
+
+	rs.meta = rs.cf[0].meta;
+	for (k = 0; k < rs.n; k++) {
+		p = csv_meta_get(&rs.cf[k].meta, "partial");
+		partial |= p && !strcmp(p, "yes");
+		for (v = 0; v < WL_NR_VARIANTS; v++) {
+			s = csv_find(&rs.cf[k], g.wl->name, report_variants[v], CSV_RUN_ALL, -1);
+			taken[v] += s ? kstats_hist_total(s->h) : 0;
+		}
+	}
+	runs_meta_put("command", g.cmdline);
+	snprintf(buf, sizeof(buf), "%lu/%lu", (unsigned long)taken[WL_OLD],
+		 (unsigned long)taken[WL_NEW]);
+	runs_meta_put("samples_taken", buf);
+	snprintf(buf, sizeof(buf), "%u", rs.n);
+	runs_meta_put("runs", buf);
+	snprintf(buf, sizeof(buf), "%lu", (unsigned long)g.runs);
+	runs_meta_put("runs_asked", buf);
+	runs_meta_put("partial", partial ? "yes" : "no");
+}
+
+/* each run's 10% trimmed mean per variant, what bench compare tests */
+static void runs_print_figures(FILE *f)
+{
+	double lo[WL_NR_VARIANTS], hi[WL_NR_VARIANTS], x;
+	const struct csv_series *s;
+	unsigned int k, v;
+
+	fprintf(f, "# per run: the 10%% trimmed mean, the figure bench compare tests\n%-5s", "run");
+	for (v = 0; v < WL_NR_VARIANTS; v++)
+		fprintf(f, " %12s_tm10 %14s_samples", report_variants[v], report_variants[v]);
+	fputc('\n', f);
+	for (k = 0; k < rs.n; k++) {
+		fprintf(f, "%-5u", k + 1);
+		for (v = 0; v < WL_NR_VARIANTS; v++) {
+			s = csv_find(&rs.cf[k], g.wl->name, report_variants[v], CSV_RUN_ALL, -1);
+			x = s ? cmp_trimmed_mean(s->h, 0.10) : 0;
+			lo[v] = k ? fmin(lo[v], x) : x;
+			hi[v] = k ? fmax(hi[v], x) : x;
+			fprintf(f, " %17.1f %22lu", x, (unsigned long)(s ? kstats_hist_total(s->h) : 0));
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "# spread over the runs (max / min - 1):");
+	for (v = 0; v < WL_NR_VARIANTS; v++)
+		fprintf(f, " %s %.1f%%", report_variants[v], lo[v] > 0 ? (hi[v] / lo[v] - 1) * 100 : 0);
+	fputc('\n', f);
+}
+
+static void runs_print(FILE *f)
+{
+	const struct kstats_hist *m[WL_NR_VARIANTS];
+	const char *unit = csv_meta_get(&rs.meta, "unit");
+	const char *cpus = csv_meta_get(&rs.meta, "used_cpus");
+	const char *possible = csv_meta_get(&rs.meta, "possible_cpus");
+	char key[32];
+	unsigned int v;
+
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		m[v] = runs_all(report_variants[v]);
+		snprintf(key, sizeof(key), "variant_%s", report_variants[v]);
+		fprintf(f, "# %s %s: %s\n# %lu samples over %u runs on %s CPUs, %s possible, cache %s, mode %s, %s\n",
+			g.wl->name, report_variants[v], csv_meta_get(&rs.meta, key),
+			(unsigned long)(m[v] ? kstats_hist_total(m[v]) : 0), rs.n, cpus,
+			possible, csv_meta_get(&rs.meta, "cache"),
+			csv_meta_get(&rs.meta, "mode"), unit);
+		if (g.format == REPORT_BARS)
+			kstats_hist_print_bars(m[v], f);
+		else
+			kstats_hist_print_table(m[v], f);
+		fputc('\n', f);
+	}
+	runs_print_figures(f);
+	report_summary_line(f, g.wl->name, unit, m, (unsigned int)atoi(cpus),
+			    (unsigned int)atoi(possible),
+			    !strcmp(csv_meta_get(&rs.meta, "partial"), "yes"));
+}
+
+static void runs_free(void)
+{
+	unsigned int i;
+
+	for (i = 0; rs.merged && i < rs.cf[0].n; i++)
+		kstats_hist_free(rs.merged[i]);
+	free(rs.merged);
+	for (i = 0; i < rs.n; i++)
+		csv_file_free(&rs.cf[i]);
+	free(rs.cf);
+	memset(&rs, 0, sizeof(rs));
+}
+
+/* bench run --runs R: measure in children, then write and print the merge */
+static int runs_main(void)
+{
+	int ret;
+
+	rs.cf = calloc(g.runs, sizeof(*rs.cf));
+	if (!rs.cf) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	ret = runs_measure();
+	if (!ret && rs.n && runs_merge()) {
+		fprintf(stderr, "%s: merging the runs: %s\n", bench_prog, strerror(ENOMEM));
+		ret = EXIT_ENV;
+	}
+	if (!ret && rs.n) {
+		runs_meta();
+		ret = run_write_csv(NULL, NULL);
+	}
+	if (!ret && rs.n) {
+		if (g.format == REPORT_CSV)
+			runs_csv(stdout);
+		else
+			runs_print(stdout);
+		ret = bench_finish_stdout();
+	}
+	if (!ret && g.signo)
+		ret = 128 + g.signo;
+	runs_free();
 	return ret;
 }
 
@@ -522,13 +904,7 @@ int cmd_run(int argc, char **argv)
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
-	ret = run_setup();
-	if (!ret)
-		ret = run_measure();
-	if (!ret && g.e)
-		ret = run_report();
-	if (!ret && g.signo)
-		ret = 128 + g.signo;
+	ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
 	engine_destroy(g.e);
 	pcpu_destroy(g.pcpu);

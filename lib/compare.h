@@ -1,16 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compare.h - before/after statistics for the CI gate.
+ * compare.h - the CI gate's statistics: runs, not samples.
  *
- * A regression needs both:
- *  - a two-sided Mann-Whitney U test on the bucketed samples (every
- *    sample ranked by its bucket, ties given mid-ranks, the variance
- *    corrected for ties, normal approximation with continuity
- *    correction) with p below alpha; and
- *  - the chosen metric of AFTER above BEFORE by more than the threshold.
- * The U test alone flags any shift at 8192 samples, including the drift
- * between two runs of the same code on a shared VM; the threshold alone
- * cannot tell a shift from one noisy tail. Pure functions: any thread.
+ * The unit of replication is a run (one `bench run` process, or one of
+ * its --runs children): placement, co-tenants and frequency move every
+ * sample of a run together, so the samples of one run are not
+ * independent draws and a test on them measures the wrong noise (on the
+ * development VM a per-sample U test rejected 83-92% of A/A pairs). So:
+ *
+ *  1. per run, one figure computed from that run's histogram
+ *     (cmp_hist_stat: by default the 10% trimmed mean);
+ *  2. an exact one-sided Mann-Whitney U test across the runs of the two
+ *     sides (cmp_mann_whitney: the exact permutation distribution of the
+ *     rank sum, ties given mid-ranks, for up to CMP_EXACT_MAX runs in
+ *     all; a normal approximation beyond);
+ *  3. the change: the Hodges-Lehmann estimate, the median of every
+ *     after/before ratio of per-run figures, with its distribution-free
+ *     confidence interval (cmp_hodges_lehmann);
+ *  4. the verdict (cmp_runs): a regression when the one-sided p is at
+ *     most alpha and the estimate is above the threshold.
+ *
+ * Pure functions of their arguments: any thread, no shared state.
+ *
+ *	figure		5+5 runs	6+6 runs
+ *	smallest p	1/252 = 0.004	1/924 = 0.001
+ *	95% interval	3rd..23rd of 25	6th..31st of 36 ratios
  */
 #ifndef KSB_COMPARE_H
 #define KSB_COMPARE_H
@@ -20,61 +34,113 @@
 
 struct kstats_hist;
 
-enum cmp_metric {
-	CMP_P50,
-	CMP_P90,
-	CMP_P99,
-	CMP_P999,
-	CMP_MEAN,
-	CMP_MAX,
-	CMP_SAMPLES,
-	CMP_NR_METRICS,
+/* exact U distribution up to this many runs in all (both sides) */
+#define CMP_EXACT_MAX	120
+/* fewer runs than this on a side: no verdict */
+#define CMP_MIN_RUNS	5
+
+enum cmp_stat {
+	CMP_STAT_TM10,			/* 10% trimmed mean (default) */
+	CMP_STAT_MEDIAN,		/* p50, interpolated in its bucket */
+	CMP_STAT_MEAN,			/* mean of every sample */
+	CMP_STAT_P90,			/* p90, interpolated in its bucket */
+	CMP_STAT_P99,			/* p99, interpolated in its bucket */
+	CMP_NR_STATS,
 };
 
-/* "p50", "p90", "p99", "p99.9", "mean", "max", "samples", NULL */
-extern const char *const cmp_metric_names[];
+/* "tm10", "median", "mean", "p90", "p99", NULL */
+extern const char *const cmp_stat_names[];
+
+enum cmp_verdict {
+	CMP_SAME,			/* "~": not significant */
+	CMP_BELOW,			/* significant, below threshold */
+	CMP_REGRESSION,			/* significant, slower by > threshold */
+	CMP_IMPROVEMENT,		/* significant, faster by > threshold */
+};
+
+/* "~", "significant, below threshold", "regression", "improvement" */
+extern const char *const cmp_verdict_names[];
+
+/*
+ * cmp_trimmed_mean - mean of the samples of @h between the @trim and
+ * 1 - @trim quantiles (@trim in [0, 0.5)): each bucket enters with its
+ * average, and the two buckets the cuts fall in enter with the share of
+ * their count inside the cuts. Its error against the trimmed mean of
+ * the samples themselves is at most the width of those two buckets
+ * times their share, over the kept count. 0 when @h is empty.
+ */
+double cmp_trimmed_mean(const struct kstats_hist *h, double trim);
+
+/*
+ * cmp_quantile - the @q quantile (0..1) of @h: the bucket holding rank
+ * q * total, interpolated linearly inside [lo, hi) by rank, so that
+ * runs differ continuously rather than by whole buckets. 0 when empty.
+ */
+double cmp_quantile(const struct kstats_hist *h, double q);
+
+/* cmp_hist_stat - @stat of one run's histogram @h; 0 when empty. */
+double cmp_hist_stat(const struct kstats_hist *h, enum cmp_stat stat);
+
+struct cmp_utest {
+	double u;			/* U of after: pairs with a > b, ties 1/2 */
+	double p_greater;		/* P(U >= u): after tends to be larger */
+	double p_less;			/* P(U <= u): after tends to be smaller */
+	bool exact;			/* exact distribution, else normal */
+};
+
+/*
+ * cmp_mann_whitney - one-sided U tests of @a (after, @na values) against
+ * @b (before, @nb values). Exact when nb + na <= CMP_EXACT_MAX (the
+ * permutation distribution of the mid-rank sum, so ties are handled
+ * exactly too), else the normal approximation with tie-corrected
+ * variance and continuity correction.
+ * Returns 0, -EINVAL when a side is empty, -ENOMEM.
+ */
+int cmp_mann_whitney(const double *b, unsigned int nb, const double *a,
+		     unsigned int na, struct cmp_utest *t);
+
+struct cmp_change {
+	double est;			/* after/before - 1, Hodges-Lehmann */
+	double lo, hi;			/* its confidence interval, same unit */
+	double conf;			/* the interval's exact coverage */
+};
+
+/*
+ * cmp_hodges_lehmann - the median of the nb * na ratios a[j] / b[i],
+ * minus 1, and the interval between the k-th smallest and k-th largest
+ * ratio, k the largest rank whose exact null probability P(U < k) is at
+ * most (1 - @conf) / 2 (normal approximation above CMP_EXACT_MAX runs).
+ * With too few runs for @conf the interval is infinite.
+ * Returns 0, -EINVAL (an empty side, a value <= 0), -ENOMEM.
+ */
+int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
+		       unsigned int na, double conf, struct cmp_change *c);
+
+/*
+ * cmp_median_spread - the median of @x and, as a fraction of it, the
+ * largest distance from it to the ends of its distribution-free 95%
+ * interval (order statistics k and n + 1 - k; the whole range when @n
+ * is too small for 95%). @x is sorted in place. 0 when @n is 0.
+ */
+double cmp_median_spread(double *x, unsigned int n, double *spread);
 
 struct cmp_result {
-	double before[CMP_NR_METRICS];	/* metrics of BEFORE, its unit */
-	double after[CMP_NR_METRICS];	/* metrics of AFTER */
-	double z;			/* U test z; > 0: AFTER is slower */
-	double p;			/* two-sided p value */
-	double delta;			/* gated metric, after / before - 1 */
-	bool regression;		/* p < alpha and delta > threshold */
-	bool improvement;		/* p < alpha and delta < -threshold */
+	double before, after;		/* medians of the per-run figures */
+	double before_spread;		/* +- fraction, cmp_median_spread */
+	double after_spread;		/* same, after */
+	struct cmp_utest u;		/* the test */
+	double p;			/* one-sided p in the estimate's direction */
+	struct cmp_change change;	/* Hodges-Lehmann, 95% interval */
+	enum cmp_verdict verdict;	/* see cmp_verdict_names */
 };
 
 /*
- * cmp_hist - compare @before with @after, gating on @metric (p50, p90,
- * p99 or mean) with @threshold (a fraction: 0.1 is 10%) and @alpha.
- * Percentiles are bucket-bounded (kstats_hist_value_at_percentile).
- * Returns 0, or -EINVAL when the layouts differ or either is empty.
+ * cmp_runs - the whole gate for one series: per-run figures @b (before)
+ * and @a (after), @alpha for the one-sided test, @threshold a fraction
+ * (0.05 is 5%). @b and @a are sorted in place.
+ * Returns 0, or -EINVAL (a side empty, a figure <= 0), -ENOMEM.
  */
-int cmp_hist(const struct kstats_hist *before, const struct kstats_hist *after,
-	     enum cmp_metric metric, double threshold, double alpha,
-	     struct cmp_result *r);
-
-/*
- * cmp_mann_whitney - z and two-sided p of the U test of @b against @a
- * (z > 0 when @b tends larger). Returns 0 or -EINVAL (layouts differ).
- */
-int cmp_mann_whitney(const struct kstats_hist *a, const struct kstats_hist *b,
-		     double *z, double *p);
-
-/*
- * cmp_print_table - one block per (workload, variant): before, after and
- * delta of every metric, then the test and the verdict. 0 or -EIO.
- */
-int cmp_print_table(FILE *f, const char *workload, const char *variant,
-		    const struct cmp_result *r, enum cmp_metric metric,
-		    double threshold, double alpha);
-
-/* cmp_print_csv - the same as CSV rows (header: CMP_CSV_COLUMNS). */
-#define CMP_CSV_COLUMNS "workload,variant,metric,before,after,delta_pct,z,p,verdict"
-int cmp_print_csv(FILE *f, const char *workload, const char *variant,
-		  const struct cmp_result *r);
-
-/* cmp_verdict - "regression", "improvement" or "ok". */
-const char *cmp_verdict(const struct cmp_result *r);
+int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
+	     double alpha, double threshold, struct cmp_result *r);
 
 #endif /* KSB_COMPARE_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * csv.c - writing the kstats-bench CSV (see csv.h).
+ * csv.c - writing and reading the kstats-bench CSV (see csv.h).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -44,7 +44,7 @@ int csv_write_header(FILE *f, const struct csv_meta *m)
 {
 	unsigned int i;
 
-	fputs("# kstats-bench-csv 1\n", f);
+	fprintf(f, "# kstats-bench-csv %d\n", CSV_FORMAT);
 	for (i = 0; i < m->n; i++)
 		fprintf(f, "# %s: %s\n", m->kv[i].key, m->kv[i].val);
 	fputs(CSV_COLUMNS "\n", f);
@@ -52,15 +52,19 @@ int csv_write_header(FILE *f, const struct csv_meta *m)
 }
 
 int csv_write_hist(FILE *f, const char *workload, const char *variant,
-		   int cpu, int node, const struct kstats_hist *h)
+		   unsigned int run, int cpu, int node,
+		   const struct kstats_hist *h)
 {
-	char prefix[160];
+	char prefix[192], r[16] = "all";
 
+	if (run != CSV_RUN_ALL)
+		snprintf(r, sizeof(r), "%u", run);
 	if (cpu < 0)
-		snprintf(prefix, sizeof(prefix), "%s,%s,all,-1", workload, variant);
+		snprintf(prefix, sizeof(prefix), "%s,%s,%s,all,-1", workload,
+			 variant, r);
 	else
-		snprintf(prefix, sizeof(prefix), "%s,%s,%d,%d", workload, variant,
-			 cpu, node);
+		snprintf(prefix, sizeof(prefix), "%s,%s,%s,%d,%d", workload,
+			 variant, r, cpu, node);
 	return kstats_hist_print_csv(h, f, prefix);
 }
 
@@ -143,10 +147,10 @@ static int csv_meta_line(struct csv_parse *p, const char *s)
 }
 
 static struct csv_series *csv_series_get(struct csv_parse *p, char **col,
-					 int cpu, int node)
+					 unsigned int run, int cpu, int node)
 {
 	struct csv_file *cf = p->cf;
-	struct csv_series *s = csv_find(cf, col[0], col[1], cpu), *ns;
+	struct csv_series *s = csv_find(cf, col[0], col[1], run, cpu), *ns;
 
 	if (s)
 		return s;
@@ -158,6 +162,7 @@ static struct csv_series *csv_series_get(struct csv_parse *p, char **col,
 	memset(s, 0, sizeof(*s));
 	snprintf(s->workload, sizeof(s->workload), "%s", col[0]);
 	snprintf(s->variant, sizeof(s->variant), "%s", col[1]);
+	s->run = run;
 	s->cpu = cpu;
 	s->node = node;
 	s->h = kstats_hist_create(cf->frac_bits);
@@ -187,39 +192,64 @@ static int csv_add_row(struct csv_series *s, uint64_t n, unsigned long pct,
 	return 0;
 }
 
+/*
+ * Split into the 11 columns of format 2; a format 1 row (no run column)
+ * gets run "all" in its place, so that the rest reads one layout.
+ */
 static int csv_split(struct csv_parse *p, char *s, char **col)
 {
-	unsigned int n = 0;
+	static char run_all[] = "all";
+	unsigned int n = 0, want = p->cf->format == 1 ? 10 : 11;
 
 	for (col[n++] = s; (s = strchr(s, ',')); *s++ = 0) {
-		if (n == 10)
-			return csv_err(p, "more than 10 columns");
+		if (n == want)
+			return csv_err(p, "more than %u columns", want);
 		col[n++] = s + 1;
 	}
-	if (n != 10)
-		return csv_err(p, "%u columns, expected 10 (" CSV_COLUMNS ")", n);
+	if (n != want)
+		return csv_err(p, "%u columns, expected %u (%s)", n, want,
+			       want == 10 ? CSV_COLUMNS_1 : CSV_COLUMNS);
+	if (want == 10) {
+		memmove(col + 3, col + 2, 8 * sizeof(*col));
+		col[2] = run_all;
+	}
 	return 0;
 }
 
-/* workload,variant: names; cpu,node: "all",-1 or numbers */
-static int csv_labels(struct csv_parse *p, char **col, int *cpu, int *node)
+/* workload,variant: names; run: "all" or 1..CSV_MAX_RUNS */
+static int csv_names(struct csv_parse *p, char **col, unsigned int *run)
 {
-	uint64_t c, nd;
+	uint64_t r;
 
 	if (!*col[0] || !*col[1] || strlen(col[0]) >= 64 || strlen(col[1]) >= 32 ||
 	    col[0][strspn(col[0], "abcdefghijklmnopqrstuvwxyz0123456789_.-")] ||
 	    col[1][strspn(col[1], "abcdefghijklmnopqrstuvwxyz0123456789_.-")])
 		return csv_err(p, "workload and variant must be short [a-z0-9_.-] names");
 	if (!strcmp(col[2], "all")) {
-		if (strcmp(col[3], "-1"))
-			return csv_err(p, "cpu 'all' must have node -1, not '%.20s'", col[3]);
+		*run = CSV_RUN_ALL;
+		return 0;
+	}
+	if (samples_parse_line(col[2], strlen(col[2]), &r) || !r || r > CSV_MAX_RUNS)
+		return csv_err(p, "run: '%.20s' is not 'all' or 1..%d", col[2], CSV_MAX_RUNS);
+	*run = (unsigned int)r;
+	return 0;
+}
+
+/* cpu,node: "all",-1 or numbers (columns 3 and 4 of format 2) */
+static int csv_labels(struct csv_parse *p, char **col, int *cpu, int *node)
+{
+	uint64_t c, nd;
+
+	if (!strcmp(col[3], "all")) {
+		if (strcmp(col[4], "-1"))
+			return csv_err(p, "cpu 'all' must have node -1, not '%.20s'", col[4]);
 		*cpu = *node = -1;
 		return 0;
 	}
-	if (samples_parse_line(col[2], strlen(col[2]), &c) || c >= 8192)
-		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..8191", col[2]);
-	if (samples_parse_line(col[3], strlen(col[3]), &nd) || nd >= 4096)
-		return csv_err(p, "node: '%.20s' is not 0..4095", col[3]);
+	if (samples_parse_line(col[3], strlen(col[3]), &c) || c >= 8192)
+		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..8191", col[3]);
+	if (samples_parse_line(col[4], strlen(col[4]), &nd) || nd >= 4096)
+		return csv_err(p, "node: '%.20s' is not 0..4095", col[4]);
 	*cpu = (int)c;
 	*node = (int)nd;
 	return 0;
@@ -232,20 +262,20 @@ static int csv_bucket(struct csv_parse *p, char **col, unsigned int *slot,
 	uint64_t b, lo, last, l, h = 0;
 	int hi_top;
 
-	if (csv_u64(p, col[4], "bucket", &b) || csv_u64(p, col[5], "lo_ns", &l) ||
-	    csv_u64(p, col[7], "samples", n) || csv_u64(p, col[8], "avg_ns", avg))
+	if (csv_u64(p, col[5], "bucket", &b) || csv_u64(p, col[6], "lo_ns", &l) ||
+	    csv_u64(p, col[8], "samples", n) || csv_u64(p, col[9], "avg_ns", avg))
 		return -EINVAL;
 	if (kstats_hist_slot_bounds(fb, b > UINT32_MAX ? UINT32_MAX : (unsigned int)b,
 				    &lo, &last))
 		return csv_err(p, "bucket %lu does not exist for frac_bits %u",
 			       (unsigned long)b, fb);
-	hi_top = last == UINT64_MAX && !strcmp(col[6], "18446744073709551616");
-	if (!hi_top && csv_u64(p, col[6], "hi_ns", &h))
+	hi_top = last == UINT64_MAX && !strcmp(col[7], "18446744073709551616");
+	if (!hi_top && csv_u64(p, col[7], "hi_ns", &h))
 		return -EINVAL;
 	if (l != lo || (!hi_top && (last == UINT64_MAX || h != last + 1)))
 		return csv_err(p, "bucket %lu is [%lu, %lu] for frac_bits %u, not [%s, %s) (mixed frac_bits?)",
 			       (unsigned long)b, (unsigned long)lo, (unsigned long)last, fb,
-			       col[5], col[6]);
+			       col[6], col[7]);
 	if (!*n)
 		return csv_err(p, "samples: 0 (empty buckets are not written)");
 	if (*avg < lo || *avg > last)
@@ -260,28 +290,30 @@ static int csv_row(struct csv_parse *p, char *s)
 {
 	struct csv_series *ser;
 	uint64_t n = 0, avg = 0;
-	unsigned int slot = 0;
+	unsigned int slot = 0, run = CSV_RUN_ALL;
 	unsigned long pct = 0;
 	int cpu = -1, node = -1, ret;
-	char *col[10];
+	char *col[11];
 
 	ret = csv_split(p, s, col);
+	if (!ret)
+		ret = csv_names(p, col, &run);
 	if (!ret)
 		ret = csv_labels(p, col, &cpu, &node);
 	if (!ret)
 		ret = csv_bucket(p, col, &slot, &n, &avg);
 	if (!ret)
-		ret = csv_pct(p, col[9], &pct);
+		ret = csv_pct(p, col[10], &pct);
 	if (ret)
 		return ret;
-	ser = csv_series_get(p, col, cpu, node);
+	ser = csv_series_get(p, col, run, cpu, node);
 	if (!ser)
 		return -ENOMEM;
 	if (ser->node != node)
 		return csv_err(p, "cpu %d on node %d, earlier rows say node %d", cpu, node, ser->node);
 	if (ser->nr_rows && kstats_hist_slot(kstats_hist_max(ser->h), p->cf->frac_bits) >= slot)
-		return csv_err(p, "bucket %u does not ascend within %s,%s,%s",
-			       slot, col[0], col[1], col[2]);
+		return csv_err(p, "bucket %u does not ascend within %s,%s,%s,%s",
+			       slot, col[0], col[1], col[2], col[3]);
 	if (ser->nr_rows && UINT64_MAX - ser->rows[ser->nr_rows - 1].cum < n)
 		return csv_err(p, "samples: the total passes 2^64");
 	kstats_hist_record_n(ser->h, avg, n);
@@ -295,8 +327,12 @@ static int csv_line(struct csv_parse *p, char *s, size_t len)
 	if (len && s[len - 1] == '\r')
 		s[--len] = 0;
 	if (p->line == 1) {
-		if (strcmp(s, "# kstats-bench-csv 1"))
-			return csv_err(p, "not a kstats-bench CSV: the first line must be '# kstats-bench-csv 1'");
+		if (!strcmp(s, "# kstats-bench-csv 1"))
+			p->cf->format = 1;
+		else if (!strcmp(s, "# kstats-bench-csv 2"))
+			p->cf->format = 2;
+		else
+			return csv_err(p, "not a kstats-bench CSV: the first line must be '# kstats-bench-csv 2' (or 1)");
 		return 0;
 	}
 	if (s[0] == '#')
@@ -304,8 +340,10 @@ static int csv_line(struct csv_parse *p, char *s, size_t len)
 	if (!len)
 		return 0;
 	if (!p->header) {
-		if (strcmp(s, CSV_COLUMNS))
-			return csv_err(p, "expected the column header '" CSV_COLUMNS "'");
+		const char *want = p->cf->format == 1 ? CSV_COLUMNS_1 : CSV_COLUMNS;
+
+		if (strcmp(s, want))
+			return csv_err(p, "expected the column header '%s'", want);
 		if (!p->have_fb)
 			return csv_err(p, "no '# frac_bits: B' line before the rows");
 		p->header = true;
@@ -391,13 +429,55 @@ void csv_file_free(struct csv_file *cf)
 }
 
 struct csv_series *csv_find(const struct csv_file *cf, const char *workload,
-			    const char *variant, int cpu)
+			    const char *variant, unsigned int run, int cpu)
 {
 	unsigned int i;
 
 	for (i = 0; i < cf->n; i++)
-		if (cf->s[i].cpu == cpu && !strcmp(cf->s[i].workload, workload) &&
+		if (cf->s[i].cpu == cpu && cf->s[i].run == run &&
+		    !strcmp(cf->s[i].workload, workload) &&
 		    !strcmp(cf->s[i].variant, variant))
 			return &cf->s[i];
 	return NULL;
+}
+
+/* the @i-th (0-based) numbered run's merged series of the pair, or NULL */
+static const struct csv_series *csv_nth_run(const struct csv_file *cf,
+					    const char *workload,
+					    const char *variant, unsigned int i)
+{
+	unsigned int k;
+
+	for (k = 0; k < cf->n; k++) {
+		const struct csv_series *s = &cf->s[k];
+
+		if (s->cpu < 0 && s->run != CSV_RUN_ALL &&
+		    !strcmp(s->workload, workload) && !strcmp(s->variant, variant) &&
+		    !i--)
+			return s;
+	}
+	return NULL;
+}
+
+unsigned int csv_nr_runs(const struct csv_file *cf, const char *workload,
+			 const char *variant)
+{
+	unsigned int n = 0;
+
+	while (csv_nth_run(cf, workload, variant, n))
+		n++;
+	if (!n && csv_find(cf, workload, variant, CSV_RUN_ALL, -1))
+		return 1;
+	return n;
+}
+
+const struct kstats_hist *csv_run_hist(const struct csv_file *cf,
+				       const char *workload,
+				       const char *variant, unsigned int i)
+{
+	const struct csv_series *s = csv_nth_run(cf, workload, variant, i);
+
+	if (!s && !i && !csv_nth_run(cf, workload, variant, 0))
+		s = csv_find(cf, workload, variant, CSV_RUN_ALL, -1);
+	return s ? s->h : NULL;
 }

@@ -1,12 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * csv.h - the kstats-bench CSV: "# kstats-bench-csv 1", "# key: value"
+ * csv.h - the kstats-bench CSV: "# kstats-bench-csv 2", "# key: value"
  * metadata lines, the column header, then one row per non-empty bucket:
  *
- *	workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile
- *	irqdesc-alloc,old,all,-1,49,10240,12288,2214,11493,0.729125
+ *	workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile
+ *	irqdesc-alloc,old,all,all,-1,49,10240,12288,2214,11493,0.729125
+ *	irqdesc-alloc,old,3,all,-1,49,10240,12288,371,11480,0.731002
  *
- * cpu is a CPU number or "all" (the merge, node -1); [lo_ns, hi_ns).
+ * run is a run number (1..R: the rows of that run) or "all" (merged over
+ * the runs; "# runs: R" says how many); cpu is a CPU number or "all" (the
+ * merge over CPUs, node -1); [lo_ns, hi_ns). Every (workload, variant,
+ * run, cpu) is a histogram of its own, percentiles included.
+ *
+ * Format 1 (no run column, "# kstats-bench-csv 1") is still read: its
+ * rows are one run, labelled "all".
  * Stateless; a csv_meta belongs to one thread.
  */
 #ifndef KSB_CSV_H
@@ -17,7 +24,11 @@
 struct kstats_hist;
 
 #define CSV_MAX_META	64
-#define CSV_COLUMNS	"workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
+#define CSV_FORMAT	2
+#define CSV_COLUMNS	"workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
+#define CSV_COLUMNS_1	"workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
+#define CSV_RUN_ALL	0	/* run "all": merged over the runs */
+#define CSV_MAX_RUNS	1000	/* bench run --runs at most */
 
 struct csv_meta {
 	unsigned int n;			/* pairs in use */
@@ -41,11 +52,12 @@ const char *csv_meta_get(const struct csv_meta *m, const char *key);
 int csv_write_header(FILE *f, const struct csv_meta *m);
 
 /*
- * csv_write_hist - the rows of @h, labelled @workload, @variant and
- * @cpu (< 0: "all") on @node. 0 or -EIO.
+ * csv_write_hist - the rows of @h, labelled @workload, @variant, @run
+ * (CSV_RUN_ALL: "all") and @cpu (< 0: "all") on @node. 0 or -EIO.
  */
 int csv_write_hist(FILE *f, const char *workload, const char *variant,
-		   int cpu, int node, const struct kstats_hist *h);
+		   unsigned int run, int cpu, int node,
+		   const struct kstats_hist *h);
 
 /* ---- reading ---- */
 
@@ -55,6 +67,7 @@ struct csv_row;
 struct csv_series {
 	char workload[64];		/* e.g. irqdesc-alloc */
 	char variant[32];		/* old, new, ... */
+	unsigned int run;		/* run number, CSV_RUN_ALL for "all" */
 	int cpu;			/* CPU number, -1 for "all" */
 	int node;			/* its node, -1 for "all" */
 	struct kstats_hist *h;		/* rebuilt: AVG * samples per bucket */
@@ -65,6 +78,7 @@ struct csv_series {
 
 struct csv_file {
 	struct csv_meta meta;		/* the "# key: value" lines */
+	unsigned int format;		/* 1 or 2, from the first line */
 	unsigned int frac_bits;		/* from "# frac_bits:", one per file */
 	unsigned int n;			/* series */
 	struct csv_series *s;		/* [n], in order of first row */
@@ -85,8 +99,24 @@ int csv_read(FILE *f, struct csv_file *cf, unsigned long *line,
 /* csv_file_free - release what csv_read() built; safe on a zeroed one. */
 void csv_file_free(struct csv_file *cf);
 
-/* csv_find - the series (@workload, @variant, @cpu or -1), or NULL. */
+/*
+ * csv_find - the series (@workload, @variant, @run or CSV_RUN_ALL, @cpu
+ * or -1), or NULL.
+ */
 struct csv_series *csv_find(const struct csv_file *cf, const char *workload,
-			    const char *variant, int cpu);
+			    const char *variant, unsigned int run, int cpu);
+
+/*
+ * csv_nr_runs - the runs of (@workload, @variant) in @cf: the number of
+ * merged-over-CPUs series with a run number, or 1 when it has only the
+ * "all" one (format 1, or a one-run file). 0 when the pair is absent.
+ * csv_run_hist - the merged-over-CPUs histogram of run @i (0-based) of
+ * those, or NULL.
+ */
+unsigned int csv_nr_runs(const struct csv_file *cf, const char *workload,
+			 const char *variant);
+const struct kstats_hist *csv_run_hist(const struct csv_file *cf,
+				       const char *workload,
+				       const char *variant, unsigned int i);
 
 #endif /* KSB_CSV_H */

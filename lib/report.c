@@ -119,6 +119,7 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	csv_meta_set(m, "migrations", "%lu", (unsigned long)migr);
 	for (i = 0; i < r->nr_stats; i++)
 		csv_meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
+	csv_meta_set(m, "runs", "1");
 	csv_meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
 }
 
@@ -126,13 +127,23 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 
 int report_summary(FILE *f, const struct report_run *r)
 {
-	const struct kstats_hist *o = r->merged[WL_OLD], *n = r->merged[WL_NEW];
+	return report_summary_line(f, r->e->cfg.wl->name, r->unit,
+				   (const struct kstats_hist *const *)r->merged,
+				   r->e->nr_workers, r->e->cfg.topo->nr_possible,
+				   r->partial);
+}
+
+int report_summary_line(FILE *f, const char *wl, const char *unit,
+			const struct kstats_hist *const *merged,
+			unsigned int cpus, unsigned int possible, bool partial)
+{
+	const struct kstats_hist *o = merged[WL_OLD], *n = merged[WL_NEW];
 	double nm = kstats_hist_mean(n);
 	unsigned int v;
 
-	fprintf(f, "SUMMARY workload=%s unit=%s", r->e->cfg.wl->name, r->unit);
+	fprintf(f, "SUMMARY workload=%s unit=%s", wl, unit);
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
-		const struct kstats_hist *h = r->merged[v];
+		const struct kstats_hist *h = merged[v];
 
 		fprintf(f, " %s_p50=%lu %s_p99=%lu %s_max=%lu %s_mean=%.1f",
 			report_variants[v], (unsigned long)kstats_hist_value_at_percentile(h, 50),
@@ -143,8 +154,7 @@ int report_summary(FILE *f, const struct report_run *r)
 	fprintf(f, " ratio=%.2f samples=%lu/%lu cpus=%u possible=%u partial=%s\n",
 		nm > 0 ? kstats_hist_mean(o) / nm : 0.0,
 		(unsigned long)kstats_hist_total(o), (unsigned long)kstats_hist_total(n),
-		r->e->nr_workers, r->e->cfg.topo->nr_possible,
-		r->partial ? "yes" : "no");
+		cpus, possible, partial ? "yes" : "no");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -181,9 +191,9 @@ int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m)
 
 	csv_write_header(f, m);
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
-		csv_write_hist(f, wl, report_variants[v], -1, -1, r->merged[v]);
+		csv_write_hist(f, wl, report_variants[v], CSV_RUN_ALL, -1, -1, r->merged[v]);
 		for (i = 0; i < e->nr_workers; i++)
-			csv_write_hist(f, wl, report_variants[v], (int)e->w[i].cpu,
+			csv_write_hist(f, wl, report_variants[v], CSV_RUN_ALL, (int)e->w[i].cpu,
 				       e->w[i].node, e->w[i].hist[v]);
 	}
 	return ferror(f) ? -EIO : 0;

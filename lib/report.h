@@ -62,4 +62,12 @@ int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m);
  */
 int report_summary(FILE *f, const struct report_run *r);
 
+/*
+ * report_summary_line - the same line from merged histograms @merged
+ * [WL_NR_VARIANTS] alone (bench run --runs: merged over the runs).
+ */
+int report_summary_line(FILE *f, const char *wl, const char *unit,
+			const struct kstats_hist *const *merged,
+			unsigned int cpus, unsigned int possible, bool partial);
+
 #endif /* KSB_REPORT_H */

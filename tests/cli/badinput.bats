@@ -73,12 +73,25 @@ set_field() {
 	sed 's/^# unit: ns$/# unit: cycles/' "$GOOD" >"$T/cy.csv"
 	bad "is in ns, $T/cy.csv in cycles" compare "$GOOD" "$T/cy.csv"
 }
-@test "compare: no (workload, variant) in common" {
+@test "compare: a series on one side only" {
 	sed 's/^irqdesc-alloc,/other,/' "$GOOD" >"$T/o.csv"
-	bad "share no (workload, variant)" compare "$GOOD" "$T/o.csv"
+	bad "irqdesc-alloc old is in the BEFORE files only" compare "$GOOD" "$T/o.csv"
 }
-@test "compare: one file" { bad "needs two CSV files" compare "$GOOD"; }
-@test "compare: three files" { bad "needs two CSV files" compare "$GOOD" "$GOOD" "$GOOD"; }
+@test "compare: the after side lost a variant" {
+	grep -v '^irqdesc-alloc,new,' "$GOOD" >"$T/o.csv"
+	bad "irqdesc-alloc new is in the BEFORE files only" compare "$GOOD" "$T/o.csv"
+}
+@test "compare: fewer than 5 runs a side" {
+	bad "irqdesc-alloc old: 1 runs before, 1 after; the gate needs at least 5 a side (bench run --runs 6)" compare "$GOOD" "$GOOD"
+}
+@test "compare: 4 runs before, 5 after" {
+	bad ": 4 runs before, 5 after;" compare "$GOOD" "$GOOD" "$GOOD" "$GOOD" -- "$GOOD" "$GOOD" "$GOOD" "$GOOD" "$GOOD"
+}
+@test "compare: one file" { bad "needs BEFORE.csv AFTER.csv, or BEFORE.csv... -- AFTER.csv..." compare "$GOOD"; }
+@test "compare: three files without --" { bad "needs BEFORE.csv AFTER.csv" compare "$GOOD" "$GOOD" "$GOOD"; }
+@test "compare: '--' twice" { bad "'--' twice" compare "$GOOD" -- "$GOOD" -- "$GOOD"; }
+@test "compare: no AFTER files" { bad "no AFTER files" compare "$GOOD" --; }
+@test "compare: no BEFORE files" { bad "no BEFORE files" compare -a 0.1 -- "$GOOD"; }
 @test "compare --threshold 0" { bad "--threshold: '0' is not a number > 0" compare -t 0 "$GOOD" "$GOOD"; }
 @test "compare --threshold -5" { bad "--threshold: '-5'" compare --threshold -5 "$GOOD" "$GOOD"; }
 @test "compare --threshold abc" { bad "--threshold: 'abc'" compare -t abc "$GOOD" "$GOOD"; }
@@ -86,10 +99,22 @@ set_field() {
 @test "compare --alpha 0" { bad "--alpha: '0' is not a number in (0,1)" compare -a 0 "$GOOD" "$GOOD"; }
 @test "compare --alpha 1" { bad "--alpha: '1' is not a number in (0,1)" compare --alpha 1 "$GOOD" "$GOOD"; }
 @test "compare --alpha 0.5x" { bad "--alpha: '0.5x'" compare -a 0.5x "$GOOD" "$GOOD"; }
-@test "compare --metric lists the valid names" { bad "--metric: 'p95' is not one of p50, p90, p99, mean" compare -m p95 "$GOOD" "$GOOD"; }
+@test "compare --stat lists the valid names" { bad "--stat: 'p95' is not one of tm10, median, mean, p90, p99" compare -s p95 "$GOOD" "$GOOD"; }
 @test "compare --format lists the valid names" { bad "--format: 'xml' is not one of table, csv" compare -f xml "$GOOD" "$GOOD"; }
 @test "compare: unknown option" { bad "unknown option '--gate'" compare --gate "$GOOD" "$GOOD"; }
-@test "show: no such variant" { bad "no rows for workload irqdesc-alloc, variant mid, cpu all" show -v mid "$GOOD"; }
+@test "show: no such variant" { bad "no rows for workload irqdesc-alloc, variant mid, run all, cpu all" show -v mid "$GOOD"; }
+@test "show: no such run" { bad "no rows for workload irqdesc-alloc, variant old, run 7, cpu all" show -r 7 "$F/runs6-480.csv"; }
+@test "show: --run 0" { bad "--run: '0' is not an integer in 1..1000" show -r 0 "$GOOD"; }
+@test "run: --runs 0" { bad "--runs: '0' is not an integer in 1..1000" run --runs 0; }
+@test "run: --runs 1001" { bad "--runs: '1001' is not an integer in 1..1000" run -R 1001; }
+@test "csv: format 2 run not a number" {
+	awk 'BEGIN { FS = OFS = "," } /^workload,/ { h = 1; print; next } h && ++r == 1 { $3 = "x" } { print }' "$F/runs6-480.csv" >"$T/bad.csv"
+	bad "run: 'x' is not 'all' or 1..1000" show "$T/bad.csv"
+}
+@test "csv: format 2 with 10 columns" {
+	awk 'BEGIN { FS = OFS = "," } /^workload,/ { h = 1; print; next } h && ++r == 1 { NF = 10 } { print }' "$F/runs6-480.csv" >"$T/bad.csv"
+	bad "10 columns, expected 11" show "$T/bad.csv"
+}
 @test "show: --cpu abc" { bad "--cpu: 'abc' is not an integer in 0..8191" show -c abc "$GOOD"; }
 @test "show: no file" { bad "needs exactly one CSV file" show; }
 @test "hist: a line with two numbers" { bad "<stdin>:2: not a non-negative decimal integer" hist - <<<$'1\n1 2'; }

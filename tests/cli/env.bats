@@ -109,7 +109,8 @@ public_bench() {
 	taken=$(sed -n 's|^# samples_taken: \([0-9]*\)/.*|\1|p' "$T/p.csv")
 	[ "$taken" -gt 0 ]
 	./bench show "$T/p.csv" | tail -1 | grep -q ' 1.000000$'
-	./bench compare "$T/p.csv" "$T/p.csv" >/dev/null
+	./bench compare "$T/p.csv" "$T/p.csv" "$T/p.csv" "$T/p.csv" "$T/p.csv" -- \
+		"$T/p.csv" "$T/p.csv" "$T/p.csv" "$T/p.csv" "$T/p.csv" >/dev/null
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
@@ -136,14 +137,14 @@ public_bench() {
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ]
 	# either the partial result replaced it whole, or it is untouched
-	head -1 "$T/keep.csv" | grep -qx -e previous -e '# kstats-bench-csv 1'
+	head -1 "$T/keep.csv" | grep -qx -e previous -e '# kstats-bench-csv 2'
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
 @test "a closed stdout (bench run | head) is not a crash" {
 	run bash -c 'set -o pipefail; ./bench run -q -n 4096 -f csv | head -1'
 	[ "$status" -eq 0 ]
-	[ "$output" = "# kstats-bench-csv 1" ]
+	[ "$output" = "# kstats-bench-csv 2" ]
 	run bash -c 'set -o pipefail; ./bench hist tests/fixtures/patch_samples.txt -f bars | head -1'
 	[ "$status" -eq 0 ]
 }

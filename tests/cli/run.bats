@@ -12,24 +12,25 @@ setup() {
 # schema.awk: every check of DESIGN.md's CSV section, one message per fault
 check_csv() {
 	awk -F, -v want="$2" '
-	NR == 1 { if ($0 != "# kstats-bench-csv 1") { print "magic"; bad = 1 } next }
+	NR == 1 { if ($0 != "# kstats-bench-csv 2") { print "magic"; bad = 1 } next }
 	/^# / { split(substr($0, 3), kv, ": "); meta[kv[1]] = 1; next }
 	!hdr { hdr = 1
-	       if ($0 != "workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile") { print "header"; bad = 1 }
+	       if ($0 != "workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile") { print "header"; bad = 1 }
 	       next }
 	{
-		if (NF != 10) { print "fields " NR; bad = 1 }
+		if (NF != 11) { print "fields " NR; bad = 1 }
 		if ($2 != "old" && $2 != "new") { print "variant " NR; bad = 1 }
-		if ($3 == "all") { if ($4 != -1) { print "node of all " NR; bad = 1 }
-				   total[$2] += $8; last[$2] = $10 }
-		else if ($3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/) { print "cpu/node " NR; bad = 1 }
-		else cpus[$3] = 1
-		if ($6 + 0 >= $7 + 0) { print "bounds " NR; bad = 1 }
-		if ($9 + 0 < $6 + 0 || $9 + 0 >= $7 + 0) { print "avg outside bucket " NR; bad = 1 }
-		if ($10 !~ /^[01]\.[0-9][0-9][0-9][0-9][0-9][0-9]$/) { print "percentile " NR; bad = 1 }
+		if ($3 != "all") { print "run " NR; bad = 1 }
+		if ($4 == "all") { if ($5 != -1) { print "node of all " NR; bad = 1 }
+				   total[$2] += $9; last[$2] = $11 }
+		else if ($4 !~ /^[0-9]+$/ || $5 !~ /^[0-9]+$/) { print "cpu/node " NR; bad = 1 }
+		else cpus[$4] = 1
+		if ($7 + 0 >= $8 + 0) { print "bounds " NR; bad = 1 }
+		if ($10 + 0 < $7 + 0 || $10 + 0 >= $8 + 0) { print "avg outside bucket " NR; bad = 1 }
+		if ($11 !~ /^[01]\.[0-9][0-9][0-9][0-9][0-9][0-9]$/) { print "percentile " NR; bad = 1 }
 	}
 	END {
-		split("command host kernel cpu_model tsc_hz possible_cpus online_cpus used_cpus nodes frac_bits cache partial timer_overhead_cycles pcpu_nodes", k, " ")
+		split("command host kernel cpu_model tsc_hz possible_cpus online_cpus used_cpus nodes frac_bits cache runs partial timer_overhead_cycles pcpu_nodes", k, " ")
 		for (i in k) if (!(k[i] in meta)) { print "missing meta " k[i]; bad = 1 }
 		if (total["old"] != want || total["new"] != want) { print "totals " total["old"] "/" total["new"]; bad = 1 }
 		if (last["old"] != "1.000000" || last["new"] != "1.000000") { print "last percentile"; bad = 1 }
@@ -83,15 +84,15 @@ check_csv() {
 
 @test "--cpus restricts the workers" {
 	./bench run -q -c 0 -n 32 -o "$T/c.csv" >/dev/null
-	[ "$(grep -c '^irqdesc-alloc,old,0,' "$T/c.csv")" -ge 1 ]
-	! grep -q '^irqdesc-alloc,old,1,' "$T/c.csv"
+	[ "$(grep -c '^irqdesc-alloc,old,all,0,' "$T/c.csv")" -ge 1 ]
+	! grep -q '^irqdesc-alloc,old,all,1,' "$T/c.csv"
 	grep -qx '# used_cpus: 1' "$T/c.csv"
 }
 
 @test "an existing output file is replaced whole" {
 	echo stale >"$T/o.csv"
 	./bench run -q -n 16 -o "$T/o.csv" >/dev/null
-	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 1'
+	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 2'
 	[ "$(stat -c %a "$T/o.csv")" = 644 ]
 }
 

@@ -83,39 +83,71 @@ png_ok() {
 	[ "$status" -eq 2 ]
 }
 
-# ---- compare ----
+# ---- compare: the gate on runs ----
+# tests/fixtures/gate/: real format-1 runs of the gate study (one run a
+# file, -n 8192, --cache cold), 480 and 528 possible CPUs;
+# runs6-480.csv and runs6-576.csv: format 2, bench run --runs 6 -n 512.
 
-@test "compare: identical CSVs exit 0" {
-	run ./run.sh compare "$F/aa-before.csv" "$F/aa-before.csv"
+G=tests/fixtures/gate
+
+@test "compare: identical sides are '~' and exit 0" {
+	run ./run.sh compare "$F/runs6-480.csv" "$F/runs6-480.csv"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"COMPARE pairs=2 regressions=0"* ]]
+	[ "$(grep -c '  ~$' <<<"$output")" -eq 2 ]
+	[[ "$output" == *"COMPARE series=2 regressions=0 improvements=0 stat=tm10 alpha=0.05 threshold=5% verdict=ok"* ]]
 }
 
-@test "compare: two independent runs of the same code (A/A) exit 0" {
-	run ./bench compare "$F/aa-before.csv" "$F/aa-after.csv"
+@test "compare: A/A, 6 runs a side pooled over 12 files, exit 0" {
+	run ./bench compare $G/r480_{1..6}.csv -- $G/r480_{7..12}.csv
 	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  13.15us +-4% -> 13.51us +-6%  +4.0% [-1.5%, +9.4%]  p=0.120 n=6+6  ~" ]
+	[ "${lines[1]}" = "irqdesc-alloc new tm10  252.2ns +-3% -> 265.2ns +-7%  +4.8% [-2.2%, +8.2%]  p=0.120 n=6+6  ~" ]
 	[[ "$output" == *"verdict=ok"* ]]
 }
 
-@test "compare: the new path as before, the old as after, exits 1" {
-	# the new path's rows relabelled as "old": before is fast, after slow
-	awk -F, -v OFS=, '/^#/ || !h { if (!/^#/) h = 1; print; next } $2 == "new" { $2 = "old"; print }' \
-		"$F/aa-before.csv" >"$T/before.csv"
-	run ./bench compare "$T/before.csv" "$F/aa-after.csv"
+@test "compare: 528 against 480 possible CPUs is a regression, exit 1" {
+	run ./bench compare $G/r480_{1..6}.csv -- $G/r528_{1..6}.csv
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"COMPARE pairs=1 regressions=1"* ]]
-	[[ "$output" == *": regression"* ]]
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]  p=0.001 n=6+6  regression" ]
+	[[ "${lines[1]}" == "irqdesc-alloc new tm10  "*"  p=0.001 n=6+6  regression" ]]
+	[[ "$output" == *"irqdesc-alloc old pooled:  p50 14.34us -> 16.38us (+14.3%)"* ]]
+	[[ "$output" == *"COMPARE series=2 regressions=2 improvements=0"* ]]
 	# the other way round it is an improvement, not a failure
-	run ./bench compare "$F/aa-after.csv" "$T/before.csv"
+	run ./bench compare $G/r528_{1..6}.csv -- $G/r480_{1..6}.csv
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"improvements=1"* ]]
+	[[ "$output" == *"improvements=2"*"verdict=ok"* ]]
 }
 
-@test "compare --format csv and --metric" {
-	run ./bench compare -f csv -m p99 "$F/aa-before.csv" "$F/aa-after.csv"
+@test "compare: a higher threshold turns the regression into 'significant, below threshold'" {
+	run ./bench compare -t 20 $G/r480_{1..6}.csv -- $G/r528_{1..6}.csv
+	[[ "${lines[0]}" == *"p=0.001 n=6+6  significant, below threshold" ]]
+}
+
+@test "compare: runs pool over files of both formats" {
+	# five one-run files against one file of six runs
+	run ./bench compare $G/r480_{1..5}.csv -- "$F/runs6-480.csv"
+	[[ "${lines[0]}" == *" n=5+6  "* ]]
+	run ./bench compare "$F/runs6-480.csv" "$F/runs6-576.csv"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "irqdesc-alloc old tm10 "*" n=6+6  regression" ]]
+}
+
+@test "compare --format csv and --stat" {
+	run ./bench compare -f csv -s median $G/r480_{1..6}.csv -- $G/r528_{1..6}.csv
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict" ]
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[1]}" == irqdesc-alloc,old,median,*,0.001082,6,6,regression ]]
+}
+
+@test "show --run: one run of a --runs file, or their merge" {
+	run ./bench show -r 3 "$F/runs6-480.csv"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "workload,variant,metric,before,after,delta_pct,z,p,verdict" ]
-	[ "${#lines[@]}" -eq 15 ]
+	total=$(awk -F, '$2 == "old" && $3 == 3 && $4 == "all" { n += $9 } END { print n }' "$F/runs6-480.csv")
+	[ "$total" -eq 512 ]
+	[ "$(awk 'NR > 2 { n += $2 } END { print n }' <<<"$output")" -eq 512 ]
+	run ./bench show "$F/runs6-480.csv"
+	[ "$(awk 'NR > 2 { n += $2 } END { print n }' <<<"$output")" -eq 3072 ]
 }
 
 @test "compare: a malformed file exits 2 naming file and line" {

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_compare.c - the gate's statistics: exact Mann-Whitney U p-values
+ * against the published table (Mann and Whitney 1947) and against brute
+ * force with ties, the Hodges-Lehmann change and its interval, the
+ * trimmed mean of a histogram against that of its samples, the median's
+ * spread, the verdicts, and reading runs back from CSV formats 1 and 2.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "kstats_hist.h"
+#include "lib/compare.h"
+#include "lib/csv.h"
+
+#define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
+
+/* ---- the U test ---- */
+
+/*
+ * Published lower tail P(U <= u) for n1 = n2 = 5 and 6, as counts over
+ * C(10, 5) = 252 and C(12, 6) = 924 orderings (the tables read .004 .008
+ * .016 .028 .048 and .001 .002 .004 .008 .013 .021 .032 .047).
+ */
+static void test_u_exact_table(void **state)
+{
+	static const unsigned int cum5[] = { 1, 2, 4, 7, 12 };
+	static const unsigned int cum6[] = { 1, 2, 4, 7, 12, 19, 30, 43 };
+	double b[6] = { 10, 20, 30, 40, 50, 60 }, a[6] = { 1, 2, 3, 4, 5, 0 };
+	struct cmp_utest t;
+	unsigned int u;
+
+	(void)state;
+	/* five after values below every before value but one, placed above u */
+	for (u = 0; u < 5; u++) {
+		a[4] = 10.0 * u + 5;
+		assert_int_equal(cmp_mann_whitney(b, 5, a, 5, &t), 0);
+		assert_true(t.exact);
+		assert_close(t.u, u, 1e-12);
+		assert_close(t.p_less, cum5[u] / 252.0, 1e-12);
+	}
+	for (u = 0; u < 8; u++) {
+		a[4] = 4.5;
+		a[5] = u < 7 ? 10.0 * u + 5 : 5;
+		if (u == 7) {		/* two values up: 4 + 3 pairs */
+			a[4] = 45;
+			a[5] = 35;
+		}
+		assert_int_equal(cmp_mann_whitney(b, 6, a, 6, &t), 0);
+		assert_close(t.u, u, 1e-12);
+		assert_close(t.p_less, cum6[u] / 924.0, 1e-12);
+		/* mirrored: before and after swapped gives the upper tail */
+		assert_int_equal(cmp_mann_whitney(a, 6, b, 6, &t), 0);
+		assert_close(t.p_greater, cum6[u] / 924.0, 1e-12);
+	}
+}
+
+/* every split of @n values into @nb before and the rest after */
+static void brute_u(const double *v, unsigned int n, unsigned int nb,
+		    double u_obs, double *pg, double *pl)
+{
+	unsigned int mask, i, j, cnt = 0, ge = 0, le = 0;
+
+	for (mask = 0; mask < 1u << n; mask++) {
+		double u = 0;
+
+		if ((unsigned int)__builtin_popcount(mask) != nb)
+			continue;
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++)
+				if ((mask >> i & 1) && !(mask >> j & 1))
+					u += v[j] > v[i] ? 1 : v[j] == v[i] ? 0.5 : 0;
+		cnt++;
+		ge += u >= u_obs - 1e-9;
+		le += u <= u_obs + 1e-9;
+	}
+	*pg = (double)ge / cnt;
+	*pl = (double)le / cnt;
+}
+
+static void test_u_exact_ties_brute_force(void **state)
+{
+	static const double v[][11] = {
+		{ 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5 },
+		{ 7, 7, 7, 8, 8, 7, 9, 9, 7, 8, 7 },
+		{ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 },
+		{ 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2 },
+	};
+	struct cmp_utest t;
+	unsigned int k, nb;
+	double pg, pl;
+
+	(void)state;
+	for (k = 0; k < 4; k++)
+		for (nb = 3; nb <= 6; nb++) {
+			assert_int_equal(cmp_mann_whitney(v[k], nb, v[k] + nb, 11 - nb, &t), 0);
+			brute_u(v[k], 11, nb, t.u, &pg, &pl);
+			assert_close(t.p_greater, pg, 1e-9);
+			assert_close(t.p_less, pl, 1e-9);
+		}
+	assert_int_equal(cmp_mann_whitney(v[0], 0, v[0], 3, &t), -EINVAL);
+}
+
+/* past CMP_EXACT_MAX: the normal approximation, close to the exact one */
+static void test_u_normal(void **state)
+{
+	double b[70], a[70];
+	struct cmp_utest t, e;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 70; i++) {
+		b[i] = 100 + (i * 37 % 70);
+		a[i] = 104.5 + (i * 53 % 70);
+	}
+	assert_int_equal(cmp_mann_whitney(b, 70, a, 70, &t), 0);
+	assert_false(t.exact);
+	assert_true(t.p_greater > 0 && t.p_greater < 0.5 && t.p_less > 0.5);
+	/* the same data cut to 60 + 60 runs, exactly: near the normal tail */
+	assert_int_equal(cmp_mann_whitney(b, 60, a, 60, &e), 0);
+	assert_true(e.exact);
+	assert_close(e.p_greater, 0.5 * erfc((e.u - 1800 - 0.5) / sqrt(3600.0 * 121 / 12) / M_SQRT2),
+		     0.005);
+}
+
+/* ---- the change ---- */
+
+static int dbl_order(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static void test_hodges_lehmann(void **state)
+{
+	double b[5] = { 100, 200, 300, 400, 500 }, a[5], r[25];
+	struct cmp_change c;
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < 5; i++)
+		a[i] = b[i] * 1.1;
+	assert_int_equal(cmp_hodges_lehmann(b, 5, a, 5, 0.95, &c), 0);
+	assert_close(c.est, 0.1, 1e-12);
+	for (i = 0; i < 5; i++)
+		for (j = 0; j < 5; j++)
+			r[i * 5 + j] = a[j] / b[i];
+	qsort(r, 25, sizeof(*r), dbl_order);
+	/* 5+5 at 95%: k = 3 (P(U <= 2) = 4/252 <= 0.025 < P(U <= 3) = 7/252) */
+	assert_close(c.lo, r[2] - 1, 1e-12);
+	assert_close(c.hi, r[22] - 1, 1e-12);
+	assert_close(c.conf, 1 - 8.0 / 252, 1e-12);
+	/* 6+6: k = 6 (P(U <= 5) = 19/924) */
+	{
+		double b6[6] = { 10, 11, 12, 13, 14, 15 }, a6[6] = { 12, 13, 14, 15, 16, 17 };
+		double r6[36];
+
+		assert_int_equal(cmp_hodges_lehmann(b6, 6, a6, 6, 0.95, &c), 0);
+		for (i = 0; i < 6; i++)
+			for (j = 0; j < 6; j++)
+				r6[i * 6 + j] = a6[j] / b6[i];
+		qsort(r6, 36, sizeof(*r6), dbl_order);
+		assert_close(c.est, (r6[17] + r6[18]) / 2 - 1, 1e-12);
+		assert_close(c.lo, r6[5] - 1, 1e-12);
+		assert_close(c.hi, r6[30] - 1, 1e-12);
+		assert_close(c.conf, 1 - 38.0 / 924, 1e-12);
+	}
+	/* 3+3 cannot reach 95%: an infinite interval */
+	assert_int_equal(cmp_hodges_lehmann(b, 3, a, 3, 0.95, &c), 0);
+	assert_true(isinf(c.lo) && isinf(c.hi) && c.lo < 0);
+	b[0] = 0;
+	assert_int_equal(cmp_hodges_lehmann(b, 5, a, 5, 0.95, &c), -EINVAL);
+}
+
+static void test_median_spread(void **state)
+{
+	double x6[6] = { 106, 100, 103, 101, 104, 102 };
+	double x12[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
+	double s;
+
+	(void)state;
+	/* n = 6: P(Bin(6, 1/2) <= 0) = 1/64 <= 0.025 < 7/64: the range */
+	assert_close(cmp_median_spread(x6, 6, &s), 102.5, 1e-12);
+	assert_close(s, 3.5 / 102.5, 1e-12);
+	/* n = 12: P(Bin(12, 1/2) <= 2) = 79/4096: order statistics 3 and 10 */
+	assert_close(cmp_median_spread(x12, 12, &s), 6.5, 1e-12);
+	assert_close(s, 3.5 / 6.5, 1e-12);
+	assert_close(cmp_median_spread(x12, 0, &s), 0, 0);
+}
+
+static void test_verdicts(void **state)
+{
+	double b[6], a[6];
+	struct cmp_result r;
+	unsigned int i;
+
+	(void)state;
+	/* +20%: regression; p is the smallest 6+6 allows */
+	for (i = 0; i < 6; i++) {
+		b[i] = 100 + i;
+		a[i] = 120 + i;
+	}
+	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
+	assert_int_equal(r.verdict, CMP_REGRESSION);
+	assert_close(r.p, 1 / 924.0, 1e-12);
+	/* +3%, every after run above every before run: below the threshold */
+	for (i = 0; i < 6; i++) {
+		b[i] = 100 + i * 0.1;
+		a[i] = 103 + i * 0.1;
+	}
+	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
+	assert_int_equal(r.verdict, CMP_BELOW);
+	/* interleaved: not significant */
+	for (i = 0; i < 6; i++) {
+		b[i] = 100 + 2 * i;
+		a[i] = 101 + 2 * i;
+	}
+	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
+	assert_int_equal(r.verdict, CMP_SAME);
+	assert_string_equal(cmp_verdict_names[r.verdict], "~");
+	/* -20%: improvement, tested on the other tail */
+	for (i = 0; i < 6; i++) {
+		b[i] = 100 + i;
+		a[i] = 80 + i;
+	}
+	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
+	assert_int_equal(r.verdict, CMP_IMPROVEMENT);
+	assert_close(r.p, 1 / 924.0, 1e-12);
+}
+
+/* ---- per-run figures from a histogram ---- */
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 33;
+}
+
+/* the trimmed mean of the samples: the same cut, fractional at the ends */
+static double exact_trimmed(uint64_t *v, unsigned int n, double trim)
+{
+	double lo = trim * n, hi = n - lo, sum = 0, w;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		w = fmin(i + 1.0, hi) - fmax(i, lo);
+		if (w > 0)
+			sum += w * (double)v[i];
+	}
+	return sum / (hi - lo);
+}
+
+static int u64_order(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static void test_trimmed_mean_bound(void **state)
+{
+	static uint64_t v[20000];
+	unsigned int n, i, fb, trial;
+	uint64_t seed = 42, lo, last;
+
+	(void)state;
+	for (trial = 0; trial < 40; trial++) {
+		struct kstats_hist *h;
+		double tm, ex, bound, cut[2], cum = 0;
+
+		fb = trial % 4;
+		h = kstats_hist_create(fb);
+		assert_non_null(h);
+		n = 100 + (unsigned int)(rnd(&seed) % 19900);
+		for (i = 0; i < n; i++) {
+			/* a body near 10 us with a thin tail up to ~1 ms */
+			v[i] = 8000 + rnd(&seed) % 6000 + (rnd(&seed) % 50 ? 0 : rnd(&seed) % 1000000);
+			kstats_hist_record(h, v[i]);
+		}
+		tm = cmp_trimmed_mean(h, 0.10);
+		qsort(v, n, sizeof(*v), u64_order);
+		ex = exact_trimmed(v, n, 0.10);
+		/* the two cut buckets: their share inside times their width */
+		cut[0] = 0.10 * n;
+		cut[1] = n - cut[0];
+		bound = 0.5;	/* each bucket's average is rounded */
+		for (i = 0; i < kstats_hist_nr_slots(h); i++) {
+			double c = (double)kstats_hist_slot_count(h, i), w;
+
+			w = fmin(cum + c, cut[1]) - fmax(cum, cut[0]);
+			if (w > 0 && w < c) {
+				kstats_hist_slot_bounds(fb, i, &lo, &last);
+				bound += w * (double)(last - lo) / (cut[1] - cut[0]);
+			}
+			cum += c;
+		}
+		assert_true(fabs(tm - ex) <= bound);
+		kstats_hist_free(h);
+	}
+}
+
+static void test_quantile_and_stats(void **state)
+{
+	struct kstats_hist *h = kstats_hist_create(2);
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(h);
+	assert_true(cmp_quantile(h, 0.5) == 0 && cmp_trimmed_mean(h, 0.1) == 0);
+	/* 100 samples in [8192, 10240): the median halfway by rank */
+	for (i = 0; i < 100; i++)
+		kstats_hist_record(h, 9000);
+	assert_close(cmp_quantile(h, 0.5), 8192 + 2048 * 0.5, 1e-9);
+	assert_close(cmp_hist_stat(h, CMP_STAT_P90), 8192 + 2048 * 0.9, 1e-9);
+	assert_close(cmp_hist_stat(h, CMP_STAT_TM10), 9000, 1e-9);
+	assert_close(cmp_hist_stat(h, CMP_STAT_MEAN), 9000, 1e-9);
+	/* 10 huge outliers move the mean, not the 10% trimmed mean */
+	for (i = 0; i < 10; i++)
+		kstats_hist_record(h, 170000);
+	assert_close(cmp_hist_stat(h, CMP_STAT_TM10), 9000, 1e-9);
+	assert_true(cmp_hist_stat(h, CMP_STAT_MEAN) > 20000);
+	assert_string_equal(cmp_stat_names[CMP_STAT_TM10], "tm10");
+	kstats_hist_free(h);
+}
+
+/* ---- runs read back from CSV ---- */
+
+static const char csv2[] =
+	"# kstats-bench-csv 2\n# frac_bits: 2\n# runs: 2\n" CSV_COLUMNS "\n"
+	"w,old,all,all,-1,49,10240,12288,3,11000,1.000000\n"
+	"w,old,1,all,-1,49,10240,12288,1,11000,1.000000\n"
+	"w,old,1,0,0,49,10240,12288,1,11000,1.000000\n"
+	"w,old,2,all,-1,49,10240,12288,2,11000,1.000000\n";
+
+static const char csv1[] =
+	"# kstats-bench-csv 1\n# frac_bits: 2\n" CSV_COLUMNS_1 "\n"
+	"w,old,all,-1,49,10240,12288,3,11000,1.000000\n"
+	"w,old,0,0,49,10240,12288,3,11000,1.000000\n";
+
+static void read_mem(const char *s, struct csv_file *cf)
+{
+	FILE *f = fmemopen((void *)s, strlen(s), "r");
+	unsigned long line;
+	char why[256];
+
+	assert_non_null(f);
+	assert_int_equal(csv_read(f, cf, &line, why, sizeof(why)), 0);
+	fclose(f);
+}
+
+static void test_csv_runs(void **state)
+{
+	struct csv_file cf;
+
+	(void)state;
+	read_mem(csv2, &cf);
+	assert_int_equal(cf.format, 2);
+	assert_int_equal(csv_nr_runs(&cf, "w", "old"), 2);
+	assert_int_equal(kstats_hist_total(csv_run_hist(&cf, "w", "old", 0)), 1);
+	assert_int_equal(kstats_hist_total(csv_run_hist(&cf, "w", "old", 1)), 2);
+	assert_null(csv_run_hist(&cf, "w", "old", 2));
+	assert_non_null(csv_find(&cf, "w", "old", 1, 0));
+	assert_int_equal(csv_nr_runs(&cf, "w", "new"), 0);
+	csv_file_free(&cf);
+	/* format 1: its rows are one run, "all" */
+	read_mem(csv1, &cf);
+	assert_int_equal(cf.format, 1);
+	assert_int_equal(csv_nr_runs(&cf, "w", "old"), 1);
+	assert_int_equal(kstats_hist_total(csv_run_hist(&cf, "w", "old", 0)), 3);
+	assert_null(csv_run_hist(&cf, "w", "old", 1));
+	assert_non_null(csv_find(&cf, "w", "old", CSV_RUN_ALL, 0));
+	csv_file_free(&cf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_u_exact_table),
+		cmocka_unit_test(test_u_exact_ties_brute_force),
+		cmocka_unit_test(test_u_normal),
+		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_median_spread),
+		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_trimmed_mean_bound),
+		cmocka_unit_test(test_quantile_and_stats),
+		cmocka_unit_test(test_csv_runs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
