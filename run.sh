@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # run.sh - kstats-bench in one command.
 #
-#   ./run.sh [BENCH RUN OPTIONS]          deps, build, run, tables, plots, summary
+#   ./run.sh [BENCH RUN OPTIONS]          deps, build, 6 runs, tables, plots, summary
 #   ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
-#   ./run.sh compare [OPTIONS] BEFORE.csv AFTER.csv    the CI gate (exit 1: regression)
+#   ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...   the CI gate (exit 1: regression)
 #
 # Results go to results/<UTC stamp>/ (KSB_RESULTS overrides results/);
 # an existing directory is never reused. KSB_NO_DEPS=1 skips `make deps`.
@@ -22,19 +22,24 @@ usage() {
 	cat <<'EOF'
 Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
-       ./run.sh compare [OPTIONS] BEFORE.csv AFTER.csv
+       ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...
 
-The whole job: installs missing Debian packages (make deps), builds,
-runs `bench run` on every allowed CPU (old and new), and writes
-results/<UTC stamp>/: bench.csv, table-old.txt, table-new.txt,
-hist/cdf/heatmap plots (PNG and SVG), output.txt and summary.txt.
-Options go to `bench run` as they are, e.g.
+The whole job: installs what building and running need (make deps),
+builds, runs `bench run --runs 6` on every allowed CPU (old and new,
+six runs in fresh processes), and writes results/<UTC stamp>/:
+bench.csv, table-old.txt, table-new.txt (the merge over the runs),
+hist/cdf/heatmap plots (PNG and SVG), output.txt and summary.txt (each
+run's 10% trimmed mean and their spread). Options go to `bench run` as
+they are (a --runs of yours wins), e.g.
   ./run.sh --possible-cpus 480 --cache cold
 
 sweep runs once per power of two of possible CPUs from --from (64) to
 --to (4096), keeping one CSV per point, sweep.csv and sweep.png.
 
-compare is `bench compare`: exit 0 no regression, 1 regression, 2 bad input.
+compare takes what `bench compare` takes, prints its verdicts, and
+writes results/<stamp>/: compare.txt, compare.csv and compare.png (both
+sides' pooled CDFs, and every run's figure with the change and its
+interval). Exit 0 no regression, 1 regression, 2 bad input.
 
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps).
 See ./bench run --help and ./bench compare --help.
@@ -75,7 +80,8 @@ publish() {
 }
 
 # to FILE CMD...: CMD's stdout into FILE, atomically; kept when CMD was
-# interrupted (130/143: what it measured is still worth having)
+# interrupted (130/143: what it measured is still worth having) or found
+# a regression (1: bench compare's verdict)
 to() {
 	local file=$1 tmp rc=0
 	shift
@@ -83,7 +89,7 @@ to() {
 	tmpfiles+=("$tmp")
 	"$@" >"$tmp" || rc=$?
 	case $rc in
-	0 | 130 | 143) publish "$tmp" "$file" ;;
+	0 | 1 | 130 | 143) publish "$tmp" "$file" ;;
 	esac
 	return "$rc"
 }
@@ -110,9 +116,10 @@ plots() {
 }
 
 # summary OUTPUT: p50, p99, max and mean per variant, and the speedup,
-# from the SUMMARY line of `bench run`
+# from the SUMMARY line of `bench run`; then each run's figure
 summary() {
-	awk '/^SUMMARY / {
+	awk '/^# per run/ { runs = 1 } runs { print } /^# spread/ { runs = 0 }
+	/^SUMMARY / {
 		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
 		printf "kstats-bench %s: %s samples per variant on %s CPUs, %s possible (partial: %s)\n",
 			v["workload"], v["samples"], v["cpus"], v["possible"], v["partial"]
@@ -131,7 +138,7 @@ summary() {
 one_run() {
 	local dir=$1 rc=0
 	shift
-	to "$dir/output.txt" "$bench" run -o "$dir/bench.csv" "$@" || rc=$?
+	to "$dir/output.txt" "$bench" run --runs "${KSB_RUNS:-6}" -o "$dir/bench.csv" "$@" || rc=$?
 	case $rc in
 	0 | 130 | 143) ;;
 	*) rm -f "${tmpfiles[@]}" "$dir/output.txt"
@@ -139,7 +146,7 @@ one_run() {
 	   exit "$rc" ;;
 	esac
 	# a run stopped before its first sample has nothing to draw
-	grep -q '^[a-z].*,all,-1,' "$dir/bench.csv" 2>/dev/null || exit "$rc"
+	grep -q '^[a-z].*,all,all,-1,' "$dir/bench.csv" 2>/dev/null || exit "$rc"
 	to "$dir/table-old.txt" "$bench" show -v old "$dir/bench.csv"
 	to "$dir/table-new.txt" "$bench" show -v new "$dir/bench.csv"
 	to "$dir/summary.txt" summary "$dir/output.txt"
@@ -213,12 +220,71 @@ sweep() {
 	echo "results: $dir"
 }
 
+# ---- compare ----
+
+# compare_cdf SIDE FILE...: the pooled distribution of every (workload,
+# variant) of these files, "side,workload,variant,hi,fraction", from the
+# rows merged over CPUs and runs (format 1: merged over CPUs)
+compare_cdf() {
+	local side=$1
+	shift
+	awk -F, -v side="$side" '
+	FNR == 1 { fmt = $0 == "# kstats-bench-csv 1" ? 1 : 2 }
+	/^#/ || /^workload,/ { next }
+	fmt == 1 && $3 == "all" { n[$1 "," $2 "," $7] += $8; tot[$1 "," $2] += $8 }
+	fmt == 2 && $3 == "all" && $4 == "all" { n[$1 "," $2 "," $8] += $9; tot[$1 "," $2] += $9 }
+	END { for (k in n) { split(k, f, ","); print side "," k "," n[k] "," tot[f[1] "," f[2]] } }' "$@" |
+		sort -t, -k2,3 -k4,4n |
+		awk -F, -v OFS=, '{ key = $2 "," $3; if (key != last) { cum = 0; last = key }
+			cum += $5; print $1, $2, $3, $4, cum / $6 }'
+}
+
+# compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...
+compare() {
+	local dir rc=0 a sep=0
+	local -a before=() after=()
+	for a in "$@"; do
+		case $a in
+		-h | --help) exec "$bench" compare --help ;;
+		esac
+	done
+	[ -x "$bench" ] || build
+	"$bench" compare -f csv "$@" >/dev/null 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+		exec "$bench" compare "$@"	# says what is wrong, exit 2
+	fi
+	dir=$(new_results_dir)
+	rc=0
+	to "$dir/compare.txt" "$bench" compare "$@" || rc=$?
+	to "$dir/compare.csv" "$bench" compare -f csv "$@" || true
+	to "$dir/compare-runs.csv" "$bench" compare -f runs "$@"
+	# the files of each side, as bench compare splits them
+	for a in "$@"; do
+		if [ "$a" = -- ]; then
+			sep=1
+		elif [ -f "$a" ] && [ "$sep" = 1 ]; then
+			after+=("$a")
+		elif [ -f "$a" ]; then
+			before+=("$a")
+		fi
+	done
+	if [ "$sep" = 0 ]; then after=("${before[1]}"); before=("${before[0]}"); fi
+	{ sed -n 's/^# unit: /# unit: /p' "${before[0]}" | head -1
+	  echo "side,workload,variant,hi,fraction"
+	  compare_cdf before "${before[@]}"; compare_cdf after "${after[@]}"; } >"$dir/compare-cdf.csv.tmp"
+	mv "$dir/compare-cdf.csv.tmp" "$dir/compare-cdf.csv"
+	(cd "$top" && gnuplot -c plots/compare.gp "$dir/compare-cdf.csv" "$dir/compare-runs.csv" \
+		"$dir/compare.csv" "$dir/compare.png") || die "gnuplot failed on plots/compare.gp"
+	cat "$dir/compare.txt"
+	echo "results: $dir"
+	return "$rc"
+}
+
 case ${1:-} in
 -h | --help) usage ;;
 compare)
 	shift
-	[ -x "$bench" ] || build
-	exec "$bench" compare "$@" ;;
+	compare "$@" ;;
 sweep)
 	shift
 	sweep "$@" ;;

@@ -6,15 +6,14 @@ load 'plots/common.gp'
 
 wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
 
-sel(v) = (strcol(2) eq v && strcol(3) eq "all")
 # pN: the upper bound of the first bucket whose percentile reaches N
-stats csv using (sel("old") && $10 >= 0.5 ? $7 : 1e300) nooutput
+stats csv using (sel("old") && column(c_pct) >= 0.5 ? column(c_hi) : 1e300) nooutput
 old50 = STATS_min
-stats csv using (sel("old") && $10 >= 0.99 ? $7 : 1e300) nooutput
+stats csv using (sel("old") && column(c_pct) >= 0.99 ? column(c_hi) : 1e300) nooutput
 old99 = STATS_min
-stats csv using (sel("new") && $10 >= 0.5 ? $7 : 1e300) nooutput
+stats csv using (sel("new") && column(c_pct) >= 0.5 ? column(c_hi) : 1e300) nooutput
 new50 = STATS_min
-stats csv using (sel("new") && $10 >= 0.99 ? $7 : 1e300) nooutput
+stats csv using (sel("new") && column(c_pct) >= 0.99 ? column(c_hi) : 1e300) nooutput
 new99 = STATS_min
 
 set title sprintf("%s: cumulative distribution of the time per call", wl)
@@ -34,5 +33,5 @@ set object circle at first old99, first 0.99 radius char 0.4 fc rgb old_colour f
 set object circle at first new50, first 0.5 radius char 0.4 fc rgb new_colour fs solid
 set object circle at first new99, first 0.99 radius char 0.4 fc rgb new_colour fs solid
 
-plot csv using (sel("old") ? $7 : NaN):10 with steps lw 2 lc rgb old_colour title "old", \
-     csv using (sel("new") ? $7 : NaN):10 with steps lw 2 lc rgb new_colour title "new"
+plot csv using (sel("old") ? column(c_hi) : NaN):(column(c_pct)) with steps lw 2 lc rgb old_colour title "old", \
+     csv using (sel("new") ? column(c_hi) : NaN):(column(c_pct)) with steps lw 2 lc rgb new_colour title "new"

@@ -16,6 +16,22 @@ set tics nomirror
 old_colour = "#c0392b"
 new_colour = "#2471a3"
 
+# CSV format 2 (bench run --runs) has a run column after variant; the
+# plots draw the rows merged over the runs. Format 1 has no run column.
+csvfmt = system(sprintf("head -1 '%s' | sed -n 's/^# kstats-bench-csv //p'", csv))
+o = (csvfmt eq "1") ? 0 : 1
+c_cpu = 3 + o
+c_node = 4 + o
+c_bucket = 5 + o
+c_lo = 6 + o
+c_hi = 7 + o
+c_samples = 8 + o
+c_pct = 10 + o
+merged_runs(dummy) = (o == 0 || strcol(3) eq "all")
+# the merge over CPUs (and runs) of variant v; per-CPU rows of v
+sel(v) = (strcol(2) eq v && merged_runs(0) && strcol(c_cpu) eq "all")
+percpu(v) = (strcol(2) eq v && merged_runs(0) && strcol(c_cpu) ne "all")
+
 # the CSV's unit ("ns" or "cycles"), from its metadata
 unit = system(sprintf("sed -n 's/^# unit: //p' '%s' | head -1", csv))
 if (unit ne "cycles") unit = "ns"

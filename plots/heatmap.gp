@@ -7,19 +7,19 @@ load 'plots/common.gp'
 
 wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
 
-percpu(v) = (strcol(2) eq v && strcol(3) ne "all")
-stats csv using (strcol(3) ne "all" ? $3 : NaN) nooutput
+cpurow(dummy) = (merged_runs(0) && strcol(c_cpu) ne "all")
+stats csv using (cpurow(0) ? column(c_cpu) : NaN) nooutput
 cpu_min = STATS_min
 cpu_max = STATS_max
-stats csv using (strcol(3) ne "all" ? $4 : NaN) nooutput
+stats csv using (cpurow(0) ? column(c_node) : NaN) nooutput
 node_max = STATS_max
-stats csv using (strcol(3) ne "all" ? $5 : NaN) nooutput
+stats csv using (cpurow(0) ? column(c_bucket) : NaN) nooutput
 b_min = STATS_min
 b_max = STATS_max
 
 # a dashed line below the first CPU of every node but the lowest
 do for [n = 1:node_max] {
-	stats csv using (strcol(3) ne "all" && $4 == n ? $3 : 1e9) nooutput
+	stats csv using (cpurow(0) && column(c_node) == n ? column(c_cpu) : 1e9) nooutput
 	if (STATS_min < 1e9 && STATS_min > cpu_min) {
 		set arrow from graph 0, first STATS_min - 0.5 to graph 1, first STATS_min - 0.5 nohead dt 2 lw 1.5 lc rgb "black" front
 	}
@@ -37,7 +37,7 @@ set ytics 1
 if (cpu_max - cpu_min > 32) set ytics autofreq
 unset grid
 set title "old"
-plot csv using (percpu("old") ? $5 : NaN):3:(0.5):(0.5):8 with boxxyerror fs solid fc palette notitle
+plot csv using (percpu("old") ? column(c_bucket) : NaN):(column(c_cpu)):(0.5):(0.5):(column(c_samples)) with boxxyerror fs solid fc palette notitle
 set title "new"
-plot csv using (percpu("new") ? $5 : NaN):3:(0.5):(0.5):8 with boxxyerror fs solid fc palette notitle
+plot csv using (percpu("new") ? column(c_bucket) : NaN):(column(c_cpu)):(0.5):(0.5):(column(c_samples)) with boxxyerror fs solid fc palette notitle
 unset multiplot

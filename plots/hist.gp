@@ -17,8 +17,7 @@ set yrange [0:*]
 set key top right
 set style fill transparent solid 0.55 border
 
-sel(v) = (strcol(2) eq v && strcol(3) eq "all")
-plot csv using (sel("old") ? ($6 + $7) / 2 : NaN):($8 / 2):6:7:(0):8 \
+plot csv using (sel("old") ? (column(c_lo) + column(c_hi)) / 2 : NaN):(column(c_samples) / 2):(column(c_lo)):(column(c_hi)):(0):(column(c_samples)) \
 	with boxxyerror lc rgb old_colour title "old: with the kstat\\_irqs clear", \
-     csv using (sel("new") ? ($6 + $7) / 2 : NaN):($8 / 2):6:7:(0):8 \
+     csv using (sel("new") ? (column(c_lo) + column(c_hi)) / 2 : NaN):(column(c_samples) / 2):(column(c_lo)):(column(c_hi)):(0):(column(c_samples)) \
 	with boxxyerror lc rgb new_colour title "new: without it"

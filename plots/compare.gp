@@ -1,0 +1,53 @@
+# compare.gp CDF RUNS VERDICTS OUT - the picture of ./run.sh compare:
+# per series (one row each), both sides' pooled CDFs overlaid (left), and
+# every run's figure as a dot, before and after, with the change and its
+# 95% interval (right). The three inputs are what ./run.sh compare writes:
+# compare-cdf.csv (side,workload,variant,hi,fraction), compare-runs.csv
+# (bench compare -f runs) and compare.csv (bench compare -f csv).
+csv = ARG1
+runs = ARG2
+verdicts = ARG3
+out = ARG4
+load 'plots/common.gp'
+
+series = system(sprintf("awk -F, 'NR > 1 { printf \"%%s/%%s \", $1, $2 }' '%s'", verdicts))
+n = words(series)
+stat = system(sprintf("awk -F, 'NR == 2 { print $3 }' '%s'", verdicts))
+if (out[strlen(out)-3:] eq ".svg") {
+	set terminal svg size 1000,(320 * n + 40) dynamic enhanced font "sans,11" background rgb "white"
+} else {
+	set terminal pngcairo size 1000,(320 * n + 40) enhanced font "sans,10"
+}
+set output out
+
+# "+16.4% [+11.7%, +20.2%] p=0.001 n=6+6 regression" for series i
+verdict(i) = system(sprintf("awk -F, -v k='%s' '$1 \"/\" $2 == k { printf \"%%+.1f%%%% [%%+.1f%%%%, %%+.1f%%%%] n=%%s+%%s %%s\", $8, $9, $10, $12, $13, $14 }' '%s'", word(series, i), verdicts))
+is(i) = (strcol(2) . "/" . strcol(3) eq word(series, i))
+before_colour = "#7f8c8d"
+after_colour = "#8e44ad"
+
+set multiplot layout n,2 title "bench compare: the pooled distributions (left) and the figure the gate tests, one dot per run (right)"
+do for [i = 1:n] {
+	set title sprintf("%s: pooled CDF", word(series, i))
+	set xlabel sprintf("time per call (%s), log scale", unit)
+	set ylabel "fraction at or below"
+	eval logtime_axis
+	set yrange [0:1.02]
+	set xrange [*:*]
+	set key bottom right
+	plot csv using (is(i) && strcol(1) eq "before" ? column(4) : NaN):(column(5)) with steps lw 2 lc rgb before_colour title "before", \
+	     csv using (is(i) && strcol(1) eq "after" ? column(4) : NaN):(column(5)) with steps lw 2 lc rgb after_colour title "after"
+	unset logscale x
+	set xtics ("before" 1, "after" 2)
+	set xrange [0.5:2.5]
+	set yrange [*:*]
+	set autoscale y
+	set title sprintf("%s per run: %s", stat, verdict(i))
+	set xlabel ""
+	set ylabel sprintf("%s (%s)", stat, unit)
+	set key off
+	plot runs using (is(i) && strcol(1) eq "before" ? 1 + 0.04 * (column(4) - 3.5) : NaN):(column(5)) with points pt 7 ps 1.2 lc rgb before_colour, \
+	     runs using (is(i) && strcol(1) eq "after" ? 2 + 0.04 * (column(4) - 3.5) : NaN):(column(5)) with points pt 7 ps 1.2 lc rgb after_colour
+	set xtics autofreq
+}
+unset multiplot
