@@ -293,3 +293,18 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	deps run test
 	[ "$status" -eq 2 ]
 }
+
+@test "run.sh on Rocky 9 without libnuma headers, not root: exit 3 with the dnf line, nothing run" {
+	osr rocky9
+	mkdir "$T/over"
+	cp "$B/.pkg-config" "$T/over/pkg-config"
+	cp "$B/id" "$T/over/id"
+	run --separate-stderr env PATH="$T/over:$PATH" T="$T" KSB_OS_RELEASE="$T/os-release" \
+		FAKE_PC_MISSING=numa FAKE_UID=1000 KSB_RESULTS="$T/results" ./run.sh -q -n 16
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq 3 ]
+	[ "${stderr_lines[0]}" = "deps: missing for run: numa" ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo dnf install -y numactl-devel" ]
+	[ "${stderr_lines[-1]}" = "run.sh: missing dependencies (see above; KSB_NO_DEPS=1 skips this check)" ]
+	[ ! -e "$T/results" ]
+}
