@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# deps.sh [-n] ROLE - make sure what ROLE needs is here; install what is
+# deps.sh [-n|-l] ROLE - make sure what ROLE needs is here; install what is
 # missing when root, else print the exact command and exit 3.
 #
 #   run    build and run: C compiler, make, pkg-config, libnuma and
@@ -25,8 +25,10 @@
 # (for tests).
 set -euo pipefail
 
+# The packages per distribution family. "a,b": two packages; @CLANG@: the
+# major version of clang (Debian names the runtime after it); openSUSE's
+# clang package carries the runtimes itself.
 # capability  role  check             apt                  dnf                 zypper          pacman
-# A package of "-" means none is known there; @CLANG@ is the clang major.
 table='
 cc            run   cmd:cc            gcc,libc6-dev        gcc                 gcc             gcc
 make          run   cmd:make          make                 make                make            make
@@ -41,7 +43,7 @@ shellcheck    test  cmd:shellcheck    shellcheck           ShellCheck          S
 valgrind      test  cmd:valgrind      valgrind             valgrind            valgrind        valgrind
 python3       test  cmd:python3       python3              python3             python3         python
 clang         test  cmd:clang         clang                clang               clang           clang
-libfuzzer     test  fuzzer            libclang-rt-@CLANG@-dev compiler-rt      clang           compiler-rt
+libfuzzer     test  fuzzer            libclang-rt-@CLANG@-dev compiler-rt   clang           compiler-rt
 '
 
 dry=0
@@ -160,6 +162,11 @@ deb_packages() {
 	echo "deps: installed ${missing[*]}" >&2
 }
 
+case ${1:-} in
+-h | --help)
+	sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"
+	exit 0 ;;
+esac
 while getopts nl opt; do
 	case $opt in
 	n) dry=1 ;;

@@ -284,8 +284,12 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "${stderr_lines[1]}" = "deps: dnf install -y numactl-devel failed" ]
 }
 
-@test "deps: bad usage exits 2" {
+@test "deps: --help exits 0 naming the roles; bad usage exits 2" {
 	osr rocky9
+	deps --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"run    build and run"* ]]
+	[[ "$output" == *"test   the tests on top"* ]]
 	deps
 	[ "$status" -eq 2 ]
 	deps -x run
