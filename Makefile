@@ -24,11 +24,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-# Debian packages the build and the tests need (see `make deps`).
-DEB_PKGS := build-essential pkg-config libnuma-dev liburcu-dev libcmocka-dev \
-	    bats gnuplot-nox shellcheck python3 valgrind clang libclang-rt-14-dev
-
-.PHONY: all check test perf fuzz vmcheck deps install uninstall clean
+.PHONY: all check test perf fuzz vmcheck deps test-deps install uninstall clean
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -81,7 +77,7 @@ build/fuzz/%: build/fuzzobj/tests/fuzz/%.o $(call objs,fuzzobj,$(FUZZ_SRCS))
 
 TOOLS := build/bench-tsan build/bench-asan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
 
-check: deps
+check: test-deps
 	@$(MAKE) --no-print-directory test
 
 test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
@@ -105,8 +101,13 @@ build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 perf: build/perf
 	build/perf
 
+# What building and running need (./run.sh), then what the tests add;
+# tests/deps.sh names the packages per distribution (-l lists them).
 deps:
-	@tests/deps.sh $(DEB_PKGS)
+	@tests/deps.sh run
+
+test-deps: deps
+	@tests/deps.sh test
 
 install: bench
 	install -d $(DESTDIR)$(BINDIR)

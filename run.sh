@@ -50,7 +50,7 @@ EOF
 
 build() {
 	if [ "${KSB_NO_DEPS:-0}" != 1 ]; then
-		make -s -C "$top" deps || die "missing dependencies (see above)"
+		make -s -C "$top" deps || die "missing dependencies (see above; KSB_NO_DEPS=1 skips this check)"
 	fi
 	make -s -C "$top" >/dev/null || die "build failed"
 }
