@@ -28,7 +28,7 @@
 #include "lib/samples.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
-#include "workloads/workload.h"
+#include "workloads/registry.h"
 
 /* ---- bench run ---- */
 
