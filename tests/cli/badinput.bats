@@ -101,4 +101,6 @@ set_field() {
 @test "run: --possible-cpus empty" { bad "--possible-cpus: ''" run --possible-cpus ""; }
 @test "run: --pcpu-unit not a power of two" { bad "--pcpu-unit: '12K' is not a power of two" run --pcpu-unit 12K; }
 @test "run: --cpus an empty list" { bad "--cpus: '' is not a CPU list" run --cpus ""; }
+@test "run: --cpus with a CPU above NR_CPUS" { bad "--cpus: CPU 9000 is above the limit of 8192 CPUs" run --cpus 0,9000; }
+@test "run: --cpus with a range, then a CPU at NR_CPUS" { bad "--cpus: CPU 8192 is above the limit of 8192 CPUs" run --cpus 0-1,8192; }
 @test "run: --output with an empty name" { bad "--output: : Is a directory" run -o ""; }
