@@ -21,3 +21,14 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' builtin-run.c workloads/registry.c)" ]
 }
+
+@test "every link rule passes LDFLAGS" {
+	local targets=(bench build/tests/test_lib build/tests-san/test_lib build/bench-tsan
+		build/bench-asan build/fuzz/fuzz_csv build/perf)
+	run make -n -B LDFLAGS=-Wl,--ksb-ldflags-mark "${targets[@]}"
+	[ "$status" -eq 0 ]
+	links=$(grep -E ' -o (bench|build/[a-z-]+/?[a-z_]*)( |$)' <<<"$output" | grep -v ' -c ')
+	echo "$links"
+	[ "$(wc -l <<<"$links")" -eq "${#targets[@]}" ]
+	! grep -v -e '--ksb-ldflags-mark' <<<"$links"
+}
