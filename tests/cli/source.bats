@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # shellcheck shell=bats
-# Checks on the source tree itself: the layering between the folders.
+# Checks on the source tree itself: the layering between the folders,
+# the link rules, and the bats files (shellcheck-clean, and no test that
+# cannot fail).
 
 load common
 
@@ -30,5 +32,18 @@ setup() {
 	links=$(grep -E ' -o (bench|build/[a-z-]+/?[a-z_]*)( |$)' <<<"$output" | grep -v ' -c ')
 	echo "$links"
 	[ "$(wc -l <<<"$links")" -eq "${#targets[@]}" ]
-	! grep -v -e '--ksb-ldflags-mark' <<<"$links"
+	[ "$(grep -c -e '--ksb-ldflags-mark' <<<"$links")" -eq "${#targets[@]}" ]
+}
+
+@test "the bats files are shellcheck-clean" {
+	command -v shellcheck || skip "shellcheck not installed"
+	shellcheck tests/cli/*.bats tests/cli/common.bash
+}
+
+# bench's status is lost in `./bench ... | cmd` (bats sets no pipefail):
+# write to a file, or `run` and check $status
+@test "no test pipes bench or run.sh into another command" {
+	run grep -nE '^\s*(\./bench|\./run\.sh|build/bench-[a-z]+) [^|]*\|[^|]' tests/cli/*.bats
+	echo "$output"
+	[ "$status" -eq 1 ]
 }
