@@ -244,10 +244,13 @@ uint64_t kstats_hist_value_at_percentile(const struct kstats_hist *h,
 int kstats_hist_print_table(const struct kstats_hist *h, FILE *f);
 
 /*
- * kstats_hist_print_kstats - kstats' own lines,
+ * kstats_hist_print_kstats - lines in the format of lr-cstats' ks_print(),
  * "slot %-4u CPU  %-4d count %8lu  avg %8lu  p %c.%06lu  n %8lu"
  * where n is the cumulative count. @cpu >= 0 labels a per-CPU table
- * ("CPU " and the CPU); @cpu < 0 a merged one ("CPUS" and @nr_cpus).
+ * ("CPU " and the CPU); @cpu < 0 a merged one ("CPUS" and @nr_cpus, the
+ * CPUs merged, where kstats prints nr_cpu_ids). Unlike kstats, whose sum
+ * drops low bits of samples of 2^19 and up (SUM_SCALE), avg is the exact
+ * rounded mean of the slot.
  */
 int kstats_hist_print_kstats(const struct kstats_hist *h, FILE *f, int cpu,
 			     unsigned int nr_cpus);

@@ -9,7 +9,7 @@ setup() {
 }
 
 
-# schema.awk: every check of DESIGN.md's CSV section, one message per fault
+# check_csv: every check of docs/design.md's CSV section, one message per fault
 check_csv() {
 	awk -F, -v want="$2" '
 	NR == 1 { if ($0 != "# kstats-bench-csv 1") { print "magic"; bad = 1 } next }

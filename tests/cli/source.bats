@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # shellcheck shell=bats
 # Checks on the source tree itself: the layering between the folders,
-# the link rules, and the bats files (shellcheck-clean, and no test that
-# cannot fail).
+# the link rules, the documents cited, and the bats files
+# (shellcheck-clean, and no test that cannot fail).
 
 load common
 
@@ -46,4 +46,11 @@ setup() {
 	run grep -nE '^\s*(\./bench|\./run\.sh|build/bench-[a-z]+) [^|]*\|[^|]' tests/cli/*.bats
 	echo "$output"
 	[ "$status" -eq 1 ]
+}
+
+@test "the repository cites only documents it holds (docs/design.md, not DESIGN.md)" {
+	run grep -rln --exclude-dir=build --exclude-dir=results --exclude-dir=.git --exclude=source.bats 'DESIGN\.md' .
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ -f docs/design.md ]
 }

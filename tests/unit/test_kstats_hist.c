@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_kstats_hist.c - the histogram against an independent reference of
- * the kstats rules (DESIGN.md, "The histogram"): slot math, bounds,
+ * the kstats rules (docs/design.md, "The histogram"): slot math, bounds,
  * merge, exact sums, percentiles and every printer, for every frac_bits.
  */
 #include <errno.h>
