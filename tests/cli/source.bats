@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # shellcheck shell=bats
 # Checks on the source tree itself: the layering between the folders,
-# the link rules, the documents cited, and the bats files
-# (shellcheck-clean, and no test that cannot fail).
+# the link rules, the line length, the documents cited, and the bats
+# files (shellcheck-clean, and no test that cannot fail).
 
 load common
 
@@ -46,6 +46,22 @@ setup() {
 	run grep -nE '^\s*(\./bench|\./run\.sh|build/bench-[a-z]+) [^|]*\|[^|]' tests/cli/*.bats
 	echo "$output"
 	[ "$status" -eq 1 ]
+}
+
+# long_lines: every C line over .clang-format's ColumnLimit (100, tabs at
+# 8) that holds no string literal (user-visible strings are never split)
+long_lines() {
+	local f
+	find . -path ./build -prune -o -name '*.[ch]' -print | sort | while read -r f; do
+		expand -t8 "$f" | awk -v f="${f#./}" 'length > 100 && !/"/ { print f ":" FNR ": " length " columns" }'
+	done
+}
+
+@test "C lines fit in 100 columns, unless they hold a string (docs/design.md)" {
+	run long_lines
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
 
 @test "the repository cites only documents it holds (docs/design.md, not DESIGN.md)" {
