@@ -234,6 +234,45 @@ double kstats_hist_mean(const struct kstats_hist *h);
 uint64_t kstats_hist_value_at_percentile(const struct kstats_hist *h,
 					 double pct);
 
+/* ---- the non-empty slots, in order, as the printers show them ---- */
+
+/*
+ * One step of a walk over the non-empty slots of a histogram, with what
+ * every printer shows of the slot. Read-only on the histogram.
+ *
+ *	struct kstats_hist_iter it;
+ *
+ *	kstats_hist_for_each_slot(&it, h)
+ *		printf("%u %lu %c.%06lu\n", it.slot, it.count, it.pct_int, it.pct_frac);
+ */
+struct kstats_hist_iter {
+	const struct kstats_hist *h;	/* the histogram walked */
+	uint64_t total;			/* its samples */
+	unsigned int next;		/* internal: the slot to look at next */
+	unsigned int slot;		/* this slot (the table's BUCKET) */
+	uint64_t count;			/* samples in it, > 0 */
+	uint64_t avg;			/* their rounded mean, as kstats_hist_slot_avg() */
+	uint64_t cum;			/* samples in it and in every slot before */
+	uint64_t lo;			/* first value it holds */
+	uint64_t last;			/* last value it holds, inclusive */
+	char pct_int;			/* the percentile cum / total: '1' or '0', */
+	unsigned long pct_frac;		/* then 6 decimals, truncated */
+};
+
+/* kstats_hist_iter_start - a walk over @h from its first slot. */
+void kstats_hist_iter_start(struct kstats_hist_iter *it,
+			    const struct kstats_hist *h);
+
+/*
+ * kstats_hist_iter_next - move @it to the next non-empty slot and fill
+ * its fields. Returns true, or false past the last one.
+ */
+bool kstats_hist_iter_next(struct kstats_hist_iter *it);
+
+/* kstats_hist_for_each_slot - every non-empty slot of @h, in order */
+#define kstats_hist_for_each_slot(it, h) \
+	for (kstats_hist_iter_start(it, h); kstats_hist_iter_next(it);)
+
 /* ---- printers: only non-empty slots; return 0 or -EIO (ferror) ---- */
 
 /*

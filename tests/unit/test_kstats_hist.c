@@ -331,6 +331,47 @@ static void test_queries(void **state)
 	kstats_hist_free(h);
 }
 
+/* the walk: non-empty slots only, in order, with every printer's fields */
+static void test_iter_non_empty_slots(void **state)
+{
+	static const uint64_t v[] = { 5, 9, 10240, 10241, 12000, 40000, UINT64_MAX };
+	static const struct {
+		unsigned int slot;
+		uint64_t count, avg, cum, lo, last;
+		char pct_int;
+		unsigned long pct_frac;
+	} want[] = {
+		{ 5, 1, 5, 1, 5, 5, '0', 142857 },
+		{ 8, 1, 9, 2, 8, 9, '0', 285714 },
+		{ 49, 3, 10827, 5, 10240, 12287, '0', 714285 },
+		{ 56, 1, 40000, 6, 32768, 40959, '0', 857142 },
+		{ 251, 1, UINT64_MAX, 7, UINT64_C(7) << 61, UINT64_MAX, '1', 0 },
+	};
+	struct kstats_hist *h = hist_of(2, v, 7);
+	struct kstats_hist_iter it;
+	unsigned int n = 0;
+
+	(void)state;
+	kstats_hist_for_each_slot(&it, h) {
+		assert_true(n < 5);
+		assert_int_equal(it.slot, want[n].slot);
+		assert_true(it.count == want[n].count);
+		assert_true(it.avg == want[n].avg);
+		assert_true(it.cum == want[n].cum);
+		assert_true(it.lo == want[n].lo && it.last == want[n].last);
+		assert_int_equal(it.pct_int, want[n].pct_int);
+		assert_int_equal(it.pct_frac, want[n].pct_frac);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	/* a finished walk stays finished */
+	assert_false(kstats_hist_iter_next(&it));
+	kstats_hist_reset(h);
+	kstats_hist_for_each_slot(&it, h)
+		fail();
+	kstats_hist_free(h);
+}
+
 /* ---- printers ---- */
 
 static void test_percentile_truncation(void **state)
@@ -497,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_merge_equals_one_table),
 		cmocka_unit_test(test_exact_sum_at_2_64),
 		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_iter_non_empty_slots),
 		cmocka_unit_test(test_percentile_truncation),
 		cmocka_unit_test(test_percentile_one_only_at_total),
 		cmocka_unit_test(test_empty_table),
