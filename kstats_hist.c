@@ -27,7 +27,7 @@ static unsigned int ksh_nr_slots(unsigned int frac_bits)
 struct kstats_hist *kstats_hist_create(unsigned int frac_bits)
 {
 	struct kstats_hist *h;
-	unsigned int n;
+	unsigned int i, n;
 	size_t size;
 
 	if (frac_bits > KSTATS_HIST_FRAC_BITS_MAX) {
@@ -44,6 +44,9 @@ struct kstats_hist *kstats_hist_create(unsigned int frac_bits)
 	h->frac_bits = frac_bits;
 	h->nr_slots = n;
 	h->min = UINT64_MAX;
+	h->exact_below = UINT64_C(1) << frac_bits;
+	for (i = 0; i + frac_bits < 64; i++)
+		h->row[i] = &h->slot[i << frac_bits];
 	return h;
 }
 

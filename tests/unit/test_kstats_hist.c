@@ -176,6 +176,31 @@ static void test_slot_powers_of_two(void **state)
 	}
 }
 
+/* record() finds its slot its own way (a row table): the same slot */
+static void test_record_lands_in_its_slot(void **state)
+{
+	struct kstats_hist *h;
+	unsigned int fb, k, d, slot;
+	uint64_t v;
+
+	(void)state;
+	for (fb = 0; fb <= KSTATS_HIST_FRAC_BITS_MAX; fb++) {
+		h = kstats_hist_create(fb);
+		assert_non_null(h);
+		for (k = 0; k <= 64; k++) {
+			for (d = 0; d < 3; d++) {
+				v = k == 64 ? UINT64_MAX - d : (UINT64_C(1) << k) - 1 + d;
+				slot = ref_slot(v, fb);
+				kstats_hist_reset(h);
+				kstats_hist_record(h, v);
+				assert_true(kstats_hist_slot_count(h, slot) == 1);
+				assert_true(kstats_hist_total(h) == 1);
+			}
+		}
+		kstats_hist_free(h);
+	}
+}
+
 static void test_nr_slots_and_create(void **state)
 {
 	struct kstats_hist *h;
@@ -532,6 +557,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slot_every_value_to_2_16),
 		cmocka_unit_test(test_slot_powers_of_two),
+		cmocka_unit_test(test_record_lands_in_its_slot),
 		cmocka_unit_test(test_nr_slots_and_create),
 		cmocka_unit_test(test_bounds_round_trip),
 		cmocka_unit_test(test_layout_fb2),
