@@ -44,23 +44,23 @@ build/tsan/%.o: %.c
 	$(CC) $(ALL_CFLAGS) $(TSAN) -c -o $@ $<
 
 bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- tests: unit tests plain and under ASan+UBSan, then bats ----
 build/tests/%: build/obj/tests/unit/%.o $(call objs,obj,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 build/tests-san/%: build/san/tests/unit/%.o $(call objs,san,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS) -lcmocka
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 # the whole bench under ThreadSanitizer, and under ASan+UBSan
 build/bench-tsan: $(call objs,tsan,$(BENCH_SRCS) $(LIB_SRCS))
-	$(CC) $(CFLAGS) $(TSAN) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(TSAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 build/bench-asan: $(call objs,san,$(BENCH_SRCS) $(LIB_SRCS))
-	$(CC) $(CFLAGS) $(SAN) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
@@ -73,7 +73,7 @@ build/fuzzobj/%.o: %.c
 
 build/fuzz/%: build/fuzzobj/tests/fuzz/%.o $(call objs,fuzzobj,$(FUZZ_SRCS))
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^ -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(LDFLAGS) -o $@ $^ -lm
 
 TOOLS := build/bench-tsan build/bench-asan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
 
@@ -96,7 +96,7 @@ fuzz: $(TOOLS) bench
 
 # ---- benchmarks, not tests: figures to read, never asserted ----
 build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 perf: build/perf
 	build/perf

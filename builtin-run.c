@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -31,7 +32,7 @@
 #include "lib/samples.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
-#include "workloads/workload.h"
+#include "workloads/registry.h"
 
 /* ---- bench run ---- */
 
@@ -304,6 +305,9 @@ static int run_topo(void)
 	else if (ret == -EPERM)
 		bench_err("--cpus: CPU %d is not one this process may use (allowed: %s)",
 			  bad, allowed);
+	else if (ret == -E2BIG)
+		bench_err("--cpus: CPU %s%d is above the limit of %d CPUs (NR_CPUS: 0-%d)",
+			  bad == INT_MAX ? ">= " : "", bad, TOPO_MAX_CPUS, TOPO_MAX_CPUS - 1);
 	else if (ret == -ERANGE)
 		bench_err("--possible-cpus: %lu is too few: worker CPU %d needs at least %d",
 			  (unsigned long)g.possible, bad, bad + 1);

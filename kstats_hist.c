@@ -27,7 +27,7 @@ static unsigned int ksh_nr_slots(unsigned int frac_bits)
 struct kstats_hist *kstats_hist_create(unsigned int frac_bits)
 {
 	struct kstats_hist *h;
-	unsigned int n;
+	unsigned int i, n;
 	size_t size;
 
 	if (frac_bits > KSTATS_HIST_FRAC_BITS_MAX) {
@@ -44,6 +44,9 @@ struct kstats_hist *kstats_hist_create(unsigned int frac_bits)
 	h->frac_bits = frac_bits;
 	h->nr_slots = n;
 	h->min = UINT64_MAX;
+	h->exact_below = UINT64_C(1) << frac_bits;
+	for (i = 0; i + frac_bits < 64; i++)
+		h->row[i] = &h->slot[i << frac_bits];
 	return h;
 }
 
@@ -178,8 +181,8 @@ double kstats_hist_mean(const struct kstats_hist *h)
 uint64_t kstats_hist_value_at_percentile(const struct kstats_hist *h,
 					 double pct)
 {
-	uint64_t total = kstats_hist_total(h), rank, cum = 0, lo, last;
-	unsigned int i;
+	uint64_t total = kstats_hist_total(h), rank;
+	struct kstats_hist_iter it;
 
 	if (!total)
 		return 0;
@@ -187,25 +190,49 @@ uint64_t kstats_hist_value_at_percentile(const struct kstats_hist *h,
 	rank = (uint64_t)ceil(pct * (double)total / 100.0);
 	if (rank < 1)
 		rank = 1;
-	for (i = 0; i < h->nr_slots; i++) {
-		cum += h->slot[i].count;
-		if (cum >= rank)
+	kstats_hist_for_each_slot(&it, h)
+		if (it.cum >= rank)
 			break;
-	}
-	kstats_hist_slot_bounds(h->frac_bits, i, &lo, &last);
-	return last < h->min ? h->min : last > h->max ? h->max : last;
+	return it.last < h->min ? h->min : it.last > h->max ? h->max : it.last;
 }
 
 /* ---- printers ---- */
 
-/* The kstats percentile: cum / total truncated to 6 decimals. */
-static void ksh_pct(uint64_t cum, uint64_t total, char *integer,
-		    unsigned long *frac)
+/* ---- the walk over the non-empty slots ---- */
+
+void kstats_hist_iter_start(struct kstats_hist_iter *it,
+			    const struct kstats_hist *h)
 {
-	*integer = cum == total ? '1' : '0';
-	*frac = cum == total ? 0 :
-		(unsigned long)((unsigned __int128)cum * 1000000 / total);
+	memset(it, 0, sizeof(*it));
+	it->h = h;
+	it->total = kstats_hist_total(h);
 }
+
+bool kstats_hist_iter_next(struct kstats_hist_iter *it)
+{
+	const struct kstats_hist *h = it->h;
+	unsigned int i = it->next;
+
+	while (i < h->nr_slots && !h->slot[i].count)
+		i++;
+	if (i >= h->nr_slots) {
+		it->next = h->nr_slots;
+		return false;
+	}
+	it->next = i + 1;
+	it->slot = i;
+	it->count = h->slot[i].count;
+	it->avg = kstats_hist_slot_avg(h, i);
+	it->cum += it->count;
+	kstats_hist_slot_bounds(h->frac_bits, i, &it->lo, &it->last);
+	/* the kstats percentile: cum / total truncated to 6 decimals */
+	it->pct_int = it->cum == it->total ? '1' : '0';
+	it->pct_frac = it->cum == it->total ? 0 :
+		(unsigned long)((unsigned __int128)it->cum * 1000000 / it->total);
+	return true;
+}
+
+/* ---- printers ---- */
 
 static int ksh_status(FILE *f)
 {
@@ -214,69 +241,43 @@ static int ksh_status(FILE *f)
 
 int kstats_hist_print_table(const struct kstats_hist *h, FILE *f)
 {
-	uint64_t total = kstats_hist_total(h), cum = 0;
-	unsigned long frac;
-	unsigned int i;
-	char c;
+	struct kstats_hist_iter it;
 
 	fputs("BUCKET \tSAMPLES\t AVG TIME(ns)  PERCENTILE\n\n", f);
-	for (i = 0; i < h->nr_slots; i++) {
-		if (!h->slot[i].count)
-			continue;
-		cum += h->slot[i].count;
-		ksh_pct(cum, total, &c, &frac);
-		fprintf(f, "%3u%12lu%13lu   %c.%06lu\n", i,
-			(unsigned long)h->slot[i].count,
-			(unsigned long)kstats_hist_slot_avg(h, i), c, frac);
-	}
+	kstats_hist_for_each_slot(&it, h)
+		fprintf(f, "%3u%12lu%13lu   %c.%06lu\n", it.slot,
+			(unsigned long)it.count, (unsigned long)it.avg,
+			it.pct_int, it.pct_frac);
 	return ksh_status(f);
 }
 
 int kstats_hist_print_kstats(const struct kstats_hist *h, FILE *f, int cpu,
 			     unsigned int nr_cpus)
 {
-	uint64_t total = kstats_hist_total(h), cum = 0;
-	unsigned long frac;
-	unsigned int i;
-	char c;
+	struct kstats_hist_iter it;
 
-	for (i = 0; i < h->nr_slots; i++) {
-		if (!h->slot[i].count)
-			continue;
-		cum += h->slot[i].count;
-		ksh_pct(cum, total, &c, &frac);
+	kstats_hist_for_each_slot(&it, h)
 		fprintf(f, "slot %-4u %s %-4d count %8lu  avg %8lu  p %c.%06lu  n %8lu\n",
-			i, cpu < 0 ? "CPUS" : "CPU ",
-			cpu < 0 ? (int)nr_cpus : cpu,
-			(unsigned long)h->slot[i].count,
-			(unsigned long)kstats_hist_slot_avg(h, i), c, frac,
-			(unsigned long)cum);
-	}
+			it.slot, cpu < 0 ? "CPUS" : "CPU ",
+			cpu < 0 ? (int)nr_cpus : cpu, (unsigned long)it.count,
+			(unsigned long)it.avg, it.pct_int, it.pct_frac,
+			(unsigned long)it.cum);
 	return ksh_status(f);
 }
 
 int kstats_hist_print_csv(const struct kstats_hist *h, FILE *f,
 			  const char *prefix)
 {
-	uint64_t total = kstats_hist_total(h), cum = 0, lo, last;
-	unsigned long frac;
-	unsigned int i;
-	char c;
+	struct kstats_hist_iter it;
 
-	for (i = 0; i < h->nr_slots; i++) {
-		if (!h->slot[i].count)
-			continue;
-		cum += h->slot[i].count;
-		ksh_pct(cum, total, &c, &frac);
-		kstats_hist_slot_bounds(h->frac_bits, i, &lo, &last);
-		fprintf(f, "%s,%u,%lu,", prefix, i, (unsigned long)lo);
-		if (last == UINT64_MAX)
+	kstats_hist_for_each_slot(&it, h) {
+		fprintf(f, "%s,%u,%lu,", prefix, it.slot, (unsigned long)it.lo);
+		if (it.last == UINT64_MAX)
 			fputs("18446744073709551616", f);
 		else
-			fprintf(f, "%lu", (unsigned long)(last + 1));
-		fprintf(f, ",%lu,%lu,%c.%06lu\n",
-			(unsigned long)h->slot[i].count,
-			(unsigned long)kstats_hist_slot_avg(h, i), c, frac);
+			fprintf(f, "%lu", (unsigned long)(it.last + 1));
+		fprintf(f, ",%lu,%lu,%c.%06lu\n", (unsigned long)it.count,
+			(unsigned long)it.avg, it.pct_int, it.pct_frac);
 	}
 	return ksh_status(f);
 }
@@ -335,16 +336,15 @@ static void ksh_bar_row(const struct kstats_hist *h, FILE *f, unsigned int i,
 int kstats_hist_print_bars(const struct kstats_hist *h, FILE *f)
 {
 	unsigned int i, first = h->nr_slots, end = 0;
+	struct kstats_hist_iter it;
 	uint64_t peak = 0;
 
-	for (i = 0; i < h->nr_slots; i++) {
-		if (!h->slot[i].count)
-			continue;
+	kstats_hist_for_each_slot(&it, h) {
 		if (first == h->nr_slots)
-			first = i;
-		end = i + 1;
-		if (h->slot[i].count > peak)
-			peak = h->slot[i].count;
+			first = it.slot;
+		end = it.slot + 1;
+		if (it.count > peak)
+			peak = it.count;
 	}
 	for (i = first; i < end; i++)
 		ksh_bar_row(h, f, i, peak);

@@ -134,7 +134,9 @@ summary() {
 }
 
 # one_run DIR [BENCH RUN OPTIONS]: run, keep what was measured even if
-# interrupted, then tables, plots and summary
+# interrupted, then tables, plots and summary. The run's status (0, or
+# 130/143 when interrupted) goes to run_rc, not to the return value: a
+# caller writing `one_run ... || rc=$?` would turn set -e off in here.
 one_run() {
 	local dir=$1 rc=0
 	shift
@@ -151,14 +153,14 @@ one_run() {
 	to "$dir/table-new.txt" "$bench" show -v new "$dir/bench.csv"
 	to "$dir/summary.txt" summary "$dir/output.txt"
 	plots "$dir/bench.csv" "$dir"
-	return "$rc"
+	run_rc=$rc
 }
 
 main_job() {
-	local dir possible rc=0
+	local dir possible run_rc=0
 	build
 	dir=$(new_results_dir)
-	one_run "$dir" "$@" || rc=$?
+	one_run "$dir" "$@"
 	echo "== old: $(sed -n 's/^# variant_old: //p' "$dir/bench.csv")"
 	cat "$dir/table-old.txt"
 	echo
@@ -172,7 +174,7 @@ main_job() {
 		echo "      ./run.sh --possible-cpus 480 --cache cold models the patch's 480-CPU host"
 	fi
 	echo "results: $dir"
-	return "$rc"
+	return "$run_rc"
 }
 
 # ---- sweep ----

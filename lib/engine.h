@@ -32,7 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../workloads/workload.h"
+#include "workload.h"
 #include "tsc.h"
 
 struct kstats_hist;

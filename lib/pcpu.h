@@ -21,7 +21,8 @@
  * a deliberate fault that pcpu_check_nodes() must catch (make vmcheck).
  *
  * Concurrency: pcpu_alloc() and pcpu_free() take the allocator's mutex
- * (pcpu_alloc_mutex); pcpu_ptr() and pcpu_unit_node() may run anywhere.
+ * (pcpu_alloc_mutex); pcpu_ptr() and pcpu_check_nodes() only read what
+ * pcpu_create() set up, and may run on any thread.
  */
 #ifndef KSB_PCPU_H
 #define KSB_PCPU_H

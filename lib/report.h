@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "../workloads/workload.h"
+#include "workload.h"
 
 struct csv_meta;
 struct engine;

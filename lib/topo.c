@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <numa.h>
 #include <sched.h>
 #include <stdio.h>
@@ -153,6 +154,30 @@ static int topo_nodes(struct topo *t)
 
 /* ---- workers ---- */
 
+/*
+ * The first CPU in cpulist @s that is not below @max (after
+ * topo_parse_cpulist() said -ERANGE), capped at INT_MAX.
+ */
+static int topo_first_above(const char *s, unsigned int max)
+{
+	unsigned long v;
+	char *end;
+
+	for (; *s; s = end) {
+		if (*s < '0' || *s > '9') {
+			end = (char *)s + 1;
+			continue;
+		}
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || v > INT_MAX)
+			return INT_MAX;
+		if (v >= max)
+			return (int)v;
+	}
+	return INT_MAX;
+}
+
 static int topo_workers(struct topo *t, const char *cpus, const bool *allowed,
 			int *bad_cpu)
 {
@@ -163,23 +188,28 @@ static int topo_workers(struct topo *t, const char *cpus, const bool *allowed,
 
 	if (!want)
 		return -ENOMEM;
-	if (cpus && topo_parse_cpulist(cpus, want, TOPO_MAX_CPUS) == -EINVAL) {
+	ret = cpus ? topo_parse_cpulist(cpus, want, TOPO_MAX_CPUS) : 0;
+	if (ret == -ERANGE) {
+		/* a plain list, with a CPU no kernel has */
+		*bad_cpu = topo_first_above(cpus, TOPO_MAX_CPUS);
+		ret = -E2BIG;
+		goto out_free_want;
+	} else if (ret == -EINVAL) {
 		/*
 		 * A plain list parses above, so that an error can name the
 		 * CPU; the rest of numactl's syntax ("all", "!", "+") goes
 		 * to libnuma's parser, which ignores the cpuset (we check).
 		 */
 		bm = numa_parse_cpustring_all(cpus);
-		if (!bm) {
-			ret = -EINVAL;
+		if (!bm)
 			goto out_free_want;
-		}
 		for (cpu = 0; cpu < bm->size && cpu < TOPO_MAX_CPUS; cpu++)
 			want[cpu] = numa_bitmask_isbitset(bm, cpu);
 		numa_bitmask_free(bm);
 	} else if (!cpus) {
 		memcpy(want, allowed, TOPO_MAX_CPUS * sizeof(*want));
 	}
+	ret = 0;
 	for (cpu = 0; cpu < TOPO_MAX_CPUS; cpu++) {
 		if (!want[cpu])
 			continue;

@@ -42,8 +42,9 @@ int topo_parse_cpulist(const char *s, bool *set, unsigned int max);
  * present, whose node the kernel does not export).
  * Returns 0; -EINVAL if @cpus does not parse; -EPERM if it names a CPU
  * this process may not use (*@bad_cpu is that CPU); -ERANGE if a worker
- * CPU is not below @nr_possible (*@bad_cpu); -ENOENT if sysfs is
- * unreadable; -ENOMEM.
+ * CPU is not below @nr_possible (*@bad_cpu); -E2BIG if @cpus names a
+ * CPU not below TOPO_MAX_CPUS (*@bad_cpu, INT_MAX if larger still);
+ * -ENOENT if sysfs is unreadable; -ENOMEM.
  */
 int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
 	      int *bad_cpu);

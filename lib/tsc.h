@@ -2,9 +2,9 @@
 /*
  * tsc.h - timestamps for one timed region, and cycles -> ns.
  *
- *	t0 = tsc_start();	mfence; lfence; rdtsc
+ *	t0 = tsc_start();		mfence; lfence; rdtsc
  *	region();
- *	t1 = tsc_end(&cpu);	[fence]; rdtscp; lfence
+ *	t1 = tsc_end(fence, &aux);	[fence]; rdtscp; lfence
  *
  * tsc_start(): mfence drains the stores of the untimed setup, so that
  * they are not paid inside the window; lfence keeps rdtsc from running
@@ -17,7 +17,8 @@
  * decides how much of that drain the window holds:
  *   sfence (default): the region's stores are ordered before any later
  *     store; costs nothing measurable on the empty region (timer_ratio
- *     stays ~1), and is what DESIGN.md's reference figures used;
+ *     stays ~1), and is what the reference figures in docs/design.md
+ *     ("Facts measured") used;
  *   mfence: the SDM's recipe for "RDTSCP only after all previous stores
  *     are globally visible": the strict bound, at ~43 more cycles;
  *   none: the bare stamps.

@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "workload.h"
+#include "../lib/workload.h"
 
 /* struct irqstat: cnt, plus ref with CONFIG_GENERIC_IRQ_STAT_SNAPSHOT */
 struct irqstat {

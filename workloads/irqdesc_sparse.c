@@ -388,6 +388,8 @@ static int sparse_setup(const struct wl_env *env, void **priv)
 	w->env = *env;
 	w->cap = sparse_share(env);
 	w->ring = calloc(w->cap, sizeof(*w->ring));
+	/* registered first: sparse_fini() below destroys the table */
+	urcu_memb_register_thread();
 	pthread_mutex_lock(&init_lock);
 	if (!w->ring)
 		ret = -ENOMEM;
@@ -400,11 +402,11 @@ static int sparse_setup(const struct wl_env *env, void **priv)
 	}
 	pthread_mutex_unlock(&init_lock);
 	if (ret) {
+		urcu_memb_unregister_thread();
 		free(w->ring);
 		free(w);
 		return ret;
 	}
-	urcu_memb_register_thread();
 	*priv = w;
 	return 0;
 }

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "workload.h"
+#include "registry.h"
 
 const struct workload *const workloads[] = {
 	&wl_irqdesc_alloc,

@@ -29,7 +29,9 @@ set_field() {
 @test "csv: missing magic line" { csv_case "bad.csv:1: not a kstats-bench CSV" 'NR > 1'; }
 @test "csv: empty file" { : >"$T/e.csv"; bad "e.csv: no column header" compare "$GOOD" "$T/e.csv"; }
 @test "csv: metadata only, truncated before the header" { csv_case "no column header (empty or truncated file)" '/^#/'; }
-@test "csv: header but no rows" { csv_case "bad.csv: no rows" '/^#/ || !h { print; if (!/^#/) h = 1 }'; }
+@test "csv: header but no rows" {
+	csv_case "bad.csv: no rows" '/^#/ || !h { print; if (!/^#/) h = 1 }'
+}
 @test "csv: truncated in the middle of a row" {
 	head -c 3000 "$GOOD" >"$T/t.csv"
 	bad "t.csv:" compare "$GOOD" "$T/t.csv"
@@ -52,9 +54,13 @@ set_field() {
 @test "csv: inconsistent percentile" { set_field "is not the cumulative" 2 10 "0.500000"; }
 @test "csv: malformed percentile" { set_field "percentile '0.5' is not 0.dddddd" 2 10 "0.5"; }
 @test "csv: percentile above 1" { set_field "percentile '1.500000'" 2 10 "1.500000"; }
-@test "csv: mixed frac_bits lines" { csv_case "mixed frac_bits: 3 after 2" '{ print } /^# frac_bits:/ { print "# frac_bits: 3" }'; }
+@test "csv: mixed frac_bits lines" {
+	csv_case "mixed frac_bits: 3 after 2" '{ print } /^# frac_bits:/ { print "# frac_bits: 3" }'
+}
 @test "csv: bounds of another frac_bits" { set_field "(mixed frac_bits?)" 1 6 "12345"; }
-@test "csv: frac_bits out of range" { csv_case "frac_bits: '13' is not 0..12" '{ sub(/^# frac_bits: 2$/, "# frac_bits: 13") } 1'; }
+@test "csv: frac_bits out of range" {
+	csv_case "frac_bits: '13' is not 0..12" '{ sub(/^# frac_bits: 2$/, "# frac_bits: 13") } 1'
+}
 @test "csv: no frac_bits line" { csv_case "no '# frac_bits: B' line before the rows" '!/^# frac_bits:/'; }
 @test "csv: bucket that does not exist" { set_field "bucket 999 does not exist for frac_bits 2" 1 5 "999"; }
 @test "csv: bucket not a number" { set_field "bucket: 'x'" 1 5 "x"; }
@@ -66,7 +72,9 @@ set_field() {
 @test "csv: cpu not a number" { set_field "cpu: 'x' is not 'all' or 0..8191" 1 3 x; }
 @test "csv: cpu all on a node" { set_field "cpu 'all' must have node -1" 1 4 "0"; }
 @test "csv: workload name with spaces" { set_field "workload and variant must be short" 1 1 "irq desc"; }
-@test "csv: a line of 5000 bytes" { csv_case "line longer than 4096 bytes" '{ print } /^# host/ { s = sprintf("%5000s", ""); gsub(/ /, "x", s); print "# note: " s }'; }
+@test "csv: a line of 5000 bytes" {
+	csv_case "line longer than 4096 bytes" '{ print } /^# host/ { s = sprintf("%5000s", ""); gsub(/ /, "x", s); print "# note: " s }'
+}
 @test "csv: a directory" { bad "$F: Is a directory" compare "$GOOD" "$F"; }
 @test "csv: a missing file" { bad "/nonexistent.csv: No such file or directory" compare /nonexistent.csv "$GOOD"; }
 @test "compare: units differ" {
@@ -126,4 +134,6 @@ set_field() {
 @test "run: --possible-cpus empty" { bad "--possible-cpus: ''" run --possible-cpus ""; }
 @test "run: --pcpu-unit not a power of two" { bad "--pcpu-unit: '12K' is not a power of two" run --pcpu-unit 12K; }
 @test "run: --cpus an empty list" { bad "--cpus: '' is not a CPU list" run --cpus ""; }
+@test "run: --cpus with a CPU above NR_CPUS" { bad "--cpus: CPU 9000 is above the limit of 8192 CPUs" run --cpus 0,9000; }
+@test "run: --cpus with a range, then a CPU at NR_CPUS" { bad "--cpus: CPU 8192 is above the limit of 8192 CPUs" run --cpus 0-1,8192; }
 @test "run: --output with an empty name" { bad "--output: : Is a directory" run -o ""; }

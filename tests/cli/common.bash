@@ -3,6 +3,7 @@
 bats_require_minimum_version 1.5.0
 
 # from the repository root, with the fixtures and a scratch directory
+# shellcheck disable=SC2034  # F and T are for the .bats files
 common_setup() {
 	cd "$BATS_TEST_DIRNAME/../.." || return 1
 	F=tests/fixtures

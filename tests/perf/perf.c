@@ -26,6 +26,7 @@
 #include "lib/engine.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
+#include "workloads/registry.h"
 
 #define NR_VALUES	(1u << 20)
 #define ROUNDS		21

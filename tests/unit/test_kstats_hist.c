@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_kstats_hist.c - the histogram against an independent reference of
- * the kstats rules (DESIGN.md, "The histogram"): slot math, bounds,
+ * the kstats rules (docs/design.md, "The histogram"): slot math, bounds,
  * merge, exact sums, percentiles and every printer, for every frac_bits.
  */
 #include <errno.h>
@@ -176,6 +176,31 @@ static void test_slot_powers_of_two(void **state)
 	}
 }
 
+/* record() finds its slot its own way (a row table): the same slot */
+static void test_record_lands_in_its_slot(void **state)
+{
+	struct kstats_hist *h;
+	unsigned int fb, k, d, slot;
+	uint64_t v;
+
+	(void)state;
+	for (fb = 0; fb <= KSTATS_HIST_FRAC_BITS_MAX; fb++) {
+		h = kstats_hist_create(fb);
+		assert_non_null(h);
+		for (k = 0; k <= 64; k++) {
+			for (d = 0; d < 3; d++) {
+				v = k == 64 ? UINT64_MAX - d : (UINT64_C(1) << k) - 1 + d;
+				slot = ref_slot(v, fb);
+				kstats_hist_reset(h);
+				kstats_hist_record(h, v);
+				assert_true(kstats_hist_slot_count(h, slot) == 1);
+				assert_true(kstats_hist_total(h) == 1);
+			}
+		}
+		kstats_hist_free(h);
+	}
+}
+
 static void test_nr_slots_and_create(void **state)
 {
 	struct kstats_hist *h;
@@ -328,6 +353,47 @@ static void test_queries(void **state)
 	/* the top: clamped to max, not the slot's 40959 */
 	assert_true(kstats_hist_value_at_percentile(h, 100) == 40000);
 	assert_true(kstats_hist_value_at_percentile(h, 99) == 40000);
+	kstats_hist_free(h);
+}
+
+/* the walk: non-empty slots only, in order, with every printer's fields */
+static void test_iter_non_empty_slots(void **state)
+{
+	static const uint64_t v[] = { 5, 9, 10240, 10241, 12000, 40000, UINT64_MAX };
+	static const struct {
+		unsigned int slot;
+		uint64_t count, avg, cum, lo, last;
+		char pct_int;
+		unsigned long pct_frac;
+	} want[] = {
+		{ 5, 1, 5, 1, 5, 5, '0', 142857 },
+		{ 8, 1, 9, 2, 8, 9, '0', 285714 },
+		{ 49, 3, 10827, 5, 10240, 12287, '0', 714285 },
+		{ 56, 1, 40000, 6, 32768, 40959, '0', 857142 },
+		{ 251, 1, UINT64_MAX, 7, UINT64_C(7) << 61, UINT64_MAX, '1', 0 },
+	};
+	struct kstats_hist *h = hist_of(2, v, 7);
+	struct kstats_hist_iter it;
+	unsigned int n = 0;
+
+	(void)state;
+	kstats_hist_for_each_slot(&it, h) {
+		assert_true(n < 5);
+		assert_int_equal(it.slot, want[n].slot);
+		assert_true(it.count == want[n].count);
+		assert_true(it.avg == want[n].avg);
+		assert_true(it.cum == want[n].cum);
+		assert_true(it.lo == want[n].lo && it.last == want[n].last);
+		assert_int_equal(it.pct_int, want[n].pct_int);
+		assert_int_equal(it.pct_frac, want[n].pct_frac);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	/* a finished walk stays finished */
+	assert_false(kstats_hist_iter_next(&it));
+	kstats_hist_reset(h);
+	kstats_hist_for_each_slot(&it, h)
+		fail();
 	kstats_hist_free(h);
 }
 
@@ -491,12 +557,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slot_every_value_to_2_16),
 		cmocka_unit_test(test_slot_powers_of_two),
+		cmocka_unit_test(test_record_lands_in_its_slot),
 		cmocka_unit_test(test_nr_slots_and_create),
 		cmocka_unit_test(test_bounds_round_trip),
 		cmocka_unit_test(test_layout_fb2),
 		cmocka_unit_test(test_merge_equals_one_table),
 		cmocka_unit_test(test_exact_sum_at_2_64),
 		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_iter_non_empty_slots),
 		cmocka_unit_test(test_percentile_truncation),
 		cmocka_unit_test(test_percentile_one_only_at_total),
 		cmocka_unit_test(test_empty_table),

@@ -5,6 +5,7 @@
  * cycles-to-ns conversion.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,15 @@ static void test_topo_worker_errors(void **state)
 	assert_int_equal(t.worker_cpu[0], 0);
 	topo_fini(&t);
 	assert_int_equal(topo_init(&t, "nonsense", 0, &bad), -EINVAL);
+	/* a CPU at or above NR_CPUS is named, neither ignored nor dropped */
+	bad = -1;
+	assert_int_equal(topo_init(&t, "0,9000", 0, &bad), -E2BIG);
+	assert_int_equal(bad, 9000);
+	bad = -1;
+	assert_int_equal(topo_init(&t, "0-1,8192", 0, &bad), -E2BIG);
+	assert_int_equal(bad, TOPO_MAX_CPUS);
+	assert_int_equal(topo_init(&t, "0,99999999999", 0, &bad), -E2BIG);
+	assert_int_equal(bad, INT_MAX);
 	assert_int_equal(topo_init(&t, NULL, 0, &bad), 0);
 	if (t.nr_workers < 2) {
 		topo_fini(&t);

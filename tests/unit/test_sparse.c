@@ -10,6 +10,25 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#define _LGPL_SOURCE
+#include <pthread.h>
+#include <urcu/urcu-memb.h>
+#include <urcu/rculfhash.h>
+
+/*
+ * cds_lfht_destroy() as the workload calls it, counting the calls from a
+ * thread not registered with RCU (rculfhash.h requires registration
+ * before liburcu 0.10).
+ */
+static int destroy_unregistered;
+
+static int checked_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
+{
+	destroy_unregistered += !URCU_TLS(urcu_memb_reader).registered;
+	return cds_lfht_destroy(ht, attr);
+}
+#define cds_lfht_destroy checked_lfht_destroy
+
 /* this copy's one global is renamed: the library's copy links too */
 #define wl_irqdesc_sparse wl_irqdesc_sparse_under_test
 #include "workloads/irqdesc_sparse.c"
@@ -205,12 +224,39 @@ static void test_reconciliation(void **state)
 			assert_true(!strncmp(st[i].val, "yes (", 5));
 }
 
+/*
+ * A setup that fails after the table exists (an interrupt thread cannot
+ * start: its CPU does not exist) undoes it from a registered thread, and
+ * leaves the thread unregistered.
+ */
+static void test_failed_setup_cleans_up_registered(void **state)
+{
+	struct wl_env env = test_env(8, 1, 0);
+	unsigned int nowhere[1] = { CPU_SETSIZE - 1 };
+	void *priv = NULL;
+
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_CONF) >= CPU_SETSIZE)
+		skip();
+	env.worker_cpu = nowhere;
+	env.cpu = nowhere[0];
+	destroy_unregistered = 0;
+	assert_int_equal(URCU_TLS(urcu_memb_reader).registered, 0);
+	assert_int_equal(wl_irqdesc_sparse.setup(&env, &priv), -EINVAL);
+	assert_null(priv);
+	assert_null(sparse.table);
+	assert_int_equal(sparse.users, 0);
+	assert_int_equal(destroy_unregistered, 0);
+	assert_int_equal(URCU_TLS(urcu_memb_reader).registered, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_lookup_insert_remove),
 		cmocka_unit_test(test_reclaim_waits_for_readers),
 		cmocka_unit_test(test_reconciliation),
+		cmocka_unit_test(test_failed_setup_cleans_up_registered),
 	};
 
 	return cmocka_run_group_tests_name("sparse", tests, group_setup, group_teardown);

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * workload.h - the interface between the engine and what it times.
+ * workload.h - the interface between the engine and what it times: the
+ * plug-in side. The engine (lib/) knows only this; the list of workloads
+ * is workloads/registry.h, which only the command that picks one includes.
  *
  * A workload is a table entry: `bench list` prints the registry, and
  * `bench run -w NAME` picks one. The engine calls, on each worker thread
@@ -77,19 +79,5 @@ struct workload {
 	unsigned int (*stats)(struct wl_stat *st, unsigned int max, int *err);
 	bool no_remote;			/* --cache remote makes no sense here */
 };
-
-extern const struct workload wl_irqdesc_alloc;
-extern const struct workload wl_irqdesc_free;
-extern const struct workload wl_irqdesc_sparse;
-extern const struct workload wl_empty;
-
-/* the registry, NULL-terminated */
-extern const struct workload *const workloads[];
-
-#define for_each_workload(w, i) \
-	for ((i) = 0; ((w) = workloads[i]); (i)++)
-
-/* workload_find - the workload called @name, or NULL. */
-const struct workload *workload_find(const char *name);
 
 #endif /* KSB_WORKLOAD_H */

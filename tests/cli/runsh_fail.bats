@@ -1,0 +1,42 @@
+#!/usr/bin/env bats
+# shellcheck shell=bats
+# run.sh when a step after the measurement fails: it stops there, with
+# that step's status, instead of carrying on (set -e must hold inside
+# every step, whatever calls it).
+
+load common
+
+setup() {
+	common_setup
+	# a copy of run.sh beside a stub bench whose `show` fails
+	mkdir -p "$T/top"
+	cp run.sh "$T/top/"
+	printf 'all:\n\t@true\n' >"$T/top/Makefile"
+	cat >"$T/top/bench" <<'STUB'
+#!/bin/sh
+case $1 in
+run)
+	while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+	printf 'workload,variant,cpu\nstub,old,all,-1,0\n' >"$out"
+	echo "SUMMARY workload=stub"
+	;;
+show)
+	echo "bench show: stub failure" >&2
+	exit 5
+	;;
+esac
+STUB
+	chmod +x "$T/top/bench"
+	export KSB_RESULTS=$T/results KSB_NO_DEPS=1
+}
+
+@test "run.sh: a failing bench show ends the job with its status" {
+	run "$T/top/run.sh" -n 16
+	echo "$output"
+	[ "$status" -eq 5 ]
+	[[ "$output" == *"bench show: stub failure"* ]]
+	d=("$KSB_RESULTS"/*)
+	[ -f "${d[0]}/output.txt" ]
+	[ ! -e "${d[0]}/table-old.txt" ]
+	[ ! -e "${d[0]}/summary.txt" ]
+}

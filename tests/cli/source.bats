@@ -1,0 +1,72 @@
+#!/usr/bin/env bats
+# shellcheck shell=bats
+# Checks on the source tree itself: the layering between the folders,
+# the link rules, the line length, the documents cited, and the bats
+# files (shellcheck-clean, and no test that cannot fail).
+
+load common
+
+setup() {
+	common_setup
+}
+
+@test "lib/ includes nothing from workloads/ (the engine owns its plug-in interface)" {
+	run grep -l '#include.*workloads/' lib/*.c lib/*.h
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+}
+
+@test "only the command that picks a workload includes the registry" {
+	run grep -l '#include.*registry\.h' -- *.c lib/*.[ch] workloads/*.[ch]
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' builtin-run.c workloads/registry.c)" ]
+}
+
+@test "every link rule passes LDFLAGS" {
+	local targets=(bench build/tests/test_lib build/tests-san/test_lib build/bench-tsan
+		build/bench-asan build/fuzz/fuzz_csv build/perf)
+	run make -n -B LDFLAGS=-Wl,--ksb-ldflags-mark "${targets[@]}"
+	[ "$status" -eq 0 ]
+	links=$(grep -E ' -o (bench|build/[a-z-]+/?[a-z_]*)( |$)' <<<"$output" | grep -v ' -c ')
+	echo "$links"
+	[ "$(wc -l <<<"$links")" -eq "${#targets[@]}" ]
+	[ "$(grep -c -e '--ksb-ldflags-mark' <<<"$links")" -eq "${#targets[@]}" ]
+}
+
+@test "the bats files are shellcheck-clean" {
+	command -v shellcheck || skip "shellcheck not installed"
+	shellcheck tests/cli/*.bats tests/cli/common.bash
+}
+
+# bench's status is lost in `./bench ... | cmd` (bats sets no pipefail):
+# write to a file, or `run` and check $status
+@test "no test pipes bench or run.sh into another command" {
+	run grep -nE '^\s*(\./bench|\./run\.sh|build/bench-[a-z]+) [^|]*\|[^|]' tests/cli/*.bats
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
+# long_lines: every C line over .clang-format's ColumnLimit (100, tabs at
+# 8) that holds no string literal (user-visible strings are never split)
+long_lines() {
+	local f
+	find . -path ./build -prune -o -name '*.[ch]' -print | sort | while read -r f; do
+		expand -t8 "$f" | awk -v f="${f#./}" 'length > 100 && !/"/ { print f ":" FNR ": " length " columns" }'
+	done
+}
+
+@test "C lines fit in 100 columns, unless they hold a string (docs/design.md)" {
+	run long_lines
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "the repository cites only documents it holds (docs/design.md, not DESIGN.md)" {
+	run grep -rln --exclude-dir=build --exclude-dir=results --exclude-dir=.git --exclude=source.bats 'DESIGN\.md' .
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ -f docs/design.md ]
+}

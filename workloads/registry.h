@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * registry.h - the list of workloads: what `bench list` prints and
+ * `bench run -w NAME` picks from. Included only by the command that picks
+ * a workload (builtin-run.c) and by registry.c; the engine sees a
+ * workload only through lib/workload.h.
+ */
+#ifndef KSB_REGISTRY_H
+#define KSB_REGISTRY_H
+
+#include "../lib/workload.h"
+
+extern const struct workload wl_irqdesc_alloc;
+extern const struct workload wl_irqdesc_free;
+extern const struct workload wl_irqdesc_sparse;
+extern const struct workload wl_empty;
+
+/* the registry, NULL-terminated */
+extern const struct workload *const workloads[];
+
+#define for_each_workload(w, i) \
+	for ((i) = 0; ((w) = workloads[i]); (i)++)
+
+/* workload_find - the workload called @name, or NULL. */
+const struct workload *workload_find(const char *name);
+
+#endif /* KSB_REGISTRY_H */
