@@ -69,7 +69,9 @@ static int show_json(const struct csv_file *cf, const struct csv_series *s)
 
 	json_init(&j, stdout);
 	json_doc_begin(&j, &cf->meta);
+	json_array_begin(&j, "histograms");
 	json_write_hist(&j, &js, s->h);
+	json_array_end(&j);
 	return json_doc_end(&j);
 }
 

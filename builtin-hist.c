@@ -123,7 +123,9 @@ static int hist_json(const struct hist_opts *o, const struct kstats_hist *h,
 	hist_meta(&m, o, h, n);
 	json_init(&j, stdout);
 	json_doc_begin(&j, &m);
+	json_array_begin(&j, "histograms");
 	json_write_hist(&j, &s, h);
+	json_array_end(&j);
 	return json_doc_end(&j);
 }
 

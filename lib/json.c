@@ -231,12 +231,10 @@ void json_doc_begin(struct json *j, const struct csv_meta *m)
 	for (i = 0; i < m->n; i++)
 		json_string(j, m->kv[i].key, m->kv[i].val);
 	json_object_end(j);
-	json_array_begin(j, "histograms");
 }
 
 int json_doc_end(struct json *j)
 {
-	json_array_end(j);
 	json_object_end(j);
 	return json_finish(j);
 }

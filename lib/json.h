@@ -119,9 +119,14 @@ struct json_series {
 };
 
 /*
- * json_doc_begin - open the document: format, version, metadata (@m's
- * pairs, in order) and the "histograms" array. Close it with
- * json_doc_end(), which also returns json_finish()'s result.
+ * json_doc_begin - open the document's object: format, version and
+ * metadata (@m's pairs, in order). The caller then adds its arrays:
+ * "histograms" (json_array_begin(j, "histograms"), json_write_hist()
+ * per series, json_array_end()); `bench compare -f json` is meant to add
+ * a "comparisons" array beside it, one object per (workload, variant)
+ * with before, after and delta of each metric, the test's p, the
+ * threshold and the verdict. json_doc_end() closes the object and
+ * returns json_finish()'s result.
  */
 void json_doc_begin(struct json *j, const struct csv_meta *m);
 int json_doc_end(struct json *j);

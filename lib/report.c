@@ -201,6 +201,7 @@ int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
 
 	json_init(&j, f);
 	json_doc_begin(&j, m);
+	json_array_begin(&j, "histograms");
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
 		s.variant = report_variants[v];
 		s.cpu = -1;
@@ -212,6 +213,7 @@ int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
 			json_write_hist(&j, &s, e->w[i].hist[v]);
 		}
 	}
+	json_array_end(&j);
 	return json_doc_end(&j) ? -EIO : 0;
 }
 

@@ -159,7 +159,9 @@ static void test_hist_document(void **state)
 	csv_meta_set(&meta, "unit", "ns");
 	mem_open(&m);
 	json_doc_begin(&m.j, &meta);
+	json_array_begin(&m.j, "histograms");
 	json_write_hist(&m.j, &s, h);
+	json_array_end(&m.j);
 	assert_int_equal(json_doc_end(&m.j), 0);
 	fclose(m.f);
 	assert_non_null(strstr(m.buf, "\"format\": \"kstats-bench-json\",\n  \"version\": 1,\n"
