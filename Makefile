@@ -140,7 +140,9 @@ install: bench
 	install -m 0755 bench $(DESTDIR)$(BINDIR)/kstats-bench
 	install -m 0755 run.sh $(DESTDIR)$(BINDIR)/kstats-bench-run
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
-	install -m 0644 doc/kstats-bench.1 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
+		doc/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
 	install -m 0644 doc/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:

@@ -34,6 +34,10 @@ expected_files() {
 	[ "$(stat -c %a "$D$P/bin/kstats-bench-run")" = 755 ]
 	[ "$(stat -c %a "$D$P/share/man/man1/kstats-bench.1")" = 644 ]
 	"$D$P/bin/kstats-bench" hist "$F/patch_samples.txt" | cmp - "$F/patch_table.txt"
+	# the man page names the paths of this PREFIX
+	grep -q "^\.I $P/share/kstats-bench/plots/\*\.gp$" "$D$P/share/man/man1/kstats-bench.1"
+	! grep -q /usr/local "$D$P/share/man/man1/kstats-bench.1"
+	mandoc -T lint "$D$P/share/man/man1/kstats-bench.1"
 
 	# run from elsewhere, with no checkout around: it must use the
 	# installed binary and plots, and write under the current directory
