@@ -5,6 +5,9 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/kstats-bench
+MAN1DIR ?= $(PREFIX)/share/man/man1
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGS    := numa liburcu-memb liburcu-cds
 
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes
@@ -24,7 +27,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf fuzz vmcheck deps test-deps install uninstall clean
+.PHONY: all check test perf fuzz vmcheck deps test-deps static install uninstall clean
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -45,6 +48,19 @@ build/tsan/%.o: %.c
 
 bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# ---- one static binary, for hosts without a compiler or the -dev packages ----
+# glibc, libnuma and liburcu from the .a files that libc6-dev, libnuma-dev
+# and liburcu-dev ship. ld warns that getaddrinfo needs glibc's shared NSS
+# libraries at run time: libnuma.a's affinity.o calls it, for the "ip:HOST"
+# device names of numa_parse_nodestring(), which bench never calls (--cpus
+# goes to numa_parse_cpustring_all(), which resolves no names); nothing in
+# bench looks up hosts, users or groups, so that path is never taken.
+STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds) -pthread -lm
+static: bench-static
+bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
+	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+	@echo "bench-static: the getaddrinfo warning is expected (see the Makefile)"
 
 # ---- tests: unit tests plain and under ASan+UBSan, then bats ----
 build/tests/%: build/obj/tests/unit/%.o $(call objs,obj,$(LIB_SRCS))
@@ -80,7 +96,7 @@ TOOLS := build/bench-tsan build/bench-asan build/fuzz/fuzz_samples build/fuzz/fu
 check: test-deps
 	@$(MAKE) --no-print-directory test
 
-test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
+test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
@@ -109,15 +125,32 @@ deps:
 test-deps: deps
 	@tests/deps.sh test
 
+# ---- install: the binary, the one-command script, its plots, man page,
+# bash completion. run.sh finds kstats-bench and $(DATADIR)/plots from
+# where it is installed; uninstall removes exactly these files and the
+# kstats-bench directories, never the shared ones (bin, man1, ...).
+PLOTS         := $(notdir $(wildcard plots/*.gp))
+INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-run \
+		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
+		 $(MAN1DIR)/kstats-bench.1 $(BASHCOMPDIR)/kstats-bench
+
 install: bench
-	install -d $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots \
+		$(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 bench $(DESTDIR)$(BINDIR)/kstats-bench
+	install -m 0755 run.sh $(DESTDIR)$(BINDIR)/kstats-bench-run
+	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
+	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
+		doc/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	install -m 0644 doc/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/kstats-bench
+	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 clean:
-	rm -rf build bench
+	rm -rf build bench bench-static
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)

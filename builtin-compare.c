@@ -16,6 +16,7 @@
 #include "kstats_hist.h"
 #include "lib/compare.h"
 #include "lib/csv.h"
+#include "lib/json.h"
 #include "lib/topo.h"
 
 /* ---- reading CSVs: bench show, bench compare ---- */
@@ -45,7 +46,7 @@ static int load_csv(const char *path, struct csv_file *cf)
 	return EXIT_USAGE;
 }
 
-static const char *const show_formats[] = { "table", "kstats", "bars", NULL };
+static const char *const show_formats[] = { "table", "kstats", "bars", "json", NULL };
 
 static int show_print(const struct csv_series *s, int format)
 {
@@ -54,6 +55,24 @@ static int show_print(const struct csv_series *s, int format)
 	if (format == 2)
 		return kstats_hist_print_bars(s->h, stdout);
 	return kstats_hist_print_table(s->h, stdout);
+}
+
+/* -f json: the file's metadata and the one series (lib/json.h) */
+static int show_json(const struct csv_file *cf, const struct csv_series *s)
+{
+	const char *unit = csv_meta_get(&cf->meta, "unit");
+	struct json_series js = {
+		.workload = s->workload, .variant = s->variant, .cpu = s->cpu,
+		.node = s->node, .unit = unit ? unit : "ns",
+	};
+	struct json j;
+
+	json_init(&j, stdout);
+	json_doc_begin(&j, &cf->meta);
+	json_array_begin(&j, "histograms");
+	json_write_hist(&j, &js, s->h);
+	json_array_end(&j);
+	return json_doc_end(&j);
 }
 
 struct show_opts {
@@ -101,7 +120,7 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 				return -1;
 		} else if (c == 'h') {
 			printf("Usage: bench show [-w WORKLOAD] [-v VARIANT] [-r RUN|all] [-c CPU|all]\n"
-			       "                  [-f table|kstats|bars] FILE.csv\n"
+			       "                  [-f table|kstats|bars|json] FILE.csv\n"
 			       "Print one histogram of a kstats-bench CSV: by default the old variant of\n"
 			       "the file's first workload, merged over CPUs and runs ('all'), as the\n"
 			       "patch's table. -r N: run N alone (files of bench run --runs R).\n");
@@ -147,7 +166,10 @@ int cmd_show(int argc, char **argv)
 			bench_prog, argv[optind], o.workload, o.variant, run, o.cpu);
 		ret = EXIT_USAGE;
 	} else {
-		show_print(s, o.format);
+		if (o.format == 3)
+			show_json(&cf, s);
+		else
+			show_print(s, o.format);
 		ret = bench_finish_stdout();
 	}
 	csv_file_free(&cf);

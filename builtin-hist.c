@@ -13,14 +13,15 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/csv.h"
+#include "lib/json.h"
 #include "lib/samples.h"
 
 /* ---- bench hist ---- */
 
-enum hist_format { FMT_TABLE, FMT_KSTATS, FMT_CSV, FMT_BARS };
+enum hist_format { FMT_TABLE, FMT_KSTATS, FMT_CSV, FMT_BARS, FMT_JSON };
 
 static const char *const hist_formats[] = { "table", "kstats", "csv", "bars",
-					    NULL };
+					    "json", NULL };
 
 struct hist_opts {
 	uint64_t frac_bits;		/* sub-bucket bits, 0..12 */
@@ -40,6 +41,7 @@ static void hist_usage(FILE *f)
 		"                      kstats  kstats' own 'slot ... CPUS ...' lines\n"
 		"                      csv     the kstats-bench CSV schema\n"
 		"                      bars    a terminal histogram, bpftrace style\n"
+		"                      json    the kstats-bench JSON document (man kstats-bench)\n"
 		"  -h, --help          this text\n"
 		"\n"
 		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n");
@@ -87,19 +89,44 @@ static int hist_parse(int argc, char **argv, struct hist_opts *o)
 	return 0;
 }
 
+static void hist_meta(struct csv_meta *m, const struct hist_opts *o,
+		      const struct kstats_hist *h, uint64_t n)
+{
+	csv_meta_set(m, "command", "bench hist");
+	csv_meta_set(m, "source", "%s", o->path);
+	csv_meta_set(m, "frac_bits", "%u", kstats_hist_frac_bits(h));
+	csv_meta_set(m, "unit", "input");
+	csv_meta_set(m, "samples", "%lu", (unsigned long)n);
+	csv_meta_set(m, "partial", "no");
+}
+
 static int hist_csv(const struct hist_opts *o, const struct kstats_hist *h,
 		    uint64_t n)
 {
 	static struct csv_meta m;
 
-	csv_meta_set(&m, "command", "bench hist");
-	csv_meta_set(&m, "source", "%s", o->path);
-	csv_meta_set(&m, "frac_bits", "%u", kstats_hist_frac_bits(h));
-	csv_meta_set(&m, "unit", "input");
-	csv_meta_set(&m, "samples", "%lu", (unsigned long)n);
-	csv_meta_set(&m, "partial", "no");
+	hist_meta(&m, o, h, n);
 	csv_write_header(stdout, &m);
 	return csv_write_hist(stdout, "hist", "input", CSV_RUN_ALL, -1, -1, h);
+}
+
+static int hist_json(const struct hist_opts *o, const struct kstats_hist *h,
+		     uint64_t n)
+{
+	static const struct json_series s = {
+		.workload = "hist", .variant = "input", .cpu = -1, .node = -1,
+		.unit = "input",
+	};
+	static struct csv_meta m;
+	struct json j;
+
+	hist_meta(&m, o, h, n);
+	json_init(&j, stdout);
+	json_doc_begin(&j, &m);
+	json_array_begin(&j, "histograms");
+	json_write_hist(&j, &s, h);
+	json_array_end(&j);
+	return json_doc_end(&j);
 }
 
 static int hist_print(const struct hist_opts *o, const struct kstats_hist *h,
@@ -112,6 +139,8 @@ static int hist_print(const struct hist_opts *o, const struct kstats_hist *h,
 		return hist_csv(o, h, n);
 	case FMT_BARS:
 		return kstats_hist_print_bars(h, stdout);
+	case FMT_JSON:
+		return hist_json(o, h, n);
 	default:
 		return kstats_hist_print_table(h, stdout);
 	}

@@ -121,7 +121,7 @@ static void run_usage(FILE *f)
 		"                            parallel: every worker at once (not with --cache remote)\n"
 		"  -u, --unit UNIT           ns (default) or cycles\n"
 		"  -b, --frac-bits B         histogram sub-bucket bits, 0..12 (default 2)\n"
-		"  -f, --format FMT          table (default), kstats, csv, bars\n"
+		"  -f, --format FMT          table (default), kstats, csv, bars, json\n"
 		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"

@@ -11,7 +11,21 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")" && pwd)
 bench=$top/bench
+share=$top			# the directory that holds plots/
 results_root=${KSB_RESULTS:-$top/results}
+# installed by make install as PREFIX/bin/kstats-bench-run: the binary is
+# kstats-bench beside it, the plots in PREFIX/share/kstats-bench/plots,
+# nothing to build, and results go under the current directory
+installed=0
+if [ ! -f "$top/Makefile" ] && [ -x "$top/kstats-bench" ] &&
+	[ -d "$top/../share/kstats-bench/plots" ]; then
+	installed=1
+	bench=$top/kstats-bench
+	share=$(cd "$top/../share/kstats-bench" && pwd)
+	results_root=${KSB_RESULTS:-$PWD/results}
+fi
+# absolute: plot() runs gnuplot from $share
+[[ $results_root == /* ]] || results_root=$PWD/$results_root
 
 die() {
 	echo "run.sh: $*" >&2
@@ -49,6 +63,7 @@ EOF
 # ---- steps ----
 
 build() {
+	[ "$installed" = 0 ] || return 0
 	if [ "${KSB_NO_DEPS:-0}" != 1 ]; then
 		make -s -C "$top" deps || die "missing dependencies (see above; KSB_NO_DEPS=1 skips this check)"
 	fi
@@ -99,7 +114,7 @@ plot() {
 	local file=$3 tmp
 	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
 	tmpfiles+=("$tmp" "$tmp.${file##*.}")
-	if ! (cd "$top" && gnuplot -c "plots/$1.gp" "$2" "$tmp.${file##*.}"); then
+	if ! (cd "$share" && gnuplot -c "plots/$1.gp" "$2" "$tmp.${file##*.}"); then
 		die "gnuplot failed on plots/$1.gp"
 	fi
 	publish "$tmp.${file##*.}" "$file"

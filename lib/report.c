@@ -10,10 +10,11 @@
 #include "../kstats_hist.h"
 #include "csv.h"
 #include "engine.h"
+#include "json.h"
 #include "report.h"
 #include "topo.h"
 
-const char *const report_formats[] = { "table", "kstats", "csv", "bars", NULL };
+const char *const report_formats[] = { "table", "kstats", "csv", "bars", "json", NULL };
 const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
 const char *const report_variants[] = { "old", "new", NULL };
 
@@ -199,6 +200,33 @@ int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m)
 	return ferror(f) ? -EIO : 0;
 }
 
+int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
+{
+	const struct engine *e = r->e;
+	struct json_series s = {
+		.workload = e->cfg.wl->name, .cpu = -1, .node = -1, .unit = r->unit,
+	};
+	struct json j;
+	unsigned int v, i;
+
+	json_init(&j, f);
+	json_doc_begin(&j, m);
+	json_array_begin(&j, "histograms");
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		s.variant = report_variants[v];
+		s.cpu = -1;
+		s.node = -1;
+		json_write_hist(&j, &s, r->merged[v]);
+		for (i = 0; i < e->nr_workers; i++) {
+			s.cpu = (int)e->w[i].cpu;
+			s.node = e->w[i].node;
+			json_write_hist(&j, &s, e->w[i].hist[v]);
+		}
+	}
+	json_array_end(&j);
+	return json_doc_end(&j) ? -EIO : 0;
+}
+
 int report_print(FILE *f, enum report_format fmt, const struct report_run *r,
 		 const struct csv_meta *m)
 {
@@ -206,6 +234,8 @@ int report_print(FILE *f, enum report_format fmt, const struct report_run *r,
 
 	if (fmt == REPORT_CSV)
 		return report_csv(f, r, m);
+	if (fmt == REPORT_JSON)
+		return report_json(f, r, m);
 	if (fmt == REPORT_KSTATS)
 		return report_kstats(f, r);
 	for (v = 0; v < WL_NR_VARIANTS; v++) {

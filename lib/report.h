@@ -22,6 +22,7 @@ enum report_format {
 	REPORT_KSTATS,			/* kstats lines, per CPU and merged */
 	REPORT_CSV,			/* the CSV itself */
 	REPORT_BARS,			/* bars per variant + SUMMARY */
+	REPORT_JSON,			/* the JSON document (lib/json.h) */
 };
 
 extern const char *const report_formats[];	/* NULL-terminated names */
@@ -51,6 +52,9 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 /* report_print - stdout for @fmt (CSV needs @m). 0 or -EIO. */
 int report_print(FILE *f, enum report_format fmt, const struct report_run *r,
 		 const struct csv_meta *m);
+
+/* report_json - the JSON document: metadata, merged then per-CPU. 0/-EIO. */
+int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m);
 
 /* report_csv - the whole CSV: header, merged rows, per-CPU rows. 0/-EIO. */
 int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m);

@@ -87,7 +87,7 @@ setup() {
 @test "--frac-bits 13 exits 2 and states the range" { bad "--frac-bits: '13' is not an integer in 0..12" hist -b 13 "$F/patch_samples.txt"; }
 @test "--frac-bits -1 exits 2" { bad "--frac-bits: '-1'" hist -b -1; }
 @test "--frac-bits abc exits 2" { bad "--frac-bits: 'abc'" hist --frac-bits abc; }
-@test "--format unknown lists the valid names" { bad "--format: 'json' is not one of table, kstats, csv, bars" hist -f json; }
+@test "--format unknown lists the valid names" { bad "--format: 'yaml' is not one of table, kstats, csv, bars, json" hist -f yaml; }
 @test "two input files exit 2" { bad "one input file at most" hist "$F/patch_samples.txt" "$F/patch_samples.txt"; }
 @test "missing file exits 2 naming it" { bad "/nonexistent: No such file or directory" hist /nonexistent; }
 @test "a directory exits 2 naming it" { bad "$F:1: Is a directory" hist "$F"; }

@@ -121,7 +121,7 @@ check_csv() {
 @test "--cache lists the valid names" { bad "--cache: 'warm' is not one of kernel, cold, remote" run --cache warm; }
 @test "--mode lists the valid names" { bad "--mode: 'fast' is not one of serial, parallel" run -m fast; }
 @test "--unit lists the valid names" { bad "--unit: 'us' is not one of ns, cycles" run -u us; }
-@test "--format lists the valid names" { bad "--format: 'json' is not one of table, kstats, csv, bars" run -f json; }
+@test "--format lists the valid names" { bad "--format: 'yaml' is not one of table, kstats, csv, bars, json" run -f yaml; }
 @test "--end-fence lists the valid names" { bad "--end-fence: 'lfence' is not one of sfence, mfence, none" run --end-fence lfence; }
 @test "--workload unknown exits 2" { bad "--workload: 'nope' is not a workload" run -w nope; }
 @test "--cpus garbage exits 2" { bad "--cpus: 'x-y' is not a CPU list" run --cpus x-y; }

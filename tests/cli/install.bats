@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# make install / uninstall into a temporary DESTDIR, the installed one
+# command end to end, the man page and the bash completion.
+
+load common
+
+setup() {
+	common_setup
+	D=$T/dest
+	P=/opt/ksb
+}
+
+png_ok() {
+	/usr/bin/python3 tests/cli/png_ok.py "$1" 800 500
+}
+
+# the files make install puts under $D$P, sorted
+expected_files() {
+	local p
+	{
+		echo bin/kstats-bench
+		echo bin/kstats-bench-run
+		echo share/bash-completion/completions/kstats-bench
+		echo share/man/man1/kstats-bench.1
+		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done
+	} | LC_ALL=C sort
+}
+
+@test "make install: exactly the files, the installed run script end to end, make uninstall" {
+	make -s install PREFIX="$P" DESTDIR="$D"
+	(cd "$D$P" && find . -type f | sed 's|^\./||' | LC_ALL=C sort) >"$T/got"
+	expected_files | diff - "$T/got"
+	[ "$(stat -c %a "$D$P/bin/kstats-bench")" = 755 ]
+	[ "$(stat -c %a "$D$P/bin/kstats-bench-run")" = 755 ]
+	[ "$(stat -c %a "$D$P/share/man/man1/kstats-bench.1")" = 644 ]
+	"$D$P/bin/kstats-bench" hist "$F/patch_samples.txt" | cmp - "$F/patch_table.txt"
+	# the man page names the paths of this PREFIX
+	grep -q "^\.I $P/share/kstats-bench/plots/\*\.gp$" "$D$P/share/man/man1/kstats-bench.1"
+	! grep -q /usr/local "$D$P/share/man/man1/kstats-bench.1"
+	mandoc -T lint "$D$P/share/man/man1/kstats-bench.1"
+
+	# run from elsewhere, with no checkout around: it must use the
+	# installed binary and plots, and write under the current directory
+	mkdir "$T/work"
+	cd "$T/work"
+	KSB_NO_DEPS=1 run "$D$P/bin/kstats-bench-run" -q -n 64 --possible-cpus 8
+	cd - >/dev/null
+	echo "$output"
+	[ "$status" -eq 0 ]
+	dirs=("$T/work/results"/*)
+	[ "${#dirs[@]}" -eq 1 ]
+	d=${dirs[0]}
+	[[ "$output" == *"results: $d"* ]]
+	grep -qx '# possible_cpus: 8' "$d/bench.csv"
+	grep -q "^# command: bench run -o $d/bench.csv -q -n 64 --possible-cpus 8" "$d/bench.csv"
+	for f in table-old.txt table-new.txt summary.txt hist.svg cdf.svg heatmap.svg; do
+		[ -s "$d/$f" ] || { echo "missing $f"; false; }
+	done
+	for p in hist cdf heatmap; do png_ok "$d/$p.png"; done
+	# nothing was built or written in the checkout
+	[ ! -e results ] || [ -z "$(find results -newer "$D$P/bin/kstats-bench" -print -quit)" ]
+
+	make -s uninstall PREFIX="$P" DESTDIR="$D"
+	[ -z "$(find "$D" -type f)" ]
+	[ ! -e "$D$P/share/kstats-bench" ]
+}
+
+@test "the installed script still runs from a checkout: bench and plots/ beside it" {
+	KSB_RESULTS=$T/r KSB_NO_DEPS=1 ./run.sh -q -n 16 >/dev/null
+	[ -s "$(echo "$T"/r/*/hist.png)" ]
+}
+
+@test "man page: mandoc -T lint and groff -ww are silent, man -l renders every section" {
+	command -v mandoc || skip "mandoc not installed (make deps)"
+	run mandoc -T lint doc/kstats-bench.1
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run groff -ww -man -z doc/kstats-bench.1
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	MANWIDTH=80 man -l doc/kstats-bench.1 >"$T/man.txt" 2>"$T/man.err"
+	[ ! -s "$T/man.err" ]
+	for s in NAME SYNOPSIS DESCRIPTION COMMANDS "THE ONE COMMAND" "OUTPUT FORMATS" \
+		"CSV FORMAT" "JSON FORMAT" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
+		grep -qx "$s" "$T/man.txt" || { echo "no section $s"; false; }
+	done
+}
+
+@test "man page documents every command and every long option of their --help" {
+	MANWIDTH=200 man -l doc/kstats-bench.1 >"$T/man.txt" 2>/dev/null
+	for c in run list calibrate compare show hist; do
+		grep -qx "   $c" "$T/man.txt" || { echo "no section for $c"; false; }
+		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+			grep -q -- "$o" "$T/man.txt" || { echo "$c: $o undocumented"; false; }
+		done
+	done
+}
+
+# comp WORD...: what the completion offers for the last word, one line
+comp() {
+	bash -c 'source doc/kstats-bench.bash-completion
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kstats_bench
+		printf "%s\n" "${COMPREPLY[@]}" | LC_ALL=C sort | tr "\n" " "' comp "$@"
+}
+
+@test "bash completion: commands, options, values, workloads, CSV files" {
+	[ "$(comp kstats-bench "")" = "--help --version calibrate compare hist list run show " ]
+	[ "$(comp kstats-bench c)" = "calibrate compare " ]
+	[ "$(comp kstats-bench run --ca)" = "--cache " ]
+	[ "$(comp kstats-bench run -C "")" = "cold kernel remote " ]
+	[ "$(comp kstats-bench run -m "")" = "parallel serial " ]
+	[ "$(comp kstats-bench compare -m "")" = "mean p50 p90 p99 " ]
+	[ "$(comp kstats-bench hist -f j)" = "json " ]
+	[ "$(comp kstats-bench show -c "")" = "all " ]
+	[ "$(comp kstats-bench run -c "")" = " " ]
+	[ "$(comp kstats-bench show tests/fixtures/aa-)" = "tests/fixtures/aa-after.csv tests/fixtures/aa-before.csv " ]
+	mkdir "$T/bin"
+	ln -s "$PWD/bench" "$T/bin/kstats-bench"
+	[ "$(PATH=$T/bin:$PATH comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
+	# every long option of every command's --help is offered
+	for c in run calibrate compare show hist; do
+		offered=$(comp kstats-bench "$c" --)
+		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }
+		done
+	done
+	bash -c 'source doc/kstats-bench.bash-completion; complete -p kstats-bench' | grep -q _kstats_bench
+}
+
+@test "bash completion is shellcheck-clean" {
+	command -v shellcheck || skip "shellcheck not installed"
+	shellcheck -s bash doc/kstats-bench.bash-completion
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# -f json of bench hist, show and run: valid for jq and python3's json,
+# and the exact figures of the patch's fixture.
+
+load common
+
+setup() {
+	common_setup
+	command -v jq >/dev/null || skip "jq not installed (make deps)"
+}
+
+@test "hist -f json: valid JSON with the patch's buckets and summary" {
+	./bench hist -f json "$F/patch_samples.txt" >"$T/h.json"
+	python3 -m json.tool "$T/h.json" >/dev/null
+	run jq -c '.histograms[0].buckets[] | select(.bucket == 49)' "$T/h.json"
+	[ "$output" = '{"bucket":49,"lo":10240,"hi":12288,"samples":2214,"avg":11493,"percentile":0.729125}' ]
+	run jq -c '[.format, .version, .metadata.frac_bits, .metadata.source, (.histograms | length)]' "$T/h.json"
+	[ "$output" = '["kstats-bench-json",1,"2","tests/fixtures/patch_samples.txt",1]' ]
+	run jq -c '.histograms[0] | [.workload, .variant, .cpu, .node, .unit, .summary]' "$T/h.json"
+	[ "$output" = '["hist","input","all",-1,"input",{"samples":8192,"min":2432,"p50":12287,"p90":14335,"p99":20479,"p99_9":24575,"max":37253,"mean":9988.8}]' ]
+	# the same rows as the table, and the last percentile is 1
+	[ "$(jq '.histograms[0].buckets | length' "$T/h.json")" -eq 17 ]
+	[ "$(jq '[.histograms[0].buckets[].samples] | add' "$T/h.json")" -eq 8192 ]
+	[ "$(jq '.histograms[0].buckets[-1].percentile' "$T/h.json")" = 1 ]
+	jq -r '.histograms[0].buckets[] | "\(.bucket) \(.samples) \(.avg)"' "$T/h.json" >"$T/rows"
+	awk 'NR > 2 { print $1, $2, $3 }' "$F/patch_table.txt" | cmp - "$T/rows"
+}
+
+@test "hist -f json escapes a file name with quotes, backslashes and control bytes" {
+	name=$T/$'we"ird\\na\tme\001'
+	cp "$F/patch_samples.txt" "$name"
+	./bench hist -f json "$name" >"$T/h.json"
+	python3 -m json.tool "$T/h.json" >/dev/null
+	[ "$(jq -r .metadata.source "$T/h.json")" = "$name" ]
+}
+
+@test "show -f json: the series asked for, with the CSV's metadata" {
+	./bench show -f json -v new -c 5 "$F/16cpu-4node.csv" >"$T/s.json"
+	python3 -m json.tool "$T/s.json" >/dev/null
+	run jq -c '.histograms[0] | [.variant, .cpu, .node, .unit, .summary.samples]' "$T/s.json"
+	[ "$output" = "$(printf '["new",5,%s,"ns",%s]' \
+		"$(awk -F, '$2 == "new" && $3 == 5 { print $4; exit }' "$F/16cpu-4node.csv")" \
+		"$(awk -F, '$2 == "new" && $3 == 5 { n += $8 } END { print n }' "$F/16cpu-4node.csv")")" ]
+	[ "$(jq -r .metadata.possible_cpus "$T/s.json")" = "$(sed -n 's/^# possible_cpus: //p' "$F/16cpu-4node.csv")" ]
+	# bucket rows equal the CSV's
+	jq -r '.histograms[0].buckets[] | "\(.bucket),\(.lo),\(.hi),\(.samples),\(.avg)"' "$T/s.json" >"$T/rows"
+	awk -F, '$2 == "new" && $3 == 5 { print $5 "," $6 "," $7 "," $8 "," $9 }' "$F/16cpu-4node.csv" | cmp - "$T/rows"
+}
+
+@test "run -f json: merged and per-CPU histograms of both variants" {
+	./bench run -q -n 64 -f json >"$T/r.json"
+	python3 -m json.tool "$T/r.json" >/dev/null
+	run jq -c '[.histograms[] | select(.cpu == "all") | [.variant, .summary.samples]]' "$T/r.json"
+	[ "$output" = '[["old",64],["new",64]]' ]
+	# per-CPU ones add up to the merged one
+	[ "$(jq '[.histograms[] | select(.variant == "old" and .cpu != "all") | .summary.samples] | add' "$T/r.json")" -eq 64 ]
+	[ "$(jq -r '.metadata.samples_per_variant' "$T/r.json")" = 64 ]
+	[ "$(jq -r '.metadata.partial' "$T/r.json")" = no ]
+}
+
+@test "-f json is listed in --help of run, show and hist" {
+	./bench run --help | grep -q 'json'
+	./bench show --help | grep -q 'json'
+	./bench hist --help | grep -q 'json'
+}
