@@ -123,7 +123,7 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 			       "                  [-f table|kstats|bars|json] FILE.csv\n"
 			       "Print one histogram of a kstats-bench CSV: by default the old variant of\n"
 			       "the file's first workload, merged over CPUs and runs ('all'), as the\n"
-			       "patch's table. -r N: run N alone (files of bench run --runs R).\n");
+			       "patch's table. -r N: run N alone (files of bench run -R R).\n");
 			return 1;
 		} else {
 			bench_getopt_fail(c, argv);
@@ -211,7 +211,7 @@ static void compare_usage(void)
 	printf("Usage: bench compare [OPTIONS] BEFORE.csv... -- AFTER.csv...\n"
 	       "       bench compare [OPTIONS] BEFORE.csv AFTER.csv\n"
 	       "Gate AFTER against BEFORE on runs, not samples. Every file holds one or\n"
-	       "more runs (bench run --runs R); the runs of a side are pooled over its\n"
+	       "more runs (bench run -R R); the runs of a side are pooled over its\n"
 	       "files, so CI can interleave invocations. For every (workload, variant):\n"
 	       "one figure per run from that run's histogram, an exact one-sided\n"
 	       "Mann-Whitney U test across the runs, and the Hodges-Lehmann change\n"

@@ -52,7 +52,7 @@ expected_files() {
 	d=${dirs[0]}
 	[[ "$output" == *"results: $d"* ]]
 	grep -qx '# possible_cpus: 8' "$d/bench.csv"
-	grep -q "^# command: bench run -o $d/bench.csv -q -n 64 --possible-cpus 8" "$d/bench.csv"
+	grep -q "^# command: bench run --runs 6 -o $d/bench.csv -q -n 64 --possible-cpus 8" "$d/bench.csv"
 	for f in table-old.txt table-new.txt summary.txt hist.svg cdf.svg heatmap.svg; do
 		[ -s "$d/$f" ] || { echo "missing $f"; false; }
 	done
@@ -110,7 +110,7 @@ comp() {
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
 	[ "$(comp kstats-bench run -C "")" = "cold kernel remote " ]
 	[ "$(comp kstats-bench run -m "")" = "parallel serial " ]
-	[ "$(comp kstats-bench compare -m "")" = "mean p50 p90 p99 " ]
+	[ "$(comp kstats-bench compare -s "")" = "mean median p90 p99 tm10 " ]
 	[ "$(comp kstats-bench hist -f j)" = "json " ]
 	[ "$(comp kstats-bench show -c "")" = "all " ]
 	[ "$(comp kstats-bench run -c "")" = " " ]

@@ -31,8 +31,9 @@ setup() {
 	./bench-static list | cmp - <(./bench list)
 	run ./bench-static hist -b 13
 	[ "$status" -eq 2 ]
-	run ./bench-static compare "$F/aa-before.csv" "$F/aa-after.csv"
-	[ "$status" -eq 0 ]
+	run ./bench-static compare "$F/runs6-480.csv" "$F/runs6-576.csv"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(./bench compare "$F/runs6-480.csv" "$F/runs6-576.csv")" ]
 }
 
 @test "bench-static runs bench run -n 64 and writes a CSV bench reads" {
