@@ -61,12 +61,15 @@ static int show_print(const struct csv_series *s, int format)
 static int show_json(const struct csv_file *cf, const struct csv_series *s)
 {
 	const char *unit = csv_meta_get(&cf->meta, "unit");
+	char run[16] = "all";
 	struct json_series js = {
 		.workload = s->workload, .variant = s->variant, .cpu = s->cpu,
-		.node = s->node, .unit = unit ? unit : "ns",
+		.node = s->node, .unit = unit ? unit : "ns", .run = run,
 	};
 	struct json j;
 
+	if (s->run != CSV_RUN_ALL)
+		snprintf(run, sizeof(run), "%u", s->run);
 	json_init(&j, stdout);
 	json_doc_begin(&j, &cf->meta);
 	json_array_begin(&j, "histograms");
@@ -188,15 +191,16 @@ int cmd_show(int argc, char **argv)
 #define COMPARE_ALPHA		0.05
 #define COMPARE_THRESHOLD_PCT	5.0
 
-enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS };
+enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON };
 
-static const char *const compare_formats[] = { "table", "csv", "runs", NULL };
+static const char *const compare_formats[] = { "table", "csv", "runs", "json", NULL };
 
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
 	double threshold;		/* --threshold, a fraction, > 0 */
 	double alpha;			/* --alpha, in (0, 1) */
 	enum compare_format format;	/* --format */
+	struct json *json;		/* -f json: the document being written */
 };
 
 /* one side: its files, read */
@@ -221,9 +225,9 @@ static void compare_usage(void)
 	       "                       median, mean, p90, p99\n"
 	       "  -t, --threshold PCT  a significant change counts above PCT, > 0 (default %g)\n"
 	       "  -a, --alpha A        one-sided significance level, in (0,1) (default %g)\n"
-	       "  -f, --format FMT     table (default), csv (one row per series), or runs\n"
+	       "  -f, --format FMT     table (default), csv (one row per series), runs\n"
 	       "                       (CSV of every run's figure: side,workload,variant,\n"
-	       "                       run,value; what ./run.sh compare plots)\n"
+	       "                       run,value; what ./run.sh compare plots), or json\n"
 	       "  -h, --help           this text\n"
 	       "\n"
 	       "Each line: median of the per-run figures +- its 95%% spread, before -> after,\n"
@@ -557,6 +561,43 @@ static void compare_print_runs(const struct csv_series *s, const double *x,
 		       s->variant, i < nb ? i + 1 : i - nb + 1, x[i]);
 }
 
+/* -f json: one element of "comparisons" (schema in the man page) */
+static void compare_json_side(struct json *j, const char *key, double med,
+			      double spread, const double *x, unsigned int n)
+{
+	unsigned int i;
+
+	json_object_begin(j, key);
+	json_double(j, "median", med, 3);
+	json_double(j, "spread_pct", spread * 100, 2);
+	json_u64(j, "runs", n);
+	json_array_begin(j, "values");
+	for (i = 0; i < n; i++)
+		json_double(j, NULL, x[i], 3);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void compare_json_one(struct json *j, const struct compare_opts *o,
+			     const struct csv_series *s, const struct cmp_result *r,
+			     const double *x, unsigned int nb, unsigned int na)
+{
+	json_object_begin(j, NULL);
+	json_string(j, "workload", s->workload);
+	json_string(j, "variant", s->variant);
+	json_string(j, "stat", cmp_stat_names[o->stat]);
+	compare_json_side(j, "before", r->before, r->before_spread, x, nb);
+	compare_json_side(j, "after", r->after, r->after_spread, x + nb, na);
+	json_double(j, "change_pct", r->change.est * 100, 3);
+	json_double(j, "ci_lo_pct", r->change.lo * 100, 3);
+	json_double(j, "ci_hi_pct", r->change.hi * 100, 3);
+	json_double(j, "ci_confidence", r->change.conf, 4);
+	json_double(j, "p", r->p, 6);
+	json_bool(j, "exact", r->u.exact);
+	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
+	json_object_end(j);
+}
+
 struct compare_tally {
 	unsigned int series;		/* compared */
 	unsigned int regressions;	/* verdict regression */
@@ -585,7 +626,10 @@ static int compare_one(const struct compare_opts *o, const struct compare_side *
 		ret = cmp_runs(x, nb, x + nb, na, o->alpha, o->threshold, &r);
 	if (ret || o->format == COMPARE_RUNS)
 		goto out;
-	compare_line(o, s->workload, s->variant, &r, nb, na, cycles);
+	if (o->format == COMPARE_JSON)
+		compare_json_one(o->json, o, s, &r, x, nb, na);
+	else
+		compare_line(o, s->workload, s->variant, &r, nb, na, cycles);
 	t->series++;
 	t->regressions += r.verdict == CMP_REGRESSION;
 	t->improvements += r.verdict == CMP_IMPROVEMENT;
@@ -608,11 +652,19 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 		printf(COMPARE_CSV_COLUMNS "\n");
 	if (o->format == COMPARE_RUNS)
 		printf("side,workload,variant,run,%s\n", cmp_stat_names[o->stat]);
+	if (o->format == COMPARE_JSON)
+		json_array_begin(o->json, "comparisons");
 	for (i = 0, ret = 0; i < n && !ret; i++) {
 		pool[2 * i] = kstats_hist_create(fb);
 		pool[2 * i + 1] = kstats_hist_create(fb);
 		ret = pool[2 * i] && pool[2 * i + 1] ?
 		      compare_one(o, side, list[i], pool + 2 * i, t, cycles) : -ENOMEM;
+	}
+	if (o->format == COMPARE_JSON) {
+		json_array_end(o->json);
+		json_u64(o->json, "regressions", t->regressions);
+		json_u64(o->json, "improvements", t->improvements);
+		json_string(o->json, "verdict", t->regressions ? "regression" : "ok");
 	}
 	if (!ret && o->format == COMPARE_TABLE) {
 		printf("\n");
@@ -626,6 +678,20 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 		kstats_hist_free(pool[i]);
 	free(pool);
 	return ret;
+}
+
+/* -f json: the document, its metadata the gate's settings */
+static void compare_json_begin(const struct compare_opts *o, const char *unit)
+{
+	static struct csv_meta m;
+
+	csv_meta_set(&m, "command", "bench compare");
+	csv_meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
+	csv_meta_set(&m, "alpha", "%g", o->alpha);
+	csv_meta_set(&m, "threshold_pct", "%g", o->threshold * 100);
+	csv_meta_set(&m, "unit", "%s", unit ? unit : "ns");
+	json_init(o->json, stdout);
+	json_doc_begin(o->json, &m);
 }
 
 static int compare_run(const struct compare_opts *o, struct compare_side *side)
@@ -648,8 +714,12 @@ static int compare_run(const struct compare_opts *o, struct compare_side *side)
 	}
 	ret = compare_check_runs(side, list, n);
 	unit = csv_meta_get(&ref->meta, "unit");
+	if (!ret && o->format == COMPARE_JSON)
+		compare_json_begin(o, unit);
 	if (!ret && compare_all(o, side, list, n, &t, unit && !strcmp(unit, "cycles")))
 		ret = EXIT_USAGE;
+	if (!ret && o->format == COMPARE_JSON && json_doc_end(o->json))
+		ret = EXIT_ENV;
 	free(list);
 	if (ret)
 		return ret;
@@ -665,8 +735,10 @@ int cmd_compare(int argc, char **argv)
 		.alpha = COMPARE_ALPHA,
 	};
 	struct compare_side side[2] = { { 0 } };
+	struct json j;
 	int ret;
 
+	o.json = &j;
 	ret = compare_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

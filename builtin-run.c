@@ -26,6 +26,7 @@
 #include "lib/compare.h"
 #include "lib/csv.h"
 #include "lib/engine.h"
+#include "lib/json.h"
 #include "lib/outfile.h"
 #include "lib/pcpu.h"
 #include "lib/report.h"
@@ -606,6 +607,37 @@ static int runs_csv(FILE *f)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* -f json: the merge over the runs, then each run's merge over CPUs */
+static int runs_json(FILE *f)
+{
+	const struct csv_file *c0 = &rs.cf[0];
+	const char *unit = csv_meta_get(&rs.meta, "unit");
+	struct json_series js = { .unit = unit ? unit : "ns" };
+	const struct csv_series *s;
+	unsigned int i, k;
+	char run[16];
+	struct json j;
+
+	json_init(&j, f);
+	json_doc_begin(&j, &rs.meta);
+	json_array_begin(&j, "histograms");
+	for (k = 0; k <= rs.n; k++)
+		for (i = 0; i < (k ? rs.cf[k - 1].n : c0->n); i++) {
+			s = k ? &rs.cf[k - 1].s[i] : &c0->s[i];
+			if (k && s->cpu >= 0)
+				continue;
+			snprintf(run, sizeof(run), "%u", k);
+			js.run = k ? run : "all";
+			js.workload = s->workload;
+			js.variant = s->variant;
+			js.cpu = s->cpu;
+			js.node = s->node;
+			json_write_hist(&j, &js, k ? s->h : rs.merged[i]);
+		}
+	json_array_end(&j);
+	return json_doc_end(&j) ? -EIO : 0;
+}
+
 /*
  * The child: its own process group, so that a terminal's SIGINT reaches
  * the parent alone, which forwards it once (the child then stops at a
@@ -876,6 +908,8 @@ static int runs_main(void)
 	if (!ret && rs.n) {
 		if (g.format == REPORT_CSV)
 			runs_csv(stdout);
+		else if (g.format == REPORT_JSON)
+			runs_json(stdout);
 		else
 			runs_print(stdout);
 		ret = bench_finish_stdout();

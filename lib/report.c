@@ -205,6 +205,7 @@ int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
 	const struct engine *e = r->e;
 	struct json_series s = {
 		.workload = e->cfg.wl->name, .cpu = -1, .node = -1, .unit = r->unit,
+		.run = "all",
 	};
 	struct json j;
 	unsigned int v, i;

@@ -63,3 +63,24 @@ setup() {
 	./bench show --help | grep -q 'json'
 	./bench hist --help | grep -q 'json'
 }
+
+@test "compare -f json: verdicts with their intervals and every run's figure" {
+	G=tests/fixtures/gate
+	run --separate-stderr ./bench compare -f json $G/r480_{1..6}.csv -- $G/r528_{1..6}.csv
+	[ "$status" -eq 1 ]
+	python3 -m json.tool <<<"$output" >/dev/null
+	run jq -c '.comparisons[0] | [.workload, .variant, .stat, .before.runs, .after.runs,
+		(.change_pct * 10 | round), (.ci_lo_pct * 10 | round), (.ci_hi_pct * 10 | round),
+		.p, .exact, .verdict]' <<<"$output"
+	[ "$output" = '["irqdesc-alloc","old","tm10",6,6,164,117,202,0.001082,true,"regression"]' ]
+	run ./bench compare -f json $G/r480_{1..6}.csv -- $G/r528_{1..6}.csv
+	[ "$(jq -c '[.verdict, .regressions, .metadata.alpha, (.comparisons[1].after.values | length)]' <<<"$output")" = '["regression",2,"0.05",6]' ]
+}
+
+@test "run --runs -f json: the merge over the runs, then each run" {
+	./bench run -q --runs 2 -n 32 -f json >"$T/r.json"
+	python3 -m json.tool "$T/r.json" >/dev/null
+	[ "$(jq -c '[.histograms[] | select(.cpu == "all") | [.run, .variant, .summary.samples]]' "$T/r.json")" = \
+		'[["all","old",64],["all","new",64],[1,"old",32],[1,"new",32],[2,"old",32],[2,"new",32]]' ]
+	[ "$(jq -r .metadata.runs "$T/r.json")" = 2 ]
+}
