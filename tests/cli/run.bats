@@ -142,3 +142,41 @@ check_csv() {
 	make -s uninstall DESTDIR="$T/root" PREFIX=/opt/ksb
 	[ ! -e "$T/root/opt/ksb/bin/kstats-bench" ]
 }
+
+@test "--runs 3: each run's rows, their merge, runs: 3" {
+	./bench run -q --runs 3 -n 64 -o "$T/r.csv" >"$T/out"
+	grep -qx '# runs: 3' "$T/r.csv"
+	grep -qx '# runs_asked: 3' "$T/r.csv"
+	grep -qx '# partial: no' "$T/r.csv"
+	grep -qx '# samples_taken: 192/192' "$T/r.csv"
+	for r in 1 2 3; do
+		[ "$(awk -F, -v r="$r" '$2 == "old" && $3 == r && $4 == "all" { n += $9 } END { print n }' "$T/r.csv")" -eq 64 ]
+	done
+	[ "$(awk -F, '$2 == "new" && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$T/r.csv")" -eq 192 ]
+	# each run's per-CPU rows are kept while they are few
+	[ "$(grep -c '^irqdesc-alloc,old,2,0,' "$T/r.csv")" -ge 1 ]
+	grep -q '^# per run: the 10% trimmed mean' "$T/out"
+	[ "$(grep -c '^[123] ' "$T/out")" -eq 3 ]
+	grep -q '^SUMMARY .* samples=192/192 .* partial=no$' "$T/out"
+	# bench reads it back: run 2 alone, and the merge
+	./bench show -r 2 -v new "$T/r.csv" >"$T/s"
+	[ "$(awk 'NR > 2 { n += $2 } END { print n }' "$T/s")" -eq 64 ]
+}
+
+@test "--runs: SIGINT keeps the finished runs and the partial one, exit 130" {
+	./bench run -q --runs 50 -p 1024 --cache cold -n 3000 -o "$T/p.csv" &
+	pid=$!
+	sleep 4
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ]
+	grep -qx '# partial: yes' "$T/p.csv"
+	grep -qx '# runs_asked: 50' "$T/p.csv"
+	runs=$(sed -n 's/^# runs: //p' "$T/p.csv")
+	[ "$runs" -ge 1 ] && [ "$runs" -lt 50 ]
+	[ "$(grep -c "^irqdesc-alloc,old,$runs,all," "$T/p.csv")" -ge 1 ]
+	[ "$(find "$T" -name '.kstats-bench.*' | wc -l)" -eq 0 ]
+	# no child is left behind
+	[ "$(pgrep -c -f "bench run -q --runs 50 -p 1024" || true)" -eq 0 ]
+}
