@@ -36,15 +36,14 @@ expected_files() {
 	"$D$P/bin/kstats-bench" hist "$F/patch_samples.txt" | cmp - "$F/patch_table.txt"
 	# the man page names the paths of this PREFIX
 	grep -q "^\.I $P/share/kstats-bench/plots/\*\.gp$" "$D$P/share/man/man1/kstats-bench.1"
-	! grep -q /usr/local "$D$P/share/man/man1/kstats-bench.1"
+	[ "$(grep -c /usr/local "$D$P/share/man/man1/kstats-bench.1")" -eq 0 ]
 	mandoc -T lint "$D$P/share/man/man1/kstats-bench.1"
 
 	# run from elsewhere, with no checkout around: it must use the
 	# installed binary and plots, and write under the current directory
 	mkdir "$T/work"
-	cd "$T/work"
-	KSB_NO_DEPS=1 run "$D$P/bin/kstats-bench-run" -q -n 64 --possible-cpus 8
-	cd - >/dev/null
+	KSB_NO_DEPS=1 run bash -c 'cd "$1" && shift && "$@"' - "$T/work" \
+		"$D$P/bin/kstats-bench-run" -q -n 64 --possible-cpus 8
 	echo "$output"
 	[ "$status" -eq 0 ]
 	dirs=("$T/work/results"/*)

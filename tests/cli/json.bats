@@ -59,9 +59,11 @@ setup() {
 }
 
 @test "-f json is listed in --help of run, show and hist" {
-	./bench run --help | grep -q 'json'
-	./bench show --help | grep -q 'json'
-	./bench hist --help | grep -q 'json'
+	for c in run show hist compare; do
+		run ./bench "$c" --help
+		[ "$status" -eq 0 ]
+		[[ "$output" == *json* ]]
+	done
 }
 
 @test "compare -f json: verdicts with their intervals and every run's figure" {
