@@ -501,8 +501,10 @@ static void compare_line(const struct compare_opts *o, const char *wl,
 			 const char *var, const struct cmp_result *r,
 			 unsigned int nb, unsigned int na, bool cycles)
 {
-	char b[32], a[32], e[32], lo[32], hi[32];
+	char b[32], a[32], e[32], lo[32], hi[32], p[16] = "p<0.001";
 
+	if (r->p >= 0.0005)
+		snprintf(p, sizeof(p), "p=%.3f", r->p);
 	compare_fmt(b, sizeof(b), r->before, cycles);
 	compare_fmt(a, sizeof(a), r->after, cycles);
 	compare_pct(e, sizeof(e), r->change.est);
@@ -517,9 +519,9 @@ static void compare_line(const struct compare_opts *o, const char *wl,
 		       cmp_verdict_names[r->verdict]);
 		return;
 	}
-	printf("%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s [%s, %s]  p=%.3f n=%u+%u  %s\n",
+	printf("%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s [%s, %s]  %s n=%u+%u  %s\n",
 	       wl, var, cmp_stat_names[o->stat], b, r->before_spread * 100, a,
-	       r->after_spread * 100, e, lo, hi, r->p, nb, na,
+	       r->after_spread * 100, e, lo, hi, p, nb, na,
 	       cmp_verdict_names[r->verdict]);
 }
 

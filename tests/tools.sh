@@ -60,7 +60,7 @@ fuzz() {
 	sed -n 's/^Done \(.*\)/STAT: fuzz_'"$1"': \1, no crash/p' "$out"
 }
 
-echo "1..16"
+echo "1..19"
 check "tsan: serial, kernel cache" tsan -n 512 -p 64
 check "tsan: serial, cold cache, irqdesc-free" tsan -n 256 -p 64 --cache cold -w irqdesc-free
 check "tsan: serial, remote cache" tsan -n 256 -p 64 --cache remote
@@ -70,9 +70,12 @@ check "tsan: irqdesc-sparse, interrupts flat out" tsan -w irqdesc-sparse -n 1024
 check "tsan: irqdesc-sparse, parallel" tsan -w irqdesc-sparse -n 1024 -p 64 -m parallel --irq-threads 4
 check "asan: irqdesc-sparse, interrupts flat out" asan -w irqdesc-sparse -n 2048 -p 64 --irq-rate 0
 check "asan: irqdesc-alloc, cold, 480 possible" asan -n 1024 -p 480 --cache cold
+check "asan: --runs 3, a child process per run" asan -n 256 -p 64 --runs 3
 check "valgrind: bench hist" memcheck 0 hist tests/fixtures/patch_samples.txt
 check "valgrind: bench hist, bad input" memcheck 2 hist tests/fuzz/corpus-samples/negative.txt
-check "valgrind: bench compare" memcheck 0 compare tests/fixtures/aa-before.csv tests/fixtures/aa-after.csv
+check "valgrind: bench compare" memcheck 1 compare tests/fixtures/runs6-480.csv tests/fixtures/runs6-480.csv -- tests/fixtures/gate/r480_1.csv tests/fixtures/runs6-576.csv
+check "valgrind: bench compare -f json" memcheck 1 compare -f json tests/fixtures/runs6-480.csv tests/fixtures/runs6-576.csv
+check "valgrind: bench compare, too few runs" memcheck 2 compare tests/fixtures/aa-before.csv tests/fixtures/aa-after.csv
 check "valgrind: bench compare, truncated CSV" memcheck 2 compare tests/fixtures/aa-before.csv tests/fuzz/corpus-csv/truncated.csv
 check "valgrind: bench show" memcheck 0 show -v new tests/fixtures/16cpu-4node.csv
 check "fuzz: sample parser (${FUZZ_SECONDS:-10} s)" fuzz samples
