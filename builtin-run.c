@@ -68,6 +68,7 @@ static struct global {
 	struct pcpu *pcpu;		/* emulated per-CPU allocator */
 	struct engine *e;		/* workers */
 	struct outfile out;		/* -o, open from the start */
+	bool out_stdout;		/* -o -: the CSV on stdout */
 	char mlock[96];			/* what mlockall() said */
 	char pcpu_nodes[160];		/* what move_pages() said */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
@@ -110,7 +111,10 @@ static void run_usage(FILE *f)
 		"  -u, --unit UNIT           ns (default) or cycles\n"
 		"  -b, --frac-bits B         histogram sub-bucket bits, 0..12 (default 2)\n"
 		"  -f, --format FMT          table (default), kstats, csv, bars\n"
-		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
+		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE: a\n"
+		"                            regular file is replaced whole (a symlink's target,\n"
+		"                            mode kept), a FIFO or device written in place;\n"
+		"                            - is stdout, and then the report goes to stderr\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
 		"  irqdesc-sparse only:\n"
@@ -480,14 +484,19 @@ static int run_report(void)
 	report_meta(&meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
 		    (unsigned long)g.pcpu_unit, g.hugepages);
 	if (g.output) {
-		ret = report_csv(g.out.f, &r, &meta) ? -EIO : outfile_commit(&g.out);
+		/* commit returns report_csv()'s write errors, errno and all */
+		report_csv(g.out.f, &r, &meta);
+		ret = outfile_commit(&g.out);
+		if (ret == -EPIPE && g.out_stdout)
+			ret = 0;	/* -o - | head, as bench run | head */
 		if (ret) {
 			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, g.output, strerror(-ret));
 			ret = EXIT_ENV;
 			goto out_free;
 		}
 	}
-	report_print(stdout, (enum report_format)g.format, &r, &meta);
+	/* with -o - the CSV has stdout, the report goes to stderr */
+	report_print(g.out_stdout ? stderr : stdout, (enum report_format)g.format, &r, &meta);
 	ret = bench_finish_stdout();
 	if (wl_err) {
 		fprintf(stderr, "%s: %s failed its own check (see its metadata, e.g. counters_reconciled)\n",
@@ -522,6 +531,7 @@ int cmd_run(int argc, char **argv)
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
+	g.out_stdout = g.output && g.out.how == OUTFILE_STDOUT;
 	ret = run_setup();
 	if (!ret)
 		ret = run_measure();
@@ -624,6 +634,7 @@ int cmd_calibrate(int argc, char **argv)
 		bench_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	g.out_stdout = g.output && g.out.how == OUTFILE_STDOUT;
 	ret = run_setup();
 	if (!ret)
 		ret = run_measure();
