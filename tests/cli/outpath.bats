@@ -85,6 +85,14 @@ runsh_helpers() {
 	no_temps
 }
 
+@test "-o FIFO with no reader waits, and SIGINT ends the wait (130)" {
+	mkfifo "$T/fifo"
+	run timeout --preserve-status -s INT 1 ./bench run -q -n 16 -o "$T/fifo"
+	[ "$status" -eq 130 ]
+	[ -p "$T/fifo" ]
+	no_temps
+}
+
 @test "-o onto a full character device: exit 3, one line, the node stays" {
 	mknod "$T/full" c 1 7 2>/dev/null || skip "mknod needs root (CAP_MKNOD): the full device cannot be made here"
 	run --separate-stderr ./bench run -q -n 16 -o "$T/full"
