@@ -113,6 +113,16 @@ static void test_new_and_replaced_files(void **state)
 	assert_int_equal(write_to(at(0, "private"), "new\n", OUTFILE_REPLACE), 0);
 	assert_string_equal(get(at(0, "private")), "new\n");
 	assert_int_equal(mode_of(at(0, "private")), S_IFREG | 0600);
+	/* as root, the owner is kept too */
+	if (!geteuid()) {
+		struct stat st;
+
+		assert_int_equal(chown(at(0, "private"), 1, 2), 0);
+		assert_int_equal(write_to(at(0, "private"), "new\n", OUTFILE_REPLACE), 0);
+		assert_int_equal(lstat(at(0, "private"), &st), 0);
+		assert_true(st.st_uid == 1 && st.st_gid == 2);
+		assert_int_equal(st.st_mode, S_IFREG | 0600);
+	}
 	/* abort: the target untouched, the temp file gone */
 	assert_int_equal(outfile_open(&o, at(0, "private")), 0);
 	fputs("never\n", o.f);
