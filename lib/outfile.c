@@ -79,7 +79,10 @@ static int outfile_stream(struct outfile *o)
 	return -ENOMEM;
 }
 
-/* a malloc()ed copy of the target of symlink @link, relative to its directory */
+/*
+ * A malloc()ed copy of the target of symlink @link, relative to its
+ * directory; NULL with errno set.
+ */
 static char *outfile_readlink(const char *link, size_t size)
 {
 	const char *slash = strrchr(link, '/');
@@ -149,7 +152,7 @@ static int outfile_resolve(struct outfile *o, struct stat *st)
 			return 1;
 		next = outfile_readlink(o->path, (size_t)st->st_size);
 		if (!next)
-			return errno == ENAMETOOLONG ? -ENAMETOOLONG : -ENOMEM;
+			return -errno;
 		free(o->path);
 		o->path = next;
 	}
