@@ -74,6 +74,7 @@ static struct global {
 	struct pcpu *pcpu;		/* emulated per-CPU allocator */
 	struct engine *e;		/* workers */
 	struct outfile out;		/* -o, open from the start */
+	bool out_stdout;		/* -o -: the CSV on stdout */
 	char mlock[96];			/* what mlockall() said */
 	char pcpu_nodes[160];		/* what move_pages() said */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
@@ -123,7 +124,10 @@ static void run_usage(FILE *f)
 		"  -u, --unit UNIT           ns (default) or cycles\n"
 		"  -b, --frac-bits B         histogram sub-bucket bits, 0..12 (default 2)\n"
 		"  -f, --format FMT          table (default), kstats, csv, bars, json\n"
-		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
+		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE: a\n"
+		"                            regular file is replaced whole (a symlink's target,\n"
+		"                            mode kept), a FIFO or device written in place;\n"
+		"                            - is stdout, and then the report goes to stderr\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
 		"  irqdesc-sparse only:\n"
@@ -487,8 +491,14 @@ static int run_write_csv(const struct csv_meta *m, const struct report_run *r)
 
 	if (!g.output)
 		return 0;
-	ret = r ? report_csv(g.out.f, r, m) : runs_csv(g.out.f);
-	ret = ret ? -EIO : outfile_commit(&g.out);
+	/* commit returns the writers' errors, errno and all */
+	if (r)
+		report_csv(g.out.f, r, m);
+	else
+		runs_csv(g.out.f);
+	ret = outfile_commit(&g.out);
+	if (ret == -EPIPE && g.out_stdout)
+		ret = 0;	/* -o - | head, as bench run | head */
 	if (!ret)
 		return 0;
 	fprintf(stderr, "%s: writing %s: %s\n", bench_prog, g.output, strerror(-ret));
@@ -524,8 +534,10 @@ static int run_report(void)
 		      EXIT_ENV : EXIT_DONE;
 	} else {
 		ret = run_write_csv(&meta, &r);
+		/* with -o - the CSV has stdout, the report goes to stderr */
 		if (!ret)
-			report_print(stdout, (enum report_format)g.format, &r, &meta);
+			report_print(g.out_stdout ? stderr : stdout,
+				     (enum report_format)g.format, &r, &meta);
 		if (!ret)
 			ret = bench_finish_stdout();
 	}
@@ -906,12 +918,14 @@ static int runs_main(void)
 		ret = run_write_csv(NULL, NULL);
 	}
 	if (!ret && rs.n) {
+		FILE *f = g.out_stdout ? stderr : stdout;
+
 		if (g.format == REPORT_CSV)
-			runs_csv(stdout);
+			runs_csv(f);
 		else if (g.format == REPORT_JSON)
-			runs_json(stdout);
+			runs_json(f);
 		else
-			runs_print(stdout);
+			runs_print(f);
 		ret = bench_finish_stdout();
 	}
 	if (!ret && g.signo)
@@ -942,6 +956,7 @@ int cmd_run(int argc, char **argv)
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
+	g.out_stdout = g.output && g.out.how == OUTFILE_STDOUT;
 	ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
 	engine_destroy(g.e);
@@ -1038,6 +1053,7 @@ int cmd_calibrate(int argc, char **argv)
 		bench_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
+	g.out_stdout = g.output && g.out.how == OUTFILE_STDOUT;
 	ret = run_setup();
 	if (!ret)
 		ret = run_measure();

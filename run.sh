@@ -84,22 +84,52 @@ new_results_dir() {
 	echo "$dir"
 }
 
-# Every file is written under a temp name in its directory, fsynced,
-# made 0644 and renamed: nothing is ever seen half-written.
+# Every file follows the rules of `bench run -o` (README, "Output
+# files"): a regular file, or a new one, is written under a temp name in
+# its directory, fsynced, given the mode of the file it replaces (0644 when
+# new) and renamed, so nothing is ever seen half-written; a symlink is
+# followed to the file it names (relative to the link's directory; a
+# dangling one creates its target) and stays; a FIFO or a device is
+# written in place; a directory is refused.
 tmpfiles=()
 trap 'rm -f "${tmpfiles[@]}"' EXIT
 
-# publish TMP FILE: fsync, 0644, rename
+# out_target FILE: the file FILE's content goes to, its symlinks followed
+out_target() {
+	readlink -f -- "$1" || printf '%s\n' "$1"
+}
+
+# in_place FILE: true when FILE exists and is not a regular file (exit 2
+# for a directory)
+in_place() {
+	[ ! -d "$1" ] || die "$1: is a directory" 2
+	[ -e "$1" ] && [ ! -f "$1" ]
+}
+
+# publish TMP FILE: TMP's content into FILE, then TMP is gone
 publish() {
-	sync "$1" && chmod 0644 "$1" && mv -f "$1" "$2"
+	local file mode=0644
+	file=$(out_target "$2")
+	if in_place "$file"; then
+		cat "$1" >"$file" || die "writing $2 failed"
+		rm -f "$1"
+		return
+	fi
+	[ ! -f "$file" ] || mode=$(stat -c %a "$file")
+	sync "$1" && chmod "$mode" "$1" && mv -f "$1" "$file"
 }
 
 # to FILE CMD...: CMD's stdout into FILE, atomically; kept when CMD was
 # interrupted (130/143: what it measured is still worth having) or found
 # a regression (1: bench compare's verdict)
 to() {
-	local file=$1 tmp rc=0
+	local file tmp rc=0
+	file=$(out_target "$1")
 	shift
+	if in_place "$file"; then
+		"$@" >"$file" || rc=$?
+		return "$rc"
+	fi
 	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
 	tmpfiles+=("$tmp")
 	"$@" >"$tmp" || rc=$?
@@ -111,12 +141,14 @@ to() {
 
 # plot SCRIPT CSV FILE: gnuplot picks the terminal by the extension
 plot() {
-	local file=$3 tmp
+	local file tmp
+	file=$(out_target "$3")
 	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
 	tmpfiles+=("$tmp" "$tmp.${file##*.}")
 	if ! (cd "$share" && gnuplot -c "plots/$1.gp" "$2" "$tmp.${file##*.}"); then
 		die "gnuplot failed on plots/$1.gp"
 	fi
+	rm -f "$tmp"
 	publish "$tmp.${file##*.}" "$file"
 }
 
