@@ -17,7 +17,7 @@ setup() {
 case $1 in
 run)
 	while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-	printf 'workload,variant,cpu\nstub,old,all,-1,0\n' >"$out"
+	printf 'workload,variant,run,cpu\nstub,old,all,all,-1,0\n' >"$out"
 	echo "SUMMARY workload=stub"
 	;;
 show)
