@@ -26,7 +26,7 @@ public_bench() {
 	[ "$status" -eq 0 ]
 	grep -qx '# allowed_cpus: 1' <<<"$output"
 	grep -qx '# used_cpus: 1' <<<"$output"
-	[ "$(grep -c '^irqdesc-alloc,old,[1-9]' <<<"$output")" -eq 0 ]
+	[ "$(grep -c '^irqdesc-alloc,old,all,[1-9]' <<<"$output")" -eq 0 ]
 }
 
 @test "taskset -c 0 with --cpus outside it: exit 2 naming the allowed CPUs" {
@@ -45,8 +45,8 @@ public_bench() {
 	run --separate-stderr bash -c "echo \$\$ >'$CG/tasks' && exec ./bench run -q -n 32 -f csv"
 	[ "$status" -eq 0 ]
 	grep -qx '# used_cpus: 1' <<<"$output"
-	grep -q '^irqdesc-alloc,old,1,' <<<"$output"
-	[ "$(grep -c '^irqdesc-alloc,old,0,' <<<"$output")" -eq 0 ]
+	grep -q '^irqdesc-alloc,old,all,1,' <<<"$output"
+	[ "$(grep -c '^irqdesc-alloc,old,all,0,' <<<"$output")" -eq 0 ]
 }
 
 @test "no NUMA (KSB_NO_NUMA=1): one node, and the metadata says so" {

@@ -87,7 +87,7 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 # every CPU in LIST has per-CPU rows of both variants, on node cpu / 4
 rows_on_nodes() {
 	awk -F, -v list="$2" 'BEGIN { n = split(list, c, " "); for (i = 1; i <= n; i++) want[c[i]] = 1 }
-		/^[a-z].*,(old|new),[0-9]+,/ { seen[$2 "," $3] = 1; if ($4 != int($3 / 4)) bad = 1; if (!($3 in want)) bad = 1 }
+		/^[a-z].*,(old|new),all,[0-9]+,/ { seen[$2 "," $4] = 1; if ($5 != int($4 / 4)) bad = 1; if (!($4 in want)) bad = 1 }
 		END { for (x in want) if (!seen["old," x] || !seen["new," x]) bad = 1; exit bad }' "$1"
 }
 
