@@ -322,7 +322,7 @@ compare() {
 	  echo "side,workload,variant,hi,fraction"
 	  compare_cdf before "${before[@]}"; compare_cdf after "${after[@]}"; } >"$dir/compare-cdf.csv.tmp"
 	mv "$dir/compare-cdf.csv.tmp" "$dir/compare-cdf.csv"
-	(cd "$top" && gnuplot -c plots/compare.gp "$dir/compare-cdf.csv" "$dir/compare-runs.csv" \
+	(cd "$share" && gnuplot -c plots/compare.gp "$dir/compare-cdf.csv" "$dir/compare-runs.csv" \
 		"$dir/compare.csv" "$dir/compare.png") || die "gnuplot failed on plots/compare.gp"
 	cat "$dir/compare.txt"
 	echo "results: $dir"

@@ -30,7 +30,7 @@ runsh_helpers() {
 	source <(sed -n -e '/^die() {/,/^}/p' -e '/^tmpfiles=()/,/^# plots CSV DIR/p' run.sh |
 		grep -v '^trap ')
 	declare -F to publish plot out_target >/dev/null
-	top=$PWD
+	share=$PWD	# plot() runs gnuplot from there
 }
 
 @test "-o symlink: its target is replaced, the link stays" {
