@@ -30,7 +30,8 @@ runsh_helpers() {
 	source <(sed -n -e '/^die() {/,/^}/p' -e '/^tmpfiles=()/,/^# plots CSV DIR/p' run.sh |
 		grep -v '^trap ')
 	declare -F to publish plot out_target >/dev/null
-	share=$PWD	# plot() runs gnuplot from there
+	# shellcheck disable=SC2034 # read by run.sh's plot(), sourced above
+	share=$PWD
 }
 
 @test "-o symlink: its target is replaced, the link stays" {
