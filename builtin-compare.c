@@ -300,6 +300,10 @@ static int compare_sides(int argc, char **argv, struct compare_side *b,
 	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
 		sep = optind - 1;
 	for (i = optind; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
+			bench_err("'%s': options go before the files", argv[i]);
+			return -1;
+		}
 		if (strcmp(argv[i], "--"))
 			continue;
 		if (sep >= 0) {
@@ -450,27 +454,69 @@ static int compare_check_runs(const struct compare_side *side,
 	return 0;
 }
 
-/* the per-run figures of (@wl, @var) over @s's files, and their pool */
-static int compare_collect(const struct compare_side *s, const char *wl,
-			   const char *var, enum cmp_stat stat, double *x,
-			   struct kstats_hist *pool)
+/* one series, computed whole before anything prints */
+struct compare_res {
+	const struct csv_series *s;	/* names the series */
+	double *x;			/* [nb + na] per-run figures, file order */
+	unsigned int nb, na;		/* runs before, after */
+	struct kstats_hist *pool[2];	/* every run of a side, merged */
+	struct cmp_result r;		/* the test and the verdict */
+};
+
+/*
+ * The per-run figures of @c's series over @s's files into @x, and their
+ * pool. On BEFORE (@base) a figure must be > 0: changes are ratios to it.
+ * Returns 0 or an exit code after a message.
+ */
+static int compare_collect(const struct compare_side *s, const struct compare_opts *o,
+			   struct compare_res *c, bool base)
 {
+	const char *wl = c->s->workload, *var = c->s->variant;
+	double *x = base ? c->x : c->x + c->nb;
 	const struct kstats_hist *h;
 	unsigned int f, i, n = 0;
 
 	for (f = 0; f < s->n; f++)
 		for (i = 0; (h = csv_run_hist(&s->cf[f], wl, var, i)); i++) {
-			x[n++] = cmp_hist_stat(h, stat);
-			if (kstats_hist_merge(pool, h))
-				return -EINVAL;
+			x[n] = cmp_hist_stat(h, o->stat);
+			kstats_hist_merge(c->pool[!base], h);	/* layouts checked at load */
+			if (base && !(x[n] > 0)) {
+				fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
+					bench_prog, s->path[f], i + 1, wl, var, cmp_stat_names[o->stat]);
+				return EXIT_USAGE;
+			}
+			n++;
 		}
-	for (i = 0; i < n; i++)
-		if (!(x[i] > 0)) {
-			fprintf(stderr, "%s: %s %s: a run's %s is 0: it cannot be a ratio's base\n",
-				bench_prog, wl, var, cmp_stat_names[stat]);
-			return -EINVAL;
-		}
-	return (int)n;
+	return 0;
+}
+
+/* figures, pools and the test of series @c; 0 or an exit code after a message */
+static int compare_compute(const struct compare_opts *o, const struct compare_side *side,
+			   unsigned int fb, struct compare_res *c)
+{
+	double *y;
+	int ret;
+
+	c->nb = compare_nr_runs(&side[0], c->s->workload, c->s->variant);
+	c->na = compare_nr_runs(&side[1], c->s->workload, c->s->variant);
+	c->x = calloc(2 * (size_t)(c->nb + c->na), sizeof(*c->x));
+	c->pool[0] = kstats_hist_create(fb);
+	c->pool[1] = kstats_hist_create(fb);
+	if (!c->x || !c->pool[0] || !c->pool[1])
+		goto out_nomem;
+	ret = compare_collect(&side[0], o, c, true);
+	if (!ret)
+		ret = compare_collect(&side[1], o, c, false);
+	if (ret)
+		return ret;
+	/* the test sorts its copy; x keeps the runs in file order */
+	y = c->x + c->nb + c->na;
+	memcpy(y, c->x, (c->nb + c->na) * sizeof(*y));
+	if (!cmp_runs(y, c->nb, y + c->nb, c->na, o->alpha, o->threshold, &c->r))
+		return 0;
+out_nomem:
+	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	return EXIT_ENV;
 }
 
 /* 13150.2 -> "13.15us"; cycles: "13.15k" */
@@ -606,61 +652,40 @@ struct compare_tally {
 	unsigned int improvements;	/* verdict improvement */
 };
 
-/* one series: figures, test, line; its pooled histograms into @pool */
-static int compare_one(const struct compare_opts *o, const struct compare_side *side,
-		       const struct csv_series *s, struct kstats_hist **pool,
-		       struct compare_tally *t, bool cycles)
+static void compare_tally(const struct compare_res *c, unsigned int n,
+			  struct compare_tally *t)
 {
-	unsigned int nb = compare_nr_runs(&side[0], s->workload, s->variant);
-	unsigned int na = compare_nr_runs(&side[1], s->workload, s->variant);
-	double *x = calloc(nb + na, sizeof(*x));
-	struct cmp_result r;
-	int ret = -ENOMEM;
+	unsigned int i;
 
-	if (!x)
-		goto out;
-	ret = compare_collect(&side[0], s->workload, s->variant, o->stat, x, pool[0]);
-	if (ret >= 0)
-		ret = compare_collect(&side[1], s->workload, s->variant, o->stat, x + nb, pool[1]);
-	if (ret >= 0 && o->format == COMPARE_RUNS)
-		compare_print_runs(s, x, nb, na);
-	if (ret >= 0)
-		ret = cmp_runs(x, nb, x + nb, na, o->alpha, o->threshold, &r);
-	if (ret || o->format == COMPARE_RUNS)
-		goto out;
-	if (o->format == COMPARE_JSON)
-		compare_json_one(o->json, o, s, &r, x, nb, na);
-	else
-		compare_line(o, s->workload, s->variant, &r, nb, na, cycles);
-	t->series++;
-	t->regressions += r.verdict == CMP_REGRESSION;
-	t->improvements += r.verdict == CMP_IMPROVEMENT;
-out:
-	free(x);
-	return ret;
+	for (i = 0; i < n; i++) {
+		t->series++;
+		t->regressions += c[i].r.verdict == CMP_REGRESSION;
+		t->improvements += c[i].r.verdict == CMP_IMPROVEMENT;
+	}
 }
 
-static int compare_all(const struct compare_opts *o, const struct compare_side *side,
-		       struct csv_series *const *list, unsigned int n,
-		       struct compare_tally *t, bool cycles)
-{
-	struct kstats_hist **pool = calloc(2 * (size_t)n, sizeof(*pool));
-	unsigned int i, fb = side[0].cf[0].frac_bits;
-	int ret = -ENOMEM;
+static void compare_json_begin(const struct compare_opts *o, const char *unit);
 
-	if (!pool)
-		return ret;
+/* everything computed: print in the format asked for */
+static void compare_print(const struct compare_opts *o, const struct compare_res *c,
+			  unsigned int n, const struct compare_tally *t, bool cycles)
+{
+	unsigned int i;
+
 	if (o->format == COMPARE_CSV)
 		printf(COMPARE_CSV_COLUMNS "\n");
 	if (o->format == COMPARE_RUNS)
 		printf("side,workload,variant,run,%s\n", cmp_stat_names[o->stat]);
 	if (o->format == COMPARE_JSON)
 		json_array_begin(o->json, "comparisons");
-	for (i = 0, ret = 0; i < n && !ret; i++) {
-		pool[2 * i] = kstats_hist_create(fb);
-		pool[2 * i + 1] = kstats_hist_create(fb);
-		ret = pool[2 * i] && pool[2 * i + 1] ?
-		      compare_one(o, side, list[i], pool + 2 * i, t, cycles) : -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (o->format == COMPARE_RUNS)
+			compare_print_runs(c[i].s, c[i].x, c[i].nb, c[i].na);
+		else if (o->format == COMPARE_JSON)
+			compare_json_one(o->json, o, c[i].s, &c[i].r, c[i].x, c[i].nb, c[i].na);
+		else
+			compare_line(o, c[i].s->workload, c[i].s->variant, &c[i].r,
+				     c[i].nb, c[i].na, cycles);
 	}
 	if (o->format == COMPARE_JSON) {
 		json_array_end(o->json);
@@ -668,17 +693,47 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 		json_u64(o->json, "improvements", t->improvements);
 		json_string(o->json, "verdict", t->regressions ? "regression" : "ok");
 	}
-	if (!ret && o->format == COMPARE_TABLE) {
-		printf("\n");
-		for (i = 0; i < n; i++)
-			compare_pooled(list[i]->workload, list[i]->variant, pool + 2 * i, cycles);
-		printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s\n",
-		       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
-		       o->alpha, o->threshold * 100, t->regressions ? "regression" : "ok");
+	if (o->format != COMPARE_TABLE)
+		return;
+	printf("\n");
+	for (i = 0; i < n; i++)
+		compare_pooled(c[i].s->workload, c[i].s->variant, c[i].pool, cycles);
+	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s\n",
+	       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
+	       o->alpha, o->threshold * 100, t->regressions ? "regression" : "ok");
+}
+
+/* compute every series first, so that bad input prints no verdict at all */
+static int compare_all(const struct compare_opts *o, const struct compare_side *side,
+		       struct csv_series *const *list, unsigned int n,
+		       struct compare_tally *t, const char *unit)
+{
+	struct compare_res *c = calloc(n, sizeof(*c));
+	unsigned int i;
+	int ret = 0;
+
+	if (!c) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
 	}
-	for (i = 0; i < 2 * n; i++)
-		kstats_hist_free(pool[i]);
-	free(pool);
+	for (i = 0; i < n && !ret; i++) {
+		c[i].s = list[i];
+		ret = compare_compute(o, side, side[0].cf[0].frac_bits, &c[i]);
+	}
+	if (!ret) {
+		compare_tally(c, n, t);
+		if (o->format == COMPARE_JSON)
+			compare_json_begin(o, unit);
+		compare_print(o, c, n, t, unit && !strcmp(unit, "cycles"));
+		if (o->format == COMPARE_JSON && json_doc_end(o->json))
+			ret = EXIT_ENV;
+	}
+	for (i = 0; i < n; i++) {
+		kstats_hist_free(c[i].pool[0]);
+		kstats_hist_free(c[i].pool[1]);
+		free(c[i].x);
+	}
+	free(c);
 	return ret;
 }
 
@@ -716,12 +771,8 @@ static int compare_run(const struct compare_opts *o, struct compare_side *side)
 	}
 	ret = compare_check_runs(side, list, n);
 	unit = csv_meta_get(&ref->meta, "unit");
-	if (!ret && o->format == COMPARE_JSON)
-		compare_json_begin(o, unit);
-	if (!ret && compare_all(o, side, list, n, &t, unit && !strcmp(unit, "cycles")))
-		ret = EXIT_USAGE;
-	if (!ret && o->format == COMPARE_JSON && json_doc_end(o->json))
-		ret = EXIT_ENV;
+	if (!ret)
+		ret = compare_all(o, side, list, n, &t, unit);
 	free(list);
 	if (ret)
 		return ret;

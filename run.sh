@@ -306,14 +306,23 @@ compare() {
 	rc=0
 	to "$dir/compare.txt" "$bench" compare "$@" || rc=$?
 	to "$dir/compare.csv" "$bench" compare -f csv "$@" || true
-	to "$dir/compare-runs.csv" "$bench" compare -f runs "$@"
-	# the files of each side, as bench compare splits them
+	to "$dir/compare-runs.csv" "$bench" compare -f runs "$@" || true
+	# the files of each side, as bench compare splits them: options come
+	# first (bench compare insists), then BEFORE... [-- AFTER...]
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-s | -t | -a | -f | --stat | --threshold | --alpha | --format) shift 2 ;;
+		--) break ;;
+		-*) shift ;;
+		*) break ;;
+		esac
+	done
 	for a in "$@"; do
 		if [ "$a" = -- ]; then
 			sep=1
-		elif [ -f "$a" ] && [ "$sep" = 1 ]; then
+		elif [ "$sep" = 1 ]; then
 			after+=("$a")
-		elif [ -f "$a" ]; then
+		else
 			before+=("$a")
 		fi
 	done

@@ -193,3 +193,20 @@ G=tests/fixtures/gate
 	[ "$(grep -c . <<<"$dashed")" -eq 2 ]
 	[ "$(grep -o ' L' <<<"$dashed" | wc -l)" -eq 6 ]
 }
+
+@test "run.sh compare: the verdicts, compare.csv and a non-blank compare.png, exit 1" {
+	export KSB_RESULTS=$T/res KSB_NO_DEPS=1
+	run ./run.sh compare -s median $G/r480_{1..5}.csv -- "$F/runs6-576.csv"
+	[ "$status" -eq 1 ]
+	d=("$T/res"/*)
+	[[ "$output" == *"results: ${d[0]}"* ]]
+	[[ "$output" == *"COMPARE series=2 "*"stat=median"* ]]
+	[ "$(grep -c '^irqdesc-alloc,' "${d[0]}/compare.csv")" -eq 2 ]
+	[ "$(grep -c '^before,irqdesc-alloc,old,' "${d[0]}/compare-runs.csv")" -eq 5 ]
+	[ "$(grep -c '^after,irqdesc-alloc,old,' "${d[0]}/compare-runs.csv")" -eq 6 ]
+	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/compare.png" 1000 680
+	# bad input draws nothing and says why
+	run ./run.sh compare "$F/aa-before.csv" "$F/aa-after.csv"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"the gate needs at least 5 a side"* ]]
+}
