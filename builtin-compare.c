@@ -355,6 +355,10 @@ static int compare_load(struct compare_side *s, const struct csv_file **ref,
 		ret = load_csv(s->path[i], &s->cf[i]);
 		if (ret)
 			return ret;
+		u = csv_meta_get(&s->cf[i].meta, "partial");
+		if (u && !strcmp(u, "yes"))
+			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
+				bench_prog, s->path[i]);
 		if (!*ref) {
 			*ref = &s->cf[i];
 			*ref_path = s->path[i];
@@ -482,7 +486,8 @@ static int compare_collect(const struct compare_side *s, const struct compare_op
 			kstats_hist_merge(c->pool[!base], h);	/* layouts checked at load */
 			if (base && !(x[n] > 0)) {
 				fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-					bench_prog, s->path[f], i + 1, wl, var, cmp_stat_names[o->stat]);
+					bench_prog, s->path[f], i + 1, wl, var,
+					cmp_stat_names[o->stat]);
 				return EXIT_USAGE;
 			}
 			n++;

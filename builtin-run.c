@@ -597,11 +597,17 @@ static void runs_meta_put(const char *key, const char *val)
 	csv_meta_set(&rs.meta, key, "%s", val);
 }
 
+/* each run's per-CPU series are kept (and written) while they stay few */
+static bool runs_keep_cpus(void)
+{
+	return g.runs * rs.cf[0].n <= RUNS_MAX_CPU_SERIES;
+}
+
 /* header, the merge over the runs, then every run's own rows */
 static int runs_csv(FILE *f)
 {
 	const struct csv_file *c0 = &rs.cf[0];
-	bool per_cpu = rs.n * c0->n <= RUNS_MAX_CPU_SERIES;
+	bool per_cpu = runs_keep_cpus();
 	unsigned int i, k;
 
 	csv_write_header(f, &rs.meta);
@@ -656,10 +662,12 @@ static int runs_json(FILE *f)
  * sample boundary and still writes what it measured); and it dies with
  * the parent.
  */
-static void runs_child(unsigned int idx, FILE *out)
+static void runs_child(unsigned int idx, FILE *out, pid_t parent)
 {
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(EXIT_ENV);	/* the parent died before prctl() */
 	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o, not ours */
 	g.output = NULL;
 	g.run_idx = idx;
@@ -681,20 +689,26 @@ static void runs_progress(unsigned int idx, bool last)
 
 /*
  * Wait for run @idx; the first SIGINT/SIGTERM is passed on to it, a
- * second one leaves at once. Returns its exit code (128 + signal when
- * a signal killed it).
+ * second one leaves at once. Returns its exit code, or EXIT_ENV after a
+ * message when it was killed or cannot be waited for.
  */
 static int runs_wait(pid_t pid, unsigned int idx)
 {
 	struct timespec tick = { 0, 200 * 1000 * 1000 };
 	sigset_t set;
 	int sig, status = 0;
+	pid_t w;
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
-	while (waitpid(pid, &status, WNOHANG) != pid) {
+	while ((w = waitpid(pid, &status, WNOHANG)) != pid) {
+		if (w < 0) {
+			fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx,
+				strerror(errno));
+			return EXIT_ENV;
+		}
 		runs_progress(idx, false);
 		sig = sigtimedwait(&set, NULL, &tick);
 		if ((sig == SIGINT || sig == SIGTERM) && g.signo) {
@@ -708,7 +722,64 @@ static int runs_wait(pid_t pid, unsigned int idx)
 		}
 	}
 	runs_progress(idx, true);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "%s: run %u: killed by signal %d (%s)\n", bench_prog, idx,
+		WTERMSIG(status), strsignal(WTERMSIG(status)));
+	return EXIT_ENV;
+}
+
+/* a SIGINT/SIGTERM that came between two runs: start no other */
+static bool runs_stopped(void)
+{
+	struct timespec now = { 0, 0 };
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sig = sigtimedwait(&set, NULL, &now);
+	if (sig > 0)
+		g.signo = sig;
+	return g.signo;
+}
+
+static int runs_merge_into(const struct csv_series *s);
+
+/*
+ * The run just read back: into the merge over the runs; its per-CPU
+ * histograms freed at once when they will not be written, so that the
+ * parent's memory does not grow with runs x CPUs. 0 or EXIT_ENV.
+ */
+static int runs_absorb(void)
+{
+	struct csv_file *cf = &rs.cf[rs.n];
+	unsigned int i;
+
+	if (!rs.n) {
+		rs.merged = calloc(cf->n, sizeof(*rs.merged));
+		for (i = 0; rs.merged && i < cf->n; i++)
+			if (!(rs.merged[i] = kstats_hist_create(cf->frac_bits)))
+				break;
+		if (!rs.merged || i < cf->n)
+			goto out_nomem;
+	}
+	rs.n++;
+	for (i = 0; i < cf->n; i++) {
+		struct csv_series *s = &cf->s[i];
+
+		if (runs_merge_into(s))
+			return EXIT_ENV;
+		if (s->cpu >= 0 && !runs_keep_cpus()) {
+			kstats_hist_free(s->h);
+			s->h = NULL;
+		}
+	}
+	return 0;
+out_nomem:
+	fprintf(stderr, "%s: merging the runs: %s\n", bench_prog, strerror(ENOMEM));
+	return EXIT_ENV;
 }
 
 /* read run @idx's CSV back: 0, 1 when it holds no sample, or EXIT_ENV */
@@ -720,10 +791,8 @@ static int runs_read(FILE *tmp, unsigned int idx)
 
 	rewind(tmp);
 	ret = csv_read(tmp, &rs.cf[rs.n], &line, why, sizeof(why));
-	if (!ret) {
-		rs.n++;
-		return 0;
-	}
+	if (!ret)
+		return runs_absorb();
 	if (g.signo && ret == -EINVAL && !line)
 		return 1;	/* stopped before its first sample */
 	fprintf(stderr, "%s: run %u: reading its results back: line %lu: %s\n",
@@ -734,12 +803,12 @@ static int runs_read(FILE *tmp, unsigned int idx)
 /* run every child in turn; 0 or the exit code of the first that failed */
 static int runs_measure(void)
 {
+	pid_t pid, parent = getpid();
 	unsigned int idx;
 	FILE *tmp;
-	pid_t pid;
 	int rc;
 
-	for (idx = 1; idx <= g.runs && !g.signo; idx++) {
+	for (idx = 1; idx <= g.runs && !runs_stopped(); idx++) {
 		tmp = tmpfile();
 		pid = tmp ? fork() : -1;
 		if (pid < 0) {
@@ -750,7 +819,8 @@ static int runs_measure(void)
 			return EXIT_ENV;
 		}
 		if (!pid)
-			runs_child(idx, tmp);
+			runs_child(idx, tmp, parent);
+		setpgid(pid, pid);	/* as the child does: no window for the tty's SIGINT */
 		rc = runs_wait(pid, idx);
 		if (rc == 0 || rc == 128 + SIGINT || rc == 128 + SIGTERM)
 			rc = runs_read(tmp, idx) == EXIT_ENV ? EXIT_ENV : 0;
@@ -761,29 +831,20 @@ static int runs_measure(void)
 	return 0;
 }
 
-/* each series of run 1, merged over every run that has it */
-static int runs_merge(void)
+/* @s into the merge of run 1's series of the same name (none: dropped) */
+static int runs_merge_into(const struct csv_series *s)
 {
 	const struct csv_file *c0 = &rs.cf[0];
-	const struct csv_series *t;
-	unsigned int i, k;
+	unsigned int i;
 
-	rs.merged = calloc(c0->n, sizeof(*rs.merged));
-	if (!rs.merged)
-		return -ENOMEM;
-	for (i = 0; i < c0->n; i++) {
-		const struct csv_series *s = &c0->s[i];
-
-		rs.merged[i] = kstats_hist_create(c0->frac_bits);
-		if (!rs.merged[i])
-			return -ENOMEM;
-		for (k = 0; k < rs.n; k++) {
-			t = csv_find(&rs.cf[k], s->workload, s->variant, CSV_RUN_ALL, s->cpu);
-			if (t && kstats_hist_merge(rs.merged[i], t->h))
-				return -EINVAL;
-		}
-	}
-	return 0;
+	for (i = 0; i < c0->n; i++)
+		if (c0->s[i].cpu == s->cpu && !strcmp(c0->s[i].variant, s->variant) &&
+		    !strcmp(c0->s[i].workload, s->workload))
+			break;
+	if (i == c0->n || !kstats_hist_merge(rs.merged[i], s->h))
+		return 0;
+	fprintf(stderr, "%s: merging the runs: their histograms differ in layout\n", bench_prog);
+	return EXIT_ENV;
 }
 
 /* the merged (cpu all) series of @variant over the runs, or NULL */
@@ -811,7 +872,12 @@ static void runs_meta(void)
 	rs.meta = rs.cf[0].meta;
 	for (k = 0; k < rs.n; k++) {
 		p = csv_meta_get(&rs.cf[k].meta, "partial");
-		partial |= p && !strcmp(p, "yes");
+		if (p && !strcmp(p, "yes")) {
+			/* only the last run can be cut short: say which */
+			snprintf(buf, sizeof(buf), "%u", k + 1);
+			runs_meta_put("partial_run", buf);
+			partial = true;
+		}
 		for (v = 0; v < WL_NR_VARIANTS; v++) {
 			s = csv_find(&rs.cf[k], g.wl->name, report_variants[v], CSV_RUN_ALL, -1);
 			taken[v] += s ? kstats_hist_total(s->h) : 0;
@@ -908,11 +974,9 @@ static int runs_main(void)
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
+	/* waitpid() needs its children: an inherited SIG_IGN would reap them */
+	signal(SIGCHLD, SIG_DFL);
 	ret = runs_measure();
-	if (!ret && rs.n && runs_merge()) {
-		fprintf(stderr, "%s: merging the runs: %s\n", bench_prog, strerror(ENOMEM));
-		ret = EXIT_ENV;
-	}
 	if (!ret && rs.n) {
 		runs_meta();
 		ret = run_write_csv(NULL, NULL);

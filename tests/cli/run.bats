@@ -180,3 +180,23 @@ check_csv() {
 	# no child is left behind
 	[ "$(pgrep -c -f "bench run -q --runs 50 -p 1024" || true)" -eq 0 ]
 }
+
+@test "--runs: a run killed from outside is exit 3 with one line naming it" {
+	./bench run -q --runs 5 -p 1024 --cache cold -n 3000 -o "$T/k.csv" 2>"$T/err" &
+	pid=$!
+	sleep 2
+	pkill -KILL -P "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	cat "$T/err"
+	[ "$rc" -eq 3 ]
+	grep -qx 'bench run: run [1-5]: killed by signal 9 (Killed)' "$T/err"
+	[ ! -e "$T/k.csv" ]
+}
+
+@test "--runs with SIGCHLD ignored by whoever started it still waits for its runs" {
+	# shellcheck disable=SC2016 # perl's variables, not the shell's
+	run timeout 60 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' ./bench run -q --runs 2 -n 64
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"samples=128/128"* ]]
+}
