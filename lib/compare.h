@@ -18,7 +18,9 @@
  *     after/before ratio of per-run figures, with its distribution-free
  *     confidence interval (cmp_hodges_lehmann);
  *  4. the verdict (cmp_runs): a regression when the one-sided p is at
- *     most alpha and the estimate is above the threshold.
+ *     most alpha and the estimate is above the threshold. The interval is
+ *     the two-sided 95% one whatever alpha is, so at alpha 0.05 (a 90%
+ *     two-sided test) a regression's interval may just reach below 0.
  *
  * Pure functions of their arguments: any thread, no shared state.
  *
