@@ -33,7 +33,8 @@
 /* ---- bench run ---- */
 
 enum { OPT_PCPU_UNIT = 256, OPT_HUGEPAGES, OPT_SNAPSHOT, OPT_END_FENCE,
-       OPT_SUBTRACT, OPT_IRQ_THREADS, OPT_IRQ_RATE, OPT_LIVE_IRQS };
+       OPT_SUBTRACT, OPT_IRQ_THREADS, OPT_IRQ_RATE, OPT_LIVE_IRQS,
+       OPT_PCPU_LAYOUT, OPT_STAMPS, OPT_DROP_DISTURBED };
 
 static const char *const run_modes[] = { "serial", "parallel", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
@@ -47,6 +48,9 @@ static struct global {
 	uint64_t possible;		/* --possible-cpus, 0 = the real count */
 	uint64_t pcpu_unit;		/* --pcpu-unit, bytes */
 	bool hugepages;			/* --hugepages */
+	int pcpu_layout;		/* --pcpu-layout, enum pcpu_layout */
+	int stamps;			/* --stamps, enum tsc_stamps */
+	bool drop_disturbed;		/* --drop-disturbed */
 	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
 	int cache;			/* --cache, enum wl_cache */
 	int mode;			/* --mode, 0 serial 1 parallel */
@@ -77,7 +81,7 @@ static void run_defaults(void)
 {
 	g.wl = &wl_irqdesc_alloc;
 	g.samples = 8192;		/* as in the patch's table */
-	g.pcpu_unit = 1u << 20;		/* 1 MiB, as on the development kernel */
+	g.pcpu_unit = 256u << 10;	/* u262144 of NR_CPUS=8192 distro kernels */
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = REPORT_TABLE;
@@ -97,10 +101,13 @@ static void run_usage(FILE *f)
 		"  -n, --samples N           samples per variant, all CPUs, 1..2^32 (default 8192)\n"
 		"  -c, --cpus LIST           worker CPUs, numactl syntax (default: every allowed CPU)\n"
 		"  -p, --possible-cpus N     emulate N possible CPUs, 1..8192 (default: the real count)\n"
+		"      --pcpu-layout L       embedded (default): node groups, each one contiguous\n"
+		"                            region on 2 MiB pages where granted, as the kernel's\n"
+		"                            first chunk; vmalloc: 4 KiB pages, as later chunks\n"
 		"      --pcpu-unit SIZE      bytes between per-CPU units, a power of two >= 4K\n"
-		"                            (K/M/G suffixes; default 1M)\n"
-		"      --hugepages           back the units with transparent huge pages (commits\n"
-		"                            2 MiB per unit: 8192 possible CPUs need 16 GiB)\n"
+		"                            (K/M/G suffixes; default 256K)\n"
+		"      --hugepages           vmalloc layout: back the units with transparent huge\n"
+		"                            pages (2 MiB per unit: 8192 possible CPUs need 16 GiB)\n"
 		"      --irqstat-snapshot    8-byte struct irqstat (CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)\n"
 		"  -C, --cache MODE          kernel (default): lines as the allocator's zeroing left them\n"
 		"                            cold: every line the region touches flushed first\n"
@@ -113,6 +120,10 @@ static void run_usage(FILE *f)
 		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
+		"      --stamps S            fenced (default): mfence;lfence;rdtsc .. fence;rdtscp;lfence\n"
+		"                            kstats: a bare rdtsc at both ends, as kstats takes them\n"
+		"      --drop-disturbed      leave samples that were interrupted or preempted out of\n"
+		"                            the histograms (their count is recorded either way)\n"
 		"  irqdesc-sparse only:\n"
 		"      --irq-threads N       interrupt threads, 1..possible CPUs (default: one per worker)\n"
 		"      --irq-rate R          lookups per second per thread, 0 = flat out (default 100000)\n"
@@ -171,6 +182,13 @@ static int run_option(int c)
 	case OPT_HUGEPAGES:
 		g.hugepages = true;
 		return 0;
+	case OPT_PCPU_LAYOUT:
+		return (g.pcpu_layout = bench_parse_enum(optarg, pcpu_layout_names, "--pcpu-layout")) < 0 ? -1 : 0;
+	case OPT_STAMPS:
+		return (g.stamps = bench_parse_enum(optarg, tsc_stamps_names, "--stamps")) < 0 ? -1 : 0;
+	case OPT_DROP_DISTURBED:
+		g.drop_disturbed = true;
+		return 0;
 	case OPT_SNAPSHOT:
 		g.snapshot = true;
 		return 0;
@@ -215,6 +233,9 @@ static int run_parse(int argc, char **argv)
 		{ "possible-cpus", required_argument, NULL, 'p' },
 		{ "pcpu-unit", required_argument, NULL, OPT_PCPU_UNIT },
 		{ "hugepages", no_argument, NULL, OPT_HUGEPAGES },
+		{ "pcpu-layout", required_argument, NULL, OPT_PCPU_LAYOUT },
+		{ "stamps", required_argument, NULL, OPT_STAMPS },
+		{ "drop-disturbed", no_argument, NULL, OPT_DROP_DISTURBED },
 		{ "irqstat-snapshot", no_argument, NULL, OPT_SNAPSHOT },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -335,8 +356,10 @@ static int run_setup(void)
 	if (!g.tsc.usable)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
 			bench_prog, g.tsc.why);
-	g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
-			     g.topo.numa, g.hugepages);
+	g.pcpu = g.pcpu_layout == PCPU_VMALLOC ?
+		 pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node, g.topo.numa, g.hugepages) :
+		 pcpu_create_embedded(g.topo.nr_possible, g.pcpu_unit, g.topo.node, g.topo.numa,
+				      getenv("KSB_PCPU_NO_THP") != NULL);
 	if (!g.pcpu) {
 		fprintf(stderr, "%s: reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s\n",
 			bench_prog, g.topo.nr_possible, (unsigned long)g.pcpu_unit,
@@ -422,6 +445,8 @@ static int run_measure(void)
 		.subtract_overhead = g.subtract,
 		.cache = (enum wl_cache)g.cache,
 		.fence = (enum tsc_fence)g.fence,
+		.stamps = (enum tsc_stamps)g.stamps,
+		.drop_disturbed = g.drop_disturbed,
 		.irqstat_size = g.snapshot ? 8 : 4,
 		.irq_threads = (unsigned int)g.irq_threads,
 		.irq_rate = (unsigned long)g.irq_rate,

@@ -70,7 +70,7 @@ public_bench() {
 @test "ulimit -v with --possible-cpus 8192: exit 3, the address space named" {
 	run --separate-stderr bash -c 'ulimit -v 1000000 && exec ./bench run -p 8192 -n 16'
 	[ "$status" -eq 3 ]
-	[[ "$stderr" == *"reserving 8192 per-CPU units of 1048576 bytes (8192 MiB of address space; ulimit -v?)"* ]]
+	[[ "$stderr" == *"reserving 8192 per-CPU units of 262144 bytes (2048 MiB of address space; ulimit -v?)"* ]]
 }
 
 @test "without root: it runs, and says it could not lock memory" {
