@@ -321,8 +321,7 @@ struct pcpu *pcpu_create_embedded(unsigned int nr_units, size_t unit_size,
 	unit_of = calloc(nr_units, sizeof(*unit_of));
 	if (!pc->offset || !pc->map || !pc->group || !unit_of)
 		goto out_free_pc;
-	pc->nr_groups = pcpu_plan(nr_units, unit_size, node && numa ? node : NULL,
-				  pc->group, unit_of);
+	pc->nr_groups = pcpu_plan(nr_units, unit_size, node, pc->group, unit_of);
 	pc->huge_capped = (uint64_t)nr_units * unit_size > PCPU_HUGE_MAX;
 	pthread_mutex_init(&pc->lock, NULL);
 	ret = pcpu_map_groups(pc, node && numa, no_thp);

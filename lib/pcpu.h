@@ -122,7 +122,8 @@ unsigned int pcpu_plan(unsigned int nr_units, size_t unit_size, const int *node,
 
 /*
  * pcpu_create_embedded - the embedded layout (above): one region per
- * node group, bound to the node (unless @node is NULL or @numa false),
+ * node group (groups by @node[cpu]; one group when @node is NULL), each
+ * bound to its node unless @numa is false,
  * backed by hugetlbfs pages when the pool holds enough, else THP where
  * granted; @no_thp (KSB_PCPU_NO_THP=1 in bench run) refuses THP, as a
  * system with THP off would. Returns NULL with errno as pcpu_create().
