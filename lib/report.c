@@ -87,6 +87,23 @@ static void report_disturbed_count(const struct engine *e, uint64_t *n)
 			n[v] += e->w[i].disturbed[v];
 }
 
+/* per worker CPU, "cpu:old/new" */
+static void report_disturbed_cpus(struct csv_meta *m, const struct engine *e)
+{
+	char buf[1024] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 48; i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
+					 i ? " " : "", e->w[i].cpu,
+					 (unsigned long)e->w[i].disturbed[WL_OLD],
+					 (unsigned long)e->w[i].disturbed[WL_NEW]);
+	if (i < e->nr_workers)
+		snprintf(buf + used, sizeof(buf) - used, " ...");
+	csv_meta_set(m, "disturbed_per_cpu", "%s", buf);
+}
+
 static void report_disturbed(struct csv_meta *m, const struct engine *e)
 {
 	uint64_t n[WL_NR_VARIANTS], worst = 0;
@@ -100,6 +117,7 @@ static void report_disturbed(struct csv_meta *m, const struct engine *e)
 			worst = e->w[i].irq_read_ns;
 	}
 	csv_meta_set(m, "disturbed", "%lu/%lu", (unsigned long)n[WL_OLD], (unsigned long)n[WL_NEW]);
+	report_disturbed_cpus(m, e);
 	csv_meta_set(m, "drop_disturbed", "%s", e->cfg.drop_disturbed ? "yes" : "no");
 	if (irqs)
 		csv_meta_set(m, "disturbed_by", "context switches (getrusage) and the CPU's /proc/interrupts column, read around each sample outside the window");
