@@ -215,16 +215,18 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 {
 	struct engine *e = w->e;
 	const struct engine_cfg *c = &e->cfg;
-	uint64_t csw = worker_csw(), irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
 	void *obj = NULL, *last;
 	bool migrated, disturbed;
-	uint64_t d;
+	uint64_t d, csw, irqs;
 	int ret;
 
 	/* interrupts on the other workers' CPUs between two allocations */
 	last = e->neighbours ? atomic_load_explicit(&e->last_obj, memory_order_relaxed) : NULL;
 	if (last)
 		worker_request_dirty(w, pcpu_neighbour(last));
+	/* after the handshake: waiting for a descheduled peer is not ours */
+	csw = worker_csw();
+	irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
 	ret = c->wl->prepare(priv, v, &obj);
 	if (ret)
 		return worker_fail(w, ret, "preparing a sample");
