@@ -23,7 +23,8 @@
  * threads dirty the counters), nor in parallel mode.
  *
  * Disturbed samples: around each sample, outside the timed window (from
- * before prepare() to after finish()), the worker reads its context
+ * after the kernel-mode neighbour handshake, before prepare(), to after
+ * finish()), the worker reads its context
  * switch count (getrusage(RUSAGE_THREAD): ru_nvcsw + ru_nivcsw) and its
  * CPU's interrupt count (its column of /proc/interrupts, unless one read
  * costs more than ENGINE_IRQ_READ_MAX_NS: then context switches alone).
