@@ -120,10 +120,10 @@ static void run_usage(FILE *f)
 		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
-		"      --stamps S            fenced (default): mfence;lfence;rdtsc .. fence;rdtscp;lfence\n"
-		"                            kstats: a bare rdtsc at both ends, as kstats takes them\n"
-		"      --drop-disturbed      leave samples that were interrupted or preempted out of\n"
-		"                            the histograms (their count is recorded either way)\n"
+		"      --stamps S            fenced (default): mfence;lfence;rdtsc .. rdtscp\n"
+		"                            kstats: a bare rdtsc at both ends, as kstats stamps\n"
+		"      --drop-disturbed      leave interrupted or preempted samples out of the\n"
+		"                            histograms (their count is recorded either way)\n"
 		"  irqdesc-sparse only:\n"
 		"      --irq-threads N       interrupt threads, 1..possible CPUs (default: one per worker)\n"
 		"      --irq-rate R          lookups per second per thread, 0 = flat out (default 100000)\n"
@@ -183,9 +183,11 @@ static int run_option(int c)
 		g.hugepages = true;
 		return 0;
 	case OPT_PCPU_LAYOUT:
-		return (g.pcpu_layout = bench_parse_enum(optarg, pcpu_layout_names, "--pcpu-layout")) < 0 ? -1 : 0;
+		g.pcpu_layout = bench_parse_enum(optarg, pcpu_layout_names, "--pcpu-layout");
+		return g.pcpu_layout < 0 ? -1 : 0;
 	case OPT_STAMPS:
-		return (g.stamps = bench_parse_enum(optarg, tsc_stamps_names, "--stamps")) < 0 ? -1 : 0;
+		g.stamps = bench_parse_enum(optarg, tsc_stamps_names, "--stamps");
+		return g.stamps < 0 ? -1 : 0;
 	case OPT_DROP_DISTURBED:
 		g.drop_disturbed = true;
 		return 0;
@@ -356,10 +358,12 @@ static int run_setup(void)
 	if (!g.tsc.usable)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
 			bench_prog, g.tsc.why);
-	g.pcpu = g.pcpu_layout == PCPU_VMALLOC ?
-		 pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node, g.topo.numa, g.hugepages) :
-		 pcpu_create_embedded(g.topo.nr_possible, g.pcpu_unit, g.topo.node, g.topo.numa,
-				      getenv("KSB_PCPU_NO_THP") != NULL);
+	if (g.pcpu_layout == PCPU_VMALLOC)
+		g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
+				     g.topo.numa, g.hugepages);
+	else	/* KSB_PCPU_NO_THP=1: a system that refuses THP, for tests */
+		g.pcpu = pcpu_create_embedded(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
+					      g.topo.numa, getenv("KSB_PCPU_NO_THP") != NULL);
 	if (!g.pcpu) {
 		fprintf(stderr, "%s: reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s\n",
 			bench_prog, g.topo.nr_possible, (unsigned long)g.pcpu_unit,

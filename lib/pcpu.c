@@ -399,7 +399,8 @@ char *pcpu_describe(const struct pcpu *pc, char *buf, size_t len)
 		return buf;
 	}
 	if (pc->huge_capped) {
-		snprintf(buf, len, "embedded (4K pages: %lu MiB of units is over the %lu MiB huge-page cap)",
+		snprintf(buf, len,
+			 "embedded (4K pages: %lu MiB of units is over the %lu MiB huge-page cap)",
 			 (unsigned long)(((uint64_t)pc->nr_units * pc->unit_size) >> 20),
 			 (unsigned long)(PCPU_HUGE_MAX >> 20));
 		return buf;

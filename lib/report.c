@@ -120,9 +120,11 @@ static void report_disturbed(struct csv_meta *m, const struct engine *e)
 	report_disturbed_cpus(m, e);
 	csv_meta_set(m, "drop_disturbed", "%s", e->cfg.drop_disturbed ? "yes" : "no");
 	if (irqs)
-		csv_meta_set(m, "disturbed_by", "context switches (getrusage) and the CPU's /proc/interrupts column, read around each sample outside the window");
+		csv_meta_set(m, "disturbed_by", "%s",
+			     "context switches (getrusage) and the CPU's /proc/interrupts column, read around each sample outside the window");
 	else
-		csv_meta_set(m, "disturbed_by", "context switches (getrusage) alone: /proc/interrupts unreadable or too slow (%lu us a read)",
+		csv_meta_set(m, "disturbed_by",
+			     "context switches (getrusage) alone: /proc/interrupts unreadable or too slow (%lu us a read)",
 			     (unsigned long)(worst / 1000));
 }
 
@@ -165,7 +167,8 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	if (c->pcpu) {
 		char layout[160];
 
-		csv_meta_set(m, "pcpu_layout", "%s", pcpu_describe(c->pcpu, layout, sizeof(layout)));
+		pcpu_describe(c->pcpu, layout, sizeof(layout));
+		csv_meta_set(m, "pcpu_layout", "%s", layout);
 		csv_meta_set(m, "pcpu_groups", "%u", c->pcpu->nr_groups);
 	}
 	csv_meta_set(m, "pcpu_neighbours", "%u lines of live 4-byte counters, one hole each%s",
