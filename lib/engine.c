@@ -72,6 +72,26 @@ static void worker_request_dirty(struct engine_worker *w, void *obj)
 		cpu_relax();
 }
 
+/*
+ * --cache kernel, serial: once per sample, while it waits for its turn, a
+ * worker increments its own CPU's copy of a live neighbour of the last
+ * sample's counter, as an interrupt on this CPU would. Nobody waits for
+ * it, so some land inside another worker's timed window, as other CPUs'
+ * interrupts do. A different word of the line: no data race.
+ */
+static void worker_dirty_neighbour(struct engine_worker *w, uint64_t turn)
+{
+	struct engine *e = w->e;
+	void *last;
+
+	if (!e->neighbours || turn == w->nb_turn)
+		return;
+	w->nb_turn = turn;
+	last = atomic_load_explicit(&e->last_obj, memory_order_relaxed);
+	if (last)
+		(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, pcpu_neighbour(last), w->cpu))++;
+}
+
 /* ---- one sample ---- */
 
 static uint64_t worker_time(struct engine_worker *w, void *priv,
@@ -215,18 +235,11 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 {
 	struct engine *e = w->e;
 	const struct engine_cfg *c = &e->cfg;
-	void *obj = NULL, *last;
+	uint64_t d, csw = worker_csw(), irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
 	bool migrated, disturbed;
-	uint64_t d, csw, irqs;
+	void *obj = NULL;
 	int ret;
 
-	/* interrupts on the other workers' CPUs between two allocations */
-	last = e->neighbours ? atomic_load_explicit(&e->last_obj, memory_order_relaxed) : NULL;
-	if (last)
-		worker_request_dirty(w, pcpu_neighbour(last));
-	/* after the handshake: waiting for a descheduled peer is not ours */
-	csw = worker_csw();
-	irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
 	ret = c->wl->prepare(priv, v, &obj);
 	if (ret)
 		return worker_fail(w, ret, "preparing a sample");
@@ -262,16 +275,17 @@ static enum wl_variant worker_variant(uint64_t round, unsigned int k)
 static void worker_serial(struct engine_worker *w, void *priv)
 {
 	struct engine *e = w->e;
-	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t;
+	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t, cur;
 	unsigned int k;
 
 	for (p = w->idx; p < n; p += nw) {
 		for (k = 0; k < 2; k++) {
 			t = 2 * p + k;
-			while (atomic_load_explicit(&e->turn, memory_order_acquire) != t) {
+			while ((cur = atomic_load_explicit(&e->turn, memory_order_acquire)) != t) {
 				if (engine_leaving(e))
 					return;
 				worker_serve_dirty(w);
+				worker_dirty_neighbour(w, cur);
 				cpu_relax();
 			}
 			if (engine_leaving(e) ||
@@ -280,7 +294,7 @@ static void worker_serial(struct engine_worker *w, void *priv)
 			atomic_store_explicit(&e->turn, t + 1, memory_order_release);
 		}
 	}
-	if (e->cfg.cache != WL_CACHE_REMOTE && !e->neighbours)
+	if (e->cfg.cache != WL_CACHE_REMOTE)
 		return;
 	while (atomic_load_explicit(&e->turn, memory_order_acquire) < 2 * n &&
 	       !engine_leaving(e)) {
@@ -443,6 +457,8 @@ struct engine *engine_create(const struct engine_cfg *cfg)
 	}
 	e->neighbours = cfg->cache == WL_CACHE_KERNEL && !cfg->parallel &&
 			!cfg->wl->no_remote && e->nr_workers > 1;
+	for (i = 0; i < e->nr_workers; i++)
+		e->w[i].nb_turn = UINT64_MAX;
 	pthread_mutex_init(&e->gate_lock, NULL);
 	pthread_cond_init(&e->gate_cond, NULL);
 	pthread_barrier_init(&e->start, NULL, e->nr_workers);
@@ -494,6 +510,9 @@ int engine_start(struct engine *e)
 			lines = (unsigned int)(c->pcpu->unit_size / (4 * PCPU_LINE));
 		e->packed_lines = pcpu_pack(c->pcpu, lines, c->irqstat_size ? c->irqstat_size : 4);
 	}
+	/* a neighbour is a live pack word only while every worker has a hole */
+	if (e->packed_lines < e->nr_workers + 1)
+		e->neighbours = false;
 
 	for (i = 0; i < e->nr_workers && !ret; i++)
 		ret = engine_spawn(&e->w[i]);

@@ -15,16 +15,17 @@
  * Neighbours: before the workers start, the engine packs live per-CPU
  * counters into lines with one hole each (pcpu_pack()), so a workload's
  * small per-CPU objects share their line with live neighbours, as
- * alloc_percpu() packs them. In --cache kernel, serial mode, before
- * each sample every other worker increments its own CPU's copy of a
+ * alloc_percpu() packs them. In --cache kernel, serial mode, once per
+ * sample every waiting worker increments its own CPU's copy of a
  * neighbour of the line the last sample used (pcpu_neighbour() of the
- * object prepare() returned), as interrupts on those CPUs would between
- * two allocations; not for workloads that set no_remote (their own
- * threads dirty the counters), nor in parallel mode.
+ * object prepare() returned), as interrupts on those CPUs would, with
+ * nobody waiting for it (some land inside the timed window, as other
+ * CPUs' interrupts do); only while the packed lines hold a hole for
+ * every worker, not for workloads that set no_remote (their own threads
+ * dirty the counters), nor in parallel mode.
  *
  * Disturbed samples: around each sample, outside the timed window (from
- * after the kernel-mode neighbour handshake, before prepare(), to after
- * finish()), the worker reads its context
+ * before prepare() to after finish()), the worker reads its context
  * switch count (getrusage(RUSAGE_THREAD): ru_nvcsw + ru_nivcsw) and its
  * CPU's interrupt count (its column of /proc/interrupts, unless one read
  * costs more than ENGINE_IRQ_READ_MAX_NS: then context switches alone).
@@ -99,6 +100,7 @@ struct engine_worker {
 	uint64_t overhead_median;	/* empty region: median, same unit */
 	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
 	uint64_t dirty_seen;		/* remote: last request served */
+	uint64_t nb_turn;		/* kernel: turn whose neighbour we dirtied */
 	int err;			/* -errno if the worker failed */
 	const char *err_what;		/* what failed */
 };
