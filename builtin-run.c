@@ -38,7 +38,8 @@
 /* ---- bench run ---- */
 
 enum { OPT_PCPU_UNIT = 256, OPT_HUGEPAGES, OPT_SNAPSHOT, OPT_END_FENCE,
-       OPT_SUBTRACT, OPT_IRQ_THREADS, OPT_IRQ_RATE, OPT_LIVE_IRQS };
+       OPT_SUBTRACT, OPT_IRQ_THREADS, OPT_IRQ_RATE, OPT_LIVE_IRQS,
+       OPT_PCPU_LAYOUT, OPT_STAMPS, OPT_DROP_DISTURBED };
 
 static const char *const run_modes[] = { "serial", "parallel", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
@@ -53,6 +54,9 @@ static struct global {
 	uint64_t possible;		/* --possible-cpus, 0 = the real count */
 	uint64_t pcpu_unit;		/* --pcpu-unit, bytes */
 	bool hugepages;			/* --hugepages */
+	int pcpu_layout;		/* --pcpu-layout, enum pcpu_layout */
+	int stamps;			/* --stamps, enum tsc_stamps */
+	bool drop_disturbed;		/* --drop-disturbed */
 	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
 	int cache;			/* --cache, enum wl_cache */
 	int mode;			/* --mode, 0 serial 1 parallel */
@@ -87,7 +91,7 @@ static void run_defaults(void)
 	g.wl = &wl_irqdesc_alloc;
 	g.samples = 8192;		/* as in the patch's table */
 	g.runs = 1;
-	g.pcpu_unit = 1u << 20;		/* 1 MiB, as on the development kernel */
+	g.pcpu_unit = 256u << 10;	/* u262144 of NR_CPUS=8192 distro kernels */
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = REPORT_TABLE;
@@ -111,10 +115,13 @@ static void run_usage(FILE *f)
 		"                            bench compare needs 5 or more runs a side\n"
 		"  -c, --cpus LIST           worker CPUs, numactl syntax (default: every allowed CPU)\n"
 		"  -p, --possible-cpus N     emulate N possible CPUs, 1..8192 (default: the real count)\n"
+		"      --pcpu-layout L       embedded (default): node groups, each one contiguous\n"
+		"                            region on 2 MiB pages where granted, as the kernel's\n"
+		"                            first chunk; vmalloc: 4 KiB pages, as later chunks\n"
 		"      --pcpu-unit SIZE      bytes between per-CPU units, a power of two >= 4K\n"
-		"                            (K/M/G suffixes; default 1M)\n"
-		"      --hugepages           back the units with transparent huge pages (commits\n"
-		"                            2 MiB per unit: 8192 possible CPUs need 16 GiB)\n"
+		"                            (K/M/G suffixes; default 256K)\n"
+		"      --hugepages           vmalloc layout: back the units with transparent huge\n"
+		"                            pages (2 MiB per unit: 8192 possible CPUs need 16 GiB)\n"
 		"      --irqstat-snapshot    8-byte struct irqstat (CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)\n"
 		"  -C, --cache MODE          kernel (default): lines as the allocator's zeroing left them\n"
 		"                            cold: every line the region touches flushed first\n"
@@ -130,6 +137,10 @@ static void run_usage(FILE *f)
 		"                            - is stdout, and then the report goes to stderr\n"
 		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
 		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
+		"      --stamps S            fenced (default): mfence;lfence;rdtsc .. rdtscp\n"
+		"                            kstats: a bare rdtsc at both ends, as kstats stamps\n"
+		"      --drop-disturbed      leave interrupted or preempted samples out of the\n"
+		"                            histograms (their count is recorded either way)\n"
 		"  irqdesc-sparse only:\n"
 		"      --irq-threads N       interrupt threads, 1..possible CPUs (default: one per worker)\n"
 		"      --irq-rate R          lookups per second per thread, 0 = flat out (default 100000)\n"
@@ -190,6 +201,15 @@ static int run_option(int c)
 	case OPT_HUGEPAGES:
 		g.hugepages = true;
 		return 0;
+	case OPT_PCPU_LAYOUT:
+		g.pcpu_layout = bench_parse_enum(optarg, pcpu_layout_names, "--pcpu-layout");
+		return g.pcpu_layout < 0 ? -1 : 0;
+	case OPT_STAMPS:
+		g.stamps = bench_parse_enum(optarg, tsc_stamps_names, "--stamps");
+		return g.stamps < 0 ? -1 : 0;
+	case OPT_DROP_DISTURBED:
+		g.drop_disturbed = true;
+		return 0;
 	case OPT_SNAPSHOT:
 		g.snapshot = true;
 		return 0;
@@ -235,6 +255,9 @@ static int run_parse(int argc, char **argv)
 		{ "possible-cpus", required_argument, NULL, 'p' },
 		{ "pcpu-unit", required_argument, NULL, OPT_PCPU_UNIT },
 		{ "hugepages", no_argument, NULL, OPT_HUGEPAGES },
+		{ "pcpu-layout", required_argument, NULL, OPT_PCPU_LAYOUT },
+		{ "stamps", required_argument, NULL, OPT_STAMPS },
+		{ "drop-disturbed", no_argument, NULL, OPT_DROP_DISTURBED },
 		{ "irqstat-snapshot", no_argument, NULL, OPT_SNAPSHOT },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -358,8 +381,12 @@ static int run_setup(void)
 	if (!g.tsc.usable && g.run_idx <= 1)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
 			bench_prog, g.tsc.why);
-	g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
-			     g.topo.numa, g.hugepages);
+	if (g.pcpu_layout == PCPU_VMALLOC)
+		g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
+				     g.topo.numa, g.hugepages);
+	else	/* KSB_PCPU_NO_THP=1: a system that refuses THP, for tests */
+		g.pcpu = pcpu_create_embedded(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
+					      g.topo.numa, getenv("KSB_PCPU_NO_THP") != NULL);
 	if (!g.pcpu) {
 		fprintf(stderr, "%s: reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s\n",
 			bench_prog, g.topo.nr_possible, (unsigned long)g.pcpu_unit,
@@ -445,6 +472,8 @@ static int run_measure(void)
 		.subtract_overhead = g.subtract,
 		.cache = (enum wl_cache)g.cache,
 		.fence = (enum tsc_fence)g.fence,
+		.stamps = (enum tsc_stamps)g.stamps,
+		.drop_disturbed = g.drop_disturbed,
 		.irqstat_size = g.snapshot ? 8 : 4,
 		.irq_threads = (unsigned int)g.irq_threads,
 		.irq_rate = (unsigned long)g.irq_rate,
@@ -580,6 +609,7 @@ static struct runs {
 	unsigned int n;			/* runs read back */
 	struct kstats_hist **merged;	/* [cf[0].n] its series over the runs */
 	struct csv_meta meta;		/* run 1's metadata, updated */
+	uint64_t disturbed[WL_NR_VARIANTS]; /* disturbed samples, every run */
 } rs;
 
 /* per-run, per-CPU rows only while they stay few (a 480-CPU host: no) */
@@ -863,6 +893,7 @@ static const struct kstats_hist *runs_all(const char *variant)
 static void runs_meta(void)
 {
 	uint64_t taken[WL_NR_VARIANTS] = { 0 };
+	unsigned long d[WL_NR_VARIANTS];
 	bool partial = g.signo || rs.n < g.runs;
 	const struct csv_series *s;
 	char buf[64];
@@ -882,7 +913,15 @@ static void runs_meta(void)
 			s = csv_find(&rs.cf[k], g.wl->name, report_variants[v], CSV_RUN_ALL, -1);
 			taken[v] += s ? kstats_hist_total(s->h) : 0;
 		}
+		p = csv_meta_get(&rs.cf[k].meta, "disturbed");
+		if (p && sscanf(p, "%lu/%lu", &d[WL_OLD], &d[WL_NEW]) == 2) {
+			rs.disturbed[WL_OLD] += d[WL_OLD];
+			rs.disturbed[WL_NEW] += d[WL_NEW];
+		}
 	}
+	snprintf(buf, sizeof(buf), "%lu/%lu", (unsigned long)rs.disturbed[WL_OLD],
+		 (unsigned long)rs.disturbed[WL_NEW]);
+	runs_meta_put("disturbed", buf);
 	runs_meta_put("command", g.cmdline);
 	snprintf(buf, sizeof(buf), "%lu/%lu", (unsigned long)taken[WL_OLD],
 		 (unsigned long)taken[WL_NEW]);
@@ -946,7 +985,7 @@ static void runs_print(FILE *f)
 		fputc('\n', f);
 	}
 	runs_print_figures(f);
-	report_summary_line(f, g.wl->name, unit, m, (unsigned int)atoi(cpus),
+	report_summary_line(f, g.wl->name, unit, m, rs.disturbed, (unsigned int)atoi(cpus),
 			    (unsigned int)atoi(possible),
 			    !strcmp(csv_meta_get(&rs.meta, "partial"), "yes"));
 }

@@ -5,9 +5,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../kstats_hist.h"
 #include "engine.h"
@@ -67,10 +72,30 @@ static void worker_request_dirty(struct engine_worker *w, void *obj)
 		cpu_relax();
 }
 
+/*
+ * --cache kernel, serial: once per sample, while it waits for its turn, a
+ * worker increments its own CPU's copy of a live neighbour of the last
+ * sample's counter, as an interrupt on this CPU would. Nobody waits for
+ * it, so some land inside another worker's timed window, as other CPUs'
+ * interrupts do. A different word of the line: no data race.
+ */
+static void worker_dirty_neighbour(struct engine_worker *w, uint64_t turn)
+{
+	struct engine *e = w->e;
+	void *last;
+
+	if (!e->neighbours || turn == w->nb_turn)
+		return;
+	w->nb_turn = turn;
+	last = atomic_load_explicit(&e->last_obj, memory_order_relaxed);
+	if (last)
+		(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, pcpu_neighbour(last), w->cpu))++;
+}
+
 /* ---- one sample ---- */
 
 static uint64_t worker_time(struct engine_worker *w, void *priv,
-			    enum wl_variant v)
+			    enum wl_variant v, bool *migrated)
 {
 	const struct engine_cfg *c = &w->e->cfg;
 	const bool tsc = c->tsc->usable;
@@ -79,7 +104,11 @@ static uint64_t worker_time(struct engine_worker *w, void *priv,
 	uint64_t t0, d;
 	uint32_t aux = 0;
 
-	if (tsc) {
+	if (tsc && c->stamps == TSC_STAMPS_KSTATS) {
+		t0 = tsc_rdtsc();
+		region(priv);
+		d = tsc_rdtsc() - t0;
+	} else if (tsc) {
 		t0 = tsc_start();
 		region(priv);
 		d = tsc_end(c->fence, &aux) - t0;
@@ -88,21 +117,127 @@ static uint64_t worker_time(struct engine_worker *w, void *priv,
 		region(priv);
 		d = tsc_clock_ns() - t0;
 	}
-	if (tsc && w->aux_ok)
-		w->migrations += (aux & 0xfff) != w->cpu;
+	if (tsc && w->aux_ok && c->stamps == TSC_STAMPS_FENCED)
+		*migrated = (aux & 0xfff) != w->cpu;
 	else
-		w->migrations += (unsigned int)sched_getcpu() != w->cpu;
+		*migrated = (unsigned int)sched_getcpu() != w->cpu;
+	w->migrations += *migrated;
 	/* overhead_median is in the clock's own unit, cycles or ns */
 	if (c->subtract_overhead)
 		d = d > w->overhead_median ? d - w->overhead_median : 0;
 	return !tsc || c->cycles ? d : tsc_to_ns(c->tsc, d);
 }
 
+/* ---- disturbed samples: context switches and the CPU's interrupts ---- */
+
+/* our CPU's interrupts so far: the sum of its column of /proc/interrupts */
+static uint64_t worker_irqs(struct engine_worker *w)
+{
+	ssize_t n = pread(w->irq_fd, w->irq_buf, w->irq_len - 1, 0);
+	uint64_t sum = 0;
+	char *p, *end;
+	int col;
+
+	if (n <= 0)
+		return 0;
+	w->irq_buf[n] = 0;
+	p = strchr(w->irq_buf, '\n');		/* skip the CPU header */
+	while (p && *++p) {
+		p = strchr(p, ':');
+		if (!p)
+			break;
+		p++;
+		for (col = 0; col <= w->irq_col; col++) {
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (col == w->irq_col)
+				sum += v;
+			p = end;
+		}
+		p = strchr(p, '\n');
+	}
+	return sum;
+}
+
+static uint64_t worker_csw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+static uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Open /proc/interrupts and find our CPU's column (only online CPUs have
+ * one); keep it only when a read is cheap enough to make per sample.
+ */
+static void worker_irq_open(struct engine_worker *w)
+{
+	char name[32];
+	uint64_t t0;
+	ssize_t n;
+	char *p, *hit;
+
+	w->irq_fd = open("/proc/interrupts", O_RDONLY | O_CLOEXEC);
+	w->irq_len = 1 << 16;
+	for (;;) {
+		w->irq_buf = w->irq_fd >= 0 ? realloc(w->irq_buf, w->irq_len) : NULL;
+		if (!w->irq_buf)
+			goto out_off;
+		n = pread(w->irq_fd, w->irq_buf, w->irq_len - 1, 0);
+		if (n <= 0)
+			goto out_off;
+		if ((size_t)n < w->irq_len - 1)
+			break;
+		w->irq_len *= 2;
+	}
+	w->irq_buf[n] = 0;
+	snprintf(name, sizeof(name), "CPU%u", w->cpu);
+	hit = NULL;
+	p = w->irq_buf;
+	w->irq_col = 0;
+	while ((p = strstr(p, "CPU")) && p < strchr(w->irq_buf, '\n')) {
+		if (!strncmp(p, name, strlen(name)) && (p[strlen(name)] == ' ' ||
+		    p[strlen(name)] == '\n')) {
+			hit = p;
+			break;
+		}
+		w->irq_col++;
+		p += 3;
+	}
+	if (!hit)
+		goto out_off;
+	t0 = engine_now_ns();
+	worker_irqs(w);
+	w->irq_read_ns = engine_now_ns() - t0;
+	if (w->irq_read_ns <= ENGINE_IRQ_READ_MAX_NS)
+		return;
+out_off:
+	if (w->irq_fd >= 0)
+		close(w->irq_fd);
+	w->irq_fd = -1;
+	free(w->irq_buf);
+	w->irq_buf = NULL;
+}
+
 static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 {
-	const struct engine_cfg *c = &w->e->cfg;
+	struct engine *e = w->e;
+	const struct engine_cfg *c = &e->cfg;
+	uint64_t d, csw = worker_csw(), irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
+	bool migrated, disturbed;
 	void *obj = NULL;
-	uint64_t d;
 	int ret;
 
 	ret = c->wl->prepare(priv, v, &obj);
@@ -110,9 +245,15 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 		return worker_fail(w, ret, "preparing a sample");
 	if (c->cache == WL_CACHE_REMOTE && obj)
 		worker_request_dirty(w, obj);
-	d = worker_time(w, priv, v);
+	d = worker_time(w, priv, v, &migrated);
 	c->wl->finish(priv, v);
-	kstats_hist_record(w->hist[v], d);
+	if (e->neighbours && obj)
+		atomic_store_explicit(&e->last_obj, obj, memory_order_relaxed);
+	disturbed = migrated || worker_csw() != csw ||
+		    (w->irq_fd >= 0 && worker_irqs(w) != irqs);
+	w->disturbed[v] += disturbed;
+	if (!disturbed || !c->drop_disturbed)
+		kstats_hist_record(w->hist[v], d);
 	w->done[v]++;
 	atomic_fetch_add_explicit(&w->e->progress, 1, memory_order_relaxed);
 	return 0;
@@ -134,16 +275,17 @@ static enum wl_variant worker_variant(uint64_t round, unsigned int k)
 static void worker_serial(struct engine_worker *w, void *priv)
 {
 	struct engine *e = w->e;
-	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t;
+	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t, cur;
 	unsigned int k;
 
 	for (p = w->idx; p < n; p += nw) {
 		for (k = 0; k < 2; k++) {
 			t = 2 * p + k;
-			while (atomic_load_explicit(&e->turn, memory_order_acquire) != t) {
+			while ((cur = atomic_load_explicit(&e->turn, memory_order_acquire)) != t) {
 				if (engine_leaving(e))
 					return;
 				worker_serve_dirty(w);
+				worker_dirty_neighbour(w, cur);
 				cpu_relax();
 			}
 			if (engine_leaving(e) ||
@@ -191,8 +333,14 @@ static int worker_overhead(struct engine_worker *w)
 	if (!h)
 		return -ENOMEM;
 	for (i = 0; i < ENGINE_OVERHEAD_SAMPLES; i++) {
-		t0 = tsc ? tsc_start() : tsc_clock_ns();
-		t1 = tsc ? tsc_end(w->e->cfg.fence, &aux) : tsc_clock_ns();
+		if (tsc && w->e->cfg.stamps == TSC_STAMPS_KSTATS) {
+			t0 = tsc_rdtsc();
+			t1 = tsc_rdtsc();
+			aux = w->cpu;
+		} else {
+			t0 = tsc ? tsc_start() : tsc_clock_ns();
+			t1 = tsc ? tsc_end(w->e->cfg.fence, &aux) : tsc_clock_ns();
+		}
 		kstats_hist_record(h, t1 - t0);
 	}
 	w->aux_ok = (aux & 0xfff) == w->cpu;
@@ -246,6 +394,7 @@ static int worker_setup(struct engine_worker *w, void **priv)
 	}
 	if (worker_overhead(w))
 		return worker_fail(w, -ENOMEM, "measuring the timer overhead");
+	worker_irq_open(w);
 	ret = c->wl->setup(&env, priv);
 	if (ret)
 		return worker_fail(w, ret, "setting up the workload");
@@ -304,7 +453,12 @@ struct engine *engine_create(const struct engine_cfg *cfg)
 		e->w[i].e = e;
 		e->w[i].cpu = cfg->topo->worker_cpu[i];
 		e->w[i].node = cfg->topo->node[e->w[i].cpu];
+		e->w[i].irq_fd = -1;
 	}
+	e->neighbours = cfg->cache == WL_CACHE_KERNEL && !cfg->parallel &&
+			!cfg->wl->no_remote && e->nr_workers > 1;
+	for (i = 0; i < e->nr_workers; i++)
+		e->w[i].nb_turn = UINT64_MAX;
 	pthread_mutex_init(&e->gate_lock, NULL);
 	pthread_cond_init(&e->gate_cond, NULL);
 	pthread_barrier_init(&e->start, NULL, e->nr_workers);
@@ -345,8 +499,20 @@ static int engine_spawn(struct engine_worker *w)
 
 int engine_start(struct engine *e)
 {
-	unsigned int i;
+	const struct engine_cfg *c = &e->cfg;
+	unsigned int i, lines;
 	int ret = 0;
+
+	/* live neighbours for every object that can be live at once */
+	if (c->pcpu) {
+		lines = e->nr_workers + c->live_irqs + 1;
+		if (lines > c->pcpu->unit_size / (4 * PCPU_LINE))
+			lines = (unsigned int)(c->pcpu->unit_size / (4 * PCPU_LINE));
+		e->packed_lines = pcpu_pack(c->pcpu, lines, c->irqstat_size ? c->irqstat_size : 4);
+	}
+	/* a neighbour is a live pack word only while every worker has a hole */
+	if (e->packed_lines < e->nr_workers + 1)
+		e->neighbours = false;
 
 	for (i = 0; i < e->nr_workers && !ret; i++)
 		ret = engine_spawn(&e->w[i]);
@@ -423,9 +589,13 @@ void engine_destroy(struct engine *e)
 
 	if (!e)
 		return;
-	for (i = 0; i < e->nr_workers; i++)
+	for (i = 0; i < e->nr_workers; i++) {
 		for (v = 0; v < WL_NR_VARIANTS; v++)
 			kstats_hist_free(e->w[i].hist[v]);
+		if (e->w[i].irq_fd >= 0)
+			close(e->w[i].irq_fd);
+		free(e->w[i].irq_buf);
+	}
 	pthread_barrier_destroy(&e->start);
 	pthread_cond_destroy(&e->gate_cond);
 	pthread_mutex_destroy(&e->gate_lock);

@@ -12,6 +12,28 @@
  * taking turns, because alloc_desc() runs under sparse_irq_lock.
  * --mode parallel: every worker samples at once.
  *
+ * Neighbours: before the workers start, the engine packs live per-CPU
+ * counters into lines with one hole each (pcpu_pack()), so a workload's
+ * small per-CPU objects share their line with live neighbours, as
+ * alloc_percpu() packs them. In --cache kernel, serial mode, once per
+ * sample every waiting worker increments its own CPU's copy of a
+ * neighbour of the line the last sample used (pcpu_neighbour() of the
+ * object prepare() returned), as interrupts on those CPUs would, with
+ * nobody waiting for it (some land inside the timed window, as other
+ * CPUs' interrupts do); only while the packed lines hold a hole for
+ * every worker, not for workloads that set no_remote (their own threads
+ * dirty the counters), nor in parallel mode.
+ *
+ * Disturbed samples: around each sample, outside the timed window (from
+ * before prepare() to after finish()), the worker reads its context
+ * switch count (getrusage(RUSAGE_THREAD): ru_nvcsw + ru_nivcsw) and its
+ * CPU's interrupt count (its column of /proc/interrupts, unless one read
+ * costs more than ENGINE_IRQ_READ_MAX_NS: then context switches alone).
+ * A sample during which either moved, or that ended on another CPU, is
+ * disturbed: counted per variant, and with drop_disturbed left out of
+ * the histogram. The interval is wider than the window, so the count is
+ * an upper bound of the samples really interrupted.
+ *
  * Signals: workers run with every signal blocked for their whole life,
  * a superset of blocking around each sample (the stand-in for
  * local_irq_save()), and at no cost inside the loop; the main thread
@@ -50,6 +72,8 @@ struct engine_cfg {
 	bool subtract_overhead;		/* subtract each CPU's median empty cost */
 	enum wl_cache cache;		/* cache state before each sample */
 	enum tsc_fence fence;		/* end-stamp fence */
+	enum tsc_stamps stamps;		/* fenced, or kstats' bare rdtsc */
+	bool drop_disturbed;		/* leave disturbed samples out of hist */
 	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
 	unsigned int irq_threads;	/* irqdesc-sparse: 0 = one per worker */
 	unsigned long irq_rate;		/* irqdesc-sparse: per thread per second */
@@ -66,10 +90,17 @@ struct engine_worker {
 	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
 	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
 	uint64_t migrations;		/* samples that ended on another CPU */
+	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
+	int irq_fd;			/* /proc/interrupts, or -1: not counted */
+	int irq_col;			/* our CPU's column in it */
+	char *irq_buf;			/* read buffer */
+	size_t irq_len;			/* its size, bytes */
+	uint64_t irq_read_ns;		/* one read's cost, at setup, ns */
 	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
 	uint64_t overhead_median;	/* empty region: median, same unit */
 	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
 	uint64_t dirty_seen;		/* remote: last request served */
+	uint64_t nb_turn;		/* kernel: turn whose neighbour we dirtied */
 	int err;			/* -errno if the worker failed */
 	const char *err_what;		/* what failed */
 };
@@ -92,7 +123,13 @@ struct engine {
 	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
 	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
 	atomic_uint dirty_acks;		/* remote: workers that did */
+	void *_Atomic last_obj;		/* kernel: the last sample's object */
+	bool neighbours;		/* kernel, serial: dirty neighbours */
+	unsigned int packed_lines;	/* lines pcpu_pack() filled */
 };
+
+/* one /proc/interrupts read slower than this: count context switches only */
+#define ENGINE_IRQ_READ_MAX_NS	200000
 
 /*
  * engine_create - workers for every CPU of @cfg->topo. Allocates no

@@ -6,13 +6,16 @@
 #include <errno.h>
 #include <numa.h>
 #include <numaif.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "pcpu.h"
 
-#define PCPU_ALIGN	(2u << 20)	/* units start on a huge-page boundary */
+#define PCPU_ALIGN	PCPU_ATOM	/* units start on a huge-page boundary */
+
+const char *const pcpu_layout_names[] = { "embedded", "vmalloc", NULL };
 
 /* ---- the allocation map ---- */
 
@@ -108,6 +111,10 @@ struct pcpu *pcpu_create(unsigned int nr_units, size_t unit_size,
 	pc->map = calloc((pc->map_bits + 63) / 64, sizeof(*pc->map));
 	if (!pc->offset || !pc->map)
 		goto out_free_pc;
+	pc->layout = PCPU_VMALLOC;
+	pc->hugepages = hugepages;
+	pc->backing = hugepages ? PCPU_PAGES_THP : PCPU_PAGES_4K;
+	pc->nr_groups = 1;
 	for (cpu = 0; cpu < nr_units; cpu++)
 		pc->offset[cpu] = (unsigned long)cpu * unit_size;
 	ret = pcpu_reserve(pc, hugepages);
@@ -132,13 +139,300 @@ out_err:
 
 void pcpu_destroy(struct pcpu *pc)
 {
+	unsigned int i;
+
 	if (!pc)
 		return;
-	munmap(pc->mapping, pc->mapping_len);
+	if (pc->mapping)
+		munmap(pc->mapping, pc->mapping_len);
+	for (i = 0; pc->layout == PCPU_EMBEDDED && i < pc->nr_groups; i++)
+		if (pc->group[i].base)
+			munmap(pc->group[i].base, pc->group[i].len);
 	pthread_mutex_destroy(&pc->lock);
+	free(pc->group);
 	free(pc->offset);
 	free(pc->map);
 	free(pc);
+}
+
+/* ---- the embedded layout ---- */
+
+unsigned int pcpu_plan(unsigned int nr_units, size_t unit_size, const int *node,
+		       struct pcpu_group *group, unsigned int *unit_of)
+{
+	unsigned int upa = unit_size < PCPU_ATOM ? (unsigned int)(PCPU_ATOM / unit_size) : 1;
+	unsigned int nr = 0, cpu, i, unit = 0;
+
+	/* pcpu_build_alloc_info(): a group per node, in order of first CPU */
+	for (cpu = 0; cpu < nr_units; cpu++) {
+		int n = node ? node[cpu] : -1;
+
+		for (i = 0; i < nr && group[i].node != n; i++)
+			;
+		if (i == nr) {
+			memset(&group[nr], 0, sizeof(group[nr]));
+			group[nr++].node = n;
+		}
+		unit_of[cpu] = group[i].nr_cpus++;	/* index in its group, for now */
+	}
+	for (i = 0; i < nr; i++) {
+		group[i].nr_units = (group[i].nr_cpus + upa - 1) / upa * upa;
+		group[i].first = unit;
+		group[i].len = (size_t)group[i].nr_units * unit_size;
+		unit += group[i].nr_units;
+	}
+	for (cpu = 0; cpu < nr_units; cpu++) {
+		int n = node ? node[cpu] : -1;
+
+		for (i = 0; group[i].node != n; i++)
+			;
+		unit_of[cpu] += group[i].first;
+	}
+	return nr;
+}
+
+/* hugetlbfs pages free in the pool, in bytes (0 when none reserved) */
+static uint64_t pcpu_hugetlb_free(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long nfree = 0, kb = 0;
+	char line[128];
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		sscanf(line, "HugePages_Free: %lu", &nfree);
+		sscanf(line, "Hugepagesize: %lu kB", &kb);
+	}
+	fclose(f);
+	return kb == PCPU_ATOM >> 10 ? (uint64_t)nfree * PCPU_ATOM : 0;
+}
+
+/* one group's region: PCPU_ATOM aligned, exactly g->len long */
+static int pcpu_map_group(struct pcpu_group *g, bool hugetlb)
+{
+	size_t slack = PCPU_ATOM;
+	char *m, *start;
+
+	if (hugetlb) {
+		m = mmap(NULL, g->len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+		if (m == MAP_FAILED)
+			return -EAGAIN;		/* pool too small: THP instead */
+		g->base = m;
+		return 0;
+	}
+	m = mmap(NULL, g->len + slack, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (m == MAP_FAILED)
+		return -ENOMEM;
+	start = (char *)(((uintptr_t)m + PCPU_ATOM - 1) & ~(uintptr_t)(PCPU_ATOM - 1));
+	/* keep just the aligned region: one VMA, so smaps tells its pages */
+	if (start > m)
+		munmap(m, (size_t)(start - m));
+	if (start + g->len < m + g->len + slack)
+		munmap(start + g->len, (size_t)(m + g->len + slack - (start + g->len)));
+	g->base = start;
+	return 0;
+}
+
+static int pcpu_bind_range(char *p, size_t len, int node)
+{
+	struct bitmask *bm = numa_allocate_nodemask();
+	int ret = 0;
+
+	if (!bm)
+		return -ENOMEM;
+	numa_bitmask_setbit(bm, (unsigned int)node);
+	if (mbind(p, len, MPOL_BIND, bm->maskp, bm->size + 1, 0))
+		ret = -errno;
+	numa_bitmask_free(bm);
+	return ret;
+}
+
+/*
+ * Map, bind and back every group. hugetlbfs pages are faulted in here
+ * (MADV_POPULATE_WRITE), after the binding, so that a node whose pool
+ * is empty fails cleanly rather than with SIGBUS on first touch; any
+ * failure there falls back to THP for every group.
+ */
+static int pcpu_map_groups(struct pcpu *pc, bool numa, bool no_thp)
+{
+	const char *force = getenv("KSB_PCPU_FORCE_NODE");
+	uint64_t total = (uint64_t)pc->nr_units * pc->unit_size;
+	bool hugetlb = !pc->huge_capped && pcpu_hugetlb_free() >= total + PCPU_ATOM * pc->nr_groups;
+	unsigned int i;
+	int ret = 0;
+
+retry:
+	for (i = 0; i < pc->nr_groups && !ret; i++) {
+		struct pcpu_group *g = &pc->group[i];
+
+		ret = pcpu_map_group(g, hugetlb);
+		if (!ret && !hugetlb)
+			madvise(g->base, g->len, pc->huge_capped || no_thp ?
+				MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+		if (!ret && numa && g->node >= 0)
+			ret = pcpu_bind_range(g->base, g->len, force ? atoi(force) : g->node);
+#ifdef MADV_POPULATE_WRITE
+		if (!ret && hugetlb && madvise(g->base, g->len, MADV_POPULATE_WRITE))
+			ret = -EAGAIN;
+#else
+		if (hugetlb)
+			ret = -EAGAIN;
+#endif
+	}
+	if (ret == -EAGAIN) {
+		for (i = 0; i < pc->nr_groups; i++) {
+			if (pc->group[i].base)
+				munmap(pc->group[i].base, pc->group[i].len);
+			pc->group[i].base = NULL;
+		}
+		hugetlb = false;
+		ret = 0;
+		goto retry;
+	}
+	pc->backing = hugetlb ? PCPU_PAGES_HUGETLB :
+		      pc->huge_capped || no_thp ? PCPU_PAGES_4K : PCPU_PAGES_THP;
+	return ret;
+}
+
+struct pcpu *pcpu_create_embedded(unsigned int nr_units, size_t unit_size,
+				  const int *node, bool numa, bool no_thp)
+{
+	unsigned int *unit_of = NULL, cpu, i;
+	struct pcpu *pc;
+	char *lo;
+	int ret = -EINVAL;
+
+	if (!nr_units || unit_size < PCPU_MIN_UNIT || (unit_size & (unit_size - 1)))
+		goto out_err;
+	ret = -ENOMEM;
+	pc = calloc(1, sizeof(*pc));
+	if (!pc)
+		goto out_err;
+	pc->layout = PCPU_EMBEDDED;
+	pc->nr_units = nr_units;
+	pc->unit_size = unit_size;
+	pc->map_bits = unit_size / PCPU_GRAIN;
+	pc->offset = calloc(nr_units, sizeof(*pc->offset));
+	pc->map = calloc((pc->map_bits + 63) / 64, sizeof(*pc->map));
+	pc->group = calloc(nr_units, sizeof(*pc->group));
+	unit_of = calloc(nr_units, sizeof(*unit_of));
+	if (!pc->offset || !pc->map || !pc->group || !unit_of)
+		goto out_free_pc;
+	pc->nr_groups = pcpu_plan(nr_units, unit_size, node, pc->group, unit_of);
+	pc->huge_capped = (uint64_t)nr_units * unit_size > PCPU_HUGE_MAX;
+	pthread_mutex_init(&pc->lock, NULL);
+	ret = pcpu_map_groups(pc, node && numa, no_thp);
+	if (ret)
+		goto out_destroy;
+	/* base = the lowest region, as pcpu_embed_first_chunk()'s min(ptr) */
+	for (lo = pc->group[0].base, i = 1; i < pc->nr_groups; i++)
+		if (pc->group[i].base < lo)
+			lo = pc->group[i].base;
+	pc->base = lo;
+	for (cpu = 0; cpu < nr_units; cpu++) {
+		for (i = pc->nr_groups - 1; pc->group[i].first > unit_of[cpu]; i--)
+			;
+		pc->offset[cpu] = (unsigned long)(pc->group[i].base - lo) +
+				  (unsigned long)(unit_of[cpu] - pc->group[i].first) * unit_size;
+	}
+	free(unit_of);
+	return pc;
+
+out_destroy:
+	free(unit_of);
+	pcpu_destroy(pc);
+	errno = -ret;
+	return NULL;
+out_free_pc:
+	free(unit_of);
+	free(pc->group);
+	free(pc->offset);
+	free(pc->map);
+	free(pc);
+out_err:
+	errno = -ret;
+	return NULL;
+}
+
+/* AnonHugePages and Rss, kB, of the VMAs that start inside [lo, hi) */
+static void pcpu_smaps(const char *lo, const char *hi, unsigned long *huge,
+		       unsigned long *rss)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	unsigned long start, end, kb;
+	bool in = false;
+	char line[256];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') &&
+		    line[strspn(line, "0123456789abcdef")] == '-') {
+			in = start >= (uintptr_t)lo && start < (uintptr_t)hi;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (sscanf(line, "AnonHugePages: %lu kB", &kb) == 1)
+			*huge += kb;
+		else if (sscanf(line, "Rss: %lu kB", &kb) == 1)
+			*rss += kb;
+	}
+	fclose(f);
+}
+
+char *pcpu_describe(const struct pcpu *pc, char *buf, size_t len)
+{
+	unsigned long huge = 0, rss = 0;
+	unsigned int i;
+
+	if (pc->layout == PCPU_VMALLOC) {
+		snprintf(buf, len, "vmalloc (%s)", pc->hugepages ? "THP asked: --hugepages" :
+			 "4K pages");
+		return buf;
+	}
+	if (pc->backing == PCPU_PAGES_HUGETLB) {
+		snprintf(buf, len, "embedded (2M pages: hugetlbfs)");
+		return buf;
+	}
+	if (pc->huge_capped) {
+		snprintf(buf, len,
+			 "embedded (4K pages: %lu MiB of units is over the %lu MiB huge-page cap)",
+			 (unsigned long)(((uint64_t)pc->nr_units * pc->unit_size) >> 20),
+			 (unsigned long)(PCPU_HUGE_MAX >> 20));
+		return buf;
+	}
+	if (pc->backing == PCPU_PAGES_4K) {
+		snprintf(buf, len, "embedded (4K pages: THP refused)");
+		return buf;
+	}
+	for (i = 0; i < pc->nr_groups; i++)
+		pcpu_smaps(pc->group[i].base, pc->group[i].base + pc->group[i].len,
+			   &huge, &rss);
+	if (!huge)
+		snprintf(buf, len, "embedded (4K pages: THP refused)");
+	else if (huge >= rss)
+		snprintf(buf, len, "embedded (2M pages: THP)");
+	else
+		snprintf(buf, len, "embedded (THP on %lu of %lu KiB)", huge, rss);
+	return buf;
+}
+
+unsigned int pcpu_pack(struct pcpu *pc, unsigned int nr_lines, size_t hole)
+{
+	unsigned int i;
+	char *line;
+
+	for (i = 0; i < nr_lines; i++) {
+		line = pcpu_alloc(pc, PCPU_LINE, PCPU_LINE);
+		if (!line)
+			break;
+		pcpu_free(pc, line + PCPU_LINE / 2 - hole, hole);
+	}
+	return i;
 }
 
 /* ---- alloc, free, query ---- */

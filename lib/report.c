@@ -11,6 +11,7 @@
 #include "csv.h"
 #include "engine.h"
 #include "json.h"
+#include "pcpu.h"
 #include "report.h"
 #include "topo.h"
 
@@ -77,6 +78,57 @@ static void report_host(struct csv_meta *m, const struct engine *e)
 	csv_meta_set(m, "clocksource", "%s", t->clocksource);
 }
 
+/* samples disturbed, old and new, over every worker */
+static void report_disturbed_count(const struct engine *e, uint64_t *n)
+{
+	unsigned int i, v;
+
+	for (v = 0; v < WL_NR_VARIANTS; v++)
+		for (n[v] = 0, i = 0; i < e->nr_workers; i++)
+			n[v] += e->w[i].disturbed[v];
+}
+
+/* per worker CPU, "cpu:old/new" */
+static void report_disturbed_cpus(struct csv_meta *m, const struct engine *e)
+{
+	char buf[1024] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 48; i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
+					 i ? " " : "", e->w[i].cpu,
+					 (unsigned long)e->w[i].disturbed[WL_OLD],
+					 (unsigned long)e->w[i].disturbed[WL_NEW]);
+	if (i < e->nr_workers)
+		snprintf(buf + used, sizeof(buf) - used, " ...");
+	csv_meta_set(m, "disturbed_per_cpu", "%s", buf);
+}
+
+static void report_disturbed(struct csv_meta *m, const struct engine *e)
+{
+	uint64_t n[WL_NR_VARIANTS], worst = 0;
+	bool irqs = e->nr_workers > 0;
+	unsigned int i;
+
+	report_disturbed_count(e, n);
+	for (i = 0; i < e->nr_workers; i++) {
+		irqs = irqs && e->w[i].irq_fd >= 0;
+		if (e->w[i].irq_read_ns > worst)
+			worst = e->w[i].irq_read_ns;
+	}
+	csv_meta_set(m, "disturbed", "%lu/%lu", (unsigned long)n[WL_OLD], (unsigned long)n[WL_NEW]);
+	report_disturbed_cpus(m, e);
+	csv_meta_set(m, "drop_disturbed", "%s", e->cfg.drop_disturbed ? "yes" : "no");
+	if (irqs)
+		csv_meta_set(m, "disturbed_by", "%s",
+			     "context switches (getrusage) and the CPU's /proc/interrupts column, read around each sample outside the window");
+	else
+		csv_meta_set(m, "disturbed_by",
+			     "context switches (getrusage) alone: /proc/interrupts unreadable or too slow (%lu us a read)",
+			     (unsigned long)(worst / 1000));
+}
+
 void report_meta(struct csv_meta *m, const struct report_run *r,
 		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
 		 unsigned long pcpu_unit, bool hugepages)
@@ -111,13 +163,25 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	csv_meta_set(m, "frac_bits", "%u", c->frac_bits);
 	csv_meta_set(m, "end_fence", "%s", tsc_fence_names[c->fence]);
 	csv_meta_set(m, "irqstat_bytes", "%u", c->irqstat_size);
+	csv_meta_set(m, "stamps", "%s", tsc_stamps_names[c->stamps]);
 	csv_meta_set(m, "pcpu_unit", "%lu", pcpu_unit);
+	if (c->pcpu) {
+		char layout[160];
+
+		pcpu_describe(c->pcpu, layout, sizeof(layout));
+		csv_meta_set(m, "pcpu_layout", "%s", layout);
+		csv_meta_set(m, "pcpu_groups", "%u", c->pcpu->nr_groups);
+	}
+	csv_meta_set(m, "pcpu_neighbours", "%u lines of live 4-byte counters, one hole each%s",
+		     e->packed_lines, e->neighbours ?
+		     "; other workers dirty their own copy between samples" : "");
 	csv_meta_set(m, "hugepages", "%s", hugepages ? "madvise" : "no");
 	csv_meta_set(m, "pcpu_nodes", "%s", pcpu_nodes);
 	csv_meta_set(m, "mlock", "%s", mlock);
 	csv_meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
 	report_overhead(m, e);
 	csv_meta_set(m, "migrations", "%lu", (unsigned long)migr);
+	report_disturbed(m, e);
 	for (i = 0; i < r->nr_stats; i++)
 		csv_meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
 	csv_meta_set(m, "runs", "1");
@@ -126,17 +190,22 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 
 /* ---- printers ---- */
 
+
 int report_summary(FILE *f, const struct report_run *r)
 {
+	uint64_t dist[WL_NR_VARIANTS];
+
+	report_disturbed_count(r->e, dist);
 	return report_summary_line(f, r->e->cfg.wl->name, r->unit,
-				   (const struct kstats_hist *const *)r->merged,
+				   (const struct kstats_hist *const *)r->merged, dist,
 				   r->e->nr_workers, r->e->cfg.topo->nr_possible,
 				   r->partial);
 }
 
 int report_summary_line(FILE *f, const char *wl, const char *unit,
 			const struct kstats_hist *const *merged,
-			unsigned int cpus, unsigned int possible, bool partial)
+			const uint64_t *disturbed, unsigned int cpus,
+			unsigned int possible, bool partial)
 {
 	const struct kstats_hist *o = merged[WL_OLD], *n = merged[WL_NEW];
 	double nm = kstats_hist_mean(n);
@@ -152,9 +221,10 @@ int report_summary_line(FILE *f, const char *wl, const char *unit,
 			report_variants[v], (unsigned long)kstats_hist_max(h),
 			report_variants[v], kstats_hist_mean(h));
 	}
-	fprintf(f, " ratio=%.2f samples=%lu/%lu cpus=%u possible=%u partial=%s\n",
+	fprintf(f, " ratio=%.2f samples=%lu/%lu disturbed=%lu/%lu cpus=%u possible=%u partial=%s\n",
 		nm > 0 ? kstats_hist_mean(o) / nm : 0.0,
 		(unsigned long)kstats_hist_total(o), (unsigned long)kstats_hist_total(n),
+		(unsigned long)disturbed[WL_OLD], (unsigned long)disturbed[WL_NEW],
 		cpus, possible, partial ? "yes" : "no");
 	return ferror(f) ? -EIO : 0;
 }

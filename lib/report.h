@@ -9,6 +9,7 @@
 #define KSB_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "workload.h"
@@ -68,10 +69,12 @@ int report_summary(FILE *f, const struct report_run *r);
 
 /*
  * report_summary_line - the same line from merged histograms @merged
- * [WL_NR_VARIANTS] alone (bench run --runs: merged over the runs).
+ * and disturbed-sample counts @disturbed, both [WL_NR_VARIANTS] (bench
+ * run --runs: merged and summed over the runs).
  */
 int report_summary_line(FILE *f, const char *wl, const char *unit,
 			const struct kstats_hist *const *merged,
-			unsigned int cpus, unsigned int possible, bool partial);
+			const uint64_t *disturbed, unsigned int cpus,
+			unsigned int possible, bool partial);
 
 #endif /* KSB_REPORT_H */

@@ -14,6 +14,7 @@
 #define TSC_CAL_TRIES		12
 
 const char *const tsc_fence_names[] = { "sfence", "mfence", "none", NULL };
+const char *const tsc_stamps_names[] = { "fenced", "kstats", NULL };
 
 uint64_t tsc_mult(uint64_t hz)
 {

@@ -61,6 +61,23 @@ enum tsc_fence {
 /* "sfence", "mfence", "none": enum tsc_fence order, NULL-terminated */
 extern const char *const tsc_fence_names[];
 
+/*
+ * How a region is stamped (--stamps):
+ *   fenced (default): tsc_start() and tsc_end() above;
+ *   kstats: a bare rdtsc at both ends (tsc_rdtsc()), as lr-cstats'
+ *     kstats.c does in its default ctr_mode: nothing fenced, nothing
+ *     subtracted; the region's last stores may still be buffered and its
+ *     first loads may start before the stamp. Migrations are then
+ *     checked with sched_getcpu(), outside the window.
+ */
+enum tsc_stamps {
+	TSC_STAMPS_FENCED,	/* mfence; lfence; rdtsc .. [fence]; rdtscp; lfence */
+	TSC_STAMPS_KSTATS,	/* rdtsc .. rdtsc */
+};
+
+/* "fenced", "kstats": enum tsc_stamps order, NULL-terminated */
+extern const char *const tsc_stamps_names[];
+
 struct tsc_info {
 	bool usable;		/* invariant TSC present and not disabled */
 	bool invariant;		/* CPUID 0x80000007 EDX bit 8 */
@@ -90,6 +107,15 @@ static inline uint64_t tsc_end(enum tsc_fence fence, uint32_t *aux)
 	else if (fence == TSC_FENCE_MFENCE)
 		asm volatile("mfence" : : : "memory");
 	asm volatile("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(*aux) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* tsc_rdtsc - a bare rdtsc, kstats' stamp: no fence on either side. */
+static inline uint64_t tsc_rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	asm volatile("rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
 	return (uint64_t)hi << 32 | lo;
 }
 

@@ -10,7 +10,10 @@
 #include "../lib/pcpu.h"
 #include "irqdesc.h"
 
-#define IRQ_DEFAULT_INIT_FLAGS	0x0c00u	/* _IRQ_DEFAULT_INIT_FLAGS */
+/* x86 defines no ARCH_IRQ_INIT_FLAGS, so _IRQ_DEFAULT_INIT_FLAGS is 0 */
+#define IRQ_DEFAULT_INIT_FLAGS	0u
+/* 6.10 IRQF_MODIFY_MASK: IRQ_TYPE_SENSE_MASK and bits 8-20 */
+#define IRQF_MODIFY_MASK	0x1fff0fu
 #define IRQD_IRQ_DISABLED	(1u << 16)
 #define IRQD_IRQ_MASKED		(1u << 17)
 
@@ -99,14 +102,22 @@ static unsigned long default_affinity[8192 / 64] = {
 	[0 ... 8192 / 64 - 1] = ~0ul,
 };
 
-/* desc_smp_init(): node, affinity copy, pending mask cleared */
+/* desc_smp_init(), in its order: affinity copied, pending mask cleared, node */
 static void desc_smp_init(struct irq_desc *desc, int node)
 {
 	size_t n = irqdesc_mask_bytes(desc->nr_possible);
 
-	desc->irq_common_data.node = (unsigned int)node;
 	memcpy(desc->irq_common_data.affinity, default_affinity, n);
 	memset(desc->pending_mask, 0, n);
+	desc->irq_common_data.node = (unsigned int)node;
+}
+
+/* irq_settings_clr_and_set(): two read-modify-writes under the mask */
+static void irq_settings_clr_and_set(struct irq_desc *desc, unsigned int clr,
+				     unsigned int set)
+{
+	desc->status_use_accessors &= ~(clr & IRQF_MODIFY_MASK);
+	desc->status_use_accessors |= set & IRQF_MODIFY_MASK;
 }
 
 /* every store of desc_set_defaults() but the clearing loop */
@@ -119,7 +130,8 @@ static void desc_set_fields(unsigned int irq, struct irq_desc *desc)
 	desc->irq_data.irq = irq;
 	desc->irq_data.chip = no_irq_chip;
 	desc->irq_data.chip_data = NULL;
-	desc->status_use_accessors = IRQ_DEFAULT_INIT_FLAGS;
+	irq_settings_clr_and_set(desc, ~0u, IRQ_DEFAULT_INIT_FLAGS);
+	/* irqd_set(): read-modify-writes */
 	desc->irq_common_data.state_use_accessors |= IRQD_IRQ_DISABLED;
 	desc->irq_common_data.state_use_accessors |= IRQD_IRQ_MASKED;
 	desc->handle_irq = handle_bad_irq;

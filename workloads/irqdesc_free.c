@@ -5,7 +5,9 @@
  * removing it, so old and new must cost the same.
  *
  * old: lock; desc_set_defaults() with the loop; unlock
- * new: lock; desc_set_defaults() without it; the loop; unlock
+ * new: lock; desc_set_defaults() without it; unlock; the loop
+ *      (as merged, commit fb11a2493e68: the loop runs after the locked
+ *      section)
  * The descriptor and its kstat_irqs live for the whole run, as the
  * static irq_desc[] array does.
  */
@@ -69,8 +71,8 @@ static void idf_new(void *priv)
 
 	pthread_spin_lock(&f->desc->lock);
 	irqdesc_set_defaults_new(f->irq, f->desc);
-	irqdesc_clear_kstat(f->desc);
 	pthread_spin_unlock(&f->desc->lock);
+	irqdesc_clear_kstat(f->desc);
 }
 
 static void idf_finish(void *priv, enum wl_variant v)
@@ -93,7 +95,7 @@ const struct workload wl_irqdesc_free = {
 	.summary = "free_desc() recycling a static descriptor (non-sparse IRQs): old = new",
 	.variant = {
 		"free_desc(): desc_set_defaults() with the clear inside",
-		"free_desc(): desc_set_defaults(), then the clear",
+		"free_desc(): desc_set_defaults() under the lock, then the clear",
 	},
 	.setup = idf_setup,
 	.prepare = idf_prepare,

@@ -73,7 +73,7 @@ struct sparse_desc {
 struct sparse_irq_thread {
 	pthread_t thread;		/* the thread */
 	unsigned int cpu;		/* pinned here */
-	unsigned int slot;		/* the per-CPU counter it increments */
+	unsigned int slot;		/* its CPU: the unit whose counters it bumps */
 	uint64_t lookups;		/* lookups it made */
 	uint64_t increments;		/* counters it bumped */
 	atomic_ulong epoch;		/* stored at each read section's end (release) */
@@ -209,9 +209,13 @@ static void sparse_interrupt(struct sparse_irq_thread *t, uint64_t *rnd)
 	sd = sparse_lookup((unsigned int)irq);
 	t->lookups++;
 	if (sd) {
-		/* kstat_incr_irqs_this_cpu(): this thread owns the slot */
-		((struct irqstat *)pcpu_ptr(sd->desc->pcpu, sd->desc->kstat_irqs,
-					    t->slot))->cnt++;
+		/*
+		 * kstat_incr_irqs_this_cpu(): this_cpu_inc() is one instruction,
+		 * so atomic against other threads on the same CPU; the relaxed
+		 * atomic says so when several interrupt threads share a CPU.
+		 */
+		__atomic_fetch_add(&((struct irqstat *)pcpu_ptr(sd->desc->pcpu,
+				   sd->desc->kstat_irqs, t->slot))->cnt, 1, __ATOMIC_RELAXED);
 		t->increments++;
 	}
 	/* everything this section read or wrote happens before its end */
@@ -235,7 +239,7 @@ static void *sparse_irq_main(void *arg)
 {
 	struct sparse_irq_thread *t = arg;
 	unsigned long rate = sparse.env.irq_rate;
-	uint64_t rnd = 0x9e3779b97f4a7c15ull ^ ((uint64_t)t->slot << 32 | 1);
+	uint64_t rnd = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(t - sparse.irqt) << 32 | 1);
 	uint64_t tick = rate >= 1000 ? 1000000 : rate ? 1000000000 / rate : 0;
 	unsigned long burst = rate >= 1000 ? rate / 1000 : rate ? 1 : 64, i;
 	struct timespec next;
@@ -258,7 +262,8 @@ static int sparse_start_irq_threads(const struct wl_env *env)
 {
 	unsigned int i, n = env->irq_threads ? env->irq_threads : env->nr_workers;
 	pthread_attr_t attr;
-	cpu_set_t set;
+	cpu_set_t *set;
+	size_t sz;
 	int ret = 0;
 
 	sparse.irqt = calloc(n, sizeof(*sparse.irqt));
@@ -269,13 +274,20 @@ static int sparse_start_irq_threads(const struct wl_env *env)
 		struct sparse_irq_thread *t = &sparse.irqt[i];
 
 		t->cpu = env->worker_cpu[i % env->nr_workers];
-		t->slot = i;	/* bench run keeps irq_threads <= possible CPUs */
-		CPU_ZERO(&set);
-		CPU_SET(t->cpu, &set);
+		t->slot = t->cpu;	/* this_cpu: the CPU it runs on */
+		/* a cpu_set_t of its own size: a fixed one ends at CPU 1023 */
+		set = CPU_ALLOC(t->cpu + 1);
+		if (!set)
+			return -ENOMEM;
+		sz = CPU_ALLOC_SIZE(t->cpu + 1);
+		CPU_ZERO_S(sz, set);
+		CPU_SET_S(t->cpu, sz, set);
 		pthread_attr_init(&attr);
-		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-		ret = -pthread_create(&t->thread, &attr, sparse_irq_main, t);
+		ret = -pthread_attr_setaffinity_np(&attr, sz, set);
+		if (!ret)
+			ret = -pthread_create(&t->thread, &attr, sparse_irq_main, t);
 		pthread_attr_destroy(&attr);
+		CPU_FREE(set);
 		if (!ret)
 			sparse.nr_irqt++;
 	}
