@@ -88,10 +88,13 @@ test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
-# many-core, multi-node checks in a real kernel under qemu TCG (~1 min)
+# many-core, multi-node checks in a real kernel under qemu TCG (~2 min),
+# with the module kmod/kstats_bench.ko built for the kernel the VM boots
 VM_PKGS := qemu-system-x86 linux-image-amd64 busybox-static
 vmcheck: bench
 	@tests/deps.sh $(VM_PKGS)
+	@kver=$$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -1 | sed 's|.*/vmlinuz-||') && \
+		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver
 	@tests/vm/vmcheck.sh
 
 # longer fuzzing, not part of check: FUZZ_SECONDS per target
@@ -117,6 +120,7 @@ uninstall:
 
 clean:
 	rm -rf build bench
+	$(MAKE) -s -C kmod clean
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)
