@@ -157,6 +157,8 @@ kernel_checks() {
 	b=$(basename "$csv")
 	check "$b: source kernel, $possible possible CPUs as the kernel counts them" \
 		test "$(meta "$csv" source)" = kernel -a "$(meta "$csv" possible_cpus)" = "$possible"
+	# bench kernel's one line when it refused (exit 3)
+	[ "$(meta "$csv" source)" = kernel ] || echo "      bench kernel said: $(head -1 "$csv")"
 	check "$b: every sample recorded, $n of each variant" test "$(meta "$csv" samples_taken)" = "$n/$n"
 	check "$b: per-CPU rows of $v1 and $v2 on all 16 CPUs" rows_per_cpu "$csv" "$v1" "$v2"
 }
@@ -243,6 +245,7 @@ main() {
 	check "in-kernel: old slower with $possible possible CPUs than with 16 (median $omany > $o16 ns)" \
 		greater "$omany" "$o16"
 	check "kmod: bench kernel unloads the module it loaded" kmod_line "$work/kmod.txt" "after bench kernel: unloaded"
+	check "kmod: insmod loads it" kmod_line "$work/kmod.txt" "insmod: ok"
 	for d in samples=0 samples=4294967297 frac_bits=13 cpus=0-4095 cpus= workload=nope bogus=1 samples; do
 		check "kmod: control '$d' rejected (-EINVAL)" kmod_line "$work/kmod.txt" "control $d: rejected"
 	done
