@@ -176,9 +176,11 @@ side_by_side() {
 	local title=$1 kcsv=$2 ecsv=$3 v
 	echo "  $title"
 	for v in old new; do
-		paste -d '|' <(vm_table "$kcsv" "$v" "in-kernel $v ($(meta "$kcsv" clock) on $(meta "$kcsv" clocksource), $(meta "$kcsv" used_cpus) CPUs)" |
-				awk '{ printf "    %-46s", $0; print "" }') \
-			<(vm_table "$ecsv" "$v" "emulated $v (bench run, $(meta "$ecsv" used_cpus) CPUs)" | sed 's/^/  /')
+		vm_table "$kcsv" "$v" "in-kernel $v ($(meta "$kcsv" clock) on $(meta "$kcsv" clocksource), $(meta "$kcsv" used_cpus) CPUs)" >"$work/left"
+		vm_table "$ecsv" "$v" "emulated $v (bench run, $(meta "$ecsv" used_cpus) CPUs)" >"$work/right"
+		awk 'NR == FNR { l[FNR] = $0; n = FNR; next } { r[FNR] = $0; m = FNR }
+			END { for (i = 1; i <= (n > m ? n : m); i++) printf "    %-46s |  %s\n", l[i], r[i] }' \
+			"$work/left" "$work/right"
 	done
 }
 
@@ -195,7 +197,7 @@ main() {
 	[ -f "$ko" ] || die "no $ko: make vmcheck builds it (make -C kmod KVER=$release)"
 	grep -aq "vermagic=$release " "$ko" || die "$ko is not built for $release (make -C kmod KVER=$release)"
 	initramfs
-	echo "vmcheck: booting 16 vCPUs on 4 nodes (TCG)..."
+	echo "vmcheck: booting 16 vCPUs on 4 nodes (TCG)... (${SECONDS}s)"
 	boot numa numa 16 "${NUMA4[@]}"
 	[ -z "${VMCHECK_DEBUG:-}" ] || cat "$work/numa.log"
 	for d in calibrate.txt calibrate-tsc.txt kernel.csv remote.csv; do
@@ -209,12 +211,12 @@ main() {
 	check "kernel.csv: 4 nodes" test "$(meta "$work/kernel.csv" nodes)" = 4
 	run_checks "$work/kernel.csv" "$all16" 16 16
 	run_checks "$work/remote.csv" "$all16" 16 16
-	echo "vmcheck: booting 8 of 16 possible vCPUs..."
+	echo "vmcheck: booting 8 of 16 possible vCPUs... (${SECONDS}s)"
 	boot maxcpus maxcpus 8,maxcpus=16 "${NUMA4[@]}"
 	extract "$work/maxcpus.log" maxcpus.csv >"$work/maxcpus.csv"
 	check "maxcpus.csv: 8 online" test "$(meta "$work/maxcpus.csv" online_cpus)" = 8
 	run_checks "$work/maxcpus.csv" "$(seq -s ' ' 0 7)" 8 16
-	echo "vmcheck: booting 16 vCPUs, taskset -c 2,5,11..."
+	echo "vmcheck: booting 16 vCPUs, taskset -c 2,5,11... (${SECONDS}s)"
 	boot taskset taskset 16 "${NUMA4[@]}"
 	extract "$work/taskset.log" taskset.csv >"$work/taskset.csv"
 	check "taskset.csv: 3 allowed" test "$(meta "$work/taskset.csv" allowed_cpus)" = 3
@@ -227,7 +229,7 @@ main() {
 	check "hotplug: the displaced worker's samples counted as migrations" \
 		test "$(meta "$work/hotplug.csv" migrations)" -gt 0
 	for d in ksd16.csv irq16.csv kmod.txt irq.csv modtable.txt; do extract "$work/numa.log" "$d" >"$work/$d"; done
-	echo "vmcheck: booting 16 vCPUs with possible_cpus=$possible (in-kernel)..."
+	echo "vmcheck: booting 16 vCPUs with possible_cpus=$possible (in-kernel)... (${SECONDS}s)"
 	append="possible_cpus=$possible" boot many many 16 "${NUMA4[@]}"
 	for d in ksdmany.csv irqmany.csv emulmany.csv; do extract "$work/many.log" "$d" >"$work/$d"; done
 	kernel_checks "$work/ksd16.csv" old new 2048 16
@@ -262,6 +264,7 @@ main() {
 	echo "vmcheck: kernel-set-defaults in-kernel beside emulated, same VM (TCG models no caches)"
 	side_by_side "16 possible CPUs" "$work/ksd16.csv" "$work/kernel.csv"
 	side_by_side "$possible possible CPUs" "$work/ksdmany.csv" "$work/emulmany.csv"
+	echo "vmcheck: 4 boots and the checks took ${SECONDS}s"
 	if [ "$fails" -eq 0 ]; then
 		echo "VMCHECK passed: $checks checks; 16 CPUs on 4 nodes (calibrate, kernel, remote), 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug; in-kernel (kstats_bench on $release): both workloads, every sample, old slower than new, old slower at $possible possible CPUs than at 16, unload mid-run and reload"
 	else
