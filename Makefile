@@ -88,7 +88,7 @@ test: bench $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
-# many-core, multi-node checks in a real kernel under qemu TCG (~2 min),
+# many-core, multi-node checks in a real kernel under qemu TCG (2-8 min),
 # with the module kmod/kstats_bench.ko built for the kernel the VM boots
 VM_PKGS := qemu-system-x86 linux-image-amd64 busybox-static
 vmcheck: bench
