@@ -168,7 +168,7 @@ kernel_checks() {
 vm_table() {
 	echo "$3"
 	sed -n '/^# kstats-bench-csv/,$p' "$1" >"$1.clean"
-	"$top/bench" show -v "$2" "$1.clean" | expand
+	"$top/bench" show -v "$2" "$1.clean" 2>/dev/null | expand || echo "(none: see the checks)"
 }
 
 # the in-kernel tables beside the emulated ones, for the same VM
