@@ -100,10 +100,13 @@ test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
-# many-core, multi-node checks in a real kernel under qemu TCG (~1 min)
+# many-core, multi-node checks in a real kernel under qemu TCG (2-8 min),
+# with the module kmod/kstats_bench.ko built for the kernel the VM boots
 VM_PKGS := qemu-system-x86 linux-image-amd64 busybox-static
 vmcheck: bench
 	@tests/deps.sh $(VM_PKGS)
+	@kver=$$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -1 | sed 's|.*/vmlinuz-||') && \
+		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver
 	@tests/vm/vmcheck.sh
 
 # longer fuzzing, not part of check: FUZZ_SECONDS per target
@@ -130,16 +133,20 @@ test-deps: deps
 # where it is installed; uninstall removes exactly these files and the
 # kstats-bench directories, never the shared ones (bin, man1, ...).
 PLOTS         := $(notdir $(wildcard plots/*.gp))
+# the module's sources: an installed `kstats-bench kernel` builds it there
+KMOD_SRCS     := Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-run \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
+		 $(addprefix $(DATADIR)/kmod/,$(KMOD_SRCS)) \
 		 $(MAN1DIR)/kstats-bench.1 $(BASHCOMPDIR)/kstats-bench
 
 install: bench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/kmod \
 		$(DESTDIR)$(MAN1DIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0755 bench $(DESTDIR)$(BINDIR)/kstats-bench
 	install -m 0755 run.sh $(DESTDIR)$(BINDIR)/kstats-bench-run
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
+	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
 	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
 		doc/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
 	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
@@ -147,10 +154,11 @@ install: bench
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
-	rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR) 2>/dev/null || true
+	rmdir $(DESTDIR)$(DATADIR)/plots $(DESTDIR)$(DATADIR)/kmod $(DESTDIR)$(DATADIR) 2>/dev/null || true
 
 clean:
 	rm -rf build bench bench-static
+	$(MAKE) -s -C kmod clean
 
 .SECONDARY:
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -39,6 +39,8 @@ static const struct cmd cmds[] = {
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",
 	  cmd_hist },
+	{ "kernel", "time the same code inside the running kernel (module, root)",
+	  cmd_kernel },
 	{ NULL, NULL, NULL },
 };
 

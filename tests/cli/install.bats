@@ -23,6 +23,9 @@ expected_files() {
 		echo share/bash-completion/completions/kstats-bench
 		echo share/man/man1/kstats-bench.1
 		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done
+		for p in Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c; do
+			echo "share/kstats-bench/kmod/$p"
+		done
 	} | LC_ALL=C sort
 }
 
@@ -88,7 +91,7 @@ expected_files() {
 
 @test "man page documents every command and every long option of their --help" {
 	MANWIDTH=200 man -l doc/kstats-bench.1 >"$T/man.txt" 2>/dev/null
-	for c in run list calibrate compare show hist; do
+	for c in run list calibrate kernel compare show hist; do
 		grep -qx "   $c" "$T/man.txt" || { echo "no section for $c"; false; }
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			grep -q -- "$o" "$T/man.txt" || { echo "$c: $o undocumented"; false; }
@@ -104,7 +107,7 @@ comp() {
 }
 
 @test "bash completion: commands, options, values, workloads, CSV files" {
-	[ "$(comp kstats-bench "")" = "--help --version calibrate compare hist list run show " ]
+	[ "$(comp kstats-bench "")" = "--help --version calibrate compare hist kernel list run show " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
 	[ "$(comp kstats-bench run -C "")" = "cold kernel remote " ]
@@ -118,7 +121,7 @@ comp() {
 	ln -s "$PWD/bench" "$T/bin/kstats-bench"
 	[ "$(PATH=$T/bin:$PATH comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
 	# every long option of every command's --help is offered
-	for c in run calibrate compare show hist; do
+	for c in run calibrate kernel compare show hist; do
 		offered=$(comp kstats-bench "$c" --)
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }
