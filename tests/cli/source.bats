@@ -64,7 +64,7 @@ long_lines() {
 	[ -z "$output" ]
 }
 
-@test "the repository cites only documents it holds (docs/design.md, not DESIGN.md)" {
+@test "the repository cites only documents it holds (docs/design.md, not a design doc outside it)" {
 	run grep -rln --exclude-dir=build --exclude-dir=results --exclude-dir=.git --exclude=source.bats 'DESIGN\.md' .
 	echo "$output"
 	[ "$status" -eq 1 ]
