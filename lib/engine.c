@@ -255,7 +255,8 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 	if (!disturbed || !c->drop_disturbed)
 		kstats_hist_record(w->hist[v], d);
 	w->done[v]++;
-	atomic_fetch_add_explicit(&w->e->progress, 1, memory_order_relaxed);
+	atomic_store_explicit(&w->progress, w->done[WL_OLD] + w->done[WL_NEW],
+			      memory_order_relaxed);
 	return 0;
 }
 
@@ -537,7 +538,12 @@ bool engine_running(struct engine *e)
 
 uint64_t engine_progress(struct engine *e)
 {
-	return atomic_load_explicit(&e->progress, memory_order_relaxed);
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers; i++)
+		n += atomic_load_explicit(&e->w[i].progress, memory_order_relaxed);
+	return n;
 }
 
 int engine_join(struct engine *e)

@@ -89,6 +89,12 @@ struct engine_worker {
 	bool started;			/* thread created */
 	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
 	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
+	/*
+	 * samples so far, both variants: stored by this worker alone, read
+	 * by engine_progress(). Per worker, so that no line is shared by
+	 * every worker on every sample (--mode parallel on a big host).
+	 */
+	atomic_uint_fast64_t progress;
 	uint64_t migrations;		/* samples that ended on another CPU */
 	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
 	int irq_fd;			/* /proc/interrupts, or -1: not counted */
@@ -118,7 +124,6 @@ struct engine {
 	atomic_bool stop;		/* engine_stop() was called */
 	/* each shared word on its own line: waiters spin on them */
 	_Alignas(64) atomic_uint_fast64_t turn;	/* serial: next global sample */
-	_Alignas(64) atomic_uint_fast64_t progress; /* samples, all workers */
 	atomic_uint finished;		/* workers done sampling */
 	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
 	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
