@@ -135,11 +135,12 @@ run_checks() {
 
 # ---- in-kernel checks ----
 
-# median of the merged variant V of a CSV: the AVG of the slot that holds
+# median of the merged variant V of a CSV (format 2: run and cpu "all"):
+# the AVG of the slot that holds
 # it (medians, as a few TCG vCPUs descheduled by the host for
 # milliseconds would swing a mean)
 median_of() {
-	awk -F, -v v="$2" '$2 == v && $3 == "all" && $10 >= 0.5 { print $9; exit }' "$1"
+	awk -F, -v v="$2" '$2 == v && $3 == "all" && $4 == "all" && $11 >= 0.5 { print $10; exit }' "$1"
 }
 
 # is A > B (both numbers)?
@@ -147,7 +148,7 @@ greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0 && b != "") }'
 
 # every CPU of 0..15 has rows of both variants V1 and V2
 rows_per_cpu() {
-	awk -F, -v a="$2" -v b="$3" '$2 == a || $2 == b { if ($3 != "all") seen[$2 "," $3] = 1 }
+	awk -F, -v a="$2" -v b="$3" '$2 == a || $2 == b { if ($4 != "all") seen[$2 "," $4] = 1 }
 		END { for (c = 0; c < 16; c++) if (!seen[a "," c] || !seen[b "," c]) bad = 1; exit bad }' "$1"
 }
 
