@@ -61,6 +61,17 @@ void bench_err(const char *fmt, ...)
 	fprintf(stderr, " (see '%s --help')\n", bench_prog);
 }
 
+void bench_cmdline(char *buf, size_t len, int argc, char **argv)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < argc && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? " " : "", argv[i]);
+}
+
 /*
  * parse_u64 - a decimal option value in [min, max]. On error prints one
  * line naming the option and the range, and returns -1.

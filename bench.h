@@ -8,6 +8,7 @@
 #ifndef KSB_BENCH_H
 #define KSB_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* exit codes, for every command */
@@ -23,6 +24,12 @@ extern const char *bench_prog;
 
 /* bench_err - "bench CMD: <fmt> (see 'bench CMD --help')" on stderr. */
 void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * bench_cmdline - @argv joined by spaces into @buf (@len bytes, cut
+ * there), for the "command" metadata.
+ */
+void bench_cmdline(char *buf, size_t len, int argc, char **argv);
 
 /*
  * bench_parse_u64 - a decimal option value in [min, max]. On error prints

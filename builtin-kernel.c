@@ -715,16 +715,6 @@ static int kk_report(void)
 	return bench_finish_stdout();
 }
 
-static void kk_cmdline(int argc, char **argv)
-{
-	size_t used = 0;
-	int i;
-
-	for (i = 0; i < argc && used < sizeof(k.cmdline); i++)
-		used += (size_t)snprintf(k.cmdline + used, sizeof(k.cmdline) - used,
-					 "%s%s", i ? " " : "", argv[i]);
-}
-
 static void kk_free(void)
 {
 	unsigned int i;
@@ -747,7 +737,7 @@ int cmd_kernel(int argc, char **argv)
 	k.samples = 8192;
 	k.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	k.format = REPORT_TABLE;
-	kk_cmdline(argc, argv);
+	bench_cmdline(k.cmdline, sizeof(k.cmdline), argc, argv);
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

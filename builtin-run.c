@@ -306,16 +306,6 @@ static int run_parse(int argc, char **argv)
 	return 0;
 }
 
-static void run_cmdline(int argc, char **argv)
-{
-	size_t used = 0;
-	int i;
-
-	for (i = 0; i < argc && used < sizeof(g.cmdline); i++)
-		used += (size_t)snprintf(g.cmdline + used, sizeof(g.cmdline) - used,
-					 "%s%s", i ? " " : "", argv[i]);
-}
-
 /* ---- bench run: setting up ---- */
 
 static int run_topo(void)
@@ -1050,7 +1040,7 @@ int cmd_run(int argc, char **argv)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	run_defaults();
-	run_cmdline(argc, argv);
+	bench_cmdline(g.cmdline, sizeof(g.cmdline), argc, argv);
 	ret = run_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

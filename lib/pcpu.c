@@ -91,48 +91,58 @@ static int pcpu_reserve(struct pcpu *pc, bool hugepages)
 	return 0;
 }
 
-struct pcpu *pcpu_create(unsigned int nr_units, size_t unit_size,
-			 const int *node, bool numa, bool hugepages)
+/*
+ * What both layouts share: the checks, the allocator's bitmap and the
+ * offset table, the lock. NULL with errno EINVAL or ENOMEM; anything
+ * built later is undone by pcpu_destroy().
+ */
+static struct pcpu *pcpu_new(unsigned int nr_units, size_t unit_size,
+			     enum pcpu_layout layout)
 {
 	struct pcpu *pc;
-	unsigned int cpu;
-	int ret = -EINVAL;
 
-	if (!nr_units || unit_size < PCPU_MIN_UNIT || (unit_size & (unit_size - 1)))
-		goto out_err;
-	ret = -ENOMEM;
+	if (!nr_units || unit_size < PCPU_MIN_UNIT || (unit_size & (unit_size - 1))) {
+		errno = EINVAL;
+		return NULL;
+	}
 	pc = calloc(1, sizeof(*pc));
 	if (!pc)
-		goto out_err;
+		goto out_nomem;
+	pc->layout = layout;
 	pc->nr_units = nr_units;
 	pc->unit_size = unit_size;
 	pc->map_bits = unit_size / PCPU_GRAIN;
 	pc->offset = calloc(nr_units, sizeof(*pc->offset));
 	pc->map = calloc((pc->map_bits + 63) / 64, sizeof(*pc->map));
-	if (!pc->offset || !pc->map)
-		goto out_free_pc;
-	pc->layout = PCPU_VMALLOC;
+	pthread_mutex_init(&pc->lock, NULL);
+	if (pc->offset && pc->map)
+		return pc;
+	pcpu_destroy(pc);
+out_nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
+struct pcpu *pcpu_create(unsigned int nr_units, size_t unit_size,
+			 const int *node, bool numa, bool hugepages)
+{
+	struct pcpu *pc = pcpu_new(nr_units, unit_size, PCPU_VMALLOC);
+	unsigned int cpu;
+	int ret;
+
+	if (!pc)
+		return NULL;
 	pc->hugepages = hugepages;
 	pc->backing = hugepages ? PCPU_PAGES_THP : PCPU_PAGES_4K;
 	pc->nr_groups = 1;
 	for (cpu = 0; cpu < nr_units; cpu++)
 		pc->offset[cpu] = (unsigned long)cpu * unit_size;
 	ret = pcpu_reserve(pc, hugepages);
-	if (ret)
-		goto out_free_pc;
-	ret = node && numa ? pcpu_bind(pc, node) : 0;
-	if (ret)
-		goto out_unmap;
-	pthread_mutex_init(&pc->lock, NULL);
-	return pc;
-
-out_unmap:
-	munmap(pc->mapping, pc->mapping_len);
-out_free_pc:
-	free(pc->offset);
-	free(pc->map);
-	free(pc);
-out_err:
+	if (!ret)
+		ret = node && numa ? pcpu_bind(pc, node) : 0;
+	if (!ret)
+		return pc;
+	pcpu_destroy(pc);
 	errno = -ret;
 	return NULL;
 }
@@ -300,30 +310,19 @@ retry:
 struct pcpu *pcpu_create_embedded(unsigned int nr_units, size_t unit_size,
 				  const int *node, bool numa, bool no_thp)
 {
+	struct pcpu *pc = pcpu_new(nr_units, unit_size, PCPU_EMBEDDED);
 	unsigned int *unit_of = NULL, cpu, i;
-	struct pcpu *pc;
+	int ret = -ENOMEM;
 	char *lo;
-	int ret = -EINVAL;
 
-	if (!nr_units || unit_size < PCPU_MIN_UNIT || (unit_size & (unit_size - 1)))
-		goto out_err;
-	ret = -ENOMEM;
-	pc = calloc(1, sizeof(*pc));
 	if (!pc)
-		goto out_err;
-	pc->layout = PCPU_EMBEDDED;
-	pc->nr_units = nr_units;
-	pc->unit_size = unit_size;
-	pc->map_bits = unit_size / PCPU_GRAIN;
-	pc->offset = calloc(nr_units, sizeof(*pc->offset));
-	pc->map = calloc((pc->map_bits + 63) / 64, sizeof(*pc->map));
+		return NULL;
 	pc->group = calloc(nr_units, sizeof(*pc->group));
 	unit_of = calloc(nr_units, sizeof(*unit_of));
-	if (!pc->offset || !pc->map || !pc->group || !unit_of)
-		goto out_free_pc;
+	if (!pc->group || !unit_of)
+		goto out_destroy;
 	pc->nr_groups = pcpu_plan(nr_units, unit_size, node, pc->group, unit_of);
 	pc->huge_capped = (uint64_t)nr_units * unit_size > PCPU_HUGE_MAX;
-	pthread_mutex_init(&pc->lock, NULL);
 	ret = pcpu_map_groups(pc, node && numa, no_thp);
 	if (ret)
 		goto out_destroy;
@@ -344,15 +343,6 @@ struct pcpu *pcpu_create_embedded(unsigned int nr_units, size_t unit_size,
 out_destroy:
 	free(unit_of);
 	pcpu_destroy(pc);
-	errno = -ret;
-	return NULL;
-out_free_pc:
-	free(unit_of);
-	free(pc->group);
-	free(pc->offset);
-	free(pc->map);
-	free(pc);
-out_err:
 	errno = -ret;
 	return NULL;
 }
