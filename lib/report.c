@@ -40,22 +40,46 @@ static void report_cpu_model(char *buf, size_t len)
 	fclose(f);
 }
 
-/* per-CPU timer overhead, "cpu:min/median" cycles, and the overall median */
-static void report_overhead(struct csv_meta *m, const struct engine *e)
+/*
+ * @key: "cpu:a/b" per worker, a and b the two figures @pair picks from
+ * it; " ..." where the metadata line is full.
+ */
+static void report_per_cpu(struct csv_meta *m, const char *key, const struct engine *e,
+			   void (*pair)(const struct engine_worker *w, uint64_t *a, uint64_t *b))
 {
 	char buf[1024] = "";
 	size_t used = 0;
 	unsigned int i;
+	uint64_t a, b;
 
-	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 32; i++)
+	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 48; i++) {
+		pair(&e->w[i], &a, &b);
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
-					 i ? " " : "", e->w[i].cpu,
-					 (unsigned long)e->w[i].overhead_min,
-					 (unsigned long)e->w[i].overhead_median);
+					 i ? " " : "", e->w[i].cpu, (unsigned long)a,
+					 (unsigned long)b);
+	}
 	if (i < e->nr_workers)
 		snprintf(buf + used, sizeof(buf) - used, " ...");
-	csv_meta_set(m, e->cfg.tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
-		     "%s", buf);
+	csv_meta_set(m, key, "%s", buf);
+}
+
+static void report_overhead_pair(const struct engine_worker *w, uint64_t *a, uint64_t *b)
+{
+	*a = w->overhead_min;
+	*b = w->overhead_median;
+}
+
+static void report_disturbed_pair(const struct engine_worker *w, uint64_t *a, uint64_t *b)
+{
+	*a = w->disturbed[WL_OLD];
+	*b = w->disturbed[WL_NEW];
+}
+
+/* per-CPU timer overhead, "cpu:min/median" cycles (ns without the TSC) */
+static void report_overhead(struct csv_meta *m, const struct engine *e)
+{
+	report_per_cpu(m, e->cfg.tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
+		       e, report_overhead_pair);
 }
 
 static void report_host(struct csv_meta *m, const struct engine *e)
@@ -91,18 +115,7 @@ static void report_disturbed_count(const struct engine *e, uint64_t *n)
 /* per worker CPU, "cpu:old/new" */
 static void report_disturbed_cpus(struct csv_meta *m, const struct engine *e)
 {
-	char buf[1024] = "";
-	size_t used = 0;
-	unsigned int i;
-
-	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 48; i++)
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
-					 i ? " " : "", e->w[i].cpu,
-					 (unsigned long)e->w[i].disturbed[WL_OLD],
-					 (unsigned long)e->w[i].disturbed[WL_NEW]);
-	if (i < e->nr_workers)
-		snprintf(buf + used, sizeof(buf) - used, " ...");
-	csv_meta_set(m, "disturbed_per_cpu", "%s", buf);
+	report_per_cpu(m, "disturbed_per_cpu", e, report_disturbed_pair);
 }
 
 static void report_disturbed(struct csv_meta *m, const struct engine *e)
