@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench.c - kstats-bench: main(), the subcommand registry, and the
- * messages and option parsing every subcommand shares (bench.h).
+ * messages and the option parsing every subcommand shares (bench.h).
  * The subcommands live in builtin-*.c, as perf's do.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,7 +13,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/samples.h"
 
 #define BENCH_VERSION	"0.1.0"
 
@@ -72,58 +69,22 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv)
 					 i ? " " : "", argv[i]);
 }
 
-/*
- * parse_u64 - a decimal option value in [min, max]. On error prints one
- * line naming the option and the range, and returns -1.
- */
-int bench_parse_u64(const char *arg, uint64_t min, uint64_t max,
-		     const char *name, uint64_t *out)
+int bench_options(struct opt_parser *p, const char *head, const char *tail,
+		  int argc, char **argv)
 {
-	uint64_t v;
-	int ret = samples_parse_line(arg, strlen(arg), &v);
+	int ret = opt_parse(p, argc, argv);
 
-	if (ret == 0 && v >= min && v <= max) {
-		*out = v;
-		return 0;
+	if (ret == 1) {
+		fputs(head, stdout);
+		putchar('\n');
+		opt_help(stdout, p->tab);
+		if (tail)
+			printf("\n%s", tail);
+		return 1;
 	}
-	bench_err("%s: '%s' is not an integer in %lu..%lu", name, arg,
-		  (unsigned long)min, (unsigned long)max);
-	return -1;
-}
-
-/*
- * parse_enum - index of @arg in the NULL-terminated @names, or -1 after
- * a message listing the valid names.
- */
-int bench_parse_enum(const char *arg, const char *const *names,
-		      const char *name)
-{
-	char list[256] = "";
-	int i;
-
-	for (i = 0; names[i]; i++)
-		if (!strcmp(arg, names[i]))
-			return i;
-	for (i = 0; names[i]; i++)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list),
-			 "%s%s", i ? ", " : "", names[i]);
-	bench_err("%s: '%s' is not one of %s", name, arg, list);
-	return -1;
-}
-
-/*
- * getopt_fail - one line for what getopt_long (with opterr = 0 and a
- * leading ':' in the optstring) rejected: @c is '?' or ':'.
- */
-void bench_getopt_fail(int c, char **argv)
-{
-	char opt[3] = { '-', (char)optopt, 0 };
-	const char *name = optopt ? opt : argv[optind - 1];
-
-	if (c == ':')
-		bench_err("option '%s' needs a value", argv[optind - 1]);
-	else
-		bench_err("unknown option '%s'", name);
+	if (ret)
+		bench_err("%s", ret == -EINVAL ? p->why : strerror(-ret));
+	return ret ? -1 : 0;
 }
 
 /* Flush stdout and report a failed write (disk full, closed pipe). */
@@ -136,23 +97,6 @@ int bench_finish_stdout(void)
 		return EXIT_DONE;
 	fprintf(stderr, "%s: writing standard output: %s\n", bench_prog, strerror(errno));
 	return EXIT_ENV;
-}
-
-/* a real number in (lo, hi) (hi 0: unbounded) */
-int bench_parse_double(const char *arg, double lo, double hi, const char *name,
-			const char *range, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!errno && end != arg && !*end && isfinite(v) && v > lo && (hi == 0 || v < hi)) {
-		*out = v;
-		return 0;
-	}
-	bench_err("%s: '%s' is not a number %s", name, arg, range);
-	return -1;
 }
 
 /* ---- main ---- */

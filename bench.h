@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/options.h"
+
 /* exit codes, for every command */
 enum {
 	EXIT_DONE = 0,		/* done */
@@ -18,6 +20,10 @@ enum {
 	EXIT_USAGE = 2,		/* bad usage or input: one line names it */
 	EXIT_ENV = 3,		/* the environment refused */
 };				/* 130/143: interrupted, partial results kept */
+
+/* a macro's value as a string, for --help texts: BENCH_STR(CMP_MIN_RUNS) */
+#define BENCH_STR_(x)	#x
+#define BENCH_STR(x)	BENCH_STR_(x)
 
 /* "bench" or "bench CMD": the prefix of every message */
 extern const char *bench_prog;
@@ -32,31 +38,14 @@ void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void bench_cmdline(char *buf, size_t len, int argc, char **argv);
 
 /*
- * bench_parse_u64 - a decimal option value in [min, max]. On error prints
- * one line naming the option and the range, and returns -1; else 0.
+ * bench_options - parse @argv against the option tables of @p
+ * (lib/options.h). Returns 0 to go on, the operands from optind; 1 after
+ * --help printed on stdout: @head ("Usage: ..." and what the command
+ * does), the option lines, then @tail (NULL: none); -1 after one line
+ * on stderr naming the option and what was wrong with it.
  */
-int bench_parse_u64(const char *arg, uint64_t min, uint64_t max,
-		    const char *name, uint64_t *out);
-
-/*
- * bench_parse_double - a real number in (lo, hi) (hi 0: unbounded); -1
- * after a message that states @range, else 0.
- */
-int bench_parse_double(const char *arg, double lo, double hi, const char *name,
-		       const char *range, double *out);
-
-/*
- * bench_parse_enum - index of @arg in the NULL-terminated @names, or -1
- * after a message listing the valid names.
- */
-int bench_parse_enum(const char *arg, const char *const *names,
-		     const char *name);
-
-/*
- * bench_getopt_fail - one line for what getopt_long (opterr = 0, a
- * leading ':' in the optstring) rejected: @c is '?' or ':'.
- */
-void bench_getopt_fail(int c, char **argv);
+int bench_options(struct opt_parser *p, const char *head, const char *tail,
+		  int argc, char **argv);
 
 /*
  * bench_finish_stdout - flush stdout: EXIT_DONE, or EXIT_ENV after a

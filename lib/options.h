@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * options.h - one declaration per option. A command (or a workload)
+ * declares its options once, in a table; the table yields getopt_long's
+ * optstring and longopts, checks and stores the values, and prints the
+ * option lines of --help, as perf's parse-options does:
+ *
+ *	static const struct opt hist_opts[] = {
+ *		OPT_U64('b', "frac-bits", &o.frac_bits, 0, 12, "B",
+ *			"sub-buckets per power of two = 2^B, 0..12 (default 2)"),
+ *		OPT_ENUM('f', "format", &o.format, hist_formats, "FMT",
+ *			 "table (default), kstats, csv, bars, json"),
+ *		OPT_END()
+ *	};
+ *	const struct opt *tabs[] = { hist_opts, NULL };
+ *	struct opt_parser p = { .tab = tabs };
+ *
+ *	ret = opt_parse(&p, argc, argv);	0: argv[optind..] are operands
+ *	opt_help(stdout, tabs);			1: --help was asked
+ *						-EINVAL: p.why says what
+ *
+ * opt_help() prints, for every entry, "  -b, --frac-bits B" and the help
+ * text in a column after the longest option (at most OPT_HELP_COL), each
+ * '\n' of the help continuing in that column; a group entry prints its
+ * heading; "-h, --help" closes the list. Every parser takes -h/--help.
+ *
+ * Values are checked as they come, with one-line messages naming the
+ * option and the range or the valid names, e.g.
+ *	--samples: '0' is not an integer in 1..4294967296
+ *	--mode: 'x' is not one of serial, parallel
+ *
+ * Not thread-safe: getopt_long's state (optind, optarg) is global. The
+ * library prints nothing; the caller prints p.why.
+ */
+#ifndef KSB_OPTIONS_H
+#define KSB_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_T_END,		/* closes a table */
+	OPT_T_GROUP,		/* a heading in --help, no option */
+	OPT_T_FLAG,		/* bool *: set to true */
+	OPT_T_U64,		/* uint64_t *: a decimal in [min, max] */
+	OPT_T_DOUBLE,		/* double *: a finite number in (dlo, dhi) */
+	OPT_T_ENUM,		/* int *: the index of the value in names[] */
+	OPT_T_STRING,		/* const char **: the argument as given */
+	OPT_T_CALL,		/* call(): the option checks and stores itself */
+};
+
+struct opt {
+	enum opt_type type;		/* what value it takes, and where */
+	int short_name;			/* 'n' for -n, or 0: long only */
+	const char *long_name;		/* "samples" for --samples */
+	void *value;			/* where the value goes, by type */
+	const char *argh;		/* "N" in --help; NULL: no argument */
+	const char *help;		/* lines separated by '\n' */
+	uint64_t min;			/* OPT_T_U64: smallest value */
+	uint64_t max;			/* OPT_T_U64: largest value */
+	double dlo;			/* OPT_T_DOUBLE: values must exceed it */
+	double dhi;			/* OPT_T_DOUBLE: and stay below it; 0: no bound */
+	const char *range;		/* OPT_T_DOUBLE: the range in words, "> 0" */
+	const char *const *names;	/* OPT_T_ENUM: NULL-terminated */
+	/*
+	 * OPT_T_CALL: parse @arg (NULL for an option without argument)
+	 * into o->value; 0, or -EINVAL with one line in @why (@len bytes)
+	 */
+	int (*call)(const struct opt *o, const char *arg, char *why, size_t len);
+};
+
+#define OPT_END()	{ .type = OPT_T_END }
+#define OPT_GROUP(h)	{ .type = OPT_T_GROUP, .help = (h) }
+#define OPT_FLAG(s, l, v, h) \
+	{ .type = OPT_T_FLAG, .short_name = (s), .long_name = (l), \
+	  .value = (bool *)(v), .help = (h) }
+#define OPT_U64(s, l, v, lo, hi, a, h) \
+	{ .type = OPT_T_U64, .short_name = (s), .long_name = (l), \
+	  .value = (uint64_t *)(v), .min = (lo), .max = (hi), .argh = (a), .help = (h) }
+#define OPT_DOUBLE(s, l, v, lo, hi, r, a, h) \
+	{ .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), \
+	  .value = (double *)(v), .dlo = (lo), .dhi = (hi), .range = (r), .argh = (a), \
+	  .help = (h) }
+#define OPT_ENUM(s, l, v, n, a, h) \
+	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
+	  .value = (int *)(v), .names = (n), .argh = (a), .help = (h) }
+#define OPT_STRING(s, l, v, a, h) \
+	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), \
+	  .value = (const char **)(v), .argh = (a), .help = (h) }
+#define OPT_CALL(s, l, v, fn, a, h) \
+	{ .type = OPT_T_CALL, .short_name = (s), .long_name = (l), \
+	  .value = (v), .call = (fn), .argh = (a), .help = (h) }
+
+/* help text starts here at most; a longer option gets a line of its own */
+#define OPT_HELP_COL	28
+/* options in all the tables of one parse, -h included; tables */
+#define OPT_MAX		64
+#define OPT_MAX_TABLES	8
+
+/* opt_parse() flags */
+#define OPT_STOP_AT_OPERAND	0x1	/* options first: stop at the first operand */
+
+struct opt_parser {
+	const struct opt *const *tab;	/* in: NULL-terminated list of tables */
+	unsigned int flags;		/* in: OPT_STOP_AT_OPERAND */
+	const struct opt *given[OPT_MAX_TABLES]; /* out: tab[t]'s first option given, or NULL */
+	char why[256];			/* out: what was wrong, one line */
+};
+
+/*
+ * opt_parse - parse @argv's options against @p->tab, storing each value
+ * as its entry says. Afterwards optind indexes the first operand (getopt
+ * permutes them to the end unless OPT_STOP_AT_OPERAND; "--" ends the
+ * options and is skipped).
+ * Returns 0, 1 when -h/--help was given (nothing after it is parsed), or
+ * -EINVAL with @p->why naming the option: unknown, missing its value, or
+ * a value out of range (-E2BIG: more than OPT_MAX options or
+ * OPT_MAX_TABLES tables, a bug).
+ */
+int opt_parse(struct opt_parser *p, int argc, char **argv);
+
+/*
+ * opt_parse_u64 - for an OPT_T_CALL that takes a number among other
+ * words ("N|all"): @arg as a decimal in [@min, @max] into *@out.
+ * Returns 0, or -EINVAL with @why naming @o and the range.
+ */
+int opt_parse_u64(const struct opt *o, const char *arg, uint64_t min,
+		  uint64_t max, uint64_t *out, char *why, size_t len);
+
+/*
+ * opt_help - the option lines of --help for every table of @tab, then
+ * "-h, --help". Returns 0 or -EIO when writing @f failed.
+ */
+int opt_help(FILE *f, const struct opt *const *tab);
+
+#endif /* KSB_OPTIONS_H */

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_options.c - option tables: every type stored, each refusal's
+ * message, which table an option came from, options-first parsing, and
+ * the exact --help layout the tables print.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lib/options.h"
+
+static const char *const colours[] = { "red", "green", NULL };
+
+static struct vals {
+	uint64_t n;			/* -n */
+	bool flag;			/* --flag */
+	int colour;			/* -c, index in colours */
+	const char *out;		/* -o */
+	double pct;			/* --pct */
+	uint64_t extra;			/* --extra, the second table's */
+	int calls;			/* --call: times called */
+} v;
+
+static int count_call(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)why;
+	(void)len;
+	assert_null(arg);
+	++*(int *)o->value;
+	return 0;
+}
+
+static const struct opt main_opts[] = {
+	OPT_U64('n', "samples", &v.n, 1, 100, "N", "samples, 1..100"),
+	OPT_FLAG(0, "flag", &v.flag, "a flag"),
+	OPT_ENUM('c', "colour", &v.colour, colours, "C", "red (default)\ngreen"),
+	OPT_STRING('o', "output", &v.out, "FILE", "where"),
+	OPT_DOUBLE(0, "pct", &v.pct, 0, 100, "in (0,100)", "P", "a percentage"),
+	OPT_CALL(0, "call", &v.calls, count_call, NULL, "counted"),
+	OPT_END()
+};
+
+static const struct opt extra_opts[] = {
+	OPT_GROUP("extra only:"),
+	OPT_U64(0, "extra", &v.extra, 0, 9, "X", "a digit"),
+	OPT_FLAG(0, "a-very-long-option-name", &v.flag, "too long for the column"),
+	OPT_END()
+};
+
+static const struct opt *const tabs[] = { main_opts, extra_opts, NULL };
+
+/* parse a NULL-terminated argument list from scratch, as a fresh process would */
+static int parse(struct opt_parser *p, unsigned int flags, ...)
+{
+	static char *argv[16];
+	va_list ap;
+	int argc = 0;
+
+	memset(&v, 0, sizeof(v));
+	memset(p, 0, sizeof(*p));
+	p->tab = tabs;
+	p->flags = flags;
+	argv[argc++] = "bench";
+	va_start(ap, flags);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	optind = 0;	/* glibc: start over */
+	return opt_parse(p, argc, argv);
+}
+
+static void test_values_stored(void **state)
+{
+	struct opt_parser p;
+
+	(void)state;
+	assert_int_equal(parse(&p, 0, "-n", "7", "--flag", "-c", "green", "--output=x",
+			       "--pct", "12.5", "--call", "--call", NULL), 0);
+	assert_int_equal(v.n, 7);
+	assert_true(v.flag);
+	assert_int_equal(v.colour, 1);
+	assert_string_equal(v.out, "x");
+	assert_true(v.pct == 12.5);
+	assert_int_equal(v.calls, 2);
+	assert_ptr_equal(p.given[0], &main_opts[0]);
+	assert_null(p.given[1]);
+}
+
+static void test_given_names_the_table(void **state)
+{
+	struct opt_parser p;
+
+	(void)state;
+	assert_int_equal(parse(&p, 0, "--extra", "3", "-n", "1", NULL), 0);
+	assert_int_equal(v.extra, 3);
+	assert_ptr_equal(p.given[0], &main_opts[0]);
+	assert_ptr_equal(p.given[1], &extra_opts[1]);
+}
+
+static void test_refusals(void **state)
+{
+	static const struct {
+		const char *args[3];	/* up to two arguments */
+		const char *why;	/* the exact message */
+	} t[] = {
+		{ { "-n", "0" }, "--samples: '0' is not an integer in 1..100" },
+		{ { "-n", "101" }, "--samples: '101' is not an integer in 1..100" },
+		{ { "--samples=1x" }, "--samples: '1x' is not an integer in 1..100" },
+		{ { "-c", "blue" }, "--colour: 'blue' is not one of red, green" },
+		{ { "--pct", "100" }, "--pct: '100' is not a number in (0,100)" },
+		{ { "--pct", "nan" }, "--pct: 'nan' is not a number in (0,100)" },
+		{ { "--extra", "10" }, "--extra: '10' is not an integer in 0..9" },
+		{ { "--bogus" }, "unknown option '--bogus'" },
+		{ { "-z" }, "unknown option '-z'" },
+		{ { "-n" }, "option '-n' needs a value" },
+		{ { "--output" }, "option '--output' needs a value" },
+	};
+	struct opt_parser p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		assert_int_equal(parse(&p, 0, t[i].args[0], t[i].args[1], NULL), -EINVAL);
+		assert_string_equal(p.why, t[i].why);
+	}
+}
+
+static void test_help_stops_parsing(void **state)
+{
+	struct opt_parser p;
+
+	(void)state;
+	assert_int_equal(parse(&p, 0, "--help", "-n", "0", NULL), 1);
+	assert_int_equal(parse(&p, 0, "-n", "5", "-h", NULL), 1);
+	assert_int_equal(v.n, 5);
+}
+
+static void test_operands(void **state)
+{
+	struct opt_parser p;
+
+	(void)state;
+	/* permuted: options after operands still count, the operands move last */
+	assert_int_equal(parse(&p, 0, "a", "-n", "2", "b", NULL), 0);
+	assert_int_equal(v.n, 2);
+	assert_int_equal(optind, 3);
+	/* options first: parsing stops at "a", the "--" later is an operand */
+	assert_int_equal(parse(&p, OPT_STOP_AT_OPERAND, "-n", "3", "a", "--", "-n", NULL), 0);
+	assert_int_equal(v.n, 3);
+	assert_int_equal(optind, 3);
+}
+
+/* a table of short options only: the column two spaces after the longest */
+static void test_help_column(void **state)
+{
+	static const struct opt t[] = {
+		OPT_U64('b', "bits", &v.n, 0, 12, "B", "bits"),
+		OPT_END()
+	};
+	const struct opt *tab[] = { t, NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(opt_help(f, tab), 0);
+	fclose(f);
+	assert_string_equal(buf, "  -b, --bits B  bits\n  -h, --help    this text\n");
+	free(buf);
+}
+
+static void test_help_layout(void **state)
+{
+	static const char want[] =
+		"  -n, --samples N           samples, 1..100\n"
+		"      --flag                a flag\n"
+		"  -c, --colour C            red (default)\n"
+		"                            green\n"
+		"  -o, --output FILE         where\n"
+		"      --pct P               a percentage\n"
+		"      --call                counted\n"
+		"  extra only:\n"
+		"      --extra X             a digit\n"
+		"      --a-very-long-option-name\n"
+		"                            too long for the column\n"
+		"  -h, --help                this text\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(opt_help(f, tabs), 0);
+	fclose(f);
+	/* the column follows the longest option, OPT_HELP_COL at most */
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_values_stored),
+		cmocka_unit_test(test_given_names_the_table),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_help_stops_parsing),
+		cmocka_unit_test(test_operands),
+		cmocka_unit_test(test_help_column),
+		cmocka_unit_test(test_help_layout),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
