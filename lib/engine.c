@@ -379,9 +379,6 @@ static int worker_setup(struct engine_worker *w, void **priv)
 		.cache = c->cache,
 		.worker_cpu = c->topo->worker_cpu,
 		.nr_workers = c->topo->nr_workers,
-		.irq_threads = c->irq_threads,
-		.irq_rate = c->irq_rate,
-		.live_irqs = c->live_irqs,
 	};
 	unsigned int v;
 	int ret;
@@ -506,7 +503,7 @@ int engine_start(struct engine *e)
 
 	/* live neighbours for every object that can be live at once */
 	if (c->pcpu) {
-		lines = e->nr_workers + c->live_irqs + 1;
+		lines = e->nr_workers + (c->wl->nr_live ? c->wl->nr_live() : 0) + 1;
 		if (lines > c->pcpu->unit_size / (4 * PCPU_LINE))
 			lines = (unsigned int)(c->pcpu->unit_size / (4 * PCPU_LINE));
 		e->packed_lines = pcpu_pack(c->pcpu, lines, c->irqstat_size ? c->irqstat_size : 4);

@@ -75,9 +75,6 @@ struct engine_cfg {
 	enum tsc_stamps stamps;		/* fenced, or kstats' bare rdtsc */
 	bool drop_disturbed;		/* leave disturbed samples out of hist */
 	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
-	unsigned int irq_threads;	/* irqdesc-sparse: 0 = one per worker */
-	unsigned long irq_rate;		/* irqdesc-sparse: per thread per second */
-	unsigned int live_irqs;		/* irqdesc-sparse: live descriptors */
 };
 
 struct engine_worker {

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct opt;
 struct pcpu;
 
 enum wl_variant {
@@ -51,9 +52,6 @@ struct wl_env {
 	enum wl_cache cache;		/* cache state before each sample */
 	const unsigned int *worker_cpu;	/* [nr_workers] every worker's CPU */
 	unsigned int nr_workers;	/* workers in the run */
-	unsigned int irq_threads;	/* "interrupt" threads, 0: one per worker */
-	unsigned long irq_rate;		/* lookups per second per thread, 0: flat out */
-	unsigned int live_irqs;		/* descriptors live at once, at most */
 };
 
 /* one "key: value" a workload adds to the run's metadata */
@@ -77,6 +75,19 @@ struct workload {
 	 * workload's own correctness check failed, else 0.
 	 */
 	unsigned int (*stats)(struct wl_stat *st, unsigned int max, int *err);
+	/*
+	 * options (optional): the workload's own options (lib/options.h),
+	 * a group heading first, for `bench run` to parse and list in
+	 * --help; their values stay in the workload.
+	 */
+	const struct opt *options;
+	/*
+	 * check (optional), before anything is set up: the options against
+	 * the run's @nr_possible CPUs; 0, or -EINVAL with one line in @why.
+	 */
+	int (*check)(unsigned int nr_possible, char *why, size_t len);
+	/* nr_live (optional): objects live at once, all workers (default 1 each) */
+	unsigned int (*nr_live)(void);
 	bool no_remote;			/* --cache remote makes no sense here */
 };
 

@@ -56,7 +56,9 @@
 #include <urcu/urcu-memb.h>
 #include <urcu/rculfhash.h>
 
+#include "../lib/options.h"
 #include "../lib/pcpu.h"
+#include "../lib/topo.h"
 #include "irqdesc.h"
 
 #define SPARSE_IRQ_BASE	32		/* first irq number handed out */
@@ -105,6 +107,44 @@ static struct sparse {
 } sparse = { .lock = PTHREAD_MUTEX_INITIALIZER, .reconciled = -1 };
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- its options: bench run parses them, the engine passes nothing ---- */
+
+static struct sparse_opts {
+	uint64_t irq_threads;		/* --irq-threads, 0: one per worker */
+	uint64_t irq_rate;		/* --irq-rate, lookups/s per thread, 0: flat out */
+	uint64_t live_irqs;		/* --live-irqs, descriptors live at once, at most */
+} sparse_opt = {
+	.irq_rate = 100000,		/* a busy device's interrupt rate */
+	.live_irqs = 64,
+};
+
+static const struct opt sparse_options[] = {
+	OPT_GROUP("irqdesc-sparse only:"),
+	OPT_U64(0, "irq-threads", &sparse_opt.irq_threads, 1, TOPO_MAX_CPUS, "N",
+		"interrupt threads, 1..possible CPUs (default: one per worker)"),
+	OPT_U64(0, "irq-rate", &sparse_opt.irq_rate, 0, 100000000, "R",
+		"lookups per second per thread, 0 = flat out (default 100000)"),
+	OPT_U64(0, "live-irqs", &sparse_opt.live_irqs, 1, 65536, "N",
+		"descriptors live at once, 1..65536 (default 64)"),
+	OPT_END()
+};
+
+static int sparse_check(unsigned int nr_possible, char *why, size_t len)
+{
+	/* each interrupt thread owns one possible CPU's counter */
+	if (sparse_opt.irq_threads <= nr_possible)
+		return 0;
+	snprintf(why, len, "--irq-threads: %lu is more than the %u possible CPUs",
+		 (unsigned long)sparse_opt.irq_threads, nr_possible);
+	return -EINVAL;
+}
+
+/* every live descriptor's counter needs a packed neighbour line */
+static unsigned int sparse_nr_live(void)
+{
+	return (unsigned int)sparse_opt.live_irqs;
+}
 
 /* ---- the table ---- */
 
@@ -238,7 +278,7 @@ static void timespec_add_ns(struct timespec *ts, uint64_t ns)
 static void *sparse_irq_main(void *arg)
 {
 	struct sparse_irq_thread *t = arg;
-	unsigned long rate = sparse.env.irq_rate;
+	unsigned long rate = (unsigned long)sparse_opt.irq_rate;
 	uint64_t rnd = 0x9e3779b97f4a7c15ull ^ ((uint64_t)(t - sparse.irqt) << 32 | 1);
 	uint64_t tick = rate >= 1000 ? 1000000 : rate ? 1000000000 / rate : 0;
 	unsigned long burst = rate >= 1000 ? rate / 1000 : rate ? 1 : 64, i;
@@ -260,7 +300,8 @@ static void *sparse_irq_main(void *arg)
 
 static int sparse_start_irq_threads(const struct wl_env *env)
 {
-	unsigned int i, n = env->irq_threads ? env->irq_threads : env->nr_workers;
+	unsigned int i, n = sparse_opt.irq_threads ? (unsigned int)sparse_opt.irq_threads :
+						       env->nr_workers;
 	pthread_attr_t attr;
 	cpu_set_t *set;
 	size_t sz;
@@ -315,11 +356,11 @@ static void sparse_stop_irq_threads(void)
 /* the table, the irq numbers and the live slots, without the threads */
 static int sparse_init_table(const struct wl_env *env)
 {
-	unsigned int i, buckets = 1;
+	unsigned int i, buckets = 1, live = (unsigned int)sparse_opt.live_irqs;
 
 	memset(&sparse.env, 0, sizeof(sparse.env));
 	sparse.env = *env;
-	sparse.live_cap = env->live_irqs > env->nr_workers ? env->live_irqs : env->nr_workers;
+	sparse.live_cap = live > env->nr_workers ? live : env->nr_workers;
 	sparse.nr_irqs = 2 * sparse.live_cap;
 	sparse.next_slot = 0;
 	sparse.nr_irqt = 0;
@@ -381,12 +422,11 @@ struct sparse_worker {
 
 static unsigned int sparse_share(const struct wl_env *env)
 {
-	unsigned int idx = 0, share;
+	unsigned int idx = 0, share, live = (unsigned int)sparse_opt.live_irqs;
 
 	while (idx < env->nr_workers && env->worker_cpu[idx] != env->cpu)
 		idx++;
-	share = env->live_irqs / env->nr_workers +
-		(idx < env->live_irqs % env->nr_workers);
+	share = live / env->nr_workers + (idx < live % env->nr_workers);
 	return share ? share : 1;
 }
 
@@ -558,7 +598,7 @@ static unsigned int sparse_stats(struct wl_stat *st, unsigned int max, int *err)
 	sparse_stat(st, &n, max, "irq_threads", "%u", sparse.nr_irqt);
 	sparse_stat(st, &n, max, "irq_rate_achieved", "%.0f lookups/s per thread (asked %lu, 0 = flat out)",
 		    sparse.nr_irqt ? (double)sparse.lookups / secs / sparse.nr_irqt : 0.0,
-		    sparse.env.irq_rate);
+		    (unsigned long)sparse_opt.irq_rate);
 	sparse_stat(st, &n, max, "live_irqs", "%u", sparse.live_cap);
 	sparse_stat(st, &n, max, "counters_reconciled", "%s (%lu increments, %llu counted at reclaim)",
 		    sparse.reconciled == 1 ? "yes" : "NO", (unsigned long)sparse.increments, counted);
@@ -579,5 +619,8 @@ const struct workload wl_irqdesc_sparse = {
 	.finish = sparse_finish,
 	.teardown = sparse_teardown,
 	.stats = sparse_stats,
+	.options = sparse_options,
+	.check = sparse_check,
+	.nr_live = sparse_nr_live,
 	.no_remote = true,
 };

@@ -42,6 +42,18 @@ meta() { sed -n "s/^# $1: //p" "$T/s.csv"; }
 	bad "--irq-threads: 9 is more than the 8 possible CPUs" run -w irqdesc-sparse -p 8 --irq-threads 9
 }
 
+@test "irqdesc-sparse: its options with another workload exit 2, naming who takes them" {
+	bad "--irq-rate: only -w irqdesc-sparse takes it, not irqdesc-alloc" run --irq-rate 5
+	bad "--live-irqs: only -w irqdesc-sparse takes it, not irqdesc-free" \
+		run --live-irqs 8 -w irqdesc-free
+}
+
+@test "irqdesc-sparse: the sparse options are listed under their heading in run --help" {
+	run ./bench run --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"  irqdesc-sparse only:"$'\n'"      --irq-threads N"* ]]
+}
+
 @test "irqdesc-sparse: --live-irqs 0 and --irq-rate -1 exit 2" {
 	bad "--live-irqs: '0' is not an integer in 1..65536" run --live-irqs 0
 	bad "--irq-rate: '-1'" run --irq-rate -1

@@ -39,6 +39,7 @@ static struct pcpu *pc;
 static int node[UNITS];
 static unsigned int cpus[1];
 
+/* the workload's own options, as bench run would have parsed them */
 static struct wl_env test_env(unsigned int live, unsigned int irq_threads,
 			      unsigned long rate)
 {
@@ -46,8 +47,11 @@ static struct wl_env test_env(unsigned int live, unsigned int irq_threads,
 		.pcpu = pc, .node = node, .nr_possible = UNITS,
 		.cpu = cpus[0], .irqstat_size = 4, .cache = WL_CACHE_KERNEL,
 		.worker_cpu = cpus, .nr_workers = 1,
-		.irq_threads = irq_threads, .irq_rate = rate, .live_irqs = live,
 	};
+
+	sparse_opt.live_irqs = live;
+	sparse_opt.irq_threads = irq_threads;
+	sparse_opt.irq_rate = rate;
 	return env;
 }
 
