@@ -46,16 +46,9 @@ static int load_csv(const char *path, struct csv_file *cf)
 	return EXIT_USAGE;
 }
 
-static const char *const show_formats[] = { "table", "kstats", "bars", "json", NULL };
+enum show_format { SHOW_TABLE, SHOW_KSTATS, SHOW_BARS, SHOW_JSON };
 
-static int show_print(const struct csv_series *s, int format)
-{
-	if (format == 1)
-		return kstats_hist_print_kstats(s->h, stdout, s->cpu, 1);
-	if (format == 2)
-		return kstats_hist_print_bars(s->h, stdout);
-	return kstats_hist_print_table(s->h, stdout);
-}
+static const char *const show_formats[] = { "table", "kstats", "bars", "json", NULL };
 
 /* -f json: the file's metadata and the one series (lib/json.h) */
 static int show_json(const struct csv_file *cf, const struct csv_series *s)
@@ -83,56 +76,59 @@ struct show_opts {
 	const char *variant;		/* -v */
 	const char *cpu;		/* -c, a number or "all" */
 	unsigned int run;		/* -r, a run number or CSV_RUN_ALL */
-	int format;			/* -f, index in show_formats */
+	enum show_format format;	/* -f */
 };
+
+/* -c N|all: kept as given, checked here */
+static int show_cpu(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	uint64_t cpu;
+
+	*(const char **)o->value = arg;
+	if (!strcmp(arg, "all"))
+		return 0;
+	return opt_parse_u64(o, arg, 0, TOPO_MAX_CPUS - 1, &cpu, why, len);
+}
+
+/* -r N|all */
+static int show_run(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	uint64_t run = CSV_RUN_ALL;
+	int ret = 0;
+
+	if (strcmp(arg, "all"))
+		ret = opt_parse_u64(o, arg, 1, CSV_MAX_RUNS, &run, why, len);
+	*(unsigned int *)o->value = (unsigned int)run;
+	return ret;
+}
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int show_parse(int argc, char **argv, struct show_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "variant", required_argument, NULL, 'v' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_STRING('w', "workload", &o->workload, "WORKLOAD",
+			   "the workload (default: the file's first)"),
+		OPT_STRING('v', "variant", &o->variant, "VARIANT", "old (default) or new"),
+		OPT_CALL('r', "run", &o->run, show_run, "RUN|all",
+			 "run N alone (files of bench run -R R), or all (default)"),
+		OPT_CALL('c', "cpu", &o->cpu, show_cpu, "CPU|all",
+			 "one CPU's rows, or all merged (default)"),
+		OPT_ENUM('f', "format", &o->format, show_formats, "FMT",
+			 "table (default), kstats, bars, json"),
+		OPT_END()
 	};
-	uint64_t cpu, run;
-	int c;
+	const struct opt *tab[] = { opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret = bench_options(&p,
+		"Usage: bench show [OPTIONS] FILE.csv\n"
+		"Print one histogram of a kstats-bench CSV: by default the old variant of\n"
+		"the file's first workload, merged over CPUs and runs ('all'), as the\n"
+		"patch's table.\n",
+		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n",
+		argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:v:c:r:f:h", longopts, NULL)) != -1) {
-		if (c == 'w') {
-			o->workload = optarg;
-		} else if (c == 'v') {
-			o->variant = optarg;
-		} else if (c == 'c') {
-			o->cpu = optarg;
-			if (strcmp(optarg, "all") &&
-			    bench_parse_u64(optarg, 0, TOPO_MAX_CPUS - 1, "--cpu", &cpu))
-				return -1;
-		} else if (c == 'r') {
-			if (strcmp(optarg, "all") &&
-			    bench_parse_u64(optarg, 1, CSV_MAX_RUNS, "--run", &run))
-				return -1;
-			o->run = strcmp(optarg, "all") ? (unsigned int)run : CSV_RUN_ALL;
-		} else if (c == 'f') {
-			o->format = bench_parse_enum(optarg, show_formats, "--format");
-			if (o->format < 0)
-				return -1;
-		} else if (c == 'h') {
-			printf("Usage: bench show [-w WORKLOAD] [-v VARIANT] [-r RUN|all] [-c CPU|all]\n"
-			       "                  [-f table|kstats|bars|json] FILE.csv\n"
-			       "Print one histogram of a kstats-bench CSV: by default the old variant of\n"
-			       "the file's first workload, merged over CPUs and runs ('all'), as the\n"
-			       "patch's table. -r N: run N alone (files of bench run -R R).\n");
-			return 1;
-		} else {
-			bench_getopt_fail(c, argv);
-			return -1;
-		}
-	}
+	if (ret)
+		return ret;
 	if (argc - optind != 1) {
 		bench_err("needs exactly one CSV file");
 		return -1;
@@ -169,10 +165,14 @@ int cmd_show(int argc, char **argv)
 			bench_prog, argv[optind], o.workload, o.variant, run, o.cpu);
 		ret = EXIT_USAGE;
 	} else {
-		if (o.format == 3)
+		if (o.format == SHOW_JSON)
 			show_json(&cf, s);
+		else if (o.format == SHOW_KSTATS)
+			kstats_hist_print_kstats(s->h, stdout, s->cpu, 1);
+		else if (o.format == SHOW_BARS)
+			kstats_hist_print_bars(s->h, stdout);
 		else
-			show_print(s, o.format);
+			kstats_hist_print_table(s->h, stdout);
 		ret = bench_finish_stdout();
 	}
 	csv_file_free(&cf);
@@ -189,7 +189,7 @@ int cmd_show(int argc, char **argv)
  * reported. README's "The regression gate" gives the measured basis.
  */
 #define COMPARE_ALPHA		0.05
-#define COMPARE_THRESHOLD_PCT	5.0
+#define COMPARE_THRESHOLD_PCT	5
 
 enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON };
 
@@ -197,7 +197,7 @@ static const char *const compare_formats[] = { "table", "csv", "runs", "json", N
 
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
-	double threshold;		/* --threshold, a fraction, > 0 */
+	double threshold_pct;		/* --threshold, percent, > 0 */
 	double alpha;			/* --alpha, in (0, 1) */
 	enum compare_format format;	/* --format */
 	struct json *json;		/* -f json: the document being written */
@@ -210,84 +210,51 @@ struct compare_side {
 	unsigned int n;			/* files */
 };
 
-static void compare_usage(void)
-{
-	printf("Usage: bench compare [OPTIONS] BEFORE.csv... -- AFTER.csv...\n"
-	       "       bench compare [OPTIONS] BEFORE.csv AFTER.csv\n"
-	       "Gate AFTER against BEFORE on runs, not samples. Every file holds one or\n"
-	       "more runs (bench run -R R); the runs of a side are pooled over its\n"
-	       "files, so CI can interleave invocations. For every (workload, variant):\n"
-	       "one figure per run from that run's histogram, an exact one-sided\n"
-	       "Mann-Whitney U test across the runs, and the Hodges-Lehmann change\n"
-	       "(median of all after/before ratios) with its 95%% confidence interval.\n"
-	       "\n"
-	       "  -s, --stat STAT      per-run figure: tm10 (10%% trimmed mean, default),\n"
-	       "                       median, mean, p90, p99\n"
-	       "  -t, --threshold PCT  a significant change counts above PCT, > 0 (default %g)\n"
-	       "  -a, --alpha A        one-sided significance level, in (0,1) (default %g)\n"
-	       "  -f, --format FMT     table (default), csv (one row per series), runs\n"
-	       "                       (CSV of every run's figure: side,workload,variant,\n"
-	       "                       run,value; what ./run.sh compare plots), or json\n"
-	       "  -h, --help           this text\n"
-	       "\n"
-	       "Each line: median of the per-run figures +- its 95%% spread, before -> after,\n"
-	       "the change [95%% interval], p, n=BEFORE+AFTER runs, and the verdict:\n"
-	       "regression, improvement, '~' (not significant) or 'significant, below\n"
-	       "threshold'. At least %d runs a side (6 or more advised).\n"
-	       "\n"
-	       "Exit: 0 no regression, 1 a regression, 2 bad input (fewer than %d runs\n"
-	       "a side, a series on one side only, unreadable or mismatched files).\n",
-	       COMPARE_THRESHOLD_PCT, COMPARE_ALPHA, CMP_MIN_RUNS, CMP_MIN_RUNS);
-}
+static const char compare_head[] =
+	"Usage: bench compare [OPTIONS] BEFORE.csv... -- AFTER.csv...\n"
+	"       bench compare [OPTIONS] BEFORE.csv AFTER.csv\n"
+	"Gate AFTER against BEFORE on runs, not samples. Every file holds one or\n"
+	"more runs (bench run -R R); the runs of a side are pooled over its\n"
+	"files, so CI can interleave invocations. For every (workload, variant):\n"
+	"one figure per run from that run's histogram, an exact one-sided\n"
+	"Mann-Whitney U test across the runs, and the Hodges-Lehmann change\n"
+	"(median of all after/before ratios) with its 95% confidence interval.\n"
+	"Options come before the files.\n";
+
+static const char compare_tail[] =
+	"Each line: median of the per-run figures +- its 95% spread, before -> after,\n"
+	"the change [95% interval], p, n=BEFORE+AFTER runs, and the verdict:\n"
+	"regression, improvement, '~' (not significant) or 'significant, below\n"
+	"threshold'. At least " BENCH_STR(CMP_MIN_RUNS) " runs a side (6 or more advised).\n"
+	"\n"
+	"Exit: 0 no regression, 1 a regression, 2 bad input (fewer than "
+	BENCH_STR(CMP_MIN_RUNS) " runs\n"
+	"a side, a series on one side only, unreadable or mismatched files).\n";
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int compare_parse(int argc, char **argv, struct compare_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "stat", required_argument, NULL, 's' },
-		{ "threshold", required_argument, NULL, 't' },
-		{ "alpha", required_argument, NULL, 'a' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_ENUM('s', "stat", &o->stat, cmp_stat_names, "STAT",
+			 "per-run figure: tm10 (10% trimmed mean, default),\n"
+			 "median, mean, p90, p99"),
+		OPT_DOUBLE('t', "threshold", &o->threshold_pct, 0, 0, "> 0 (percent)", "PCT",
+			   "a significant change counts above PCT, > 0 (default "
+			   BENCH_STR(COMPARE_THRESHOLD_PCT) ")"),
+		OPT_DOUBLE('a', "alpha", &o->alpha, 0, 1, "in (0,1)", "A",
+			   "one-sided significance level, in (0,1) (default "
+			   BENCH_STR(COMPARE_ALPHA) ")"),
+		OPT_ENUM('f', "format", &o->format, compare_formats, "FMT",
+			 "table (default), csv (one row per series), runs\n"
+			 "(CSV of every run's figure: side,workload,variant,\n"
+			 "run,value; what ./run.sh compare plots), or json"),
+		OPT_END()
 	};
-	double pct;
-	int c;
+	const struct opt *tab[] = { opts, NULL };
+	/* options first, so that "--" between the sides is kept */
+	struct opt_parser p = { .tab = tab, .flags = OPT_STOP_AT_OPERAND };
 
-	opterr = 0;
-	/* '+': options first, so that "--" between the sides is kept */
-	while ((c = getopt_long(argc, argv, "+:s:t:a:f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			c = bench_parse_enum(optarg, cmp_stat_names, "--stat");
-			if (c < 0)
-				return -1;
-			o->stat = (enum cmp_stat)c;
-			break;
-		case 't':
-			if (bench_parse_double(optarg, 0, 0, "--threshold", "> 0 (percent)", &pct))
-				return -1;
-			o->threshold = pct / 100;
-			break;
-		case 'a':
-			if (bench_parse_double(optarg, 0, 1, "--alpha", "in (0,1)", &o->alpha))
-				return -1;
-			break;
-		case 'f':
-			c = bench_parse_enum(optarg, compare_formats, "--format");
-			if (c < 0)
-				return -1;
-			o->format = (enum compare_format)c;
-			break;
-		case 'h':
-			compare_usage();
-			return 1;
-		default:
-			bench_getopt_fail(c, argv);
-			return -1;
-		}
-	}
-	return 0;
+	return bench_options(&p, compare_head, compare_tail, argc, argv);
 }
 
 /* argv[optind..]: BEFORE... -- AFTER..., or exactly BEFORE AFTER */
@@ -517,7 +484,7 @@ static int compare_compute(const struct compare_opts *o, const struct compare_si
 	/* the test sorts its copy; x keeps the runs in file order */
 	y = c->x + c->nb + c->na;
 	memcpy(y, c->x, (c->nb + c->na) * sizeof(*y));
-	if (!cmp_runs(y, c->nb, y + c->nb, c->na, o->alpha, o->threshold, &c->r))
+	if (!cmp_runs(y, c->nb, y + c->nb, c->na, o->alpha, o->threshold_pct / 100, &c->r))
 		return 0;
 out_nomem:
 	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
@@ -705,7 +672,7 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 		compare_pooled(c[i].s->workload, c[i].s->variant, c[i].pool, cycles);
 	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s\n",
 	       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
-	       o->alpha, o->threshold * 100, t->regressions ? "regression" : "ok");
+	       o->alpha, o->threshold_pct, t->regressions ? "regression" : "ok");
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
@@ -750,7 +717,7 @@ static void compare_json_begin(const struct compare_opts *o, const char *unit)
 	csv_meta_set(&m, "command", "bench compare");
 	csv_meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
 	csv_meta_set(&m, "alpha", "%g", o->alpha);
-	csv_meta_set(&m, "threshold_pct", "%g", o->threshold * 100);
+	csv_meta_set(&m, "threshold_pct", "%g", o->threshold_pct);
 	csv_meta_set(&m, "unit", "%s", unit ? unit : "ns");
 	json_init(o->json, stdout);
 	json_doc_begin(o->json, &m);
@@ -789,7 +756,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = {
 		.stat = CMP_STAT_TM10,
-		.threshold = COMPARE_THRESHOLD_PCT / 100,
+		.threshold_pct = COMPARE_THRESHOLD_PCT,
 		.alpha = COMPARE_ALPHA,
 	};
 	struct compare_side side[2] = { { 0 } };

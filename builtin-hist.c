@@ -25,60 +25,35 @@ static const char *const hist_formats[] = { "table", "kstats", "csv", "bars",
 
 struct hist_opts {
 	uint64_t frac_bits;		/* sub-bucket bits, 0..12 */
-	int format;			/* enum hist_format */
+	enum hist_format format;	/* -f */
 	const char *path;		/* input file, "-" = stdin */
 };
-
-static void hist_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: bench hist [OPTIONS] [FILE|-]\n"
-		"Print the kstats histogram of a list of samples: one non-negative decimal\n"
-		"integer (0..2^64-1) per line, blank lines ignored, from FILE or stdin.\n"
-		"\n"
-		"  -b, --frac-bits B   sub-buckets per power of two = 2^B, 0..12 (default 2)\n"
-		"  -f, --format FMT    table   the patch's table (default)\n"
-		"                      kstats  kstats' own 'slot ... CPUS ...' lines\n"
-		"                      csv     the kstats-bench CSV schema\n"
-		"                      bars    a terminal histogram, bpftrace style\n"
-		"                      json    the kstats-bench JSON document (man kstats-bench)\n"
-		"  -h, --help          this text\n"
-		"\n"
-		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n");
-}
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int hist_parse(int argc, char **argv, struct hist_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "frac-bits", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_U64('b', "frac-bits", &o->frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+			"sub-buckets per power of two = 2^B, 0..12 (default 2)"),
+		OPT_ENUM('f', "format", &o->format, hist_formats, "FMT",
+			 "table   the patch's table (default)\n"
+			 "kstats  kstats' own 'slot ... CPUS ...' lines\n"
+			 "csv     the kstats-bench CSV schema\n"
+			 "bars    a terminal histogram, bpftrace style\n"
+			 "json    the kstats-bench JSON document (man kstats-bench)"),
+		OPT_END()
 	};
-	int c;
+	const struct opt *tab[] = { opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret = bench_options(&p,
+		"Usage: bench hist [OPTIONS] [FILE|-]\n"
+		"Print the kstats histogram of a list of samples: one non-negative decimal\n"
+		"integer (0..2^64-1) per line, blank lines ignored, from FILE or stdin.\n",
+		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n",
+		argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			if (bench_parse_u64(optarg, 0, KSTATS_HIST_FRAC_BITS_MAX,
-				      "--frac-bits", &o->frac_bits))
-				return -1;
-			break;
-		case 'f':
-			o->format = bench_parse_enum(optarg, hist_formats, "--format");
-			if (o->format < 0)
-				return -1;
-			break;
-		case 'h':
-			hist_usage(stdout);
-			return 1;
-		default:
-			bench_getopt_fail(c, argv);
-			return -1;
-		}
-	}
+	if (ret)
+		return ret;
 	if (argc - optind > 1) {
 		bench_err("one input file at most, got '%s' and '%s'",
 			  argv[optind], argv[optind + 1]);

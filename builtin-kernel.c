@@ -57,7 +57,7 @@ static struct kk {
 	uint64_t samples;		/* -n, per variant, all CPUs */
 	const char *cpus;		/* -c, a list for the kernel, NULL = online */
 	uint64_t frac_bits;		/* -b */
-	int format;			/* -f, enum report_format */
+	enum report_format format;	/* -f, json excepted */
 	const char *output;		/* -o */
 	const char *module;		/* --module, a .ko to load */
 	bool quiet;			/* -q */
@@ -77,93 +77,57 @@ static struct kk {
 	char *variant[2];		/* the two variant names */
 } k;
 
-static void kk_usage(FILE *f)
+/* report_formats less json, which bench kernel does not write */
+static const char *const kk_formats[] = { "table", "kstats", "csv", "bars", NULL };
+
+/* -c LIST: the module parses it; only its characters are checked here */
+static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	fprintf(f,
-		"Usage: bench kernel [OPTIONS]\n"
-		"Time the same code inside the running kernel with the module kstats_bench\n"
-		"(kmod/), as the patch's author did with kstats, and print the kstats table.\n"
-		"Needs root, debugfs and the module: kmod/kstats_bench.ko beside bench, built\n"
-		"for this kernel, or built here from kmod/ with /lib/modules/$(uname -r)/build.\n"
-		"\n"
-		"  -w, --workload NAME   kernel-set-defaults (default): desc_set_defaults() before\n"
-		"                        (old) and after (new) the patch, interrupts off, ABBA\n"
-		"                        kernel-irq-alloc: irq_alloc_descs() (alloc) and\n"
-		"                        irq_free_descs() (free), timed apart, interrupts on\n"
-		"  -n, --samples N       samples per variant, all CPUs, 1..2^32 (default 8192)\n"
-		"  -c, --cpus LIST       CPUs to run on, the kernel's list syntax (default: online)\n"
-		"  -b, --frac-bits B     histogram sub-bucket bits, 0..12 (default 2)\n"
-		"  -f, --format FMT      table (default), kstats, csv, bars\n"
-		"  -o, --output FILE     also write the CSV (per-CPU and merged) to FILE\n"
-		"      --module FILE     the kstats_bench.ko to load\n"
-		"  -q, --quiet           no progress on stderr\n"
-		"  -h, --help            this text\n"
-		"\n"
-		"Stamps are ktime_get_ns(), as kstats takes them: ns of the clocksource.\n"
-		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no headers,\n"
-		"module loading refused, no debugfs), 130/143 interrupted (partial results).\n");
+	*(const char **)o->value = arg;
+	if (*arg && strspn(arg, "0123456789,-") == strlen(arg))
+		return 0;
+	snprintf(why, len, "--%s: '%s' is not a CPU list (e.g. 0-3,8)", o->long_name, arg);
+	return -EINVAL;
 }
+
+static const struct opt kk_opts[] = {
+	OPT_ENUM('w', "workload", &k.wl, kk_workloads, "NAME",
+		 "kernel-set-defaults (default): desc_set_defaults() before\n"
+		 "(old) and after (new) the patch, interrupts off, ABBA\n"
+		 "kernel-irq-alloc: irq_alloc_descs() (alloc) and\n"
+		 "irq_free_descs() (free), timed apart, interrupts on"),
+	OPT_U64('n', "samples", &k.samples, 1, UINT64_C(1) << 32, "N",
+		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
+	OPT_CALL('c', "cpus", &k.cpus, kk_cpus, "LIST",
+		 "CPUs to run on, the kernel's list syntax (default: online)"),
+	OPT_U64('b', "frac-bits", &k.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+		"histogram sub-bucket bits, 0..12 (default 2)"),
+	OPT_ENUM('f', "format", &k.format, kk_formats, "FMT", "table (default), kstats, csv, bars"),
+	OPT_STRING('o', "output", &k.output, "FILE",
+		   "also write the CSV (per-CPU and merged) to FILE"),
+	OPT_STRING(0, "module", &k.module, "FILE", "the kstats_bench.ko to load"),
+	OPT_FLAG('q', "quiet", &k.quiet, "no progress on stderr"),
+	OPT_END()
+};
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int kk_parse(int argc, char **argv)
 {
-	enum { OPT_MODULE = 256 };
-	static const struct option longopts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "frac-bits", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "module", required_argument, NULL, OPT_MODULE },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, ret = 0;
+	const struct opt *tab[] = { kk_opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret = bench_options(&p,
+		"Usage: bench kernel [OPTIONS]\n"
+		"Time the same code inside the running kernel with the module kstats_bench\n"
+		"(kmod/), as the patch's author did with kstats, and print the kstats table.\n"
+		"Needs root, debugfs and the module: kmod/kstats_bench.ko beside bench, built\n"
+		"for this kernel, or built here from kmod/ with /lib/modules/$(uname -r)/build.\n",
+		"Stamps are ktime_get_ns(), as kstats takes them: ns of the clocksource.\n"
+		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no headers,\n"
+		"module loading refused, no debugfs), 130/143 interrupted (partial results).\n",
+		argc, argv);
 
-	opterr = 0;
-	while (!ret && (c = getopt_long(argc, argv, ":w:n:c:b:f:o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			kk_usage(stdout);
-			return 1;
-		case 'w':
-			ret = (k.wl = bench_parse_enum(optarg, kk_workloads, "--workload")) < 0;
-			break;
-		case 'n':
-			ret = bench_parse_u64(optarg, 1, UINT64_C(1) << 32, "--samples", &k.samples);
-			break;
-		case 'c':
-			k.cpus = optarg;
-			if (!*optarg || strspn(optarg, "0123456789,-") != strlen(optarg)) {
-				bench_err("--cpus: '%s' is not a CPU list (e.g. 0-3,8)", optarg);
-				ret = -1;
-			}
-			break;
-		case 'b':
-			ret = bench_parse_u64(optarg, 0, KSTATS_HIST_FRAC_BITS_MAX, "--frac-bits",
-					      &k.frac_bits);
-			break;
-		case 'f':
-			ret = (k.format = bench_parse_enum(optarg, report_formats, "--format")) < 0;
-			break;
-		case 'o':
-			k.output = optarg;
-			break;
-		case OPT_MODULE:
-			k.module = optarg;
-			break;
-		case 'q':
-			k.quiet = true;
-			break;
-		default:
-			bench_getopt_fail(c, argv);
-			return -1;
-		}
-	}
 	if (ret)
-		return -1;
+		return ret;
 	if (optind < argc) {
 		bench_err("unexpected argument '%s'", argv[optind]);
 		return -1;

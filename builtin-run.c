@@ -37,16 +37,22 @@
 
 /* ---- bench run ---- */
 
-enum { OPT_PCPU_UNIT = 256, OPT_HUGEPAGES, OPT_SNAPSHOT, OPT_END_FENCE,
-       OPT_SUBTRACT, OPT_IRQ_THREADS, OPT_IRQ_RATE, OPT_LIVE_IRQS,
-       OPT_PCPU_LAYOUT, OPT_STAMPS, OPT_DROP_DISTURBED };
+enum run_mode {
+	RUN_SERIAL,			/* one sample at a time machine-wide */
+	RUN_PARALLEL,			/* every worker at once */
+};
+
+enum run_unit {
+	RUN_NS,				/* nanoseconds */
+	RUN_CYCLES,			/* TSC cycles */
+};
 
 static const char *const run_modes[] = { "serial", "parallel", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
 
 /* One global, oslat style: configuration, then run state. */
 static struct global {
-	/* configuration: defaults in run_defaults(), then the options */
+	/* configuration: defaults in run_defaults(), then run_opts[] */
 	const struct workload *wl;	/* -w */
 	uint64_t samples;		/* -n, per variant, all workers */
 	uint64_t runs;			/* --runs, one fresh process each */
@@ -54,22 +60,19 @@ static struct global {
 	uint64_t possible;		/* --possible-cpus, 0 = the real count */
 	uint64_t pcpu_unit;		/* --pcpu-unit, bytes */
 	bool hugepages;			/* --hugepages */
-	int pcpu_layout;		/* --pcpu-layout, enum pcpu_layout */
-	int stamps;			/* --stamps, enum tsc_stamps */
+	enum pcpu_layout pcpu_layout;	/* --pcpu-layout */
+	enum tsc_stamps stamps;		/* --stamps */
 	bool drop_disturbed;		/* --drop-disturbed */
 	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
-	int cache;			/* --cache, enum wl_cache */
-	int mode;			/* --mode, 0 serial 1 parallel */
-	int unit;			/* --unit, 0 ns 1 cycles */
+	enum wl_cache cache;		/* --cache */
+	enum run_mode mode;		/* --mode */
+	enum run_unit unit;		/* --unit */
 	uint64_t frac_bits;		/* --frac-bits */
-	int format;			/* --format, enum report_format */
+	enum report_format format;	/* --format */
 	const char *output;		/* -o, CSV path */
-	int fence;			/* --end-fence, enum tsc_fence */
+	enum tsc_fence fence;		/* --end-fence */
 	bool subtract;			/* --subtract-overhead */
 	bool quiet;			/* -q: no progress */
-	uint64_t irq_threads;		/* --irq-threads, 0 = one per worker */
-	uint64_t irq_rate;		/* --irq-rate, lookups/s per thread */
-	uint64_t live_irqs;		/* --live-irqs */
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
@@ -96,210 +99,151 @@ static void run_defaults(void)
 	g.cache = WL_CACHE_KERNEL;
 	g.format = REPORT_TABLE;
 	g.fence = TSC_FENCE_SFENCE;	/* see lib/tsc.h for the measurements */
-	g.irq_rate = 100000;		/* a busy device's interrupt rate */
-	g.live_irqs = 64;
 }
 
-static void run_usage(FILE *f)
+static int run_workload(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	fprintf(f,
-		"Usage: bench run [OPTIONS]\n"
-		"Time a workload's old and new paths on one pinned worker per CPU, as the\n"
-		"patch did with kstats, and print the kstats table of each.\n"
-		"\n"
-		"  -w, --workload NAME       what to time (default irqdesc-alloc; see bench list)\n"
-		"  -n, --samples N           samples per variant, all CPUs, 1..2^32 (default 8192)\n"
-		"  -R, --runs R              R independent runs, each in a fresh process (fresh\n"
-		"                            per-CPU area, descriptors, workers), 1..1000\n"
-		"                            (default 1); the CSV keeps each run and the merge;\n"
-		"                            bench compare needs 5 or more runs a side\n"
-		"  -c, --cpus LIST           worker CPUs, numactl syntax (default: every allowed CPU)\n"
-		"  -p, --possible-cpus N     emulate N possible CPUs, 1..8192 (default: the real count)\n"
-		"      --pcpu-layout L       embedded (default): node groups, each one contiguous\n"
-		"                            region on 2 MiB pages where granted, as the kernel's\n"
-		"                            first chunk; vmalloc: 4 KiB pages, as later chunks\n"
-		"      --pcpu-unit SIZE      bytes between per-CPU units, a power of two >= 4K\n"
-		"                            (K/M/G suffixes; default 256K)\n"
-		"      --hugepages           vmalloc layout: back the units with transparent huge\n"
-		"                            pages (2 MiB per unit: 8192 possible CPUs need 16 GiB)\n"
-		"      --irqstat-snapshot    8-byte struct irqstat (CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)\n"
-		"  -C, --cache MODE          kernel (default): lines as the allocator's zeroing left them\n"
-		"                            cold: every line the region touches flushed first\n"
-		"                            remote: each worker dirties its own CPU's counter first\n"
-		"  -m, --mode MODE           serial (default): one sample at a time machine-wide\n"
-		"                            parallel: every worker at once (not with --cache remote)\n"
-		"  -u, --unit UNIT           ns (default) or cycles\n"
-		"  -b, --frac-bits B         histogram sub-bucket bits, 0..12 (default 2)\n"
-		"  -f, --format FMT          table (default), kstats, csv, bars, json\n"
-		"  -o, --output FILE         also write the CSV (per-CPU and merged) to FILE: a\n"
-		"                            regular file is replaced whole (a symlink's target,\n"
-		"                            mode kept), a FIFO or device written in place;\n"
-		"                            - is stdout, and then the report goes to stderr\n"
-		"      --end-fence F         sfence (default), mfence or none before the end stamp\n"
-		"      --subtract-overhead   subtract each CPU's median empty-region cost\n"
-		"      --stamps S            fenced (default): mfence;lfence;rdtsc .. rdtscp\n"
-		"                            kstats: a bare rdtsc at both ends, as kstats stamps\n"
-		"      --drop-disturbed      leave interrupted or preempted samples out of the\n"
-		"                            histograms (their count is recorded either way)\n"
-		"  irqdesc-sparse only:\n"
-		"      --irq-threads N       interrupt threads, 1..possible CPUs (default: one per worker)\n"
-		"      --irq-rate R          lookups per second per thread, 0 = flat out (default 100000)\n"
-		"      --live-irqs N         descriptors live at once, 1..65536 (default 64)\n"
-		"  -q, --quiet               no progress on stderr\n"
-		"  -h, --help                this text\n"
-		"\n"
-		"Exit: 0 done, 2 bad usage, 3 the environment refused, 130/143 interrupted\n"
-		"(what was measured is still written, marked partial: yes).\n");
+	g.wl = workload_find(arg);
+	if (!g.wl)
+		snprintf(why, len, "--%s: '%s' is not a workload (see 'bench list')",
+			 o->long_name, arg);
+	return g.wl ? 0 : -EINVAL;
 }
 
 /* SIZE with an optional K, M or G (powers of 1024), a power of two */
-static int parse_size(const char *arg, const char *name, uint64_t *out)
+static int run_size(const struct opt *o, const char *arg, char *why, size_t len)
 {
 	static const char units[] = "KMG";
-	size_t len = strlen(arg);
+	size_t n = strlen(arg);
 	unsigned int shift = 0;
 	const char *u;
 	uint64_t v;
 
-	if (len > 1 && (u = strchr(units, arg[len - 1] & ~0x20)) && *u) {
+	if (n > 1 && (u = strchr(units, arg[n - 1] & ~0x20)) && *u) {
 		shift = 10 * (unsigned int)(u - units + 1);
-		len--;
+		n--;
 	}
-	if (!samples_parse_line(arg, len, &v) && v &&
-	    v <= (UINT64_C(1) << 30) >> shift) {
+	if (!samples_parse_line(arg, n, &v) && v && v <= (UINT64_C(1) << 30) >> shift) {
 		v <<= shift;
 		if (v >= PCPU_MIN_UNIT && !(v & (v - 1))) {
-			*out = v;
+			*(uint64_t *)o->value = v;
 			return 0;
 		}
 	}
-	bench_err("%s: '%s' is not a power of two from 4K to 1G", name, arg);
-	return -1;
+	snprintf(why, len, "--%s: '%s' is not a power of two from 4K to 1G", o->long_name, arg);
+	return -EINVAL;
 }
 
-static int run_option(int c)
+static const char run_head[] =
+	"Usage: bench run [OPTIONS]\n"
+	"Time a workload's old and new paths on one pinned worker per CPU, as the\n"
+	"patch did with kstats, and print the kstats table of each.\n";
+
+static const char run_tail[] =
+	"Exit: 0 done, 2 bad usage, 3 the environment refused, 130/143 interrupted\n"
+	"(what was measured is still written, marked partial: yes).\n";
+
+static const struct opt run_opts[] = {
+	OPT_CALL('w', "workload", &g.wl, run_workload, "NAME",
+		 "what to time (default irqdesc-alloc; see bench list)"),
+	OPT_U64('n', "samples", &g.samples, 1, UINT64_C(1) << 32, "N",
+		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
+	OPT_U64('R', "runs", &g.runs, 1, CSV_MAX_RUNS, "R",
+		"R independent runs, each in a fresh process (fresh\n"
+		"per-CPU area, descriptors, workers), 1..1000\n"
+		"(default 1); the CSV keeps each run and the merge;\n"
+		"bench compare needs 5 or more runs a side"),
+	OPT_STRING('c', "cpus", &g.cpus, "LIST",
+		   "worker CPUs, numactl syntax (default: every allowed CPU)"),
+	OPT_U64('p', "possible-cpus", &g.possible, 1, TOPO_MAX_CPUS, "N",
+		"emulate N possible CPUs, 1..8192 (default: the real count)"),
+	OPT_ENUM(0, "pcpu-layout", &g.pcpu_layout, pcpu_layout_names, "L",
+		 "embedded (default): node groups, each one contiguous\n"
+		 "region on 2 MiB pages where granted, as the kernel's\n"
+		 "first chunk; vmalloc: 4 KiB pages, as later chunks"),
+	OPT_CALL(0, "pcpu-unit", &g.pcpu_unit, run_size, "SIZE",
+		 "bytes between per-CPU units, a power of two >= 4K\n"
+		 "(K/M/G suffixes; default 256K)"),
+	OPT_FLAG(0, "hugepages", &g.hugepages,
+		 "vmalloc layout: back the units with transparent huge\n"
+		 "pages (2 MiB per unit: 8192 possible CPUs need 16 GiB)"),
+	OPT_FLAG(0, "irqstat-snapshot", &g.snapshot,
+		 "8-byte struct irqstat (CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
+	OPT_ENUM('C', "cache", &g.cache, report_caches, "MODE",
+		 "kernel (default): lines as the allocator's zeroing left them\n"
+		 "cold: every line the region touches flushed first\n"
+		 "remote: each worker dirties its own CPU's counter first"),
+	OPT_ENUM('m', "mode", &g.mode, run_modes, "MODE",
+		 "serial (default): one sample at a time machine-wide\n"
+		 "parallel: every worker at once (not with --cache remote)"),
+	OPT_ENUM('u', "unit", &g.unit, run_units, "UNIT", "ns (default) or cycles"),
+	OPT_U64('b', "frac-bits", &g.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+		"histogram sub-bucket bits, 0..12 (default 2)"),
+	OPT_ENUM('f', "format", &g.format, report_formats, "FMT",
+		 "table (default), kstats, csv, bars, json"),
+	OPT_STRING('o', "output", &g.output, "FILE",
+		   "also write the CSV (per-CPU and merged) to FILE: a\n"
+		   "regular file is replaced whole (a symlink's target,\n"
+		   "mode kept), a FIFO or device written in place;\n"
+		   "- is stdout, and then the report goes to stderr"),
+	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
+		 "sfence (default), mfence or none before the end stamp"),
+	OPT_FLAG(0, "subtract-overhead", &g.subtract,
+		 "subtract each CPU's median empty-region cost"),
+	OPT_ENUM(0, "stamps", &g.stamps, tsc_stamps_names, "S",
+		 "fenced (default): mfence;lfence;rdtsc .. rdtscp\n"
+		 "kstats: a bare rdtsc at both ends, as kstats stamps"),
+	OPT_FLAG(0, "drop-disturbed", &g.drop_disturbed,
+		 "leave interrupted or preempted samples out of the\n"
+		 "histograms (their count is recorded either way)"),
+	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
+	OPT_END()
+};
+
+/* run_opts[], then every workload's own options, NULL-terminated */
+static unsigned int run_tables(const struct opt **tab, const struct workload **owner)
 {
-	switch (c) {
-	case 'w':
-		g.wl = workload_find(optarg);
-		if (!g.wl) {
-			bench_err("--workload: '%s' is not a workload (see 'bench list')", optarg);
-			return -1;
+	const struct workload *w;
+	unsigned int i, n = 0;
+
+	tab[n++] = run_opts;
+	for_each_workload(w, i)
+		if (w->options && n < OPT_MAX_TABLES - 1) {
+			owner[n] = w;
+			tab[n++] = w->options;
 		}
-		return 0;
-	case 'n':
-		return bench_parse_u64(optarg, 1, UINT64_C(1) << 32, "--samples", &g.samples);
-	case 'R':
-		return bench_parse_u64(optarg, 1, CSV_MAX_RUNS, "--runs", &g.runs);
-	case 'c':
-		g.cpus = optarg;
-		return 0;
-	case 'p':
-		return bench_parse_u64(optarg, 1, TOPO_MAX_CPUS, "--possible-cpus", &g.possible);
-	case OPT_PCPU_UNIT:
-		return parse_size(optarg, "--pcpu-unit", &g.pcpu_unit);
-	case OPT_HUGEPAGES:
-		g.hugepages = true;
-		return 0;
-	case OPT_PCPU_LAYOUT:
-		g.pcpu_layout = bench_parse_enum(optarg, pcpu_layout_names, "--pcpu-layout");
-		return g.pcpu_layout < 0 ? -1 : 0;
-	case OPT_STAMPS:
-		g.stamps = bench_parse_enum(optarg, tsc_stamps_names, "--stamps");
-		return g.stamps < 0 ? -1 : 0;
-	case OPT_DROP_DISTURBED:
-		g.drop_disturbed = true;
-		return 0;
-	case OPT_SNAPSHOT:
-		g.snapshot = true;
-		return 0;
-	case 'C':
-		return (g.cache = bench_parse_enum(optarg, report_caches, "--cache")) < 0 ? -1 : 0;
-	case 'm':
-		return (g.mode = bench_parse_enum(optarg, run_modes, "--mode")) < 0 ? -1 : 0;
-	case 'u':
-		return (g.unit = bench_parse_enum(optarg, run_units, "--unit")) < 0 ? -1 : 0;
-	case 'b':
-		return bench_parse_u64(optarg, 0, KSTATS_HIST_FRAC_BITS_MAX, "--frac-bits", &g.frac_bits);
-	case 'f':
-		return (g.format = bench_parse_enum(optarg, report_formats, "--format")) < 0 ? -1 : 0;
-	case 'o':
-		g.output = optarg;
-		return 0;
-	case OPT_END_FENCE:
-		return (g.fence = bench_parse_enum(optarg, tsc_fence_names, "--end-fence")) < 0 ? -1 : 0;
-	case OPT_SUBTRACT:
-		g.subtract = true;
-		return 0;
-	case OPT_IRQ_THREADS:
-		return bench_parse_u64(optarg, 1, TOPO_MAX_CPUS, "--irq-threads", &g.irq_threads);
-	case OPT_IRQ_RATE:
-		return bench_parse_u64(optarg, 0, 100000000, "--irq-rate", &g.irq_rate);
-	case OPT_LIVE_IRQS:
-		return bench_parse_u64(optarg, 1, 65536, "--live-irqs", &g.live_irqs);
-	case 'q':
-		g.quiet = true;
-		return 0;
-	}
-	return -1;
+	tab[n] = NULL;
+	return n;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int run_parse(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "workload", required_argument, NULL, 'w' },
-		{ "samples", required_argument, NULL, 'n' },
-		{ "runs", required_argument, NULL, 'R' },
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "possible-cpus", required_argument, NULL, 'p' },
-		{ "pcpu-unit", required_argument, NULL, OPT_PCPU_UNIT },
-		{ "hugepages", no_argument, NULL, OPT_HUGEPAGES },
-		{ "pcpu-layout", required_argument, NULL, OPT_PCPU_LAYOUT },
-		{ "stamps", required_argument, NULL, OPT_STAMPS },
-		{ "drop-disturbed", no_argument, NULL, OPT_DROP_DISTURBED },
-		{ "irqstat-snapshot", no_argument, NULL, OPT_SNAPSHOT },
-		{ "cache", required_argument, NULL, 'C' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "unit", required_argument, NULL, 'u' },
-		{ "frac-bits", required_argument, NULL, 'b' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "end-fence", required_argument, NULL, OPT_END_FENCE },
-		{ "subtract-overhead", no_argument, NULL, OPT_SUBTRACT },
-		{ "irq-threads", required_argument, NULL, OPT_IRQ_THREADS },
-		{ "irq-rate", required_argument, NULL, OPT_IRQ_RATE },
-		{ "live-irqs", required_argument, NULL, OPT_LIVE_IRQS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
+	const struct workload *owner[OPT_MAX_TABLES] = { NULL };
+	const struct opt *tab[OPT_MAX_TABLES];
+	struct opt_parser p = { .tab = tab };
+	unsigned int t, n = run_tables(tab, owner);
+	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":w:n:R:c:p:C:m:u:b:f:o:qh", longopts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			run_usage(stdout);
-			return 1;
-		}
-		if (c == '?' || c == ':') {
-			bench_getopt_fail(c, argv);
-			return -1;
-		}
-		if (run_option(c))
-			return -1;
-	}
+	if (ret)
+		return ret;
 	if (optind < argc) {
 		bench_err("unexpected argument '%s'", argv[optind]);
 		return -1;
+	}
+	for (t = 1; t < n; t++) {
+		if (p.given[t] && owner[t] != g.wl) {
+			bench_err("--%s: only -w %s takes it, not %s", p.given[t]->long_name,
+				  owner[t]->name, g.wl->name);
+			return -1;
+		}
 	}
 	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
 		bench_err("--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
 			  g.wl->name);
 		return -1;
 	}
-	if (g.cache == WL_CACHE_REMOTE && g.mode == 1) {
+	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
 		bench_err("--cache remote needs --mode serial: the other workers dirty the lines between samples");
 		return -1;
 	}
@@ -357,14 +301,13 @@ static void run_mlock(void)
 
 static int run_setup(void)
 {
+	char why[256];
 	int ret = run_topo();
 
 	if (ret)
 		return ret;
-	if (g.irq_threads > g.topo.nr_possible) {
-		/* each interrupt thread owns one possible CPU's counter */
-		bench_err("--irq-threads: %lu is more than the %u possible CPUs",
-			  (unsigned long)g.irq_threads, g.topo.nr_possible);
+	if (g.wl->check && g.wl->check(g.topo.nr_possible, why, sizeof(why))) {
+		bench_err("%s", why);
 		return EXIT_USAGE;
 	}
 	tsc_init(&g.tsc);
@@ -457,17 +400,14 @@ static int run_measure(void)
 		.tsc = &g.tsc,
 		.samples = g.samples,
 		.frac_bits = (unsigned int)g.frac_bits,
-		.cycles = g.unit == 1 && g.tsc.usable,
-		.parallel = g.mode == 1,
+		.cycles = g.unit == RUN_CYCLES && g.tsc.usable,
+		.parallel = g.mode == RUN_PARALLEL,
 		.subtract_overhead = g.subtract,
-		.cache = (enum wl_cache)g.cache,
-		.fence = (enum tsc_fence)g.fence,
-		.stamps = (enum tsc_stamps)g.stamps,
+		.cache = g.cache,
+		.fence = g.fence,
+		.stamps = g.stamps,
 		.drop_disturbed = g.drop_disturbed,
 		.irqstat_size = g.snapshot ? 8 : 4,
-		.irq_threads = (unsigned int)g.irq_threads,
-		.irq_rate = (unsigned long)g.irq_rate,
-		.live_irqs = (unsigned int)g.live_irqs,
 	};
 	int ret;
 
@@ -530,7 +470,7 @@ static int run_report(void)
 	static struct wl_stat stats[REPORT_MAX_STATS];
 	struct report_run r = {
 		.e = g.e,
-		.unit = g.unit == 1 && g.tsc.usable ? "cycles" : "ns",
+		.unit = g.unit == RUN_CYCLES && g.tsc.usable ? "cycles" : "ns",
 		.partial = engine_partial(g.e),
 		.stats = stats,
 	};
@@ -556,7 +496,7 @@ static int run_report(void)
 		/* with -o - the CSV has stdout, the report goes to stderr */
 		if (!ret)
 			report_print(g.out_stdout ? stderr : stdout,
-				     (enum report_format)g.format, &r, &meta);
+				     g.format, &r, &meta);
 		if (!ret)
 			ret = bench_finish_stdout();
 	}
@@ -1062,15 +1002,19 @@ int cmd_run(int argc, char **argv)
 
 int cmd_list(int argc, char **argv)
 {
+	static const struct opt none[] = { OPT_END() };
+	const struct opt *tab[] = { none, NULL };
+	struct opt_parser p = { .tab = tab };
 	const struct workload *w;
 	unsigned int i;
+	int ret;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: bench list\nList the workloads that bench run -w can time.\n");
-		return bench_finish_stdout();
-	}
-	if (argc > 1) {
-		bench_err("unexpected argument '%s'", argv[1]);
+	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time.\n",
+			    NULL, argc, argv);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	if (optind < argc) {
+		bench_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	for_each_workload(w, i) {
@@ -1113,35 +1057,30 @@ static int calibrate_print(void)
 	return bench_finish_stdout();
 }
 
+static const struct opt calibrate_opts[] = {
+	OPT_STRING('c', "cpus", &g.cpus, "LIST",
+		   "CPUs to calibrate, numactl syntax (default: every allowed CPU)"),
+	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
+		 "sfence (default), mfence or none before the end stamp"),
+	OPT_END()
+};
+
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "cpus", required_argument, NULL, 'c' },
-		{ "end-fence", required_argument, NULL, OPT_END_FENCE },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, ret;
+	const struct opt *tab[] = { calibrate_opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret;
 
 	run_defaults();
 	g.wl = &wl_empty;
 	g.samples = 0;
 	g.quiet = true;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			printf("Usage: bench calibrate [--cpus LIST] [--end-fence sfence|mfence|none]\n"
-			       "Print the TSC frequency and how it was found, whether the TSC is\n"
-			       "invariant, the clocksource, and the empty timed region's cost per CPU.\n");
-			return bench_finish_stdout();
-		}
-		if (c == '?' || c == ':') {
-			bench_getopt_fail(c, argv);
-			return EXIT_USAGE;
-		}
-		if (run_option(c))
-			return EXIT_USAGE;
-	}
+	ret = bench_options(&p, "Usage: bench calibrate [OPTIONS]\n"
+			    "Print the TSC frequency and how it was found, whether the TSC is\n"
+			    "invariant, the clocksource, and the empty timed region's cost per CPU.\n",
+			    NULL, argc, argv);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (optind < argc) {
 		bench_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
