@@ -419,18 +419,17 @@ static int run_measure(void)
 	ret = engine_start(g.e);
 	if (ret) {
 		fprintf(stderr, "%s: starting %u worker threads: %s\n", bench_prog,
-			g.e->nr_workers, strerror(-ret));
+			engine_nr_workers(g.e), strerror(-ret));
 		return EXIT_ENV;
 	}
 	run_wait();
 	ret = engine_join(g.e);
 	if (ret) {
-		const struct engine_worker *w = g.e->w;
+		unsigned int cpu = 0;
+		const char *what = engine_error(g.e, &cpu);
 
-		while (!w->err)
-			w++;
-		fprintf(stderr, "%s: worker on CPU %u: %s: %s\n", bench_prog, w->cpu,
-			w->err_what, strerror(-w->err));
+		fprintf(stderr, "%s: worker on CPU %u: %s: %s\n", bench_prog, cpu, what,
+			strerror(-ret));
 		return EXIT_ENV;
 	}
 	return 0;
@@ -1030,6 +1029,7 @@ int cmd_list(int argc, char **argv)
 static int calibrate_print(void)
 {
 	const bool tsc = g.tsc.usable;
+	struct engine_worker_results w;
 	unsigned int i;
 
 	printf("tsc_hz: %lu\ntsc_hz_source: %s\ninvariant_tsc: %s\nclocksource: %s\n",
@@ -1045,13 +1045,12 @@ static int calibrate_print(void)
 		       "median_cycles", "median_ns");
 	else
 		printf("%-5s %-5s %12s %15s\n", "cpu", "node", "min_ns", "median_ns");
-	for (i = 0; i < g.e->nr_workers; i++) {
-		const struct engine_worker *w = &g.e->w[i];
-
-		printf("%-5u %-5d %12lu %15lu", w->cpu, w->node,
-		       (unsigned long)w->overhead_min, (unsigned long)w->overhead_median);
+	for (i = 0; i < engine_nr_workers(g.e); i++) {
+		engine_worker_results(g.e, i, &w);
+		printf("%-5u %-5d %12lu %15lu", w.cpu, w.node, (unsigned long)w.overhead_min,
+		       (unsigned long)w.overhead_median);
 		if (tsc)
-			printf(" %10lu", (unsigned long)tsc_to_ns(&g.tsc, w->overhead_median));
+			printf(" %10lu", (unsigned long)tsc_to_ns(&g.tsc, w.overhead_median));
 		putchar('\n');
 	}
 	return bench_finish_stdout();

@@ -6,7 +6,9 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,61 @@
 #include "engine.h"
 #include "pcpu.h"
 #include "topo.h"
+
+/* one pinned worker: its own thread writes it until engine_join() */
+struct engine_worker {
+	unsigned int idx;		/* position among the workers */
+	unsigned int cpu;		/* pinned CPU */
+	int node;			/* its node */
+	struct engine *e;		/* back pointer */
+	pthread_t thread;		/* the worker thread */
+	bool started;			/* thread created */
+	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
+	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
+	/*
+	 * samples so far, both variants: stored by this worker alone, read
+	 * by engine_progress(). Per worker, so that no line is shared by
+	 * every worker on every sample (--mode parallel on a big host).
+	 */
+	atomic_uint_fast64_t progress;
+	uint64_t migrations;		/* samples that ended on another CPU */
+	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
+	int irq_fd;			/* /proc/interrupts, or -1: not counted */
+	int irq_col;			/* our CPU's column in it */
+	char *irq_buf;			/* read buffer */
+	size_t irq_len;			/* its size, bytes */
+	uint64_t irq_read_ns;		/* one read's cost, at setup, ns */
+	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
+	uint64_t overhead_median;	/* empty region: median, same unit */
+	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
+	uint64_t dirty_seen;		/* remote: last request served */
+	uint64_t nb_turn;		/* kernel: turn whose neighbour we dirtied */
+	int err;			/* -errno if the worker failed */
+	const char *err_what;		/* what failed */
+};
+
+/* the run: struct engine stays opaque to every other file */
+struct engine {
+	struct engine_cfg cfg;		/* copied at create */
+	unsigned int nr_workers;	/* threads */
+	struct engine_worker *w;	/* [nr_workers] */
+	pthread_mutex_t gate_lock;	/* protects ready and gate */
+	pthread_cond_t gate_cond;	/* signals ready and gate changes */
+	unsigned int ready;		/* workers waiting at the gate */
+	int gate;			/* 0 closed, 1 go, -1 abort */
+	pthread_barrier_t start;	/* every worker set up, then go */
+	atomic_bool failed;		/* a worker failed: everyone leaves */
+	atomic_bool stop;		/* engine_stop() was called */
+	/* each shared word on its own line: waiters spin on them */
+	_Alignas(64) atomic_uint_fast64_t turn;	/* serial: next global sample */
+	atomic_uint finished;		/* workers done sampling */
+	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
+	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
+	atomic_uint dirty_acks;		/* remote: workers that did */
+	void *_Atomic last_obj;		/* kernel: the last sample's object */
+	bool neighbours;		/* kernel, serial: dirty neighbours */
+	unsigned int packed_lines;	/* lines pcpu_pack() filled */
+};
 
 #define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
 #define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */
@@ -557,6 +614,64 @@ int engine_join(struct engine *e)
 			ret = e->w[i].err;
 	}
 	return ret;
+}
+
+const struct engine_cfg *engine_cfg(const struct engine *e)
+{
+	return &e->cfg;
+}
+
+unsigned int engine_nr_workers(const struct engine *e)
+{
+	return e->nr_workers;
+}
+
+const char *engine_error(const struct engine *e, unsigned int *cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers; i++)
+		if (e->w[i].err) {
+			*cpu = e->w[i].cpu;
+			return e->w[i].err_what;
+		}
+	return NULL;
+}
+
+void engine_results(const struct engine *e, struct engine_results *r)
+{
+	const struct engine_worker *w;
+	unsigned int i, v;
+
+	memset(r, 0, sizeof(*r));
+	r->irq_counted = e->nr_workers > 0;
+	for (i = 0; i < e->nr_workers; i++) {
+		w = &e->w[i];
+		for (v = 0; v < WL_NR_VARIANTS; v++)
+			r->disturbed[v] += w->disturbed[v];
+		r->migrations += w->migrations;
+		r->irq_counted = r->irq_counted && w->irq_fd >= 0;
+		if (w->irq_read_ns > r->irq_read_worst_ns)
+			r->irq_read_worst_ns = w->irq_read_ns;
+	}
+	r->packed_lines = e->packed_lines;
+	r->neighbours = e->neighbours;
+}
+
+void engine_worker_results(const struct engine *e, unsigned int i,
+			   struct engine_worker_results *r)
+{
+	const struct engine_worker *w = &e->w[i];
+	unsigned int v;
+
+	r->cpu = w->cpu;
+	r->node = w->node;
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		r->hist[v] = w->hist[v];
+		r->disturbed[v] = w->disturbed[v];
+	}
+	r->overhead_min = w->overhead_min;
+	r->overhead_median = w->overhead_median;
 }
 
 bool engine_partial(const struct engine *e)

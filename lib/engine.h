@@ -39,24 +39,30 @@
  * local_irq_save()), and at no cost inside the loop; the main thread
  * alone takes SIGINT/SIGTERM and calls engine_stop().
  *
+ * The engine is opaque: its configuration and its results are reached
+ * through the functions below.
+ *
  *	call			may run concurrently with
  *	engine_create/destroy	nothing else on the engine
  *	engine_start		nothing else on the engine
  *	engine_stop, progress	anything (main thread, signal loop)
- *	engine_join		engine_stop, engine_progress
- *	results (w[], merge)	only after engine_join
+ *	engine_running		anything
+ *	engine_cfg, nr_workers	anything but engine_destroy (fixed at create)
+ *	engine_join		engine_stop, engine_progress, engine_running
+ *	results: engine_partial, engine_merge, engine_results,
+ *	engine_worker_results, engine_error
+ *				one another, once engine_join has returned
  */
 #ifndef KSB_ENGINE_H
 #define KSB_ENGINE_H
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "workload.h"
 #include "tsc.h"
 
+struct engine;
 struct kstats_hist;
 struct topo;
 
@@ -77,57 +83,25 @@ struct engine_cfg {
 	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
 };
 
-struct engine_worker {
-	unsigned int idx;		/* position among the workers */
-	unsigned int cpu;		/* pinned CPU */
-	int node;			/* its node */
-	struct engine *e;		/* back pointer */
-	pthread_t thread;		/* the worker thread */
-	bool started;			/* thread created */
-	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
-	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
-	/*
-	 * samples so far, both variants: stored by this worker alone, read
-	 * by engine_progress(). Per worker, so that no line is shared by
-	 * every worker on every sample (--mode parallel on a big host).
-	 */
-	atomic_uint_fast64_t progress;
-	uint64_t migrations;		/* samples that ended on another CPU */
+/* a finished run, over every worker (engine_results()) */
+struct engine_results {
 	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
-	int irq_fd;			/* /proc/interrupts, or -1: not counted */
-	int irq_col;			/* our CPU's column in it */
-	char *irq_buf;			/* read buffer */
-	size_t irq_len;			/* its size, bytes */
-	uint64_t irq_read_ns;		/* one read's cost, at setup, ns */
-	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
-	uint64_t overhead_median;	/* empty region: median, same unit */
-	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
-	uint64_t dirty_seen;		/* remote: last request served */
-	uint64_t nb_turn;		/* kernel: turn whose neighbour we dirtied */
-	int err;			/* -errno if the worker failed */
-	const char *err_what;		/* what failed */
+	uint64_t migrations;		/* samples that ended on another CPU */
+	bool irq_counted;		/* every worker read its /proc/interrupts column */
+	uint64_t irq_read_worst_ns;	/* the slowest worker's one read, at setup, ns */
+	unsigned int packed_lines;	/* lines of live counters pcpu_pack() filled */
+	bool neighbours;		/* workers dirtied neighbours between samples */
 };
 
-struct engine {
-	struct engine_cfg cfg;		/* copied at create */
-	unsigned int nr_workers;	/* threads */
-	struct engine_worker *w;	/* [nr_workers] */
-	pthread_mutex_t gate_lock;	/* protects ready and gate */
-	pthread_cond_t gate_cond;	/* signals ready and gate changes */
-	unsigned int ready;		/* workers waiting at the gate */
-	int gate;			/* 0 closed, 1 go, -1 abort */
-	pthread_barrier_t start;	/* every worker set up, then go */
-	atomic_bool failed;		/* a worker failed: everyone leaves */
-	atomic_bool stop;		/* engine_stop() was called */
-	/* each shared word on its own line: waiters spin on them */
-	_Alignas(64) atomic_uint_fast64_t turn;	/* serial: next global sample */
-	atomic_uint finished;		/* workers done sampling */
-	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
-	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
-	atomic_uint dirty_acks;		/* remote: workers that did */
-	void *_Atomic last_obj;		/* kernel: the last sample's object */
-	bool neighbours;		/* kernel, serial: dirty neighbours */
-	unsigned int packed_lines;	/* lines pcpu_pack() filled */
+/* one worker of a finished run (engine_worker_results()) */
+struct engine_worker_results {
+	unsigned int cpu;		/* pinned CPU */
+	int node;			/* its node */
+	/* its samples, unit of the run; owned by the engine, NULL if never made */
+	const struct kstats_hist *hist[WL_NR_VARIANTS];
+	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
+	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
+	uint64_t overhead_median;	/* empty region: median, same unit */
 };
 
 /* one /proc/interrupts read slower than this: count context switches only */
@@ -159,17 +133,52 @@ bool engine_running(struct engine *e);
 uint64_t engine_progress(struct engine *e);
 
 /*
- * engine_join - wait for every worker. Returns 0, or the first worker's
- * -errno (that worker's err_what says what failed).
+ * engine_join - wait for every worker. Returns 0, or the first failed
+ * worker's -errno (engine_error() says which and what failed).
  */
 int engine_join(struct engine *e);
 
-/* engine_partial - true when fewer samples were taken than asked for. */
+/*
+ * engine_cfg - the configuration, as copied at engine_create(); valid
+ * until engine_destroy().
+ */
+const struct engine_cfg *engine_cfg(const struct engine *e);
+
+/* engine_nr_workers - how many worker threads (fixed at engine_create()). */
+unsigned int engine_nr_workers(const struct engine *e);
+
+/*
+ * engine_error - after engine_join(): the first failed worker, the one
+ * whose -errno engine_join() returned. Returns what it was doing (e.g.
+ * "setting up the workload") and stores its CPU in @cpu; NULL when no
+ * worker failed (@cpu untouched).
+ */
+const char *engine_error(const struct engine *e, unsigned int *cpu);
+
+/*
+ * engine_results - after engine_join(): the run's totals over every
+ * worker into @r: disturbed samples, migrations, whether interrupts were
+ * counted, and the per-CPU neighbours the engine packed.
+ */
+void engine_results(const struct engine *e, struct engine_results *r);
+
+/*
+ * engine_worker_results - after engine_join(): worker @i's figures into
+ * @r, for @i below engine_nr_workers(); workers in the order of the
+ * topology's worker CPUs. @r->hist stay valid until engine_destroy().
+ */
+void engine_worker_results(const struct engine *e, unsigned int i,
+			   struct engine_worker_results *r);
+
+/*
+ * engine_partial - after engine_join(): true when fewer samples were
+ * taken than asked for.
+ */
 bool engine_partial(const struct engine *e);
 
 /*
- * engine_merge - add every worker's @v histogram into @dst.
- * Returns 0 or -EINVAL (layouts differ).
+ * engine_merge - after engine_join(): add every worker's @v histogram
+ * into @dst. Returns 0 or -EINVAL (layouts differ).
  */
 int engine_merge(const struct engine *e, enum wl_variant v,
 		 struct kstats_hist *dst);

@@ -45,31 +45,34 @@ static void report_cpu_model(char *buf, size_t len)
  * it; " ..." where the metadata line is full.
  */
 static void report_per_cpu(struct csv_meta *m, const char *key, const struct engine *e,
-			   void (*pair)(const struct engine_worker *w, uint64_t *a, uint64_t *b))
+			   void (*pair)(const struct engine_worker_results *w, uint64_t *a,
+					uint64_t *b))
 {
+	const unsigned int nw = engine_nr_workers(e);
+	struct engine_worker_results w;
 	char buf[1024] = "";
 	size_t used = 0;
 	unsigned int i;
 	uint64_t a, b;
 
-	for (i = 0; i < e->nr_workers && used < sizeof(buf) - 48; i++) {
-		pair(&e->w[i], &a, &b);
+	for (i = 0; i < nw && used < sizeof(buf) - 48; i++) {
+		engine_worker_results(e, i, &w);
+		pair(&w, &a, &b);
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
-					 i ? " " : "", e->w[i].cpu, (unsigned long)a,
-					 (unsigned long)b);
+					 i ? " " : "", w.cpu, (unsigned long)a, (unsigned long)b);
 	}
-	if (i < e->nr_workers)
+	if (i < nw)
 		snprintf(buf + used, sizeof(buf) - used, " ...");
 	csv_meta_set(m, key, "%s", buf);
 }
 
-static void report_overhead_pair(const struct engine_worker *w, uint64_t *a, uint64_t *b)
+static void report_overhead_pair(const struct engine_worker_results *w, uint64_t *a, uint64_t *b)
 {
 	*a = w->overhead_min;
 	*b = w->overhead_median;
 }
 
-static void report_disturbed_pair(const struct engine_worker *w, uint64_t *a, uint64_t *b)
+static void report_disturbed_pair(const struct engine_worker_results *w, uint64_t *a, uint64_t *b)
 {
 	*a = w->disturbed[WL_OLD];
 	*b = w->disturbed[WL_NEW];
@@ -78,13 +81,14 @@ static void report_disturbed_pair(const struct engine_worker *w, uint64_t *a, ui
 /* per-CPU timer overhead, "cpu:min/median" cycles (ns without the TSC) */
 static void report_overhead(struct csv_meta *m, const struct engine *e)
 {
-	report_per_cpu(m, e->cfg.tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
+	report_per_cpu(m,
+		       engine_cfg(e)->tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
 		       e, report_overhead_pair);
 }
 
 static void report_host(struct csv_meta *m, const struct engine *e)
 {
-	const struct tsc_info *t = e->cfg.tsc;
+	const struct tsc_info *t = engine_cfg(e)->tsc;
 	struct utsname u;
 	char model[128];
 
@@ -102,44 +106,27 @@ static void report_host(struct csv_meta *m, const struct engine *e)
 	csv_meta_set(m, "clocksource", "%s", t->clocksource);
 }
 
-/* samples disturbed, old and new, over every worker */
-static void report_disturbed_count(const struct engine *e, uint64_t *n)
-{
-	unsigned int i, v;
-
-	for (v = 0; v < WL_NR_VARIANTS; v++)
-		for (n[v] = 0, i = 0; i < e->nr_workers; i++)
-			n[v] += e->w[i].disturbed[v];
-}
-
 /* per worker CPU, "cpu:old/new" */
 static void report_disturbed_cpus(struct csv_meta *m, const struct engine *e)
 {
 	report_per_cpu(m, "disturbed_per_cpu", e, report_disturbed_pair);
 }
 
-static void report_disturbed(struct csv_meta *m, const struct engine *e)
+static void report_disturbed(struct csv_meta *m, const struct engine *e,
+			     const struct engine_results *res)
 {
-	uint64_t n[WL_NR_VARIANTS], worst = 0;
-	bool irqs = e->nr_workers > 0;
-	unsigned int i;
+	const uint64_t *n = res->disturbed;
 
-	report_disturbed_count(e, n);
-	for (i = 0; i < e->nr_workers; i++) {
-		irqs = irqs && e->w[i].irq_fd >= 0;
-		if (e->w[i].irq_read_ns > worst)
-			worst = e->w[i].irq_read_ns;
-	}
 	csv_meta_set(m, "disturbed", "%lu/%lu", (unsigned long)n[WL_OLD], (unsigned long)n[WL_NEW]);
 	report_disturbed_cpus(m, e);
-	csv_meta_set(m, "drop_disturbed", "%s", e->cfg.drop_disturbed ? "yes" : "no");
-	if (irqs)
+	csv_meta_set(m, "drop_disturbed", "%s", engine_cfg(e)->drop_disturbed ? "yes" : "no");
+	if (res->irq_counted)
 		csv_meta_set(m, "disturbed_by", "%s",
 			     "context switches (getrusage) and the CPU's /proc/interrupts column, read around each sample outside the window");
 	else
 		csv_meta_set(m, "disturbed_by",
 			     "context switches (getrusage) alone: /proc/interrupts unreadable or too slow (%lu us a read)",
-			     (unsigned long)(worst / 1000));
+			     (unsigned long)(res->irq_read_worst_ns / 1000));
 }
 
 void report_meta(struct csv_meta *m, const struct report_run *r,
@@ -147,13 +134,12 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 		 unsigned long pcpu_unit, bool hugepages)
 {
 	const struct engine *e = r->e;
-	const struct engine_cfg *c = &e->cfg;
+	const struct engine_cfg *c = engine_cfg(e);
 	const struct topo *t = c->topo;
-	uint64_t migr = 0;
+	struct engine_results res;
 	unsigned int i;
 
-	for (i = 0; i < e->nr_workers; i++)
-		migr += e->w[i].migrations;
+	engine_results(e, &res);
 	csv_meta_set(m, "command", "%s", cmdline);
 	report_host(m, e);
 	csv_meta_set(m, "workload", "%s", c->wl->name);
@@ -186,15 +172,15 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 		csv_meta_set(m, "pcpu_groups", "%u", c->pcpu->nr_groups);
 	}
 	csv_meta_set(m, "pcpu_neighbours", "%u lines of live 4-byte counters, one hole each%s",
-		     e->packed_lines, e->neighbours ?
-		     "; other workers dirty their own copy between samples" : "");
+		     res.packed_lines,
+		     res.neighbours ? "; other workers dirty their own copy between samples" : "");
 	csv_meta_set(m, "hugepages", "%s", hugepages ? "madvise" : "no");
 	csv_meta_set(m, "pcpu_nodes", "%s", pcpu_nodes);
 	csv_meta_set(m, "mlock", "%s", mlock);
 	csv_meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
 	report_overhead(m, e);
-	csv_meta_set(m, "migrations", "%lu", (unsigned long)migr);
-	report_disturbed(m, e);
+	csv_meta_set(m, "migrations", "%lu", (unsigned long)res.migrations);
+	report_disturbed(m, e, &res);
 	for (i = 0; i < r->nr_stats; i++)
 		csv_meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
 	csv_meta_set(m, "runs", "1");
@@ -206,13 +192,13 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 
 int report_summary(FILE *f, const struct report_run *r)
 {
-	uint64_t dist[WL_NR_VARIANTS];
+	const struct engine_cfg *c = engine_cfg(r->e);
+	struct engine_results res;
 
-	report_disturbed_count(r->e, dist);
-	return report_summary_line(f, r->e->cfg.wl->name, r->unit,
-				   (const struct kstats_hist *const *)r->merged, dist,
-				   r->e->nr_workers, r->e->cfg.topo->nr_possible,
-				   r->partial);
+	engine_results(r->e, &res);
+	return report_summary_line(f, c->wl->name, r->unit,
+				   (const struct kstats_hist *const *)r->merged, res.disturbed,
+				   engine_nr_workers(r->e), c->topo->nr_possible, r->partial);
 }
 
 int report_summary_line(FILE *f, const char *wl, const char *unit,
@@ -244,11 +230,11 @@ int report_summary_line(FILE *f, const char *wl, const char *unit,
 
 static void report_title(FILE *f, const struct report_run *r, enum wl_variant v)
 {
-	const struct engine_cfg *c = &r->e->cfg;
+	const struct engine_cfg *c = engine_cfg(r->e);
 
 	fprintf(f, "# %s %s: %s\n# %lu samples on %u CPUs, %u possible, cache %s, mode %s, %s\n",
 		c->wl->name, report_variants[v], c->wl->variant[v],
-		(unsigned long)kstats_hist_total(r->merged[v]), r->e->nr_workers,
+		(unsigned long)kstats_hist_total(r->merged[v]), engine_nr_workers(r->e),
 		c->topo->nr_possible, report_caches[c->cache],
 		c->parallel ? "parallel" : "serial", r->unit);
 }
@@ -256,13 +242,17 @@ static void report_title(FILE *f, const struct report_run *r, enum wl_variant v)
 static int report_kstats(FILE *f, const struct report_run *r)
 {
 	const struct engine *e = r->e;
+	const unsigned int nw = engine_nr_workers(e);
+	struct engine_worker_results w;
 	unsigned int v, i;
 
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
-		fprintf(f, "# %s %s\n", e->cfg.wl->name, report_variants[v]);
-		for (i = 0; i < e->nr_workers; i++)
-			kstats_hist_print_kstats(e->w[i].hist[v], f, (int)e->w[i].cpu, 0);
-		kstats_hist_print_kstats(r->merged[v], f, -1, e->nr_workers);
+		fprintf(f, "# %s %s\n", engine_cfg(e)->wl->name, report_variants[v]);
+		for (i = 0; i < nw; i++) {
+			engine_worker_results(e, i, &w);
+			kstats_hist_print_kstats(w.hist[v], f, (int)w.cpu, 0);
+		}
+		kstats_hist_print_kstats(r->merged[v], f, -1, nw);
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -270,15 +260,18 @@ static int report_kstats(FILE *f, const struct report_run *r)
 int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m)
 {
 	const struct engine *e = r->e;
-	const char *wl = e->cfg.wl->name;
+	const char *wl = engine_cfg(e)->wl->name;
+	struct engine_worker_results w;
 	unsigned int v, i;
 
 	csv_write_header(f, m);
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
 		csv_write_hist(f, wl, report_variants[v], CSV_RUN_ALL, -1, -1, r->merged[v]);
-		for (i = 0; i < e->nr_workers; i++)
-			csv_write_hist(f, wl, report_variants[v], CSV_RUN_ALL, (int)e->w[i].cpu,
-				       e->w[i].node, e->w[i].hist[v]);
+		for (i = 0; i < engine_nr_workers(e); i++) {
+			engine_worker_results(e, i, &w);
+			csv_write_hist(f, wl, report_variants[v], CSV_RUN_ALL, (int)w.cpu, w.node,
+				       w.hist[v]);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -287,9 +280,10 @@ int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
 {
 	const struct engine *e = r->e;
 	struct json_series s = {
-		.workload = e->cfg.wl->name, .cpu = -1, .node = -1, .unit = r->unit,
+		.workload = engine_cfg(e)->wl->name, .cpu = -1, .node = -1, .unit = r->unit,
 		.run = "all",
 	};
+	struct engine_worker_results w;
 	struct json j;
 	unsigned int v, i;
 
@@ -301,10 +295,11 @@ int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
 		s.cpu = -1;
 		s.node = -1;
 		json_write_hist(&j, &s, r->merged[v]);
-		for (i = 0; i < e->nr_workers; i++) {
-			s.cpu = (int)e->w[i].cpu;
-			s.node = e->w[i].node;
-			json_write_hist(&j, &s, e->w[i].hist[v]);
+		for (i = 0; i < engine_nr_workers(e); i++) {
+			engine_worker_results(e, i, &w);
+			s.cpu = (int)w.cpu;
+			s.node = w.node;
+			json_write_hist(&j, &s, w.hist[v]);
 		}
 	}
 	json_array_end(&j);
