@@ -49,3 +49,7 @@ teardown() {
 @test "kernel: an option without its value" { bad "option '-n' needs a value" kernel -n; }
 @test "kernel: unknown option" { bad "unknown option '--bogus'" kernel --bogus; }
 @test "kernel: a stray argument" { bad "unexpected argument 'extra'" kernel extra; }
+
+@test "kernel: -f json is refused: bench kernel writes no JSON" {
+	bad "--format: 'json' is not one of table, kstats, csv, bars" kernel -f json
+}

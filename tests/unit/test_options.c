@@ -160,6 +160,19 @@ static void test_operands(void **state)
 	assert_int_equal(optind, 3);
 }
 
+/* opt_help() of @tab, as a string to free */
+static char *help_of(const struct opt *const *tab)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(opt_help(f, tab), 0);
+	fclose(f);
+	return buf;
+}
+
 /* a table of short options only: the column two spaces after the longest */
 static void test_help_column(void **state)
 {
@@ -168,14 +181,9 @@ static void test_help_column(void **state)
 		OPT_END()
 	};
 	const struct opt *tab[] = { t, NULL };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = help_of(tab);
 
 	(void)state;
-	assert_non_null(f);
-	assert_int_equal(opt_help(f, tab), 0);
-	fclose(f);
 	assert_string_equal(buf, "  -b, --bits B  bits\n  -h, --help    this text\n");
 	free(buf);
 }
@@ -195,14 +203,9 @@ static void test_help_layout(void **state)
 		"      --a-very-long-option-name\n"
 		"                            too long for the column\n"
 		"  -h, --help                this text\n";
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = help_of(tabs);
 
 	(void)state;
-	assert_non_null(f);
-	assert_int_equal(opt_help(f, tabs), 0);
-	fclose(f);
 	/* the column follows the longest option, OPT_HELP_COL at most */
 	assert_string_equal(buf, want);
 	free(buf);
