@@ -199,7 +199,7 @@ static int csv_add_row(struct csv_series *s, uint64_t n, unsigned long pct,
 static int csv_split(struct csv_parse *p, char *s, char **col)
 {
 	static char run_all[] = "all";
-	unsigned int n = 0, want = p->cf->format == 1 ? 10 : 11;
+	unsigned int n = 0, want = p->cf->format == CSV_FORMAT_1 ? 10 : 11;
 
 	for (col[n++] = s; (s = strchr(s, ',')); *s++ = 0) {
 		if (n == want)
@@ -328,9 +328,9 @@ static int csv_line(struct csv_parse *p, char *s, size_t len)
 		s[--len] = 0;
 	if (p->line == 1) {
 		if (!strcmp(s, "# kstats-bench-csv 1"))
-			p->cf->format = 1;
+			p->cf->format = CSV_FORMAT_1;
 		else if (!strcmp(s, "# kstats-bench-csv 2"))
-			p->cf->format = 2;
+			p->cf->format = CSV_FORMAT_2;
 		else
 			return csv_err(p, "not a kstats-bench CSV: the first line must be '# kstats-bench-csv 2' (or 1)");
 		return 0;
@@ -340,7 +340,7 @@ static int csv_line(struct csv_parse *p, char *s, size_t len)
 	if (!len)
 		return 0;
 	if (!p->header) {
-		const char *want = p->cf->format == 1 ? CSV_COLUMNS_1 : CSV_COLUMNS;
+		const char *want = p->cf->format == CSV_FORMAT_1 ? CSV_COLUMNS_1 : CSV_COLUMNS;
 
 		if (strcmp(s, want))
 			return csv_err(p, "expected the column header '%s'", want);

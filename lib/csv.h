@@ -24,7 +24,12 @@
 struct kstats_hist;
 
 #define CSV_MAX_META	64
-#define CSV_FORMAT	2
+/* the version on the first line, "# kstats-bench-csv N" */
+enum csv_format {
+	CSV_FORMAT_1 = 1,	/* before --runs: no run column, read as one run */
+	CSV_FORMAT_2 = 2,	/* a run column after variant; what is written */
+};
+#define CSV_FORMAT	CSV_FORMAT_2
 #define CSV_COLUMNS	"workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
 #define CSV_COLUMNS_1	"workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
 #define CSV_RUN_ALL	0	/* run "all": merged over the runs */
@@ -78,7 +83,7 @@ struct csv_series {
 
 struct csv_file {
 	struct csv_meta meta;		/* the "# key: value" lines */
-	unsigned int format;		/* 1 or 2, from the first line */
+	enum csv_format format;		/* from the first line */
 	unsigned int frac_bits;		/* from "# frac_bits:", one per file */
 	unsigned int n;			/* series */
 	struct csv_series *s;		/* [n], in order of first row */
