@@ -17,6 +17,7 @@
 #include "lib/compare.h"
 #include "lib/csv.h"
 #include "lib/json.h"
+#include "lib/report.h"
 #include "lib/topo.h"
 
 /* ---- reading CSVs: bench show, bench compare ---- */
@@ -195,11 +196,22 @@ enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON };
 
 static const char *const compare_formats[] = { "table", "csv", "runs", "json", NULL };
 
+/* --reference: scale each run's figure by its reference loop (lib/ref.h) */
+enum compare_ref {
+	COMPARE_REF_AUTO,		/* when every run on both sides has one */
+	COMPARE_REF_ON,			/* always: a run without one is an error */
+	COMPARE_REF_OFF,		/* never: the raw figures */
+};
+
+static const char *const compare_refs[] = { "auto", "on", "off", NULL };
+
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
 	double threshold_pct;		/* --threshold, percent, > 0 */
 	double alpha;			/* --alpha, in (0, 1) */
 	enum compare_format format;	/* --format */
+	enum compare_ref reference;	/* --reference */
+	bool scaled;			/* figures scaled by the reference: decided */
 	struct json *json;		/* -f json: the document being written */
 };
 
@@ -244,6 +256,11 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 		OPT_DOUBLE('a', "alpha", &o->alpha, 0, 1, "in (0,1)", "A",
 			   "one-sided significance level, in (0,1) (default "
 			   BENCH_STR(COMPARE_ALPHA) ")"),
+		OPT_ENUM('r', "reference", &o->reference, compare_refs, "WHEN",
+			 "scale each run's figure by its reference loop (bench\n"
+			 "run's cold-store timing, the machine's speed in that\n"
+			 "run): auto (default, when every run on both sides has\n"
+			 "it), on, off (raw figures)"),
 		OPT_ENUM('f', "format", &o->format, compare_formats, "FMT",
 			 "table (default), csv (one row per series), runs\n"
 			 "(CSV of every run's figure: side,workload,variant,\n"
@@ -374,7 +391,7 @@ static int compare_series(const struct compare_side *side, struct csv_series ***
 			for (i = 0; i < side[k].cf[f].n; i++) {
 				struct csv_series *s = &side[k].cf[f].s[i];
 
-				if (s->cpu >= 0)
+				if (s->cpu >= 0 || !strcmp(s->variant, REPORT_REFERENCE))
 					continue;
 				for (j = 0; j < n; j++)
 					if (!strcmp(list[j]->workload, s->workload) &&
@@ -431,8 +448,67 @@ struct compare_res {
 	double *x;			/* [nb + na] per-run figures, file order */
 	unsigned int nb, na;		/* runs before, after */
 	struct kstats_hist *pool[2];	/* every run of a side, merged */
+	double *ref;			/* --reference: [nb + na] each run's reference */
+	double ref_scale;		/* --reference: median reference, both sides */
+	double ref_side[2];		/* --reference: median reference of each side */
+	double ref_share;		/* --reference: cmp_ref_share() of the series */
 	struct cmp_result r;		/* the test and the verdict */
 };
+
+/* run @i's reference figure in @cf (its 10% trimmed mean), 0 when none */
+static double compare_ref_value(const struct csv_file *cf, const char *wl, unsigned int i)
+{
+	const struct kstats_hist *h;
+
+	if (csv_nr_runs(cf, wl, REPORT_REFERENCE) != csv_nr_runs(cf, wl, "old"))
+		return 0;
+	h = csv_run_hist(cf, wl, REPORT_REFERENCE, i);
+	return h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
+}
+
+/* the first run (1-based) of a series of @list in @cf without a reference, or 0 */
+static unsigned int compare_ref_missing(const struct csv_file *cf,
+					struct csv_series *const *list, unsigned int n)
+{
+	const char *wl;
+	unsigned int i, r;
+
+	for (i = 0; i < n; i++) {
+		wl = list[i]->workload;
+		for (r = 0; r < csv_nr_runs(cf, wl, list[i]->variant); r++)
+			if (!(compare_ref_value(cf, wl, r) > 0))
+				return r + 1;
+	}
+	return 0;
+}
+
+/*
+ * --reference: scale when every run of every series on both sides has
+ * a reference figure (auto, on); 0, or EXIT_USAGE after naming the
+ * first file without one (on).
+ */
+static int compare_decide_ref(struct compare_opts *o, const struct compare_side *side,
+			      struct csv_series *const *list, unsigned int n)
+{
+	unsigned int k, f, r;
+
+	o->scaled = false;
+	if (o->reference == COMPARE_REF_OFF)
+		return 0;
+	for (k = 0; k < 2; k++)
+		for (f = 0; f < side[k].n; f++) {
+			r = compare_ref_missing(&side[k].cf[f], list, n);
+			if (!r)
+				continue;
+			if (o->reference == COMPARE_REF_AUTO)
+				return 0;
+			fprintf(stderr, "%s: %s: run %u has no reference rows (bench run without --no-reference writes them); --reference off compares the raw figures\n",
+				bench_prog, side[k].path[f], r);
+			return EXIT_USAGE;
+		}
+	o->scaled = true;
+	return 0;
+}
 
 /*
  * The per-run figures of @c's series over @s's files into @x, and their
@@ -444,12 +520,15 @@ static int compare_collect(const struct compare_side *s, const struct compare_op
 {
 	const char *wl = c->s->workload, *var = c->s->variant;
 	double *x = base ? c->x : c->x + c->nb;
+	double *r = c->ref ? (base ? c->ref : c->ref + c->nb) : NULL;
 	const struct kstats_hist *h;
 	unsigned int f, i, n = 0;
 
 	for (f = 0; f < s->n; f++)
 		for (i = 0; (h = csv_run_hist(&s->cf[f], wl, var, i)); i++) {
 			x[n] = cmp_hist_stat(h, o->stat);
+			if (r)
+				r[n] = compare_ref_value(&s->cf[f], wl, i);
 			kstats_hist_merge(c->pool[!base], h);	/* layouts checked at load */
 			if (base && !(x[n] > 0)) {
 				fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
@@ -460,6 +539,52 @@ static int compare_collect(const struct compare_side *s, const struct compare_op
 			n++;
 		}
 	return 0;
+}
+
+static int compare_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The median reference figure of @wl over every run of sides @k0..@k1:
+ * both sides give the scale, "at the median machine speed", in the
+ * run's unit. 0 when out of memory.
+ */
+static double compare_ref_median(const struct compare_side *side, unsigned int k0,
+				 unsigned int k1, const char *wl)
+{
+	unsigned int k, f, i, n = 0, cap = 0;
+	double *v, m;
+
+	for (k = k0; k <= k1; k++)
+		for (f = 0; f < side[k].n; f++)
+			cap += csv_nr_runs(&side[k].cf[f], wl, REPORT_REFERENCE);
+	v = calloc(cap ? cap : 1, sizeof(*v));
+	if (!v)
+		return 0;
+	for (k = k0; k <= k1; k++)
+		for (f = 0; f < side[k].n; f++) {
+			const struct csv_file *cf = &side[k].cf[f];
+
+			for (i = 0; i < csv_nr_runs(cf, wl, REPORT_REFERENCE) && n < cap; i++)
+				v[n++] = compare_ref_value(cf, wl, i);
+		}
+	qsort(v, n, sizeof(*v), compare_dbl);
+	m = n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+	free(v);
+	return m;
+}
+
+static bool compare_all_positive(const double *x, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && x[i] > 0; i++)
+		;
+	return i == n;
 }
 
 /* figures, pools and the test of series @c; 0 or an exit code after a message */
@@ -476,11 +601,24 @@ static int compare_compute(const struct compare_opts *o, const struct compare_si
 	c->pool[1] = kstats_hist_create(fb);
 	if (!c->x || !c->pool[0] || !c->pool[1])
 		goto out_nomem;
+	if (o->scaled) {
+		c->ref = calloc(c->nb + c->na, sizeof(*c->ref));
+		c->ref_scale = compare_ref_median(side, 0, 1, c->s->workload);
+		c->ref_side[0] = compare_ref_median(side, 0, 0, c->s->workload);
+		c->ref_side[1] = compare_ref_median(side, 1, 1, c->s->workload);
+		if (!c->ref || !c->ref_scale || !c->ref_side[0] || !c->ref_side[1])
+			goto out_nomem;
+	}
 	ret = compare_collect(&side[0], o, c, true);
 	if (!ret)
 		ret = compare_collect(&side[1], o, c, false);
 	if (ret)
 		return ret;
+	/* each run's figure at the median machine speed, by the series' share */
+	if (c->ref && compare_all_positive(c->x, c->nb + c->na)) {
+		c->ref_share = cmp_ref_share(c->x, c->ref, c->nb, c->na);
+		cmp_ref_adjust(c->x, c->ref, c->nb + c->na, c->ref_scale, c->ref_share);
+	}
 	/* the test sorts its copy; x keeps the runs in file order */
 	y = c->x + c->nb + c->na;
 	memcpy(y, c->x, (c->nb + c->na) * sizeof(*y));
@@ -600,7 +738,7 @@ static void compare_json_side(struct json *j, const char *key, double med,
 
 static void compare_json_one(struct json *j, const struct compare_opts *o,
 			     const struct csv_series *s, const struct cmp_result *r,
-			     const double *x, unsigned int nb, unsigned int na)
+			     const double *x, unsigned int nb, unsigned int na, double share)
 {
 	json_object_begin(j, NULL);
 	json_string(j, "workload", s->workload);
@@ -615,7 +753,27 @@ static void compare_json_one(struct json *j, const struct compare_opts *o,
 	json_double(j, "p", r->p, 6);
 	json_bool(j, "exact", r->u.exact);
 	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
+	json_double(j, "reference_share", share, 3);
 	json_object_end(j);
+}
+
+/*
+ * What the figures were adjusted by, per workload: the machine's speed on
+ * each side, and each series' share of its movement (cmp_ref_share()).
+ */
+static void compare_ref_line(const struct compare_res *c, unsigned int n, bool cycles)
+{
+	char b[32], a[32], m[32], d[32];
+	unsigned int i;
+
+	printf("%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
+	       c->s->workload, compare_fmt(b, sizeof(b), c->ref_side[0], cycles),
+	       compare_fmt(a, sizeof(a), c->ref_side[1], cycles),
+	       compare_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
+	       compare_fmt(m, sizeof(m), c->ref_scale, cycles));
+	for (i = 0; i < n && !strcmp(c[i].s->workload, c->s->workload); i++)
+		printf(" %s %.2f", c[i].s->variant, c[i].ref_share);
+	putchar('\n');
 }
 
 struct compare_tally {
@@ -654,7 +812,8 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 		if (o->format == COMPARE_RUNS)
 			compare_print_runs(c[i].s, c[i].x, c[i].nb, c[i].na);
 		else if (o->format == COMPARE_JSON)
-			compare_json_one(o->json, o, c[i].s, &c[i].r, c[i].x, c[i].nb, c[i].na);
+			compare_json_one(o->json, o, c[i].s, &c[i].r, c[i].x, c[i].nb, c[i].na,
+					 c[i].ref_share);
 		else
 			compare_line(o, c[i].s->workload, c[i].s->variant, &c[i].r,
 				     c[i].nb, c[i].na, cycles);
@@ -670,9 +829,13 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 	printf("\n");
 	for (i = 0; i < n; i++)
 		compare_pooled(c[i].s->workload, c[i].s->variant, c[i].pool, cycles);
-	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s\n",
+	for (i = 0; o->scaled && i < n; i++)
+		if (!i || strcmp(c[i].s->workload, c[i - 1].s->workload))
+			compare_ref_line(&c[i], n - i, cycles);
+	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
 	       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
-	       o->alpha, o->threshold_pct, t->regressions ? "regression" : "ok");
+	       o->alpha, o->threshold_pct, t->regressions ? "regression" : "ok",
+	       o->scaled ? "scaled" : "raw");
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
@@ -703,6 +866,7 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 	for (i = 0; i < n; i++) {
 		kstats_hist_free(c[i].pool[0]);
 		kstats_hist_free(c[i].pool[1]);
+		free(c[i].ref);
 		free(c[i].x);
 	}
 	free(c);
@@ -718,12 +882,13 @@ static void compare_json_begin(const struct compare_opts *o, const char *unit)
 	csv_meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
 	csv_meta_set(&m, "alpha", "%g", o->alpha);
 	csv_meta_set(&m, "threshold_pct", "%g", o->threshold_pct);
+	csv_meta_set(&m, "reference", "%s", o->scaled ? "scaled" : "raw");
 	csv_meta_set(&m, "unit", "%s", unit ? unit : "ns");
 	json_init(o->json, stdout);
 	json_doc_begin(o->json, &m);
 }
 
-static int compare_run(const struct compare_opts *o, struct compare_side *side)
+static int compare_run(struct compare_opts *o, struct compare_side *side)
 {
 	struct compare_tally t = { 0 };
 	struct csv_series **list = NULL;
@@ -742,6 +907,8 @@ static int compare_run(const struct compare_opts *o, struct compare_side *side)
 		return EXIT_ENV;
 	}
 	ret = compare_check_runs(side, list, n);
+	if (!ret)
+		ret = compare_decide_ref(o, side, list, n);
 	unit = csv_meta_get(&ref->meta, "unit");
 	if (!ret)
 		ret = compare_all(o, side, list, n, &t, unit);

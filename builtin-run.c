@@ -63,6 +63,7 @@ static struct global {
 	enum pcpu_layout pcpu_layout;	/* --pcpu-layout */
 	enum tsc_stamps stamps;		/* --stamps */
 	bool drop_disturbed;		/* --drop-disturbed */
+	bool no_reference;		/* --no-reference: no reference loop */
 	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
 	enum wl_cache cache;		/* --cache */
 	enum run_mode mode;		/* --mode */
@@ -196,6 +197,11 @@ static const struct opt run_opts[] = {
 	OPT_FLAG(0, "drop-disturbed", &g.drop_disturbed,
 		 "leave interrupted or preempted samples out of the\n"
 		 "histograms (their count is recorded either way)"),
+	OPT_FLAG(0, "no-reference", &g.no_reference,
+		 "time no reference loop (512 cold stores before each\n"
+		 "old/new pair, written as variant 'reference'; bench\n"
+		 "compare scales each run's figures by it to take the\n"
+		 "machine's drift out)"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -407,6 +413,7 @@ static int run_measure(void)
 		.fence = g.fence,
 		.stamps = g.stamps,
 		.drop_disturbed = g.drop_disturbed,
+		.reference = !g.no_reference,
 		.irqstat_size = g.snapshot ? 8 : 4,
 	};
 	int ret;
@@ -473,12 +480,18 @@ static int run_report(void)
 		.partial = engine_partial(g.e),
 		.stats = stats,
 	};
+	struct kstats_hist *ref = NULL;
 	unsigned int v;
 	int ret = EXIT_ENV, wl_err = 0;
 
 	for (v = 0; v < WL_NR_VARIANTS; v++) {
 		r.merged[v] = kstats_hist_create((unsigned int)g.frac_bits);
 		if (!r.merged[v] || engine_merge(g.e, v, r.merged[v]))
+			goto out_free;
+	}
+	if (engine_reference(g.e)) {
+		r.ref = ref = kstats_hist_create((unsigned int)g.frac_bits);
+		if (!ref || engine_merge(g.e, ENGINE_REFERENCE, ref))
 			goto out_free;
 	}
 	run_check_nodes();
@@ -505,6 +518,7 @@ static int run_report(void)
 		ret = EXIT_ENV;
 	}
 out_free:
+	kstats_hist_free(ref);
 	for (v = 0; v < WL_NR_VARIANTS; v++)
 		kstats_hist_free(r.merged[v]);
 	return ret;
@@ -1074,6 +1088,7 @@ int cmd_calibrate(int argc, char **argv)
 	g.wl = &wl_empty;
 	g.samples = 0;
 	g.quiet = true;
+	g.no_reference = true;
 	ret = bench_options(&p, "Usage: bench calibrate [OPTIONS]\n"
 			    "Print the TSC frequency and how it was found, whether the TSC is\n"
 			    "invariant, the clocksource, and the empty timed region's cost per CPU.\n",

@@ -311,7 +311,7 @@ compare() {
 	# first (bench compare insists), then BEFORE... [-- AFTER...]
 	while [ $# -gt 0 ]; do
 		case $1 in
-		-s | -t | -a | -f | --stat | --threshold | --alpha | --format) shift 2 ;;
+		-s | -t | -a | -f | -r | --stat | --threshold | --alpha | --format | --reference) shift 2 ;;
 		--) break ;;
 		-*) shift ;;
 		*) break ;;

@@ -380,3 +380,44 @@ int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 	r->verdict = cmp_decide(r, alpha, threshold);
 	return 0;
 }
+
+/* ---- the reference: taking the machine's drift out ---- */
+
+/* sums of the within-side centred log products, for one side */
+static void cmp_ref_sums(const double *x, const double *r, unsigned int n,
+			 double *sxy, double *sxx)
+{
+	double mx = 0, mr = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		mx += log(x[i]) / n;
+		mr += log(r[i]) / n;
+	}
+	for (i = 0; i < n; i++) {
+		*sxy += (log(x[i]) - mx) * (log(r[i]) - mr);
+		*sxx += (log(r[i]) - mr) * (log(r[i]) - mr);
+	}
+}
+
+double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na)
+{
+	double sxy = 0, sxx = 0, b;
+
+	if (nb < 2 || na < 2)
+		return 0;
+	cmp_ref_sums(x, r, nb, &sxy, &sxx);
+	cmp_ref_sums(x + nb, r + nb, na, &sxy, &sxx);
+	if (!(sxx > 0))
+		return 0;
+	b = sxy / sxx;
+	return b < 0 ? 0 : b > 1 ? 1 : b;
+}
+
+void cmp_ref_adjust(double *x, const double *r, unsigned int n, double at, double share)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		x[i] *= pow(at / r[i], share);
+}

@@ -126,6 +126,24 @@ int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
  */
 double cmp_median_spread(double *x, unsigned int n, double *spread);
 
+/*
+ * cmp_ref_share - how much of the run-to-run movement of the figures
+ * @x (@nb BEFORE runs, then @na AFTER) follows their runs' reference
+ * figures @r (the machine's speed in that run, lib/ref.h): the slope of
+ * log x on log r, fitted within each side (so a change between the
+ * sides does not enter it), clamped to [0, 1]. 1: the figure moves in
+ * proportion with the machine's speed (a memory-bound path); 0: not at
+ * all, or fewer than 2 runs a side, or a reference that never moved.
+ * Every value must be > 0.
+ */
+double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na);
+
+/*
+ * cmp_ref_adjust - each of the @n figures @x to what it would have been
+ * at the reference figure @at: x * (at / r)^share. Pure; any thread.
+ */
+void cmp_ref_adjust(double *x, const double *r, unsigned int n, double at, double share);
+
 struct cmp_result {
 	double before, after;		/* medians of the per-run figures */
 	double before_spread;		/* +- fraction, cmp_median_spread */

@@ -19,6 +19,7 @@
 #include "../kstats_hist.h"
 #include "engine.h"
 #include "pcpu.h"
+#include "ref.h"
 #include "topo.h"
 
 /* one pinned worker: its own thread writes it until engine_join() */
@@ -39,6 +40,8 @@ struct engine_worker {
 	atomic_uint_fast64_t progress;
 	uint64_t migrations;		/* samples that ended on another CPU */
 	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
+	struct kstats_hist *ref_hist;	/* reference samples (ref.h), unit of the run */
+	void *ref_lines;		/* this worker's lines of the reference area */
 	int irq_fd;			/* /proc/interrupts, or -1: not counted */
 	int irq_col;			/* our CPU's column in it */
 	char *irq_buf;			/* read buffer */
@@ -74,9 +77,11 @@ struct engine {
 	void *_Atomic last_obj;		/* kernel: the last sample's object */
 	bool neighbours;		/* kernel, serial: dirty neighbours */
 	unsigned int packed_lines;	/* lines pcpu_pack() filled */
+	struct ref *ref;		/* the reference area, NULL without cfg.reference */
 };
 
 #define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
+
 #define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */
 
 static inline void cpu_relax(void)
@@ -151,13 +156,11 @@ static void worker_dirty_neighbour(struct engine_worker *w, uint64_t turn)
 
 /* ---- one sample ---- */
 
-static uint64_t worker_time(struct engine_worker *w, void *priv,
-			    enum wl_variant v, bool *migrated)
+static uint64_t worker_time(struct engine_worker *w, void (*region)(void *),
+			    void *priv, bool *migrated)
 {
 	const struct engine_cfg *c = &w->e->cfg;
 	const bool tsc = c->tsc->usable;
-	/* loaded before the start stamp, so the window holds just the call */
-	void (*region)(void *) = c->wl->sample[v];
 	uint64_t t0, d;
 	uint32_t aux = 0;
 
@@ -302,7 +305,8 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 		return worker_fail(w, ret, "preparing a sample");
 	if (c->cache == WL_CACHE_REMOTE && obj)
 		worker_request_dirty(w, obj);
-	d = worker_time(w, priv, v, &migrated);
+	/* the region loaded before the start stamp: the window holds the call */
+	d = worker_time(w, c->wl->sample[v], priv, &migrated);
 	c->wl->finish(priv, v);
 	if (e->neighbours && obj)
 		atomic_store_explicit(&e->last_obj, obj, memory_order_relaxed);
@@ -315,6 +319,19 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 	atomic_store_explicit(&w->progress, w->done[WL_OLD] + w->done[WL_NEW],
 			      memory_order_relaxed);
 	return 0;
+}
+
+/*
+ * One reference sample (ref.h): every line cold, then timed with the
+ * same stamps as the workload's. Within the worker's turn in serial
+ * mode, before the pair's prepare(), which sets the cache state again.
+ */
+static void worker_reference(struct engine_worker *w)
+{
+	bool migrated;
+
+	ref_flush(w->ref_lines);
+	kstats_hist_record(w->ref_hist, worker_time(w, ref_region, w->ref_lines, &migrated));
 }
 
 /* ---- schedules ---- */
@@ -346,8 +363,11 @@ static void worker_serial(struct engine_worker *w, void *priv)
 				worker_dirty_neighbour(w, cur);
 				cpu_relax();
 			}
-			if (engine_leaving(e) ||
-			    worker_sample(w, priv, worker_variant(p / nw, k)))
+			if (engine_leaving(e))
+				return;
+			if (!k && w->ref_hist)
+				worker_reference(w);
+			if (worker_sample(w, priv, worker_variant(p / nw, k)))
 				return;
 			atomic_store_explicit(&e->turn, t + 1, memory_order_release);
 		}
@@ -367,11 +387,14 @@ static void worker_parallel(struct engine_worker *w, void *priv)
 	uint64_t n = e->cfg.samples, nw = e->nr_workers, p;
 	unsigned int k;
 
-	for (p = w->idx; p < n; p += nw)
+	for (p = w->idx; p < n; p += nw) {
+		if (w->ref_hist)
+			worker_reference(w);
 		for (k = 0; k < 2; k++)
 			if (engine_leaving(e) ||
 			    worker_sample(w, priv, worker_variant(p / nw, k)))
 				return;
+	}
 }
 
 /* ---- worker life ---- */
@@ -447,6 +470,13 @@ static int worker_setup(struct engine_worker *w, void **priv)
 		if (!w->hist[v])
 			return worker_fail(w, -ENOMEM, "allocating histograms");
 	}
+	if (w->e->ref) {
+		w->ref_hist = kstats_hist_create(c->frac_bits);
+		if (!w->ref_hist)
+			return worker_fail(w, -ENOMEM, "allocating histograms");
+		w->ref_lines = ref_lines(w->e->ref, w->idx);
+		ref_region(w->ref_lines);	/* first touch, pinned: on our node */
+	}
 	if (worker_overhead(w))
 		return worker_fail(w, -ENOMEM, "measuring the timer overhead");
 	worker_irq_open(w);
@@ -499,7 +529,10 @@ struct engine *engine_create(const struct engine_cfg *cfg)
 	e->cfg = *cfg;
 	e->nr_workers = cfg->topo->nr_workers;
 	e->w = calloc(e->nr_workers, sizeof(*e->w));
-	if (!e->w) {
+	if (cfg->reference && e->w)
+		e->ref = ref_create();
+	if (!e->w || (cfg->reference && !e->ref)) {
+		free(e->w);
 		free(e);
 		return NULL;
 	}
@@ -692,13 +725,21 @@ int engine_merge(const struct engine *e, enum wl_variant v,
 	int ret;
 
 	for (i = 0; i < e->nr_workers; i++) {
-		if (!e->w[i].hist[v])
+		const struct kstats_hist *h = v == ENGINE_REFERENCE ? e->w[i].ref_hist :
+					      e->w[i].hist[v];
+
+		if (!h)
 			continue;
-		ret = kstats_hist_merge(dst, e->w[i].hist[v]);
+		ret = kstats_hist_merge(dst, h);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+const char *engine_reference(const struct engine *e)
+{
+	return e->ref ? ref_describe(e->ref) : NULL;
 }
 
 void engine_destroy(struct engine *e)
@@ -710,10 +751,12 @@ void engine_destroy(struct engine *e)
 	for (i = 0; i < e->nr_workers; i++) {
 		for (v = 0; v < WL_NR_VARIANTS; v++)
 			kstats_hist_free(e->w[i].hist[v]);
+		kstats_hist_free(e->w[i].ref_hist);
 		if (e->w[i].irq_fd >= 0)
 			close(e->w[i].irq_fd);
 		free(e->w[i].irq_buf);
 	}
+	ref_destroy(e->ref);
 	pthread_barrier_destroy(&e->start);
 	pthread_cond_destroy(&e->gate_cond);
 	pthread_mutex_destroy(&e->gate_lock);

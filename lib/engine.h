@@ -24,6 +24,12 @@
  * every worker, not for workloads that set no_remote (their own threads
  * dirty the counters), nor in parallel mode.
  *
+ * Reference (cfg.reference): before each old/new pair, in its turn, a
+ * worker times a fixed loop of cold stores in an area of its own
+ * (ref.h), with the same stamps: the machine's memory speed during the
+ * run, for bench compare to take drift out. Every pair, because one
+ * reference per 4 pairs tracked the drift less well (measured).
+ *
  * Disturbed samples: around each sample, outside the timed window (from
  * before prepare() to after finish()), the worker reads its context
  * switch count (getrusage(RUSAGE_THREAD): ru_nvcsw + ru_nivcsw) and its
@@ -81,7 +87,11 @@ struct engine_cfg {
 	enum tsc_stamps stamps;		/* fenced, or kstats' bare rdtsc */
 	bool drop_disturbed;		/* leave disturbed samples out of hist */
 	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
+	bool reference;			/* time the reference loop too (ref.h) */
 };
+
+/* engine_merge()'s variant for the reference samples (cfg.reference) */
+#define ENGINE_REFERENCE	((enum wl_variant)WL_NR_VARIANTS)
 
 /* a finished run, over every worker (engine_results()) */
 struct engine_results {
@@ -177,7 +187,14 @@ void engine_worker_results(const struct engine *e, unsigned int i,
 bool engine_partial(const struct engine *e);
 
 /*
+ * engine_reference - what the reference loop is (ref_describe()), or
+ * NULL when the run has none. Any time before engine_destroy().
+ */
+const char *engine_reference(const struct engine *e);
+
+/*
  * engine_merge - after engine_join(): add every worker's @v histogram
+ * (ENGINE_REFERENCE: its reference samples; none without cfg.reference)
  * into @dst. Returns 0 or -EINVAL (layouts differ).
  */
 int engine_merge(const struct engine *e, enum wl_variant v,

@@ -183,6 +183,10 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	report_disturbed(m, e, &res);
 	for (i = 0; i < r->nr_stats; i++)
 		csv_meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
+	if (r->ref && kstats_hist_total(r->ref)) {
+		csv_meta_set(m, "reference", "%s, timed before each old/new pair; %lu samples",
+			     engine_reference(e), (unsigned long)kstats_hist_total(r->ref));
+	}
 	csv_meta_set(m, "runs", "1");
 	csv_meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
 }
@@ -273,6 +277,9 @@ int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m)
 				       w.hist[v]);
 		}
 	}
+	/* the reference loop's samples, merged: what bench compare scales by */
+	if (r->ref && kstats_hist_total(r->ref))
+		csv_write_hist(f, wl, REPORT_REFERENCE, CSV_RUN_ALL, -1, -1, r->ref);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -301,6 +308,13 @@ int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m)
 			s.node = w.node;
 			json_write_hist(&j, &s, w.hist[v]);
 		}
+	}
+	/* as in the CSV: the reference loop's samples, merged */
+	if (r->ref && kstats_hist_total(r->ref)) {
+		s.variant = REPORT_REFERENCE;
+		s.cpu = -1;
+		s.node = -1;
+		json_write_hist(&j, &s, r->ref);
 	}
 	json_array_end(&j);
 	return json_doc_end(&j) ? -EIO : 0;

@@ -29,6 +29,8 @@ enum report_format {
 extern const char *const report_formats[];	/* NULL-terminated names */
 extern const char *const report_caches[];	/* "kernel", "cold", "remote" */
 extern const char *const report_variants[];	/* "old", "new" */
+/* the variant name of the reference loop's rows in the CSV */
+#define REPORT_REFERENCE	"reference"
 
 #define REPORT_MAX_STATS	16
 
@@ -37,6 +39,7 @@ struct report_run {
 	const struct wl_stat *stats;	/* the workload's own figures */
 	unsigned int nr_stats;		/* how many */
 	struct kstats_hist *merged[WL_NR_VARIANTS]; /* every worker merged */
+	const struct kstats_hist *ref;	/* reference samples merged, NULL: none */
 	const char *unit;		/* "ns" or "cycles" */
 	bool partial;			/* stopped early */
 };
@@ -44,7 +47,9 @@ struct report_run {
 /*
  * report_meta - the run's "# key: value" metadata: command line, host,
  * kernel, CPU model, TSC, CPUs, nodes, options, timer overhead,
- * partial. @cmdline, @mlock and @pcpu_nodes are the caller's words.
+ * partial; with a reference, "reference:" says what the loop is.
+ * @cmdline, @mlock and @pcpu_nodes
+ * are the caller's words.
  */
 void report_meta(struct csv_meta *m, const struct report_run *r,
 		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
@@ -54,10 +59,17 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 int report_print(FILE *f, enum report_format fmt, const struct report_run *r,
 		 const struct csv_meta *m);
 
-/* report_json - the JSON document: metadata, merged then per-CPU. 0/-EIO. */
+/*
+ * report_json - the JSON document: metadata, merged then per-CPU, then
+ * the reference loop's merged samples when the run has them. 0/-EIO.
+ */
 int report_json(FILE *f, const struct report_run *r, const struct csv_meta *m);
 
-/* report_csv - the whole CSV: header, merged rows, per-CPU rows. 0/-EIO. */
+/*
+ * report_csv - the whole CSV: header, merged rows, per-CPU rows, then
+ * the reference loop's merged rows (variant REPORT_REFERENCE) when the
+ * run has them. 0/-EIO.
+ */
 int report_csv(FILE *f, const struct report_run *r, const struct csv_meta *m);
 
 /*

@@ -19,7 +19,8 @@ check_csv() {
 	       next }
 	{
 		if (NF != 11) { print "fields " NR; bad = 1 }
-		if ($2 != "old" && $2 != "new") { print "variant " NR; bad = 1 }
+		if ($2 != "old" && $2 != "new" && $2 != "reference") { print "variant " NR; bad = 1 }
+		if ($2 == "reference" && $4 != "all") { print "reference per CPU " NR; bad = 1 }
 		if ($3 != "all") { print "run " NR; bad = 1 }
 		if ($4 == "all") { if ($5 != -1) { print "node of all " NR; bad = 1 }
 				   total[$2] += $9; last[$2] = $11 }
@@ -199,4 +200,17 @@ check_csv() {
 	run timeout 60 perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' ./bench run -q --runs 2 -n 64
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"samples=128/128"* ]]
+}
+
+@test "a run times the reference loop and writes its merged rows; --no-reference does not" {
+	./bench run -q -p 16 -n 256 -o "$T/r.csv" >/dev/null
+	grep -q '^# reference: 512 cold 4-byte stores 256 KiB apart (4 KiB pages), timed before each old/new pair; 256 samples$' "$T/r.csv"
+	# merged over CPUs only, after the variants' rows
+	[ "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" -gt 0 ]
+	[ "$(grep -c ',reference,' "$T/r.csv")" -eq "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" ]
+	run ./bench show -v reference "$T/r.csv"
+	[ "$status" -eq 0 ]
+	./bench run -q -p 16 -n 256 --no-reference -o "$T/n.csv" >/dev/null
+	run grep -c -e ',reference,' -e '^# reference:' "$T/n.csv"
+	[ "$output" = 0 ]
 }

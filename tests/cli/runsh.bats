@@ -210,3 +210,51 @@ G=tests/fixtures/gate
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"the gate needs at least 5 a side"* ]]
 }
+
+# ---- the reference loop: taking the machine's drift out ----
+# tests/fixtures/gate-ref/: bench run --runs 2 -p 480 --cache cold -n 2048,
+# three invocations a side, interleaved a, b (both 480) and 528, with the
+# reference rows bench run writes.
+
+GR=tests/fixtures/gate-ref
+
+@test "compare: the reference scales each run by its share, and says so" {
+	run ./bench compare $GR/r480a_{1..3}.csv -- $GR/r528_{1..3}.csv
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  9.73us +-3% -> 11.15us +-4%  +16.1% [+12.7%, +18.8%]  p=0.001 n=6+6  regression" ]
+	[[ "$output" == *"irqdesc-alloc reference tm10 (median run): 8.95us -> 8.55us (-4.5%); figures at 8.95us by their share: old 0.90 new 0.33"* ]]
+	[[ "$output" == *"verdict=regression reference=scaled"* ]]
+	# raw, the same runs: wider spread, a wider interval
+	run ./bench compare --reference off $GR/r480a_{1..3}.csv -- $GR/r528_{1..3}.csv
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  9.61us +-13% -> 10.89us +-10%  +12.2% [+0.5%, +24.6%]  p=0.013 n=6+6  regression" ]
+	[[ "$output" == *"reference=raw"* ]]
+	[[ "$output" != *"reference tm10"* ]]
+}
+
+@test "compare: A/A with the reference is '~', exit 0" {
+	run ./bench compare $GR/r480a_{1..3}.csv -- $GR/r480b_{1..3}.csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  9.70us +-3% -> 9.87us +-4%  +1.4% [-1.7%, +4.9%]  p=0.155 n=6+6  ~" ]
+}
+
+@test "compare: files without reference rows compare raw (auto), exit 2 with --reference on" {
+	run ./bench compare $GR/r480a_{1..3}.csv -- $G/r528_{1..6}.csv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"reference=raw"* ]]
+	bad "tests/fixtures/gate/r528_1.csv: run 1 has no reference rows" \
+		compare --reference on $GR/r480a_{1..3}.csv -- $G/r528_{1..6}.csv
+	bad "--reference: 'maybe' is not one of auto, on, off" compare -r maybe "$F/runs6-480.csv" "$F/runs6-480.csv"
+}
+
+@test "compare -f json: reference and each series' share" {
+	run --separate-stderr ./bench compare -f json $GR/r480a_{1..3}.csv -- $GR/r528_{1..3}.csv
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '.metadata.reference' <<<"$output")" = scaled ]
+	[ "$(jq -r '.comparisons[0].reference_share' <<<"$output")" = 0.904 ]
+}
+
+@test "run.sh compare passes --reference through to bench compare" {
+	run ./run.sh compare -r off $GR/r480a_{1..3}.csv -- $GR/r528_{1..3}.csv
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"reference=raw"* ]]
+}

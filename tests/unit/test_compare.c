@@ -384,6 +384,55 @@ static void test_csv_runs(void **state)
 	csv_file_free(&cf);
 }
 
+/*
+ * cmp_ref_share: the within-side log-log slope, clamped. x = c * r^k
+ * gives k exactly; a change between the sides does not enter it.
+ */
+static void test_ref_share(void **state)
+{
+	double r[12], x[12], y[12];
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		r[i] = 9000 * (1 + 0.03 * (double)((i * 7) % 12));
+		x[i] = 10000 * pow(r[i] / 9000, 0.8) * (i < 6 ? 1 : 1.13);
+		y[i] = 200 + (double)(i % 3);	/* moves, but not with r */
+	}
+	assert_true(fabs(cmp_ref_share(x, r, 6, 6) - 0.8) < 1e-9);
+	/* proportional and beyond: clamped to 1 */
+	for (i = 0; i < 12; i++)
+		x[i] = pow(r[i], 1.7);
+	assert_true(cmp_ref_share(x, r, 6, 6) == 1);
+	/* against the drift: clamped to 0 */
+	for (i = 0; i < 12; i++)
+		x[i] = 1e6 / r[i];
+	assert_true(cmp_ref_share(x, r, 6, 6) == 0);
+	assert_true(cmp_ref_share(y, r, 6, 6) < 0.2);
+	/* too few runs, or a reference that never moved: 0 */
+	assert_true(cmp_ref_share(x, r, 1, 6) == 0);
+	for (i = 0; i < 12; i++)
+		r[i] = 9000;
+	assert_true(cmp_ref_share(x, r, 6, 6) == 0);
+}
+
+/* cmp_ref_adjust: x * (at / r)^share, the drift taken out exactly */
+static void test_ref_adjust(void **state)
+{
+	double r[4] = { 8000, 9000, 10000, 12000 }, x[4], at = 9500;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		x[i] = 10000 * pow(r[i] / at, 0.8);
+	cmp_ref_adjust(x, r, 4, at, 0.8);
+	for (i = 0; i < 4; i++)
+		assert_true(fabs(x[i] - 10000) < 1e-6);
+	cmp_ref_adjust(x, r, 4, at, 0);
+	for (i = 0; i < 4; i++)
+		assert_true(fabs(x[i] - 10000) < 1e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -396,6 +445,8 @@ int main(void)
 		cmocka_unit_test(test_trimmed_mean_bound),
 		cmocka_unit_test(test_quantile_and_stats),
 		cmocka_unit_test(test_csv_runs),
+		cmocka_unit_test(test_ref_share),
+		cmocka_unit_test(test_ref_adjust),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
