@@ -502,7 +502,7 @@ static int compare_decide_ref(struct compare_opts *o, const struct compare_side 
 				continue;
 			if (o->reference == COMPARE_REF_AUTO)
 				return 0;
-			fprintf(stderr, "%s: %s: run %u has no reference rows (bench run without --no-reference writes them); --reference off compares the raw figures\n",
+			fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
 				bench_prog, side[k].path[f], r);
 			return EXIT_USAGE;
 		}

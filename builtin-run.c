@@ -47,7 +47,15 @@ enum run_unit {
 	RUN_CYCLES,			/* TSC cycles */
 };
 
+/* --reference: when to time the reference loop (lib/ref.h) */
+enum run_ref {
+	RUN_REF_AUTO,			/* with --cache cold only */
+	RUN_REF_ON,			/* always */
+	RUN_REF_OFF,			/* never */
+};
+
 static const char *const run_modes[] = { "serial", "parallel", NULL };
+static const char *const run_refs[] = { "auto", "on", "off", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
 
 /* One global, oslat style: configuration, then run state. */
@@ -63,7 +71,7 @@ static struct global {
 	enum pcpu_layout pcpu_layout;	/* --pcpu-layout */
 	enum tsc_stamps stamps;		/* --stamps */
 	bool drop_disturbed;		/* --drop-disturbed */
-	bool no_reference;		/* --no-reference: no reference loop */
+	enum run_ref reference;		/* --reference */
 	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
 	enum wl_cache cache;		/* --cache */
 	enum run_mode mode;		/* --mode */
@@ -197,11 +205,11 @@ static const struct opt run_opts[] = {
 	OPT_FLAG(0, "drop-disturbed", &g.drop_disturbed,
 		 "leave interrupted or preempted samples out of the\n"
 		 "histograms (their count is recorded either way)"),
-	OPT_FLAG(0, "no-reference", &g.no_reference,
-		 "time no reference loop (512 cold stores before each\n"
-		 "old/new pair, written as variant 'reference'; bench\n"
-		 "compare scales each run's figures by it to take the\n"
-		 "machine's drift out)"),
+	OPT_ENUM(0, "reference", &g.reference, run_refs, "WHEN",
+		 "time a reference loop (512 cold stores) before each\n"
+		 "old/new pair, written as variant 'reference', by which\n"
+		 "bench compare takes the machine's drift out: auto\n"
+		 "(default) with --cache cold only, on, off"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -397,6 +405,19 @@ static void run_wait(void)
 	run_progress(0, 0, true);
 }
 
+/*
+ * --reference auto: with --cache cold only. There every sample starts
+ * from flushed lines, and the loop, flushed before and after, leaves that
+ * state as it was (old path at 480 CPUs within +-3% side by side); in
+ * --cache kernel and remote it evicts lines the workload keeps warm
+ * (+10-25% at the defaults, measured).
+ */
+static bool run_reference(void)
+{
+	return g.reference == RUN_REF_ON ||
+	       (g.reference == RUN_REF_AUTO && g.cache == WL_CACHE_COLD);
+}
+
 static int run_measure(void)
 {
 	struct engine_cfg cfg = {
@@ -413,7 +434,7 @@ static int run_measure(void)
 		.fence = g.fence,
 		.stamps = g.stamps,
 		.drop_disturbed = g.drop_disturbed,
-		.reference = !g.no_reference,
+		.reference = run_reference(),
 		.irqstat_size = g.snapshot ? 8 : 4,
 	};
 	int ret;
@@ -876,26 +897,41 @@ static void runs_meta(void)
 	runs_meta_put("partial", partial ? "yes" : "no");
 }
 
-/* each run's 10% trimmed mean per variant, what bench compare tests */
+/* run @k's 10% trimmed mean of @var (a variant or the reference), 0 if none */
+static double runs_tm10(unsigned int k, const char *var, uint64_t *n)
+{
+	const struct csv_series *s = csv_find(&rs.cf[k], g.wl->name, var, CSV_RUN_ALL, -1);
+
+	if (n)
+		*n = s ? kstats_hist_total(s->h) : 0;
+	return s ? cmp_trimmed_mean(s->h, 0.10) : 0;
+}
+
+/*
+ * each run's 10% trimmed mean per variant, what bench compare tests, and
+ * the reference loop's (the machine's speed in that run), when timed
+ */
 static void runs_print_figures(FILE *f)
 {
 	double lo[WL_NR_VARIANTS], hi[WL_NR_VARIANTS], x;
-	const struct csv_series *s;
+	bool ref = runs_tm10(0, REPORT_REFERENCE, NULL) > 0;
 	unsigned int k, v;
+	uint64_t n;
 
 	fprintf(f, "# per run: the 10%% trimmed mean, the figure bench compare tests\n%-5s", "run");
 	for (v = 0; v < WL_NR_VARIANTS; v++)
 		fprintf(f, " %12s_tm10 %14s_samples", report_variants[v], report_variants[v]);
-	fputc('\n', f);
+	fprintf(f, "%s\n", ref ? "     reference_tm10" : "");
 	for (k = 0; k < rs.n; k++) {
 		fprintf(f, "%-5u", k + 1);
 		for (v = 0; v < WL_NR_VARIANTS; v++) {
-			s = csv_find(&rs.cf[k], g.wl->name, report_variants[v], CSV_RUN_ALL, -1);
-			x = s ? cmp_trimmed_mean(s->h, 0.10) : 0;
+			x = runs_tm10(k, report_variants[v], &n);
 			lo[v] = k ? fmin(lo[v], x) : x;
 			hi[v] = k ? fmax(hi[v], x) : x;
-			fprintf(f, " %17.1f %22lu", x, (unsigned long)(s ? kstats_hist_total(s->h) : 0));
+			fprintf(f, " %17.1f %22lu", x, (unsigned long)n);
 		}
+		if (ref)
+			fprintf(f, " %18.1f", runs_tm10(k, REPORT_REFERENCE, NULL));
 		fputc('\n', f);
 	}
 	fprintf(f, "# spread over the runs (max / min - 1):");
@@ -1088,7 +1124,7 @@ int cmd_calibrate(int argc, char **argv)
 	g.wl = &wl_empty;
 	g.samples = 0;
 	g.quiet = true;
-	g.no_reference = true;
+	g.reference = RUN_REF_OFF;
 	ret = bench_options(&p, "Usage: bench calibrate [OPTIONS]\n"
 			    "Print the TSC frequency and how it was found, whether the TSC is\n"
 			    "invariant, the clocksource, and the empty timed region's cost per CPU.\n",

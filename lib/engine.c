@@ -332,6 +332,8 @@ static void worker_reference(struct engine_worker *w)
 
 	ref_flush(w->ref_lines);
 	kstats_hist_record(w->ref_hist, worker_time(w, ref_region, w->ref_lines, &migrated));
+	/* written back now, not during the workload's next timed window */
+	ref_flush(w->ref_lines);
 }
 
 /* ---- schedules ---- */

@@ -26,9 +26,10 @@
  *
  * Reference (cfg.reference): before each old/new pair, in its turn, a
  * worker times a fixed loop of cold stores in an area of its own
- * (ref.h), with the same stamps: the machine's memory speed during the
- * run, for bench compare to take drift out. Every pair, because one
- * reference per 4 pairs tracked the drift less well (measured).
+ * (ref.h), with the same stamps, flushed before and after: the machine's
+ * memory speed during the run, for bench compare to take drift out.
+ * Every pair, because one per 4 pairs tracked the drift less well; it
+ * evicts warm lines, so bench run asks for it with --cache cold only.
  *
  * Disturbed samples: around each sample, outside the timed window (from
  * before prepare() to after finish()), the worker reads its context

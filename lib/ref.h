@@ -25,6 +25,7 @@
  *	ref_region(lines);			once, pinned: first touch
  *	ref_flush(lines);			untimed: every line cold
  *	t0; ref_region(lines); t1		timed
+ *	ref_flush(lines);			written back now, not later
  *	ref_destroy(r);
  *
  * Each worker has lines of its own in every stride, on pages of its own

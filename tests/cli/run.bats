@@ -202,15 +202,22 @@ check_csv() {
 	[[ "$output" == *"samples=128/128"* ]]
 }
 
-@test "a run times the reference loop and writes its merged rows; --no-reference does not" {
-	./bench run -q -p 16 -n 256 -o "$T/r.csv" >/dev/null
+@test "--reference: auto times the loop with --cache cold only, merged rows; on and off force it" {
+	./bench run -q -p 16 -n 256 -C cold -o "$T/r.csv" >/dev/null
 	grep -q '^# reference: 512 cold 4-byte stores 256 KiB apart (4 KiB pages), timed before each old/new pair; 256 samples$' "$T/r.csv"
 	# merged over CPUs only, after the variants' rows
 	[ "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" -gt 0 ]
 	[ "$(grep -c ',reference,' "$T/r.csv")" -eq "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" ]
 	run ./bench show -v reference "$T/r.csv"
 	[ "$status" -eq 0 ]
-	./bench run -q -p 16 -n 256 --no-reference -o "$T/n.csv" >/dev/null
-	run grep -c -e ',reference,' -e '^# reference:' "$T/n.csv"
-	[ "$output" = 0 ]
+	# cold with off, and kernel (the default cache) with auto: none
+	./bench run -q -p 16 -n 256 -C cold --reference off -o "$T/n.csv" >/dev/null
+	./bench run -q -p 16 -n 256 -o "$T/k.csv" >/dev/null
+	run grep -c -e ',reference,' -e '^# reference:' "$T/n.csv" "$T/k.csv"
+	[ "$output" = "$T/n.csv:0"$'\n'"$T/k.csv:0" ]
+	# on: kernel too
+	./bench run -q -p 16 -n 256 --reference on -o "$T/o.csv" >/dev/null
+	grep -q '^# reference: ' "$T/o.csv"
 }
+
+@test "--reference lists the valid names" { bad "--reference: 'yes' is not one of auto, on, off" run --reference yes; }
