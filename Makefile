@@ -1,5 +1,5 @@
 # kstats-bench. `make` builds ./bench; `make check` runs every test;
-# `make perf` runs the benchmarks; `make install PREFIX=... DESTDIR=...`.
+# `make perf` runs the benchmarks; `make gate` measures the CI gate; `make install PREFIX=... DESTDIR=...`.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
@@ -27,7 +27,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf fuzz vmcheck deps test-deps static install uninstall clean
+.PHONY: all check test perf gate fuzz vmcheck deps test-deps static install uninstall clean
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -119,6 +119,10 @@ build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 
 perf: build/perf
 	build/perf
+
+# the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
+gate: bench
+	tests/perf/gate.sh $(ROUNDS)
 
 # What building and running need (./run.sh), then what the tests add;
 # tests/deps.sh names the packages per distribution (-l lists them).
