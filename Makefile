@@ -1,5 +1,6 @@
 # kstats-bench. `make` builds ./bench; `make check` runs every test;
-# `make perf` runs the benchmarks; `make gate` measures the CI gate; `make install PREFIX=... DESTDIR=...`.
+# `make perf` runs the benchmarks; `make gate` measures the CI gate;
+# `make install PREFIX=... DESTDIR=...`.
 
 CC      ?= cc
 CFLAGS  ?= -O2 -g
