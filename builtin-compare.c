@@ -111,7 +111,8 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 			   "the workload (default: the file's first)"),
 		OPT_STRING('v', "variant", &o->variant, "VARIANT", "old (default) or new"),
 		OPT_CALL('r', "run", &o->run, show_run, "RUN|all",
-			 "run N alone (files of bench run -R R), or all (default)"),
+			 "run N alone (files of bench run -R R), or all\n"
+			 "(default)"),
 		OPT_CALL('c', "cpu", &o->cpu, show_cpu, "CPU|all",
 			 "one CPU's rows, or all merged (default)"),
 		OPT_ENUM('f', "format", &o->format, show_formats, "FMT",
@@ -216,9 +217,17 @@ struct compare_opts {
 };
 
 /* one side: its files, read */
+/* one file's reference figures, per run, for one workload: built once */
+struct compare_refs {
+	const char *wl;			/* the workload they are of, NULL: not built */
+	double *v;			/* [n] each run's reference tm10 */
+	unsigned int n;			/* runs with reference rows */
+};
+
 struct compare_side {
 	char **path;			/* [n] file names */
 	struct csv_file *cf;		/* [n] their contents */
+	struct compare_refs *ref;	/* [n] their reference figures, cached */
 	unsigned int n;			/* files */
 };
 
@@ -317,7 +326,11 @@ static void compare_side_free(struct compare_side *s)
 
 	for (i = 0; s->cf && i < s->n; i++)
 		csv_file_free(&s->cf[i]);
+	for (i = 0; s->ref && i < s->n; i++)
+		free(s->ref[i].v);
+	free(s->ref);
 	free(s->cf);
+	s->ref = NULL;
 	s->cf = NULL;
 }
 
@@ -329,7 +342,8 @@ static int compare_load(struct compare_side *s, const struct csv_file **ref,
 	int ret;
 
 	s->cf = calloc(s->n, sizeof(*s->cf));
-	if (!s->cf) {
+	s->ref = calloc(s->n, sizeof(*s->ref));
+	if (!s->cf || !s->ref) {
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
@@ -455,28 +469,50 @@ struct compare_res {
 	struct cmp_result r;		/* the test and the verdict */
 };
 
-/* run @i's reference figure in @cf (its 10% trimmed mean), 0 when none */
-static double compare_ref_value(const struct csv_file *cf, const char *wl, unsigned int i)
+/*
+ * Run @i's reference figure in file @f of @s (its 10% trimmed mean), 0
+ * when none. Built once per file and workload: csv_nr_runs() and
+ * csv_run_hist() walk the file, and runs x runs of them add up.
+ */
+static double compare_ref_value(const struct compare_side *s, unsigned int f,
+				const char *wl, unsigned int i)
 {
+	struct compare_refs *r = &s->ref[f];
 	const struct kstats_hist *h;
+	unsigned int k;
 
-	if (csv_nr_runs(cf, wl, REPORT_REFERENCE) != csv_nr_runs(cf, wl, "old"))
-		return 0;
-	h = csv_run_hist(cf, wl, REPORT_REFERENCE, i);
-	return h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
+	if (!r->wl || strcmp(r->wl, wl)) {
+		free(r->v);
+		r->wl = wl;
+		r->n = csv_nr_runs(&s->cf[f], wl, REPORT_REFERENCE);
+		r->v = calloc(r->n ? r->n : 1, sizeof(*r->v));
+		if (!r->v)
+			r->n = 0;
+		for (k = 0; k < r->n && (h = csv_run_hist(&s->cf[f], wl, REPORT_REFERENCE, k)); k++)
+			r->v[k] = cmp_hist_stat(h, CMP_STAT_TM10);
+	}
+	return i < r->n ? r->v[i] : 0;
 }
 
-/* the first run (1-based) of a series of @list in @cf without a reference, or 0 */
-static unsigned int compare_ref_missing(const struct csv_file *cf,
+/*
+ * The first run (1-based) of a series of @list in file @f of @s without
+ * a reference figure, or 0. Runs pair by position: a run's reference is
+ * timed before its first pair, so every run of a variant has one.
+ */
+static unsigned int compare_ref_missing(const struct compare_side *s, unsigned int f,
 					struct csv_series *const *list, unsigned int n)
 {
 	const char *wl;
-	unsigned int i, r;
+	unsigned int i, r, runs;
 
 	for (i = 0; i < n; i++) {
 		wl = list[i]->workload;
-		for (r = 0; r < csv_nr_runs(cf, wl, list[i]->variant); r++)
-			if (!(compare_ref_value(cf, wl, r) > 0))
+		runs = csv_nr_runs(&s->cf[f], wl, list[i]->variant);
+		compare_ref_value(s, f, wl, 0);
+		if (s->ref[f].n != runs)
+			return s->ref[f].n < runs ? s->ref[f].n + 1 : 1;
+		for (r = 0; r < runs; r++)
+			if (!(compare_ref_value(s, f, wl, r) > 0))
 				return r + 1;
 	}
 	return 0;
@@ -497,7 +533,7 @@ static int compare_decide_ref(struct compare_opts *o, const struct compare_side 
 		return 0;
 	for (k = 0; k < 2; k++)
 		for (f = 0; f < side[k].n; f++) {
-			r = compare_ref_missing(&side[k].cf[f], list, n);
+			r = compare_ref_missing(&side[k], f, list, n);
 			if (!r)
 				continue;
 			if (o->reference == COMPARE_REF_AUTO)
@@ -528,7 +564,7 @@ static int compare_collect(const struct compare_side *s, const struct compare_op
 		for (i = 0; (h = csv_run_hist(&s->cf[f], wl, var, i)); i++) {
 			x[n] = cmp_hist_stat(h, o->stat);
 			if (r)
-				r[n] = compare_ref_value(&s->cf[f], wl, i);
+				r[n] = compare_ref_value(s, f, wl, i);
 			kstats_hist_merge(c->pool[!base], h);	/* layouts checked at load */
 			if (base && !(x[n] > 0)) {
 				fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
@@ -556,35 +592,27 @@ static int compare_dbl(const void *a, const void *b)
 static double compare_ref_median(const struct compare_side *side, unsigned int k0,
 				 unsigned int k1, const char *wl)
 {
+	const struct compare_refs *r;
 	unsigned int k, f, i, n = 0, cap = 0;
 	double *v, m;
 
 	for (k = k0; k <= k1; k++)
-		for (f = 0; f < side[k].n; f++)
-			cap += csv_nr_runs(&side[k].cf[f], wl, REPORT_REFERENCE);
+		for (f = 0; f < side[k].n; f++) {
+			compare_ref_value(&side[k], f, wl, 0);	/* builds side[k].ref[f] */
+			cap += side[k].ref[f].n;
+		}
 	v = calloc(cap ? cap : 1, sizeof(*v));
 	if (!v)
 		return 0;
 	for (k = k0; k <= k1; k++)
-		for (f = 0; f < side[k].n; f++) {
-			const struct csv_file *cf = &side[k].cf[f];
-
-			for (i = 0; i < csv_nr_runs(cf, wl, REPORT_REFERENCE) && n < cap; i++)
-				v[n++] = compare_ref_value(cf, wl, i);
-		}
+		for (f = 0; f < side[k].n; f++)
+			for (r = &side[k].ref[f], i = 0; i < r->n && n < cap; i++)
+				if (r->v[i] > 0)
+					v[n++] = r->v[i];
 	qsort(v, n, sizeof(*v), compare_dbl);
 	m = n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
 	free(v);
 	return m;
-}
-
-static bool compare_all_positive(const double *x, unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n && x[i] > 0; i++)
-		;
-	return i == n;
 }
 
 /* figures, pools and the test of series @c; 0 or an exit code after a message */
@@ -615,7 +643,7 @@ static int compare_compute(const struct compare_opts *o, const struct compare_si
 	if (ret)
 		return ret;
 	/* each run's figure at the median machine speed, by the series' share */
-	if (c->ref && compare_all_positive(c->x, c->nb + c->na)) {
+	if (c->ref) {
 		c->ref_share = cmp_ref_share(c->x, c->ref, c->nb, c->na);
 		cmp_ref_adjust(c->x, c->ref, c->nb + c->na, c->ref_scale, c->ref_share);
 	}

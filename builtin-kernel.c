@@ -99,7 +99,8 @@ static const struct opt kk_opts[] = {
 	OPT_U64('n', "samples", &k.samples, 1, UINT64_C(1) << 32, "N",
 		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
 	OPT_CALL('c', "cpus", &k.cpus, kk_cpus, "LIST",
-		 "CPUs to run on, the kernel's list syntax (default: online)"),
+		 "CPUs to run on, the kernel's list syntax (default:\n"
+		 "online)"),
 	OPT_U64('b', "frac-bits", &k.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
 	OPT_ENUM('f', "format", &k.format, kk_formats, "FMT", "table (default), kstats, csv, bars"),

@@ -163,9 +163,11 @@ static const struct opt run_opts[] = {
 		"(default 1); the CSV keeps each run and the merge;\n"
 		"bench compare needs 5 or more runs a side"),
 	OPT_STRING('c', "cpus", &g.cpus, "LIST",
-		   "worker CPUs, numactl syntax (default: every allowed CPU)"),
+		   "worker CPUs, numactl syntax (default: every\n"
+		   "allowed CPU)"),
 	OPT_U64('p', "possible-cpus", &g.possible, 1, TOPO_MAX_CPUS, "N",
-		"emulate N possible CPUs, 1..8192 (default: the real count)"),
+		"emulate N possible CPUs, 1..8192 (default: the\n"
+		"real count)"),
 	OPT_ENUM(0, "pcpu-layout", &g.pcpu_layout, pcpu_layout_names, "L",
 		 "embedded (default): node groups, each one contiguous\n"
 		 "region on 2 MiB pages where granted, as the kernel's\n"
@@ -175,16 +177,19 @@ static const struct opt run_opts[] = {
 		 "(K/M/G suffixes; default 256K)"),
 	OPT_FLAG(0, "hugepages", &g.hugepages,
 		 "vmalloc layout: back the units with transparent huge\n"
-		 "pages (2 MiB per unit: 8192 possible CPUs need 16 GiB)"),
+		 "pages (2 MiB per unit: 8192 CPUs need 16 GiB)"),
 	OPT_FLAG(0, "irqstat-snapshot", &g.snapshot,
-		 "8-byte struct irqstat (CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
+		 "8-byte struct irqstat\n"
+		 "(CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
 	OPT_ENUM('C', "cache", &g.cache, report_caches, "MODE",
-		 "kernel (default): lines as the allocator's zeroing left them\n"
-		 "cold: every line the region touches flushed first\n"
-		 "remote: each worker dirties its own CPU's counter first"),
+		 "kernel (default): lines as the allocator's zeroing\n"
+		 "left them; cold: every line the region touches\n"
+		 "flushed first; remote: each worker dirties its own\n"
+		 "CPU's counter first"),
 	OPT_ENUM('m', "mode", &g.mode, run_modes, "MODE",
 		 "serial (default): one sample at a time machine-wide\n"
-		 "parallel: every worker at once (not with --cache remote)"),
+		 "parallel: every worker at once (not with --cache\n"
+		 "remote)"),
 	OPT_ENUM('u', "unit", &g.unit, run_units, "UNIT", "ns (default) or cycles"),
 	OPT_U64('b', "frac-bits", &g.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
@@ -207,9 +212,9 @@ static const struct opt run_opts[] = {
 		 "histograms (their count is recorded either way)"),
 	OPT_ENUM(0, "reference", &g.reference, run_refs, "WHEN",
 		 "time a reference loop (512 cold stores) before each\n"
-		 "old/new pair, written as variant 'reference', by which\n"
-		 "bench compare takes the machine's drift out: auto\n"
-		 "(default) with --cache cold only, on, off"),
+		 "old/new pair, written as variant 'reference', by\n"
+		 "which bench compare takes the machine's drift out:\n"
+		 "auto (default) with --cache cold only, on, off"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -1108,7 +1113,8 @@ static int calibrate_print(void)
 
 static const struct opt calibrate_opts[] = {
 	OPT_STRING('c', "cpus", &g.cpus, "LIST",
-		   "CPUs to calibrate, numactl syntax (default: every allowed CPU)"),
+		   "CPUs to calibrate, numactl syntax (default: every\n"
+		   "allowed CPU)"),
 	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
 		 "sfence (default), mfence or none before the end stamp"),
 	OPT_END()

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -383,32 +384,42 @@ int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 
 /* ---- the reference: taking the machine's drift out ---- */
 
-/* sums of the within-side centred log products, for one side */
-static void cmp_ref_sums(const double *x, const double *r, unsigned int n,
+/*
+ * sums of the within-side centred log products, for one side, over its
+ * runs with both figures > 0; false when fewer than 2 of them
+ */
+static bool cmp_ref_sums(const double *x, const double *r, unsigned int n,
 			 double *sxy, double *sxx)
 {
 	double mx = 0, mr = 0;
-	unsigned int i;
+	unsigned int i, k = 0;
 
-	for (i = 0; i < n; i++) {
-		mx += log(x[i]) / n;
-		mr += log(r[i]) / n;
-	}
-	for (i = 0; i < n; i++) {
-		*sxy += (log(x[i]) - mx) * (log(r[i]) - mr);
-		*sxx += (log(r[i]) - mr) * (log(r[i]) - mr);
-	}
+	for (i = 0; i < n; i++)
+		if (x[i] > 0 && r[i] > 0) {
+			mx += log(x[i]);
+			mr += log(r[i]);
+			k++;
+		}
+	if (k < 2)
+		return false;
+	mx /= k;
+	mr /= k;
+	for (i = 0; i < n; i++)
+		if (x[i] > 0 && r[i] > 0) {
+			*sxy += (log(x[i]) - mx) * (log(r[i]) - mr);
+			*sxx += (log(r[i]) - mr) * (log(r[i]) - mr);
+		}
+	return true;
 }
 
 double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na)
 {
 	double sxy = 0, sxx = 0, b;
 
-	if (nb < 2 || na < 2)
+	if (!cmp_ref_sums(x, r, nb, &sxy, &sxx) || !cmp_ref_sums(x + nb, r + nb, na, &sxy, &sxx))
 		return 0;
-	cmp_ref_sums(x, r, nb, &sxy, &sxx);
-	cmp_ref_sums(x + nb, r + nb, na, &sxy, &sxx);
-	if (!(sxx > 0))
+	/* a reference that (to rounding) never moved within a side says nothing */
+	if (!(sxx > 1e-12))
 		return 0;
 	b = sxy / sxx;
 	return b < 0 ? 0 : b > 1 ? 1 : b;
@@ -419,5 +430,6 @@ void cmp_ref_adjust(double *x, const double *r, unsigned int n, double at, doubl
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		x[i] *= pow(at / r[i], share);
+		if (r[i] > 0)
+			x[i] *= pow(at / r[i], share);
 }

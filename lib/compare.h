@@ -134,13 +134,14 @@ double cmp_median_spread(double *x, unsigned int n, double *spread);
  * sides does not enter it), clamped to [0, 1]. 1: the figure moves in
  * proportion with the machine's speed (a memory-bound path); 0: not at
  * all, or fewer than 2 runs a side, or a reference that never moved.
- * Every value must be > 0.
+ * Runs with a figure or a reference <= 0 are left out of the fit.
  */
 double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na);
 
 /*
- * cmp_ref_adjust - each of the @n figures @x to what it would have been
- * at the reference figure @at: x * (at / r)^share. Pure; any thread.
+ * cmp_ref_adjust - each of the @n figures @x, in place, to what it would
+ * have been at the reference figure @at: x * (at / r)^share (a run with
+ * r <= 0 kept as it is; 0 stays 0). Any thread, on its own @x.
  */
 void cmp_ref_adjust(double *x, const double *r, unsigned int n, double at, double share);
 

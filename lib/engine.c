@@ -81,6 +81,12 @@ struct engine {
 };
 
 #define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
+/*
+ * per-CPU objects live beside the measured one, for workloads without
+ * nr_live(): 64, what --live-irqs gave every workload before it became
+ * irqdesc-sparse's own, so that the packing (and the figures) stay
+ */
+#define ENGINE_LIVE_DEFAULT	64
 
 #define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */
 
@@ -332,6 +338,7 @@ static void worker_reference(struct engine_worker *w)
 
 	ref_flush(w->ref_lines);
 	kstats_hist_record(w->ref_hist, worker_time(w, ref_region, w->ref_lines, &migrated));
+	w->migrations -= migrated;	/* "migrations" counts the workload's samples */
 	/* written back now, not during the workload's next timed window */
 	ref_flush(w->ref_lines);
 }
@@ -390,7 +397,7 @@ static void worker_parallel(struct engine_worker *w, void *priv)
 	unsigned int k;
 
 	for (p = w->idx; p < n; p += nw) {
-		if (w->ref_hist)
+		if (w->ref_hist && !engine_leaving(e))
 			worker_reference(w);
 		for (k = 0; k < 2; k++)
 			if (engine_leaving(e) ||
@@ -595,7 +602,8 @@ int engine_start(struct engine *e)
 
 	/* live neighbours for every object that can be live at once */
 	if (c->pcpu) {
-		lines = e->nr_workers + (c->wl->nr_live ? c->wl->nr_live() : 0) + 1;
+		lines = c->wl->nr_live ? c->wl->nr_live() : ENGINE_LIVE_DEFAULT;
+		lines += e->nr_workers + 1;
 		if (lines > c->pcpu->unit_size / (4 * PCPU_LINE))
 			lines = (unsigned int)(c->pcpu->unit_size / (4 * PCPU_LINE));
 		e->packed_lines = pcpu_pack(c->pcpu, lines, c->irqstat_size ? c->irqstat_size : 4);

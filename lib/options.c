@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,8 +96,8 @@ int opt_parse_u64(const struct opt *o, const char *arg, uint64_t min,
 		*out = v;
 		return 0;
 	}
-	snprintf(why, len, "--%s: '%s' is not an integer in %lu..%lu", o->long_name,
-		 arg, (unsigned long)min, (unsigned long)max);
+	snprintf(why, len, "--%s: '%s' is not an integer in %" PRIu64 "..%" PRIu64,
+		 o->long_name, arg, min, max);
 	return -EINVAL;
 }
 
@@ -156,16 +157,30 @@ static int opt_store(const struct opt *o, const char *arg, char *why, size_t len
 	}
 }
 
-/* what getopt_long refused: @c is '?' (unknown) or ':' (value missing) */
-static int opt_refused(struct opt_parser *p, int c, char **argv)
+/*
+ * what getopt_long refused: @c is '?' (unknown, ambiguous, or a value
+ * given to an option that takes none) or ':' (value missing). optopt
+ * names a short option only below OPT_LONG_BASE and for a "-x" word.
+ */
+static int opt_refused(struct opt_parser *p, int c, char **argv, const struct option *lo)
 {
-	char opt[3] = { '-', (char)optopt, 0 };
+	const char *word = argv[optind - 1];
+	size_t len = strcspn(word, "=");
+	unsigned int i, prefix = 0;
 
+	for (i = 0; !strncmp(word, "--", 2) && lo[i].name; i++)
+		prefix += !strncmp(lo[i].name, word + 2, len - 2);
 	if (c == ':')
-		snprintf(p->why, sizeof(p->why), "option '%s' needs a value", argv[optind - 1]);
+		snprintf(p->why, sizeof(p->why), "option '%s' needs a value", word);
+	else if (optopt > 0 && optopt < OPT_LONG_BASE && strncmp(word, "--", 2))
+		snprintf(p->why, sizeof(p->why), "unknown option '-%c'", optopt);
+	else if (optopt && word[len])
+		snprintf(p->why, sizeof(p->why), "option '%.*s' takes no value", (int)len, word);
+	else if (prefix > 1)
+		snprintf(p->why, sizeof(p->why), "option '%.*s' is ambiguous: %u options start so",
+			 (int)len, word, prefix);
 	else
-		snprintf(p->why, sizeof(p->why), "unknown option '%s'",
-			 optopt ? opt : argv[optind - 1]);
+		snprintf(p->why, sizeof(p->why), "unknown option '%.*s'", (int)len, word);
 	return -EINVAL;
 }
 
@@ -184,9 +199,10 @@ int opt_parse(struct opt_parser *p, int argc, char **argv)
 		return n;
 	opt_getopt_args(all, n, p->flags, lo, optstring);
 	opterr = 0;
+	optind = 0;	/* glibc: a fresh scan, the '+' of this optstring included */
 	while ((c = getopt_long(argc, argv, optstring, lo, NULL)) != -1) {
 		if (c == '?' || c == ':')
-			return opt_refused(p, c, argv);
+			return opt_refused(p, c, argv, lo);
 		i = opt_index(all, n, c);
 		if (all[i] == &opt_help_entry)
 			return 1;
@@ -259,9 +275,13 @@ int opt_help(FILE *f, const struct opt *const *tab)
 	const struct opt *o;
 	unsigned int t;
 
-	for (t = 0; tab[t]; t++)
+	for (t = 0; tab[t]; t++) {
+		if (t)
+			fputc('\n', f);
 		for (o = tab[t]; o->type != OPT_T_END; o++)
 			opt_help_one(f, o, col);
-	opt_help_one(f, &opt_help_entry, col);
+		if (!t)
+			opt_help_one(f, &opt_help_entry, col);
+	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -22,7 +22,8 @@
  * opt_help() prints, for every entry, "  -b, --frac-bits B" and the help
  * text in a column after the longest option (at most OPT_HELP_COL), each
  * '\n' of the help continuing in that column; a group entry prints its
- * heading; "-h, --help" closes the list. Every parser takes -h/--help.
+ * heading; "-h, --help" closes the first table, and a blank line opens
+ * each further one. Every parser takes -h/--help.
  *
  * Values are checked as they come, with one-line messages naming the
  * option and the range or the valid names, e.g.
@@ -111,13 +112,14 @@ struct opt_parser {
 
 /*
  * opt_parse - parse @argv's options against @p->tab, storing each value
- * as its entry says. Afterwards optind indexes the first operand (getopt
+ * as its entry says, from argv[1] whatever optind was (it sets optind
+ * to 0, glibc's fresh start). Afterwards optind indexes the first operand (getopt
  * permutes them to the end unless OPT_STOP_AT_OPERAND; "--" ends the
  * options and is skipped).
  * Returns 0, 1 when -h/--help was given (nothing after it is parsed), or
- * -EINVAL with @p->why naming the option: unknown, missing its value, or
- * a value out of range (-E2BIG: more than OPT_MAX options or
- * OPT_MAX_TABLES tables, a bug).
+ * -EINVAL with @p->why naming the option: unknown or ambiguous, missing
+ * its value, given a value it does not take, or a value out of range
+ * (-E2BIG: more than OPT_MAX options or OPT_MAX_TABLES tables, a bug).
  */
 int opt_parse(struct opt_parser *p, int argc, char **argv);
 

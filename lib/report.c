@@ -184,8 +184,8 @@ void report_meta(struct csv_meta *m, const struct report_run *r,
 	for (i = 0; i < r->nr_stats; i++)
 		csv_meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
 	if (r->ref && kstats_hist_total(r->ref)) {
-		csv_meta_set(m, "reference", "%s, timed before each old/new pair; %lu samples",
-			     engine_reference(e), (unsigned long)kstats_hist_total(r->ref));
+		csv_meta_set(m, "reference", "%s, timed before each old/new pair",
+			     engine_reference(e));
 	}
 	csv_meta_set(m, "runs", "1");
 	csv_meta_set(m, "partial", "%s", r->partial ? "yes" : "no");

@@ -86,7 +86,7 @@ struct workload {
 	 * the run's @nr_possible CPUs; 0, or -EINVAL with one line in @why.
 	 */
 	int (*check)(unsigned int nr_possible, char *why, size_t len);
-	/* nr_live (optional): objects live at once, all workers (default 1 each) */
+	/* nr_live (optional): objects live at once besides one per worker (default 64) */
 	unsigned int (*nr_live)(void);
 	bool no_remote;			/* --cache remote makes no sense here */
 };

@@ -122,9 +122,11 @@ static struct sparse_opts {
 static const struct opt sparse_options[] = {
 	OPT_GROUP("irqdesc-sparse only:"),
 	OPT_U64(0, "irq-threads", &sparse_opt.irq_threads, 1, TOPO_MAX_CPUS, "N",
-		"interrupt threads, 1..possible CPUs (default: one per worker)"),
+		"interrupt threads, 1..possible CPUs (default: one\n"
+		"per worker)"),
 	OPT_U64(0, "irq-rate", &sparse_opt.irq_rate, 0, 100000000, "R",
-		"lookups per second per thread, 0 = flat out (default 100000)"),
+		"lookups per second per thread, 0 = flat out\n"
+		"(default 100000)"),
 	OPT_U64(0, "live-irqs", &sparse_opt.live_irqs, 1, 65536, "N",
 		"descriptors live at once, 1..65536 (default 64)"),
 	OPT_END()

@@ -204,7 +204,7 @@ check_csv() {
 
 @test "--reference: auto times the loop with --cache cold only, merged rows; on and off force it" {
 	./bench run -q -p 16 -n 256 -C cold -o "$T/r.csv" >/dev/null
-	grep -q '^# reference: 512 cold 4-byte stores 256 KiB apart (4 KiB pages), timed before each old/new pair; 256 samples$' "$T/r.csv"
+	grep -q '^# reference: 512 cold 4-byte stores 256 KiB apart (4 KiB pages), timed before each old/new pair$' "$T/r.csv"
 	# merged over CPUs only, after the variants' rows
 	[ "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" -gt 0 ]
 	[ "$(grep -c ',reference,' "$T/r.csv")" -eq "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" ]
@@ -218,6 +218,11 @@ check_csv() {
 	# on: kernel too
 	./bench run -q -p 16 -n 256 --reference on -o "$T/o.csv" >/dev/null
 	grep -q '^# reference: ' "$T/o.csv"
+}
+
+@test "a value given to a flag names it; an ambiguous prefix says so" {
+	bad "option '--hugepages' takes no value" run --hugepages=1
+	bad "option '--s' is ambiguous: 3 options start so" run --s 5
 }
 
 @test "--reference lists the valid names" { bad "--reference: 'yes' is not one of auto, on, off" run --reference yes; }

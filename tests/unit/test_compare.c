@@ -400,6 +400,9 @@ static void test_ref_share(void **state)
 		y[i] = 200 + (double)(i % 3);	/* moves, but not with r */
 	}
 	assert_true(fabs(cmp_ref_share(x, r, 6, 6) - 0.8) < 1e-9);
+	/* a run with a figure of 0 (a median below the overhead) is left out */
+	x[2] = 0;
+	assert_true(fabs(cmp_ref_share(x, r, 6, 6) - 0.8) < 1e-9);
 	/* proportional and beyond: clamped to 1 */
 	for (i = 0; i < 12; i++)
 		x[i] = pow(r[i], 1.7);
@@ -431,6 +434,11 @@ static void test_ref_adjust(void **state)
 	cmp_ref_adjust(x, r, 4, at, 0);
 	for (i = 0; i < 4; i++)
 		assert_true(fabs(x[i] - 10000) < 1e-6);
+	/* 0 stays 0; a run without a reference is kept as it is */
+	x[0] = 0;
+	r[1] = 0;
+	cmp_ref_adjust(x, r, 4, at, 1);
+	assert_true(x[0] == 0 && fabs(x[1] - 10000) < 1e-6);
 }
 
 int main(void)

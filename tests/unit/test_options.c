@@ -124,6 +124,10 @@ static void test_refusals(void **state)
 		{ { "-z" }, "unknown option '-z'" },
 		{ { "-n" }, "option '-n' needs a value" },
 		{ { "--output" }, "option '--output' needs a value" },
+		{ { "--flag=1" }, "option '--flag' takes no value" },
+		{ { "--call=x" }, "option '--call' takes no value" },
+		{ { "--bogus=1" }, "unknown option '--bogus'" },
+		{ { "--c" }, "option '--c' is ambiguous: 2 options start so" },
 	};
 	struct opt_parser p;
 	unsigned int i;
@@ -198,11 +202,12 @@ static void test_help_layout(void **state)
 		"  -o, --output FILE         where\n"
 		"      --pct P               a percentage\n"
 		"      --call                counted\n"
+		"  -h, --help                this text\n"
+		"\n"
 		"  extra only:\n"
 		"      --extra X             a digit\n"
 		"      --a-very-long-option-name\n"
-		"                            too long for the column\n"
-		"  -h, --help                this text\n";
+		"                            too long for the column\n";
 	char *buf = help_of(tabs);
 
 	(void)state;
