@@ -577,42 +577,24 @@ static int compare_collect(const struct compare_side *s, const struct compare_op
 	return 0;
 }
 
-static int compare_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
- * The median reference figure of @wl over every run of sides @k0..@k1:
- * both sides give the scale, "at the median machine speed", in the
- * run's unit. 0 when out of memory.
+ * Each run's figure at the median machine speed, by the series' share
+ * of the reference's movement; the reference's medians (per side, and
+ * of both, the speed the figures are brought to) from c->ref, sorted
+ * in @tmp (nb + na doubles).
  */
-static double compare_ref_median(const struct compare_side *side, unsigned int k0,
-				 unsigned int k1, const char *wl)
+static void compare_adjust(struct compare_res *c, double *tmp)
 {
-	const struct compare_refs *r;
-	unsigned int k, f, i, n = 0, cap = 0;
-	double *v, m;
+	unsigned int n = c->nb + c->na;
+	double spread;
 
-	for (k = k0; k <= k1; k++)
-		for (f = 0; f < side[k].n; f++) {
-			compare_ref_value(&side[k], f, wl, 0);	/* builds side[k].ref[f] */
-			cap += side[k].ref[f].n;
-		}
-	v = calloc(cap ? cap : 1, sizeof(*v));
-	if (!v)
-		return 0;
-	for (k = k0; k <= k1; k++)
-		for (f = 0; f < side[k].n; f++)
-			for (r = &side[k].ref[f], i = 0; i < r->n && n < cap; i++)
-				if (r->v[i] > 0)
-					v[n++] = r->v[i];
-	qsort(v, n, sizeof(*v), compare_dbl);
-	m = n ? (n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
-	free(v);
-	return m;
+	memcpy(tmp, c->ref, n * sizeof(*tmp));
+	c->ref_side[0] = cmp_median_spread(tmp, c->nb, &spread);
+	c->ref_side[1] = cmp_median_spread(tmp + c->nb, c->na, &spread);
+	memcpy(tmp, c->ref, n * sizeof(*tmp));
+	c->ref_scale = cmp_median_spread(tmp, n, &spread);
+	c->ref_share = cmp_ref_share(c->x, c->ref, c->nb, c->na);
+	cmp_ref_adjust(c->x, c->ref, n, c->ref_scale, c->ref_share);
 }
 
 /* figures, pools and the test of series @c; 0 or an exit code after a message */
@@ -629,26 +611,18 @@ static int compare_compute(const struct compare_opts *o, const struct compare_si
 	c->pool[1] = kstats_hist_create(fb);
 	if (!c->x || !c->pool[0] || !c->pool[1])
 		goto out_nomem;
-	if (o->scaled) {
-		c->ref = calloc(c->nb + c->na, sizeof(*c->ref));
-		c->ref_scale = compare_ref_median(side, 0, 1, c->s->workload);
-		c->ref_side[0] = compare_ref_median(side, 0, 0, c->s->workload);
-		c->ref_side[1] = compare_ref_median(side, 1, 1, c->s->workload);
-		if (!c->ref || !c->ref_scale || !c->ref_side[0] || !c->ref_side[1])
-			goto out_nomem;
-	}
+	if (o->scaled && !(c->ref = calloc(c->nb + c->na, sizeof(*c->ref))))
+		goto out_nomem;
 	ret = compare_collect(&side[0], o, c, true);
 	if (!ret)
 		ret = compare_collect(&side[1], o, c, false);
 	if (ret)
 		return ret;
-	/* each run's figure at the median machine speed, by the series' share */
-	if (c->ref) {
-		c->ref_share = cmp_ref_share(c->x, c->ref, c->nb, c->na);
-		cmp_ref_adjust(c->x, c->ref, c->nb + c->na, c->ref_scale, c->ref_share);
-	}
-	/* the test sorts its copy; x keeps the runs in file order */
+	/* y: the second half of x, scratch until the test's copy */
 	y = c->x + c->nb + c->na;
+	if (c->ref)
+		compare_adjust(c, y);
+	/* the test sorts its copy; x keeps the runs in file order */
 	memcpy(y, c->x, (c->nb + c->na) * sizeof(*y));
 	if (!cmp_runs(y, c->nb, y + c->nb, c->na, o->alpha, o->threshold_pct / 100, &c->r))
 		return 0;
