@@ -200,42 +200,36 @@ static void test_median_spread(void **state)
 
 static void test_verdicts(void **state)
 {
+	static const struct {
+		double b0, a0, step;		/* run i: b0 + i * step, a0 + i * step */
+		enum cmp_verdict want;		/* the verdict */
+		double p;			/* its p, or 0: not checked */
+	} t[] = {
+		/* +20%: regression; p is the smallest 6+6 allows */
+		{ 100, 120, 1, CMP_REGRESSION, 1 / 924.0 },
+		/* +3%, every after run above every before run: below the threshold */
+		{ 100, 103, 0.1, CMP_BELOW, 0 },
+		/* interleaved: not significant */
+		{ 100, 101, 2, CMP_SAME, 0 },
+		/* -20%: improvement, tested on the other tail */
+		{ 100, 80, 1, CMP_IMPROVEMENT, 1 / 924.0 },
+	};
 	double b[6], a[6];
 	struct cmp_result r;
-	unsigned int i;
+	unsigned int i, k;
 
 	(void)state;
-	/* +20%: regression; p is the smallest 6+6 allows */
-	for (i = 0; i < 6; i++) {
-		b[i] = 100 + i;
-		a[i] = 120 + i;
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		for (i = 0; i < 6; i++) {
+			b[i] = t[k].b0 + i * t[k].step;
+			a[i] = t[k].a0 + i * t[k].step;
+		}
+		assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
+		assert_int_equal(r.verdict, t[k].want);
+		if (t[k].p)
+			assert_close(r.p, t[k].p, 1e-12);
 	}
-	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
-	assert_int_equal(r.verdict, CMP_REGRESSION);
-	assert_close(r.p, 1 / 924.0, 1e-12);
-	/* +3%, every after run above every before run: below the threshold */
-	for (i = 0; i < 6; i++) {
-		b[i] = 100 + i * 0.1;
-		a[i] = 103 + i * 0.1;
-	}
-	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
-	assert_int_equal(r.verdict, CMP_BELOW);
-	/* interleaved: not significant */
-	for (i = 0; i < 6; i++) {
-		b[i] = 100 + 2 * i;
-		a[i] = 101 + 2 * i;
-	}
-	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
-	assert_int_equal(r.verdict, CMP_SAME);
-	assert_string_equal(cmp_verdict_names[r.verdict], "~");
-	/* -20%: improvement, tested on the other tail */
-	for (i = 0; i < 6; i++) {
-		b[i] = 100 + i;
-		a[i] = 80 + i;
-	}
-	assert_int_equal(cmp_runs(b, 6, a, 6, 0.05, 0.05, &r), 0);
-	assert_int_equal(r.verdict, CMP_IMPROVEMENT);
-	assert_close(r.p, 1 / 924.0, 1e-12);
+	assert_string_equal(cmp_verdict_names[CMP_SAME], "~");
 }
 
 /* ---- per-run figures from a histogram ---- */

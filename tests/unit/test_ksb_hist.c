@@ -61,6 +61,16 @@ static char *kstats_table(const struct kstats_hist *h)
 	return buf;
 }
 
+/* the kernel-side and the userspace histogram print the same table */
+static void assert_same_table(const struct ksb_hist *k, const struct kstats_hist *h)
+{
+	char *a = ksb_table(k), *b = kstats_table(h);
+
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+}
+
 /* xorshift64*, lognormal-ish: values over many octaves */
 static uint64_t rnd(uint64_t *s)
 {
@@ -115,7 +125,6 @@ static void test_avg_past_2_64(void **state)
 	struct ksb_hist *k = ksb_new(2);
 	struct kstats_hist *h = kstats_hist_create(2);
 	uint64_t v = UINT64_MAX - 12345;
-	char *a, *b;
 	int i;
 
 	(void)state;
@@ -123,11 +132,7 @@ static void test_avg_past_2_64(void **state)
 		ksb_hist_record(k, v - (uint64_t)i);
 		kstats_hist_record(h, v - (uint64_t)i);
 	}
-	a = ksb_table(k);
-	b = kstats_table(h);
-	assert_string_equal(a, b);
-	free(a);
-	free(b);
+	assert_same_table(k, h);
 	free(k);
 	kstats_hist_free(h);
 }
@@ -143,7 +148,6 @@ static void test_table_byte_for_byte(void **state)
 	for (fb = 0; fb <= KSB_HIST_FRAC_BITS_MAX; fb++) {
 		struct ksb_hist *km = ksb_new(fb);
 		struct kstats_hist *hm = kstats_hist_create(fb);
-		char *a, *b;
 
 		assert_non_null(hm);
 		for (cpu = 0; cpu < 4; cpu++) {
@@ -156,11 +160,7 @@ static void test_table_byte_for_byte(void **state)
 				ksb_hist_record(k, v);
 				kstats_hist_record(h, v);
 			}
-			a = ksb_table(k);
-			b = kstats_table(h);
-			assert_string_equal(a, b);
-			free(a);
-			free(b);
+			assert_same_table(k, h);
 			ksb_hist_merge(km, k);
 			assert_int_equal(kstats_hist_merge(hm, h), 0);
 			assert_true(k->min == kstats_hist_min(h) && k->max == kstats_hist_max(h));
@@ -168,11 +168,7 @@ static void test_table_byte_for_byte(void **state)
 			kstats_hist_free(h);
 		}
 		assert_true(km->total == kstats_hist_total(hm));
-		a = ksb_table(km);
-		b = kstats_table(hm);
-		assert_string_equal(a, b);
-		free(a);
-		free(b);
+		assert_same_table(km, hm);
 		free(km);
 		kstats_hist_free(hm);
 	}
