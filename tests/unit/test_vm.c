@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_vm.c - what bench vm builds before a boot and reads after it:
+ * the newc archive byte for byte (lib/cpio.h), the releases of a bzImage,
+ * a module and a tree and the static-ELF check (lib/kimage.h), and the
+ * qemu command, /init and the guest's results (lib/vm.h).
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lib/cpio.h"
+#include "lib/kimage.h"
+#include "lib/vm.h"
+
+/* a fresh directory for one test's files */
+static char *tmpdir(void)
+{
+	char *d = strdup("/tmp/ksb-test-vm.XXXXXX");
+
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+static void rmtree(char *d)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d);
+	assert_int_equal(system(cmd), 0);
+	free(d);
+}
+
+static void write_file(const char *path, const void *buf, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* ---- cpio ---- */
+
+/* one entry, then the trailer: every byte where the format puts it */
+static void test_cpio_layout(void **state)
+{
+	/* ino mode uid gid nlink mtime filesize devmaj devmin rdevmaj rdevmin namesize check */
+	static const char want[] =
+		"070701" "00000001" "000081ED" "00000000" "00000000" "00000001" "00000000"
+		"00000003" "00000000" "00000000" "00000000" "00000000" "00000005" "00000000"
+		"init\0" "\0"				/* 110 + 5: padded to 116 */
+		"abc\0"					/* 3 bytes of data: to 4 */
+		"070701" "00000000" "00000000" "00000000" "00000000" "00000001" "00000000"
+		"00000000" "00000000" "00000000" "00000000" "00000000" "0000000B" "00000000"
+		"TRAILER!!!\0" "\0\0";			/* 110 + 11: to 124 */
+	char *buf = NULL;
+	size_t len = 0;
+	struct cpio c;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	cpio_begin(&c, f);
+	assert_int_equal(cpio_data(&c, "init", 0755, "abc", 3), 0);
+	assert_int_equal(cpio_end(&c), 0);
+	fclose(f);
+	assert_int_equal(len, sizeof(want));	/* the literal's own NUL is the last pad byte */
+	assert_int_equal(len, 116 + 4 + 124);
+	assert_memory_equal(buf, want, len);
+	free(buf);
+}
+
+/* what busybox cpio (or GNU cpio) lists of an archive we wrote */
+static void test_cpio_list(void **state)
+{
+	char *d = tmpdir(), path[256], src[256], cmd[512], out[1024] = "";
+	struct cpio c;
+	FILE *f, *p;
+	size_t n;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/src", d);
+	write_file(src, "hello\n", 6);
+	snprintf(path, sizeof(path), "%s/a.cpio", d);
+	f = fopen(path, "w");
+	cpio_begin(&c, f);
+	cpio_dir(&c, "bin", 0755);
+	cpio_node(&c, "dev/console", 0600, 5, 1);
+	cpio_file(&c, "bin/hello", 0644, src);
+	assert_int_equal(cpio_end(&c), 0);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "cpio -t --quiet <'%s' 2>&1", path);
+	p = popen(cmd, "r");
+	n = fread(out, 1, sizeof(out) - 1, p);
+	pclose(p);
+	out[n] = 0;
+	assert_string_equal(out, "bin\ndev/console\nbin/hello\n");
+	rmtree(d);
+}
+
+static void test_cpio_errors(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct cpio c;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	cpio_begin(&c, f);
+	assert_int_equal(cpio_data(&c, "/abs", 0644, "", 0), -EINVAL);
+	/* sticky: nothing more is written */
+	assert_int_equal(cpio_dir(&c, "bin", 0755), -EINVAL);
+	assert_int_equal(cpio_end(&c), -EINVAL);
+	fflush(f);
+	assert_int_equal(len, 0);
+	cpio_begin(&c, f);
+	assert_int_equal(cpio_file(&c, "x", 0644, "/nonexistent/file"), -ENOENT);
+	cpio_begin(&c, f);
+	assert_int_equal(cpio_file(&c, "x", 0644, "/tmp"), -EINVAL);
+	fclose(f);
+	free(buf);
+}
+
+/* ---- kimage ---- */
+
+/* a file with the setup header of a bzImage: "HdrS", protocol, version string */
+static void fake_bzimage(const char *path, const char *magic, uint16_t proto, const char *ver)
+{
+	unsigned char img[0x1000] = { 0 };
+	uint16_t off = 0x400;
+
+	memcpy(img + 0x202, magic, 4);
+	memcpy(img + 0x206, &proto, 2);
+	memcpy(img + 0x20e, &off, 2);
+	memcpy(img + 0x200 + off, ver, strlen(ver) + 1);
+	write_file(path, img, sizeof(img));
+}
+
+static void test_kimage_bzimage(void **state)
+{
+	char *d = tmpdir(), path[256], rel[KIMAGE_RELEASE_MAX];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bzImage", d);
+	fake_bzimage(path, "HdrS", 0x20f, "6.12.117 (root@ci) #1 SMP Tue Dec  1 19:00:00 UTC 2026");
+	assert_int_equal(kimage_bzimage_release(path, rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "6.12.117");
+	fake_bzimage(path, "HdrX", 0x20f, "6.12.117 (root@ci)");
+	assert_int_equal(kimage_bzimage_release(path, rel, sizeof(rel)), -EINVAL);
+	fake_bzimage(path, "HdrS", 0x1ff, "6.12.117 (root@ci)");
+	assert_int_equal(kimage_bzimage_release(path, rel, sizeof(rel)), -EINVAL);
+	write_file(path, "short", 5);
+	assert_int_equal(kimage_bzimage_release(path, rel, sizeof(rel)), -EINVAL);
+	assert_int_equal(kimage_bzimage_release("/nonexistent", rel, sizeof(rel)), -ENOENT);
+	rmtree(d);
+}
+
+static void test_kimage_ko(void **state)
+{
+	static const char ko[] = "\x7f" "ELF junk\0license=GPL\0xvermagic=no\0"
+				 "vermagic=6.12.117 SMP mod_unload \0name=kstats_bench\0";
+	char *d = tmpdir(), path[256], rel[KIMAGE_RELEASE_MAX];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/m.ko", d);
+	write_file(path, ko, sizeof(ko));
+	assert_int_equal(kimage_ko_release(path, rel, sizeof(rel)), 0);
+	/* "xvermagic=" is not the key: the one that starts a string is */
+	assert_string_equal(rel, "6.12.117");
+	write_file(path, "no modinfo here", 15);
+	assert_int_equal(kimage_ko_release(path, rel, sizeof(rel)), -EINVAL);
+	rmtree(d);
+}
+
+static void test_kimage_tree(void **state)
+{
+	char *d = tmpdir(), path[256], rel[KIMAGE_RELEASE_MAX];
+
+	(void)state;
+	assert_int_equal(kimage_tree_release(d, rel, sizeof(rel)), -ENOENT);
+	snprintf(path, sizeof(path), "%s/include", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/include/config", d);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/include/config/kernel.release", d);
+	write_file(path, "6.12.117-ksb\n", 13);
+	assert_int_equal(kimage_tree_release(d, rel, sizeof(rel)), 0);
+	assert_string_equal(rel, "6.12.117-ksb");
+	rmtree(d);
+}
+
+/* an ELF header and one program header of type @type */
+static void fake_elf(const char *path, uint32_t type)
+{
+	struct {
+		Elf64_Ehdr eh;
+		Elf64_Phdr ph;
+	} f = { 0 };
+
+	memcpy(f.eh.e_ident, ELFMAG, SELFMAG);
+	f.eh.e_ident[EI_CLASS] = ELFCLASS64;
+	f.eh.e_phoff = sizeof(f.eh);
+	f.eh.e_phentsize = sizeof(f.ph);
+	f.eh.e_phnum = 1;
+	f.ph.p_type = type;
+	write_file(path, &f, sizeof(f));
+}
+
+static void test_kimage_static(void **state)
+{
+	char *d = tmpdir(), path[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/prog", d);
+	fake_elf(path, PT_LOAD);
+	assert_int_equal(kimage_elf_static(path), 1);
+	fake_elf(path, PT_INTERP);
+	assert_int_equal(kimage_elf_static(path), 0);
+	write_file(path, "#!/bin/sh\n", 10);
+	assert_int_equal(kimage_elf_static(path), -EINVAL);
+	/* the test program itself is linked against libcmocka.so */
+	assert_int_equal(kimage_elf_static("/proc/self/exe"), 0);
+	rmtree(d);
+}
+
+/* ---- vm: the qemu command ---- */
+
+static void test_vm_config(void **state)
+{
+	struct vm_config c = { .qemu = "q", .cpus = 2, .possible = 480, .nodes = 4,
+			       .memory = 1024 };
+	char why[256];
+
+	(void)state;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), 0);
+	/* 255 over 4 nodes: the firmware declares 252, the kernel adds the rest */
+	assert_int_equal(vm_fw_cpus(&c), 252);
+	c.possible = 255;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--possible-cpus 255 over 4 nodes: the firmware's CPUs must split evenly into one socket per node");
+	c.possible = 1;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--possible-cpus 1 is below --cpus 2");
+	c.possible = 8;
+	c.cpus = 9;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	c.cpus = 2;
+	c.memory = 255;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--memory 255 over 4 nodes: at least 64 MiB a node");
+}
+
+static void test_vm_qemu_argv(void **state)
+{
+	struct vm_config c = { .qemu = "qemu-system-x86_64", .cpus = 2, .possible = 480,
+			       .nodes = 2, .memory = 1024, .append = "irq_plant_ns=0" };
+	struct vm_argv a;
+	char line[2048];
+
+	(void)state;
+	vm_qemu_argv(&a, &c, "img/bzImage", "k.cpio", "con", "data");
+	vm_qemu_line(&a, line, sizeof(line));
+	assert_string_equal(line,
+		"qemu-system-x86_64 -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor"
+		" -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=254,sockets=2,cores=127,threads=1 -m 1024"
+		" -object memory-backend-ram,id=m0,size=512M -numa node,nodeid=0,cpus=0-126,memdev=m0"
+		" -object memory-backend-ram,id=m1,size=512M -numa node,nodeid=1,cpus=127-253,memdev=m1"
+		" -kernel img/bzImage -initrd k.cpio"
+		" -append 'console=ttyS0 panic=-1 possible_cpus=480 irq_plant_ns=0'"
+		" -nodefaults -display none -no-reboot -serial file:con -serial file:data");
+	assert_null(a.argv[a.n]);
+	/* at or under the firmware's count, no possible_cpus=; kvm takes the host CPU */
+	c = (struct vm_config) { .qemu = "q", .accel = VM_KVM, .cpus = 1, .possible = 16,
+				 .nodes = 1, .memory = 512 };
+	vm_qemu_argv(&a, &c, "i", "r", "c", "d");
+	vm_qemu_line(&a, line, sizeof(line));
+	assert_string_equal(line,
+		"q -machine q35,accel=kvm -cpu host -smp 1,maxcpus=16,sockets=1,cores=16,threads=1"
+		" -m 512 -kernel i -initrd r -append 'console=ttyS0 panic=-1' -nodefaults"
+		" -display none -no-reboot -serial file:c -serial file:d");
+}
+
+/* ---- vm: /init and the guest's results ---- */
+
+static void test_vm_init(void **state)
+{
+	char *k[] = { "kernel", "-w", "kernel-irq-alloc", NULL };
+	char *r[] = { "run", "--label", "it's", NULL };
+	char *const *cmds[] = { k, r };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(vm_write_init(f, cmds, 2), 0);
+	fclose(f);
+	assert_true(!strncmp(buf, "#!/bin/busybox sh\n", 18));
+	assert_non_null(strstr(buf, "\nrun 1 'kernel' '-w' 'kernel-irq-alloc'\n"
+				    "run 2 'run' '--label' 'it'\\''s'\n"
+				    "echo '@ksb done' >&3\npoweroff -f\n"));
+	free(buf);
+}
+
+/* a transcript as the guest sends it: CRs, a CSV, a stderr, unknown lines */
+static const char transcript[] =
+	"garbage before /init\r\n"
+	"@ksb vm 1\r\n"
+	"@ksb boot release=6.12.117 possible=0-479 online=0-1 kernel_max=511\r\n"
+	"@ksb begin 1\r\n"
+	"# kstats-bench-csv 2\r\n"
+	"a,b\r\n"
+	"@ksb stderr 1\r\n"
+	"@ksb end 1 rc=0\r\n"
+	"@ksb begin 2\r\n"
+	"@ksb stderr 2\r\n"
+	"bench run: --samples: '0' is not an integer in 1..4294967296\r\n"
+	"second line\r\n"
+	"@ksb end 2 rc=2\r\n"
+	"@ksb begin 7\r\n"
+	"ignored: no command 7\r\n"
+	"@ksb future thing\r\n"
+	"@ksb done\r\n";
+
+static void test_vm_guest_read(void **state)
+{
+	FILE *f = fmemopen((void *)transcript, sizeof(transcript) - 1, "r");
+	struct vm_guest g;
+	char line[64];
+
+	(void)state;
+	assert_int_equal(vm_guest_read(&g, f, 2), 0);
+	fclose(f);
+	assert_true(g.started && g.done);
+	assert_string_equal(g.release, "6.12.117");
+	assert_int_equal(g.possible, 480);
+	assert_int_equal(g.online, 2);
+	assert_int_equal(g.kernel_max, 511);
+	assert_int_equal(g.rc[0], 0);
+	assert_int_equal(g.rc[1], 2);
+	assert_int_equal(g.rc[2], -1);
+	assert_non_null(g.csv[0]);
+	assert_non_null(fgets(line, sizeof(line), g.csv[0]));
+	assert_string_equal(line, "# kstats-bench-csv 2\n");
+	assert_non_null(fgets(line, sizeof(line), g.csv[0]));
+	assert_string_equal(line, "a,b\n");
+	assert_null(fgets(line, sizeof(line), g.csv[0]));
+	assert_null(g.csv[1]);
+	assert_string_equal(g.err[0], "");
+	assert_string_equal(g.err[1], "bench run: --samples: '0' is not an integer in 1..4294967296");
+	vm_guest_free(&g);
+	vm_guest_free(&g);
+}
+
+/* a guest that died in its first command: started, not done */
+static void test_vm_guest_cut(void **state)
+{
+	static const char cut[] = "@ksb vm 1\n@ksb boot possible=0-254 online=0\n@ksb begin 1\n# kst";
+	FILE *f = fmemopen((void *)cut, sizeof(cut) - 1, "r");
+	struct vm_guest g;
+
+	(void)state;
+	assert_int_equal(vm_guest_read(&g, f, 1), 0);
+	fclose(f);
+	assert_true(g.started);
+	assert_false(g.done);
+	assert_int_equal(g.possible, 255);
+	assert_int_equal(g.online, 1);
+	assert_int_equal(g.rc[0], -1);
+	vm_guest_free(&g);
+}
+
+static void test_vm_count_cpus(void **state)
+{
+	(void)state;
+	assert_int_equal(vm_count_cpus("0-479"), 480);
+	assert_int_equal(vm_count_cpus("0"), 1);
+	assert_int_equal(vm_count_cpus("0,2-3,7"), 4);
+	assert_int_equal(vm_count_cpus(""), 0);
+	assert_int_equal(vm_count_cpus("x"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpio_layout),
+		cmocka_unit_test(test_cpio_list),
+		cmocka_unit_test(test_cpio_errors),
+		cmocka_unit_test(test_kimage_bzimage),
+		cmocka_unit_test(test_kimage_ko),
+		cmocka_unit_test(test_kimage_tree),
+		cmocka_unit_test(test_kimage_static),
+		cmocka_unit_test(test_vm_config),
+		cmocka_unit_test(test_vm_qemu_argv),
+		cmocka_unit_test(test_vm_init),
+		cmocka_unit_test(test_vm_guest_read),
+		cmocka_unit_test(test_vm_guest_cut),
+		cmocka_unit_test(test_vm_count_cpus),
+	};
+
+	return cmocka_run_group_tests_name("vm", tests, NULL, NULL);
+}
