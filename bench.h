@@ -61,5 +61,6 @@ int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
 int cmd_show(int argc, char **argv);		/* builtin-compare.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
+int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 
 #endif /* KSB_BENCH_H */

@@ -1,0 +1,194 @@
+#!/usr/bin/env bats
+# bench vm without a VM: its refusals, and everything around a boot with
+# tests/cli/fake-qemu standing in for qemu (the initramfs it is given,
+# the guest's transcript it writes). Real boots: make kernelcheck.
+
+load common
+
+setup() {
+	common_setup
+	Q=tests/cli/fake-qemu
+	# a bzImage's setup header: "HdrS", protocol 2.15, the version string
+	IMG=$T/stock/bzImage
+	mkdir -p "$T/stock" "$T/patched"
+	python3 - "$IMG" <<-'EOF'
+		import struct, sys
+		img = bytearray(0x1000)
+		img[0x202:0x206] = b"HdrS"
+		img[0x206:0x208] = struct.pack("<H", 0x20f)
+		img[0x20e:0x210] = struct.pack("<H", 0x400)
+		v = b"6.12.117 (root@ci) #1 SMP\0"
+		img[0x600:0x600 + len(v)] = v
+		open(sys.argv[1], "wb").write(img)
+	EOF
+	cp "$IMG" "$T/patched/bzImage"
+}
+
+@test "vm: --help gives the synopsis, the possible-CPU limits and the exit codes" {
+	run --separate-stderr ./bench vm --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Usage: bench vm [OPTIONS] [NAME=]KERNEL... -- COMMAND [ARGS] [-- COMMAND ...]"* ]]
+	[[ "$output" == *"test-only-possible-cpus.patch"* ]]
+	[[ "$output" == *"Exit: 0 done, 2 bad usage or files, 3 qemu, a boot or the guest refused"* ]]
+	run ./bench --help
+	[[ "$output" == *"vm "*"boot kernels under test in qemu"* ]]
+}
+
+@test "vm: usage errors, one line each, exit 2" {
+	bad "no kernel: give a bzImage or a build tree" vm -- run
+	bad "no command: -- kernel ... or -- run ..." vm "$IMG"
+	bad "an empty command after '--'" vm "$IMG" --
+	bad "an empty command after '--'" vm "$IMG" -- run -n 4 --
+	bad "'hist': the guests run bench kernel or bench run" vm "$IMG" -- hist x
+	bad "'run -o': bench vm writes the command's CSV itself (-o DIR)" vm "$IMG" -- run -o x.csv
+	bad "'run --output=x': bench vm writes" vm "$IMG" -- run --output=x
+	bad "two 'run' commands: their files would have one name" vm "$IMG" -- run -- run
+	bad "/nonexistent/bzImage: No such file or directory" vm /nonexistent/bzImage -- run
+	bad "two kernels named 'stock': name them, NAME=$IMG" vm "$IMG" "$IMG" -- run
+	bad "'a b': a kernel's NAME is [A-Za-z0-9._-]" vm "a b=$IMG" -- run
+	bad "--boots: '0' is not an integer in 1..1000" vm -B 0 "$IMG" -- run
+	bad "--cpus: '256' is not an integer in 1..255" vm -c 256 "$IMG" -- run
+	bad "--accel: 'hvf' is not one of tcg, kvm" vm --accel hvf "$IMG" -- run
+}
+
+@test "vm: the configuration is checked before anything boots" {
+	bad "--possible-cpus 1 is below --cpus 2" vm --qemu "$Q" -p 1 "$IMG" -- run
+	bad "--possible-cpus 255 over 4 nodes: the firmware's CPUs must split evenly" \
+		vm --qemu "$Q" -p 255 --nodes 4 -c 4 "$IMG" -- run
+	bad "--memory 200 over 4 nodes: at least 64 MiB a node" \
+		vm --qemu "$Q" -m 200 --nodes 4 -c 4 -p 16 "$IMG" -- run
+}
+
+@test "vm: a file that is not a bzImage, a module of another release: exit 2 naming them" {
+	echo "not a kernel" >"$T/junk"
+	bad "junk: $T/junk is not a bzImage (no \"HdrS\" boot header)" vm --qemu "$Q" "junk=$T/junk" -- run
+	printf 'x\0vermagic=6.1.0-57-amd64 SMP \0' >"$T/old.ko"
+	bad "--module $T/old.ko is built for 6.1.0-57-amd64, kernel stock is 6.12.117" \
+		vm --qemu "$Q" --module "$T/old.ko" "$IMG" -- kernel
+	bad "stock: bench kernel needs the module: give the kernel's build tree, --kbuild DIR or --module KO" \
+		vm --qemu "$Q" "$IMG" -- kernel
+	mkdir -p "$T/tree"
+	bad "tree: $T/tree is not a configured kernel tree" vm --qemu "$Q" "$T/tree" -- run
+}
+
+@test "vm: no qemu, a dynamic busybox: exit 3 with the package to install" {
+	run --separate-stderr ./bench vm --qemu /nonexistent/qemu "$IMG" -- run
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"/nonexistent/qemu: not found (apt-get install qemu-system-x86, or --qemu PROG)"* ]]
+	run --separate-stderr ./bench vm --qemu "$Q" --busybox /bin/sh "$IMG" -- run
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"/bin/sh is dynamically linked: the guests need a static one (apt-get install busybox-static"* ]]
+}
+
+# vm ARGS...: bench vm with the fake qemu into $T/out
+vm() {
+	run --separate-stderr ./bench vm --qemu "$Q" -o "$T/out" "$@"
+	echo "status $status"
+	echo "stderr: $stderr"
+}
+
+@test "vm: boots interleave, one CSV per kernel whose runs are the boots, compare reads them" {
+	FAKE_QEMU_LOG=$T/boots vm -B 5 -p 8 "$IMG" "$T/patched/bzImage" -- run -n 64
+	[ "$status" -eq 0 ]
+	# A1 B1 A2 B2 ...
+	run cat "$T/boots"
+	[ "${lines[0]}" = "$IMG" ]
+	[ "${lines[1]}" = "$T/patched/bzImage" ]
+	[ "${lines[8]}" = "$IMG" ]
+	[ "${lines[9]}" = "$T/patched/bzImage" ]
+	[ "${#lines[@]}" -eq 10 ]
+	[ "$(sed -n 's/^# runs: //p' "$T/out/stock.csv")" = 5 ]
+	[ "$(sed -n 's/^# vm_boots: //p' "$T/out/stock.csv")" = "1:8/2 2:8/2 3:8/2 4:8/2 5:8/2" ]
+	[ "$(sed -n 's/^# vm_release: //p' "$T/out/patched.csv")" = "6.12.117" ]
+	[ "$(sed -n 's/^# vm_image: //p' "$T/out/patched.csv")" = "$T/patched/bzImage" ]
+	[ "$(sed -n 's/^# partial: //p' "$T/out/stock.csv")" = no ]
+	grep -q "^# vm_qemu: $Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=8,sockets=1,cores=8,threads=1 " "$T/out/stock.csv"
+	# every boot's rows, then the merge over them
+	[ "$(grep -c '^irqdesc-alloc,old,5,all,' "$T/out/stock.csv")" -gt 0 ]
+	run ./bench compare "$T/out/stock.csv" -- "$T/out/patched.csv"
+	[ "$status" -le 1 ]
+	[[ "$output" == *"n=5+5"* ]]
+	[ -f "$T/out/stock.console" ]
+	grep -q "^=== stock boot 5, try 1$" "$T/out/stock.console"
+}
+
+@test "vm: bench show of the file gives the merge of its boots' tables" {
+	vm -B 2 -p 4 "$IMG" -- run -n 32
+	[ "$status" -eq 0 ]
+	run ./bench show -v old "$T/out/stock.csv"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf 'BUCKET \tSAMPLES\t AVG TIME(ns)  PERCENTILE')" ]
+	[[ "${lines[-1]}" == *" 1.000000" ]]
+}
+
+@test "vm: two commands give NAME-COMMAND.csv each" {
+	mkdir -p "$T/fixture"
+	vm -B 1 -p 4 --module tests/fixtures/vm/kstats_bench.ko "$IMG" -- kernel -n 16 -- run -n 16
+	[ "$status" -eq 0 ]
+	[ -f "$T/out/stock-kernel.csv" ]
+	[ -f "$T/out/stock-run.csv" ]
+	[ "$(sed -n 's/^# vm_guest_command: //p' "$T/out/stock-kernel.csv")" = "bench kernel -n 16" ]
+	[ "$(sed -n 's/^# source: //p' "$T/out/stock-kernel.csv")" = kernel ]
+}
+
+@test "vm: a guest that counts fewer possible CPUs than asked: exit 3 naming the limit" {
+	FAKE_QEMU=possible=255 vm -B 1 -p 480 "$IMG" -- run -n 16
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"stock boot 1: 255 possible CPUs, not 480: qemu's firmware declares at most 255, and 6.12.117 added none from possible_cpus= (kernels since 6.9 do not: apply tests/kernel/patches/test-only-possible-cpus.patch"* ]]
+	[ ! -f "$T/out/stock.csv" ]
+}
+
+@test "vm: a boot that hangs is killed at --timeout, named, booted again, then given up" {
+	FAKE_QEMU=hang vm -B 1 --timeout 10 --retries 1 "$IMG" -- run -n 16
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"stock boot 1 hung: killed at --timeout (console: [    0.000000] Linux version fake"*"; booting it again"* ]]
+	[[ "$stderr" == *"stock boot 1 failed 2 times (see $T/out/stock.console)"* ]]
+	[ "$(grep -c '^=== stock boot 1, try' "$T/out/stock.console")" -eq 2 ]
+}
+
+@test "vm: a crash on the first try is booted again, and the file says so" {
+	rm -f "$T/stock/bzImage.booted"
+	FAKE_QEMU=crash-once vm -B 2 -p 4 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"stock boot 1 stopped before its commands finished"*"; booting it again"* ]]
+	[ "$(sed -n 's/^# vm_boot_tries: //p' "$T/out/stock.csv")" = "1:2 2:1" ]
+	[ "$(sed -n 's/^# runs: //p' "$T/out/stock.csv")" = 2 ]
+}
+
+@test "vm: the guest command's usage error is ours, exit 2, with its message" {
+	FAKE_QEMU=rc=2 vm -B 1 "$IMG" -- run -n 16
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"stock boot 1: bench run exited 2 in the guest: bench run: told to fail with 2"* ]]
+}
+
+@test "vm: qemu refusing to start is exit 3 with its message" {
+	FAKE_QEMU=qemu-fails vm -B 1 "$IMG" -- run -n 16
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"stock boot 1: qemu exited 1: qemu-system-x86_64: -kernel $IMG: could not load kernel"* ]]
+}
+
+@test "vm: SIGINT during a boot keeps the finished boots, partial, exit 130" {
+	FAKE_QEMU_LOG=$T/boots ./bench vm --qemu "$Q" -o "$T/out" -B 3 -p 4 "$IMG" -- run -n 16 \
+		>"$T/stdout" 2>"$T/stderr" &
+	pid=$!
+	# the second boot starts only after the first finished
+	for _ in $(seq 600); do
+		[ "$(wc -l <"$T/boots" 2>/dev/null || echo 0)" -ge 2 ] && break
+		sleep 0.1
+	done
+	kill -INT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ]
+	[ "$(sed -n 's/^# partial: //p' "$T/out/stock.csv")" = yes ]
+	runs=$(sed -n 's/^# runs: //p' "$T/out/stock.csv")
+	[ "$runs" -ge 1 ] && [ "$runs" -le 2 ]
+	[ "$(sed -n 's/^# runs_asked: //p' "$T/out/stock.csv")" = 3 ]
+}
+
+@test "vm: the work directory is gone afterwards" {
+	TMPDIR=$T vm -B 1 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	run find "$T" -maxdepth 1 -name 'ksb-vm.*'
+	[ -z "$output" ]
+}
