@@ -8,11 +8,15 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "lib/csv.h"
+#include "lib/format.h"
+#include "lib/outfile.h"
 
 #define BENCH_VERSION	"0.1.0"
 
@@ -97,6 +101,57 @@ int bench_finish_stdout(void)
 		return EXIT_DONE;
 	fprintf(stderr, "%s: writing standard output: %s\n", bench_prog, strerror(errno));
 	return EXIT_ENV;
+}
+
+int bench_report(struct outfile *out, const char *path, unsigned int fmt,
+		 const struct results *r)
+{
+	/* with -o - the CSV has stdout, the report goes to stderr */
+	bool csv_stdout = path && out->how == OUTFILE_STDOUT;
+	int ret;
+
+	if (path) {
+		/* commit returns the writer's errors, errno and all */
+		csv_write(out->f, r);
+		ret = outfile_commit(out);
+		if (ret == -EPIPE && csv_stdout)
+			ret = 0;	/* -o - | head, as bench run | head */
+		if (ret) {
+			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, path, strerror(-ret));
+			return EXIT_ENV;
+		}
+	}
+	ret = format_write(csv_stdout ? stderr : stdout, fmt, r);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	return bench_finish_stdout();
+}
+
+int bench_load_csv(const char *path, struct results **r)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct csv_error err;
+	int ret;
+
+	*r = NULL;
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	ret = csv_read(f, r, &err);
+	if (f != stdin)
+		fclose(f);
+	if (!ret)
+		return EXIT_DONE;
+	if (ret != -EINVAL)
+		snprintf(err.why, sizeof(err.why), "%s", strerror(-ret));
+	if (err.line)
+		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog, path, err.line, err.why);
+	else
+		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
+	return EXIT_USAGE;
 }
 
 /* ---- main ---- */

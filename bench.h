@@ -53,6 +53,26 @@ int bench_options(struct opt_parser *p, const char *head, const char *tail,
  */
 int bench_finish_stdout(void);
 
+struct outfile;
+struct results;
+
+/*
+ * bench_report - what every measuring command does with its results:
+ * with @path (-o) the CSV into @out (opened by outfile_open() before
+ * measuring) and committed, then @r in format @fmt (an index of
+ * lib/format.h's formats[]) on stdout, or on stderr when the CSV has
+ * stdout (-o -). EXIT_DONE, or EXIT_ENV after a message naming the path
+ * or stdout when a write failed.
+ */
+int bench_report(struct outfile *out, const char *path, unsigned int fmt,
+		 const struct results *r);
+
+/*
+ * bench_load_csv - read the CSV @path ("-": stdin) into a new set *@r.
+ * EXIT_DONE, or EXIT_USAGE after one line naming the file and line.
+ */
+int bench_load_csv(const char *path, struct results **r);
+
 /* the subcommands, each returning its exit code */
 int cmd_run(int argc, char **argv);		/* builtin-run.c */
 int cmd_list(int argc, char **argv);		/* builtin-run.c */

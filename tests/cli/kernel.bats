@@ -50,6 +50,18 @@ teardown() {
 @test "kernel: unknown option" { bad "unknown option '--bogus'" kernel --bogus; }
 @test "kernel: a stray argument" { bad "unexpected argument 'extra'" kernel extra; }
 
-@test "kernel: -f json is refused: bench kernel writes no JSON" {
-	bad "--format: 'json' is not one of table, kstats, csv, bars" kernel -f json
+@test "kernel: every format of bench run, json included" {
+	bad "--format: 'xml' is not one of table, kstats, csv, bars, json" kernel -f xml
+}
+
+@test "kernel: options are checked before the environment (-c 99999 as non-root: exit 2)" {
+	command -v setpriv || skip "no setpriv"
+	PUB=$(mktemp -d /tmp/ksb-kernel.XXXXXX)
+	chmod 755 "$PUB"
+	install -m 0755 bench "$PUB/bench"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PUB/bench" kernel -c 99999
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bench kernel: --cpus: '99999' names CPUs this machine does not have (possible: "* ]]
 }

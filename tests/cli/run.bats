@@ -12,13 +12,21 @@ setup() {
 # check_csv: every check of docs/design.md's CSV section, one message per fault
 check_csv() {
 	awk -F, -v want="$2" '
-	NR == 1 { if ($0 != "# kstats-bench-csv 2") { print "magic"; bad = 1 } next }
+	NR == 1 { if ($0 != "# kstats-bench-csv 3") { print "magic"; bad = 1 } next }
 	/^# / { split(substr($0, 3), kv, ": "); meta[kv[1]] = 1; next }
 	!hdr { hdr = 1
-	       if ($0 != "workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile") { print "header"; bad = 1 }
+	       if ($0 != "workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile,sum_ns,min_ns,max_ns") { print "header"; bad = 1 }
 	       next }
 	{
-		if (NF != 11) { print "fields " NR; bad = 1 }
+		if (NF != 14) { print "fields " NR; bad = 1 }
+		# exact: avg the rounded sum / samples, the sum that of samples
+		# values of the bucket, min and max the same on every row of a series
+		if (int(($12 + int($9 / 2)) / $9) != $10) { print "avg of sum " NR; bad = 1 }
+		if ($12 < $9 * $7 || $12 > $9 * ($8 - 1)) { print "sum outside bucket " NR; bad = 1 }
+		key = $1 "," $2 "," $3 "," $4
+		if (key in mm && mm[key] != $13 "," $14) { print "min,max " NR; bad = 1 }
+		mm[key] = $13 "," $14
+		if ($13 + 0 > $14 + 0) { print "min above max " NR; bad = 1 }
 		if ($2 != "old" && $2 != "new" && $2 != "reference") { print "variant " NR; bad = 1 }
 		if ($2 == "reference" && $4 != "all") { print "reference per CPU " NR; bad = 1 }
 		if ($3 != "all") { print "run " NR; bad = 1 }
@@ -101,7 +109,7 @@ check_csv() {
 @test "an existing output file is replaced whole" {
 	echo stale >"$T/o.csv"
 	./bench run -q -n 16 -o "$T/o.csv" >/dev/null
-	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 2'
+	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 3'
 	[ "$(stat -c %a "$T/o.csv")" = 644 ]
 }
 
