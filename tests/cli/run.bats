@@ -80,8 +80,13 @@ check_csv() {
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
+# the workloads, as bench list names them (one line each, then two indented)
+workloads() { ./bench list | awk '!/^ / { print $1 }'; }
+
 @test "every format and workload runs; csv on stdout equals the schema" {
-	for w in irqdesc-alloc irqdesc-free empty; do
+	run workloads
+	[ "${#lines[@]}" -ge 4 ]
+	for w in "${lines[@]}"; do
 		./bench run -q -w "$w" -n 64 -f csv >"$T/$w.csv"
 		check_csv "$T/$w.csv" 64
 	done
@@ -234,3 +239,30 @@ check_csv() {
 }
 
 @test "--reference lists the valid names" { bad "--reference: 'yes' is not one of auto, on, off" run --reference yes; }
+
+@test "--runs 2 with every format; bench show of its CSV prints the same, byte for byte" {
+	for f in table kstats csv bars json; do
+		./bench run -q -R 2 -n 64 -f "$f" -o "$T/r-$f.csv" >"$T/out-$f"
+		./bench show -f "$f" "$T/r-$f.csv" >"$T/show-$f"
+		cmp "$T/out-$f" "$T/show-$f"
+	done
+	# each format is its own: kstats lines, bars, the CSV, the JSON
+	grep -q '^slot .* CPUS 2 ' "$T/out-kstats"
+	[ "$(grep -c '^# irqdesc-alloc ' "$T/out-kstats")" -eq 2 ]
+	grep -q '^\[.*) *[0-9]* |@*' "$T/out-bars"
+	grep -q '^SUMMARY .* samples=128/128 ' "$T/out-bars"
+	grep -qx '# runs: 2' "$T/out-csv"
+	[ "$(jq -r .metadata.runs "$T/out-json")" = 2 ]
+	cmp "$T/out-csv" "$T/r-csv.csv"
+}
+
+@test "--runs 3: SUMMARY's min, max and mean are exact, and bench show prints the same SUMMARY" {
+	./bench run -q -R 3 -n 128 -o "$T/r.csv" >"$T/out"
+	./bench show "$T/r.csv" >"$T/show"
+	grep '^SUMMARY ' "$T/out" >"$T/s1"
+	grep '^SUMMARY ' "$T/show" >"$T/s2"
+	cmp "$T/s1" "$T/s2"
+	# old_max is a sample: the largest of the runs' own max_ns, not a bucket's AVG
+	max=$(awk -F, '$2 == "old" && $3 != "all" && $4 == "all" { if ($14 > m) m = $14 } END { print m }' "$T/r.csv")
+	grep -q " old_max=$max " "$T/s1"
+}
