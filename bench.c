@@ -36,7 +36,7 @@ static const struct cmd cmds[] = {
 	  cmd_calibrate },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",
 	  cmd_compare },
-	{ "show", "print one histogram of a CSV as the patch's table",
+	{ "show", "print a CSV again as its command printed it, or one series",
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",
 	  cmd_hist },

@@ -78,7 +78,7 @@ int cmd_run(int argc, char **argv);		/* builtin-run.c */
 int cmd_list(int argc, char **argv);		/* builtin-run.c */
 int cmd_calibrate(int argc, char **argv);	/* builtin-run.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
-int cmd_show(int argc, char **argv);		/* builtin-compare.c */
+int cmd_show(int argc, char **argv);		/* builtin-show.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 
