@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "lib/csv.h"
@@ -152,6 +154,38 @@ int bench_load_csv(const char *path, struct results **r)
 	else
 		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
 	return EXIT_USAGE;
+}
+
+int bench_wait(const struct bench_wait *w)
+{
+	struct timespec tick = { w->tick_ms / 1000, w->tick_ms % 1000 * 1000000 };
+	bool tty = !w->quiet && w->progress && isatty(STDERR_FILENO);
+	sigset_t set;
+	int sig, ret;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (w->wake)
+		sigaddset(&set, w->wake);
+	while (!(ret = w->poll(w->priv))) {
+		if (tty) {
+			fputc('\r', stderr);
+			w->progress(w->priv);
+		}
+		sig = sigtimedwait(&set, NULL, &tick);
+		if (sig != SIGINT && sig != SIGTERM)
+			continue;
+		if (*w->signo) {
+			w->leave(w->priv);
+			_exit(128 + sig);
+		}
+		*w->signo = sig;
+		w->stop(w->priv, sig);
+	}
+	if (tty)
+		fprintf(stderr, "\r%60s\r", "");
+	return ret < 0 ? ret : 0;
 }
 
 /* ---- main ---- */

@@ -349,29 +349,50 @@ static const char *kk_state(void)
 	return s ? s + 7 : "";
 }
 
-static void kk_progress(bool last)
+/* bench_wait() on the module's run: done when its state is not "running" */
+static int kk_poll(void *priv)
+{
+	int ret = kmod_read_results(&k.results);
+
+	(void)priv;
+	return ret ? ret : !!strncmp(kk_state(), "running", 7);
+}
+
+static void kk_stop(void *priv, int sig)
+{
+	(void)priv;
+	(void)sig;
+	kmod_control("stop");
+}
+
+static void kk_leave(void *priv)
+{
+	(void)priv;
+	outfile_abort(&k.out);
+	kk_unload();
+}
+
+static void kk_progress(void *priv)
 {
 	const char *t = strstr(k.results, "\ntaken ");
 
-	if (k.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (last)
-		fprintf(stderr, "\r%60s\r", "");
-	else if (t)
-		fprintf(stderr, "\r%s: %lu/%lu samples", bench_prog, strtoul(t + 7, NULL, 10),
-			(unsigned long)(2 * k.samples));
+	(void)priv;
+	fprintf(stderr, "%s: %lu/%lu samples", bench_prog, t ? strtoul(t + 7, NULL, 10) : 0,
+		(unsigned long)(2 * k.samples));
 }
 
 /*
- * Start the run and wait for its end; SIGINT/SIGTERM (blocked, seen by
- * sigtimedwait) stop it with what it measured, a second one leaves.
+ * Start the run and wait for its end; SIGINT/SIGTERM stop it with what
+ * it measured, a second one leaves (bench_wait()).
  */
 static int kk_run(void)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	const struct bench_wait w = {
+		.poll = kk_poll, .stop = kk_stop, .leave = kk_leave, .progress = kk_progress,
+		.tick_ms = 100, .quiet = k.quiet, .signo = &k.signo,
+	};
 	char cmd[256];
-	sigset_t set;
-	int ret, sig;
+	int ret;
 
 	snprintf(cmd, sizeof(cmd), "workload=%s samples=%lu frac_bits=%lu%s%s\n",
 		 kk_workloads[k.wl], (unsigned long)k.samples, (unsigned long)k.frac_bits,
@@ -385,28 +406,9 @@ static int kk_run(void)
 		return kk_refused("%s is busy with another run (another bench kernel?)", KK_MODNAME);
 	if (ret)
 		return kk_refused("starting the run (%s/control): %s", KK_DIR, strerror(-ret));
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	for (;;) {
-		ret = kmod_read_results(&k.results);
-		if (ret)
-			return kk_refused("reading %s/results: %s", KK_DIR, strerror(-ret));
-		if (strncmp(kk_state(), "running", 7))
-			break;
-		kk_progress(false);
-		sig = sigtimedwait(&set, NULL, &tick);
-		if (sig > 0 && k.signo) {
-			outfile_abort(&k.out);
-			kk_unload();
-			_exit(128 + sig);
-		}
-		if (sig > 0) {
-			k.signo = sig;
-			kmod_control("stop");
-		}
-	}
-	kk_progress(true);
+	ret = bench_wait(&w);
+	if (ret)
+		return kk_refused("reading %s/results: %s", KK_DIR, strerror(-ret));
 	return 0;
 }
 

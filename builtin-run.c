@@ -367,45 +367,46 @@ static void run_check_nodes(void)
 
 /* ---- bench run: measuring ---- */
 
-static void run_progress(uint64_t done, uint64_t total, bool last)
+/* bench_wait() on the engine: done when every worker is */
+static int run_poll(void *priv)
 {
-	if (g.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (last)
-		fprintf(stderr, "\r%60s\r", "");
-	else
-		fprintf(stderr, "\r%s: %lu/%lu samples (%lu%%)", bench_prog,
-			(unsigned long)done, (unsigned long)total,
-			(unsigned long)(done * 100 / total));
+	return !engine_running(priv);
+}
+
+static void run_stop(void *priv, int sig)
+{
+	(void)sig;
+	engine_stop(priv);
+}
+
+static void run_leave(void *priv)
+{
+	(void)priv;
+	outfile_abort(&g.out);
+}
+
+static void run_progress(void *priv)
+{
+	uint64_t done = engine_progress(priv), total = 2 * g.samples;
+
+	fprintf(stderr, "%s: %lu/%lu samples (%lu%%)", bench_prog, (unsigned long)done,
+		(unsigned long)total, (unsigned long)(done * 100 / total));
 }
 
 /*
- * The main thread waits for SIGINT/SIGTERM (blocked everywhere, so only
- * sigtimedwait sees them) while the workers run: the first one stops
- * them at the next sample boundary, a second one leaves at once.
+ * The main thread waits for SIGINT/SIGTERM while the workers run: the
+ * first one stops them at the next sample boundary, a second one leaves
+ * at once.
  */
 static void run_wait(void)
 {
-	struct timespec tick = { 0, 200 * 1000 * 1000 };
-	sigset_t set;
-	int sig;
+	const struct bench_wait w = {
+		.poll = run_poll, .stop = run_stop, .leave = run_leave,
+		.progress = run_progress, .priv = g.e, .tick_ms = 200,
+		.quiet = g.quiet, .signo = &g.signo,
+	};
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	while (engine_running(g.e)) {
-		sig = sigtimedwait(&set, NULL, &tick);
-		if (sig > 0 && g.signo) {
-			outfile_abort(&g.out);
-			_exit(128 + sig);
-		}
-		if (sig > 0) {
-			g.signo = sig;
-			engine_stop(g.e);
-		}
-		run_progress(engine_progress(g.e), 2 * g.samples, false);
-	}
-	run_progress(0, 0, true);
+	bench_wait(&w);
 }
 
 /*
@@ -571,15 +572,36 @@ static void runs_child(unsigned int idx, FILE *out, pid_t parent)
 	_exit(run_once());
 }
 
-static void runs_progress(unsigned int idx, bool last)
+/* bench_wait() on run @idx's child @pid */
+struct runs_child {
+	pid_t pid;			/* the child */
+	unsigned int idx;		/* its run, 1..R */
+	int status;			/* its wait status, once reaped */
+};
+
+static int runs_poll(void *priv)
 {
-	if (g.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (last)
-		fprintf(stderr, "\r%60s\r", "");
-	else
-		fprintf(stderr, "\r%s: run %u/%lu", bench_prog, idx,
-			(unsigned long)g.runs);
+	struct runs_child *c = priv;
+	pid_t w = waitpid(c->pid, &c->status, WNOHANG);
+
+	return w == c->pid ? 1 : w < 0 ? -errno : 0;
+}
+
+static void runs_stop(void *priv, int sig)
+{
+	kill(((struct runs_child *)priv)->pid, sig);
+}
+
+static void runs_leave(void *priv)
+{
+	kill(((struct runs_child *)priv)->pid, SIGKILL);
+	outfile_abort(&g.out);
+}
+
+static void runs_progress(void *priv)
+{
+	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->idx,
+		(unsigned long)g.runs);
 }
 
 /*
@@ -589,38 +611,22 @@ static void runs_progress(unsigned int idx, bool last)
  */
 static int runs_wait(pid_t pid, unsigned int idx)
 {
-	struct timespec tick = { 0, 200 * 1000 * 1000 };
-	sigset_t set;
-	int sig, status = 0;
-	pid_t w;
+	struct runs_child c = { .pid = pid, .idx = idx };
+	const struct bench_wait w = {
+		.poll = runs_poll, .stop = runs_stop, .leave = runs_leave,
+		.progress = runs_progress, .priv = &c, .tick_ms = 200, .wake = SIGCHLD,
+		.quiet = g.quiet, .signo = &g.signo,
+	};
+	int ret = bench_wait(&w);
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	while ((w = waitpid(pid, &status, WNOHANG)) != pid) {
-		if (w < 0) {
-			fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx,
-				strerror(errno));
-			return EXIT_ENV;
-		}
-		runs_progress(idx, false);
-		sig = sigtimedwait(&set, NULL, &tick);
-		if ((sig == SIGINT || sig == SIGTERM) && g.signo) {
-			kill(pid, SIGKILL);
-			outfile_abort(&g.out);
-			_exit(128 + sig);
-		}
-		if (sig == SIGINT || sig == SIGTERM) {
-			g.signo = sig;
-			kill(pid, sig);
-		}
+	if (ret) {
+		fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx, strerror(-ret));
+		return EXIT_ENV;
 	}
-	runs_progress(idx, true);
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
+	if (WIFEXITED(c.status))
+		return WEXITSTATUS(c.status);
 	fprintf(stderr, "%s: run %u: killed by signal %d (%s)\n", bench_prog, idx,
-		WTERMSIG(status), strsignal(WTERMSIG(status)));
+		WTERMSIG(c.status), strsignal(WTERMSIG(c.status)));
 	return EXIT_ENV;
 }
 
