@@ -55,13 +55,11 @@ void kstats_hist_free(struct kstats_hist *h)
 	free(h);
 }
 
-void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
+/* @n samples summing to @sum into slot @s, as if each were @v for min and max */
+static void ksh_add(struct kstats_hist *h, struct ksh_slot *s, uint64_t n,
+		    unsigned __int128 sum, uint64_t v)
 {
-	struct ksh_slot *s = &h->slot[kstats_hist_slot(v, h->frac_bits)];
-	unsigned __int128 sum = ksh_sum(s) + (unsigned __int128)v * n;
-
-	if (!n)
-		return;
+	sum += ksh_sum(s);
 	s->count += n;
 	s->sum_lo = (uint64_t)sum;
 	s->sum_hi = (uint64_t)(sum >> 64);
@@ -69,6 +67,13 @@ void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
+}
+
+void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
+{
+	if (n)
+		ksh_add(h, &h->slot[kstats_hist_slot(v, h->frac_bits)], n,
+			(unsigned __int128)v * n, v);
 }
 
 int kstats_hist_add_slot(struct kstats_hist *h, unsigned int slot, uint64_t n,
@@ -85,14 +90,7 @@ int kstats_hist_add_slot(struct kstats_hist *h, unsigned int slot, uint64_t n,
 	if (s->count > UINT64_MAX - n)
 		return -EOVERFLOW;
 	avg = (uint64_t)((sum + n / 2) / n);
-	sum += ksh_sum(s);
-	s->count += n;
-	s->sum_lo = (uint64_t)sum;
-	s->sum_hi = (uint64_t)(sum >> 64);
-	if (avg < h->min)
-		h->min = avg;
-	if (avg > h->max)
-		h->max = avg;
+	ksh_add(h, s, n, sum, avg);
 	return 0;
 }
 
