@@ -81,7 +81,7 @@ build/bench-asan: $(call objs,san,$(BENCH_SRCS) $(LIB_SRCS))
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c
+FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c lib/results.c lib/meta.c
 FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
 
 build/fuzzobj/%.o: %.c

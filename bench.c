@@ -8,11 +8,17 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
+#include "lib/csv.h"
+#include "lib/format.h"
+#include "lib/outfile.h"
 
 #define BENCH_VERSION	"0.1.0"
 
@@ -32,7 +38,7 @@ static const struct cmd cmds[] = {
 	  cmd_calibrate },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",
 	  cmd_compare },
-	{ "show", "print one histogram of a CSV as the patch's table",
+	{ "show", "print a CSV again as its command printed it, or one series",
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",
 	  cmd_hist },
@@ -99,6 +105,89 @@ int bench_finish_stdout(void)
 		return EXIT_DONE;
 	fprintf(stderr, "%s: writing standard output: %s\n", bench_prog, strerror(errno));
 	return EXIT_ENV;
+}
+
+int bench_report(struct outfile *out, const char *path, unsigned int fmt,
+		 const struct results *r)
+{
+	/* with -o - the CSV has stdout, the report goes to stderr */
+	bool csv_stdout = path && out->how == OUTFILE_STDOUT;
+	int ret;
+
+	if (path) {
+		/* commit returns the writer's errors, errno and all */
+		csv_write(out->f, r);
+		ret = outfile_commit(out);
+		if (ret == -EPIPE && csv_stdout)
+			ret = 0;	/* -o - | head, as bench run | head */
+		if (ret) {
+			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, path, strerror(-ret));
+			return EXIT_ENV;
+		}
+	}
+	ret = format_write(csv_stdout ? stderr : stdout, fmt, r);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	return bench_finish_stdout();
+}
+
+int bench_load_csv(const char *path, struct results **r)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct csv_error err;
+	int ret;
+
+	*r = NULL;
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	ret = csv_read(f, r, &err);
+	if (f != stdin)
+		fclose(f);
+	if (!ret)
+		return EXIT_DONE;
+	if (ret != -EINVAL)
+		snprintf(err.why, sizeof(err.why), "%s", strerror(-ret));
+	if (err.line)
+		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog, path, err.line, err.why);
+	else
+		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
+	return EXIT_USAGE;
+}
+
+int bench_wait(const struct bench_wait *w)
+{
+	struct timespec tick = { w->tick_ms / 1000, w->tick_ms % 1000 * 1000000 };
+	bool tty = !w->quiet && w->progress && isatty(STDERR_FILENO);
+	sigset_t set;
+	int sig, ret;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	if (w->wake)
+		sigaddset(&set, w->wake);
+	while (!(ret = w->poll(w->priv))) {
+		if (tty) {
+			fputc('\r', stderr);
+			w->progress(w->priv);
+		}
+		sig = sigtimedwait(&set, NULL, &tick);
+		if (sig != SIGINT && sig != SIGTERM)
+			continue;
+		if (*w->signo) {
+			w->leave(w->priv);
+			_exit(128 + sig);
+		}
+		*w->signo = sig;
+		w->stop(w->priv, sig);
+	}
+	if (tty)
+		fprintf(stderr, "\r%60s\r", "");
+	return ret < 0 ? ret : 0;
 }
 
 /* ---- main ---- */

@@ -8,6 +8,7 @@
 #ifndef KSB_BENCH_H
 #define KSB_BENCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,12 +54,62 @@ int bench_options(struct opt_parser *p, const char *head, const char *tail,
  */
 int bench_finish_stdout(void);
 
+struct outfile;
+struct results;
+
+/*
+ * bench_report - what every measuring command does with its results:
+ * with @path (-o) the CSV into @out (opened by outfile_open() before
+ * measuring) and committed, then @r in format @fmt (an index of
+ * lib/format.h's formats[]) on stdout, or on stderr when the CSV has
+ * stdout (-o -). EXIT_DONE, or EXIT_ENV after a message naming the path
+ * or stdout when a write failed.
+ */
+int bench_report(struct outfile *out, const char *path, unsigned int fmt,
+		 const struct results *r);
+
+/*
+ * bench_load_csv - read the CSV @path ("-": stdin) into a new set *@r.
+ * EXIT_DONE, or EXIT_USAGE after one line naming the file and line.
+ */
+int bench_load_csv(const char *path, struct results **r);
+
+/*
+ * What a command waits on while it measures (the engine's workers, a
+ * --runs child, the module's run), for bench_wait(): SIGINT and SIGTERM
+ * are blocked in every thread, so only its sigtimedwait() sees them.
+ */
+struct bench_wait {
+	/* each tick: 1 done, 0 not yet, or -errno (the wait ends with it) */
+	int (*poll)(void *priv);
+	/* the first SIGINT/SIGTERM: stop at the next sample, keep what was measured */
+	void (*stop)(void *priv, int sig);
+	/* the second: undo what must not outlive us, before _exit(128 + sig) */
+	void (*leave)(void *priv);
+	/* each tick, stderr a terminal and not quiet: the progress text, no newline */
+	void (*progress)(void *priv);
+	void *priv;			/* the callbacks' argument */
+	long tick_ms;			/* how often poll() and progress() run */
+	int wake;			/* a signal that ends a tick early (SIGCHLD), or 0 */
+	bool quiet;			/* -q: no progress */
+	int *signo;			/* the first SIGINT/SIGTERM is stored here */
+};
+
+/*
+ * bench_wait - wait until @w->poll() says done: the first SIGINT or
+ * SIGTERM calls @w->stop() and the wait goes on (what was measured is
+ * still written), a second one calls @w->leave() and exits 128 + sig at
+ * once. The progress line is cleared at the end. Returns 0 or poll()'s
+ * -errno.
+ */
+int bench_wait(const struct bench_wait *w);
+
 /* the subcommands, each returning its exit code */
 int cmd_run(int argc, char **argv);		/* builtin-run.c */
 int cmd_list(int argc, char **argv);		/* builtin-run.c */
 int cmd_calibrate(int argc, char **argv);	/* builtin-run.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
-int cmd_show(int argc, char **argv);		/* builtin-compare.c */
+int cmd_show(int argc, char **argv);		/* builtin-show.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */

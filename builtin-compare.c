@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-compare.c - bench show and bench compare: read kstats-bench
- * CSVs back, print one histogram, or gate AFTER against BEFORE.
+ * builtin-compare.c - bench compare: the CI gate, AFTER's runs against
+ * BEFORE's, read back from kstats-bench CSVs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,171 +15,8 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/compare.h"
-#include "lib/csv.h"
 #include "lib/json.h"
-#include "lib/report.h"
-#include "lib/topo.h"
-
-/* ---- reading CSVs: bench show, bench compare ---- */
-
-/* csv_read() with the message, naming file and line. 0 or EXIT_USAGE. */
-static int load_csv(const char *path, struct csv_file *cf)
-{
-	unsigned long line = 0;
-	char why[256] = "";
-	FILE *f = fopen(path, "r");
-	int ret;
-
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, strerror(errno));
-		return EXIT_USAGE;
-	}
-	ret = csv_read(f, cf, &line, why, sizeof(why));
-	fclose(f);
-	if (!ret)
-		return 0;
-	if (ret != -EINVAL)
-		snprintf(why, sizeof(why), "%s", strerror(-ret));
-	if (line)
-		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog, path, line, why);
-	else
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, why);
-	return EXIT_USAGE;
-}
-
-enum show_format { SHOW_TABLE, SHOW_KSTATS, SHOW_BARS, SHOW_JSON };
-
-static const char *const show_formats[] = { "table", "kstats", "bars", "json", NULL };
-
-/* -f json: the file's metadata and the one series (lib/json.h) */
-static int show_json(const struct csv_file *cf, const struct csv_series *s)
-{
-	const char *unit = csv_meta_get(&cf->meta, "unit");
-	char run[16] = "all";
-	struct json_series js = {
-		.workload = s->workload, .variant = s->variant, .cpu = s->cpu,
-		.node = s->node, .unit = unit ? unit : "ns", .run = run,
-	};
-	struct json j;
-
-	if (s->run != CSV_RUN_ALL)
-		snprintf(run, sizeof(run), "%u", s->run);
-	json_init(&j, stdout);
-	json_doc_begin(&j, &cf->meta);
-	json_array_begin(&j, "histograms");
-	json_write_hist(&j, &js, s->h);
-	json_array_end(&j);
-	return json_doc_end(&j);
-}
-
-struct show_opts {
-	const char *workload;		/* -w, NULL: the file's first */
-	const char *variant;		/* -v */
-	const char *cpu;		/* -c, a number or "all" */
-	unsigned int run;		/* -r, a run number or CSV_RUN_ALL */
-	enum show_format format;	/* -f */
-};
-
-/* -c N|all: kept as given, checked here */
-static int show_cpu(const struct opt *o, const char *arg, char *why, size_t len)
-{
-	uint64_t cpu;
-
-	*(const char **)o->value = arg;
-	if (!strcmp(arg, "all"))
-		return 0;
-	return opt_parse_u64(o, arg, 0, TOPO_MAX_CPUS - 1, &cpu, why, len);
-}
-
-/* -r N|all */
-static int show_run(const struct opt *o, const char *arg, char *why, size_t len)
-{
-	uint64_t run = CSV_RUN_ALL;
-	int ret = 0;
-
-	if (strcmp(arg, "all"))
-		ret = opt_parse_u64(o, arg, 1, CSV_MAX_RUNS, &run, why, len);
-	*(unsigned int *)o->value = (unsigned int)run;
-	return ret;
-}
-
-/* Returns 0 to run, 1 after --help, -1 after a usage error. */
-static int show_parse(int argc, char **argv, struct show_opts *o)
-{
-	const struct opt opts[] = {
-		OPT_STRING('w', "workload", &o->workload, "WORKLOAD",
-			   "the workload (default: the file's first)"),
-		OPT_STRING('v', "variant", &o->variant, "VARIANT", "old (default) or new"),
-		OPT_CALL('r', "run", &o->run, show_run, "RUN|all",
-			 "run N alone (files of bench run -R R), or all\n"
-			 "(default)"),
-		OPT_CALL('c', "cpu", &o->cpu, show_cpu, "CPU|all",
-			 "one CPU's rows, or all merged (default)"),
-		OPT_ENUM('f', "format", &o->format, show_formats, "FMT",
-			 "table (default), kstats, bars, json"),
-		OPT_END()
-	};
-	const struct opt *tab[] = { opts, NULL };
-	struct opt_parser p = { .tab = tab };
-	int ret = bench_options(&p,
-		"Usage: bench show [OPTIONS] FILE.csv\n"
-		"Print one histogram of a kstats-bench CSV: by default the old variant of\n"
-		"the file's first workload, merged over CPUs and runs ('all'), as the\n"
-		"patch's table.\n",
-		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n",
-		argc, argv);
-
-	if (ret)
-		return ret;
-	if (argc - optind != 1) {
-		bench_err("needs exactly one CSV file");
-		return -1;
-	}
-	return 0;
-}
-
-int cmd_show(int argc, char **argv)
-{
-	struct show_opts o = { .variant = "old", .cpu = "all" };
-	static struct csv_file cf;
-	struct csv_series *s;
-	int ret;
-
-	ret = show_parse(argc, argv, &o);
-	if (ret)
-		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	ret = load_csv(argv[optind], &cf);
-	if (ret)
-		return ret;
-	if (!o.workload)
-		o.workload = cf.s[0].workload;
-	s = csv_find(&cf, o.workload, o.variant, o.run,
-		     strcmp(o.cpu, "all") ? atoi(o.cpu) : -1);
-	if (!s && o.run == 1 && csv_nr_runs(&cf, o.workload, o.variant) == 1)
-		s = csv_find(&cf, o.workload, o.variant, CSV_RUN_ALL,
-			     strcmp(o.cpu, "all") ? atoi(o.cpu) : -1);
-	if (!s) {
-		char run[16] = "all";
-
-		if (o.run)
-			snprintf(run, sizeof(run), "%u", o.run);
-		fprintf(stderr, "%s: %s: no rows for workload %s, variant %s, run %s, cpu %s\n",
-			bench_prog, argv[optind], o.workload, o.variant, run, o.cpu);
-		ret = EXIT_USAGE;
-	} else {
-		if (o.format == SHOW_JSON)
-			show_json(&cf, s);
-		else if (o.format == SHOW_KSTATS)
-			kstats_hist_print_kstats(s->h, stdout, s->cpu, 1);
-		else if (o.format == SHOW_BARS)
-			kstats_hist_print_bars(s->h, stdout);
-		else
-			kstats_hist_print_table(s->h, stdout);
-		ret = bench_finish_stdout();
-	}
-	csv_file_free(&cf);
-	return ret;
-}
+#include "lib/results.h"
 
 /* ---- bench compare ---- */
 
@@ -226,7 +63,7 @@ struct compare_refs {
 
 struct compare_side {
 	char **path;			/* [n] file names */
-	struct csv_file *cf;		/* [n] their contents */
+	struct results **set;		/* [n] their contents */
 	struct compare_refs *ref;	/* [n] their reference figures, cached */
 	unsigned int n;			/* files */
 };
@@ -324,52 +161,52 @@ static void compare_side_free(struct compare_side *s)
 {
 	unsigned int i;
 
-	for (i = 0; s->cf && i < s->n; i++)
-		csv_file_free(&s->cf[i]);
+	for (i = 0; s->set && i < s->n; i++)
+		results_free(s->set[i]);
 	for (i = 0; s->ref && i < s->n; i++)
 		free(s->ref[i].v);
 	free(s->ref);
-	free(s->cf);
+	free(s->set);
 	s->ref = NULL;
-	s->cf = NULL;
+	s->set = NULL;
 }
 
 /* read every file of @s; the files must measure the same way as @ref */
-static int compare_load(struct compare_side *s, const struct csv_file **ref,
+static int compare_load(struct compare_side *s, const struct results **ref,
 			const char **ref_path)
 {
 	unsigned int i;
 	int ret;
 
-	s->cf = calloc(s->n, sizeof(*s->cf));
+	s->set = calloc(s->n, sizeof(*s->set));
 	s->ref = calloc(s->n, sizeof(*s->ref));
-	if (!s->cf || !s->ref) {
+	if (!s->set || !s->ref) {
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
 	for (i = 0; i < s->n; i++) {
 		const char *u, *ru;
 
-		ret = load_csv(s->path[i], &s->cf[i]);
+		ret = bench_load_csv(s->path[i], &s->set[i]);
 		if (ret)
 			return ret;
-		u = csv_meta_get(&s->cf[i].meta, "partial");
+		u = meta_get(&s->set[i]->meta, "partial");
 		if (u && !strcmp(u, "yes"))
 			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
 				bench_prog, s->path[i]);
 		if (!*ref) {
-			*ref = &s->cf[i];
+			*ref = s->set[i];
 			*ref_path = s->path[i];
 			continue;
 		}
-		if (s->cf[i].frac_bits != (*ref)->frac_bits) {
+		if (s->set[i]->frac_bits != (*ref)->frac_bits) {
 			fprintf(stderr, "%s: %s has frac_bits %u, %s has %u: buckets differ\n",
 				bench_prog, *ref_path, (*ref)->frac_bits, s->path[i],
-				s->cf[i].frac_bits);
+				s->set[i]->frac_bits);
 			return EXIT_USAGE;
 		}
-		u = csv_meta_get(&s->cf[i].meta, "unit");
-		ru = csv_meta_get(&(*ref)->meta, "unit");
+		u = meta_get(&s->set[i]->meta, "unit");
+		ru = meta_get(&(*ref)->meta, "unit");
 		if (u && ru && strcmp(u, ru)) {
 			fprintf(stderr, "%s: %s is in %s, %s in %s\n", bench_prog,
 				*ref_path, ru, s->path[i], u);
@@ -386,7 +223,7 @@ static unsigned int compare_nr_runs(const struct compare_side *s,
 	unsigned int i, n = 0;
 
 	for (i = 0; i < s->n; i++)
-		n += csv_nr_runs(&s->cf[i], wl, var);
+		n += results_nr_runs(s->set[i], wl, var);
 	return n;
 }
 
@@ -394,18 +231,18 @@ static unsigned int compare_nr_runs(const struct compare_side *s,
  * Every (workload, variant) of either side, once, in order of first
  * appearance: checked for runs on both sides before anything prints.
  */
-static int compare_series(const struct compare_side *side, struct csv_series ***out,
+static int compare_series(const struct compare_side *side, struct results_series ***out,
 			  unsigned int *nr)
 {
-	struct csv_series **list = NULL, **nl;
+	struct results_series **list = NULL, **nl;
 	unsigned int f, i, j, k, n = 0;
 
 	for (k = 0; k < 2; k++)
 		for (f = 0; f < side[k].n; f++)
-			for (i = 0; i < side[k].cf[f].n; i++) {
-				struct csv_series *s = &side[k].cf[f].s[i];
+			for (i = 0; i < side[k].set[f]->n; i++) {
+				struct results_series *s = &side[k].set[f]->s[i];
 
-				if (s->cpu >= 0 || !strcmp(s->variant, REPORT_REFERENCE))
+				if (s->cpu >= 0 || !strcmp(s->variant, RESULTS_REFERENCE))
 					continue;
 				for (j = 0; j < n; j++)
 					if (!strcmp(list[j]->workload, s->workload) &&
@@ -427,7 +264,7 @@ static int compare_series(const struct compare_side *side, struct csv_series ***
 }
 
 static int compare_check_runs(const struct compare_side *side,
-			      struct csv_series *const *list, unsigned int n)
+			      struct results_series *const *list, unsigned int n)
 {
 	unsigned int i, nb, na;
 
@@ -458,7 +295,7 @@ static int compare_check_runs(const struct compare_side *side,
 
 /* one series, computed whole before anything prints */
 struct compare_res {
-	const struct csv_series *s;	/* names the series */
+	const struct results_series *s; /* names the series */
 	double *x;			/* [nb + na] per-run figures, file order */
 	unsigned int nb, na;		/* runs before, after */
 	struct kstats_hist *pool[2];	/* every run of a side, merged */
@@ -471,8 +308,8 @@ struct compare_res {
 
 /*
  * Run @i's reference figure in file @f of @s (its 10% trimmed mean), 0
- * when none. Built once per file and workload: csv_nr_runs() and
- * csv_run_hist() walk the file, and runs x runs of them add up.
+ * when none. Built once per file and workload: results_nr_runs() and
+ * results_run_hist() walk the file, and runs x runs of them add up.
  */
 static double compare_ref_value(const struct compare_side *s, unsigned int f,
 				const char *wl, unsigned int i)
@@ -484,12 +321,14 @@ static double compare_ref_value(const struct compare_side *s, unsigned int f,
 	if (!r->wl || strcmp(r->wl, wl)) {
 		free(r->v);
 		r->wl = wl;
-		r->n = csv_nr_runs(&s->cf[f], wl, REPORT_REFERENCE);
+		r->n = results_nr_runs(s->set[f], wl, RESULTS_REFERENCE);
 		r->v = calloc(r->n ? r->n : 1, sizeof(*r->v));
 		if (!r->v)
 			r->n = 0;
-		for (k = 0; k < r->n && (h = csv_run_hist(&s->cf[f], wl, REPORT_REFERENCE, k)); k++)
-			r->v[k] = cmp_hist_stat(h, CMP_STAT_TM10);
+		for (k = 0; k < r->n; k++) {
+			h = results_run_hist(s->set[f], wl, RESULTS_REFERENCE, k);
+			r->v[k] = h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
+		}
 	}
 	return i < r->n ? r->v[i] : 0;
 }
@@ -500,14 +339,14 @@ static double compare_ref_value(const struct compare_side *s, unsigned int f,
  * timed before its first pair, so every run of a variant has one.
  */
 static unsigned int compare_ref_missing(const struct compare_side *s, unsigned int f,
-					struct csv_series *const *list, unsigned int n)
+					struct results_series *const *list, unsigned int n)
 {
 	const char *wl;
 	unsigned int i, r, runs;
 
 	for (i = 0; i < n; i++) {
 		wl = list[i]->workload;
-		runs = csv_nr_runs(&s->cf[f], wl, list[i]->variant);
+		runs = results_nr_runs(s->set[f], wl, list[i]->variant);
 		compare_ref_value(s, f, wl, 0);
 		if (s->ref[f].n != runs)
 			return s->ref[f].n < runs ? s->ref[f].n + 1 : 1;
@@ -524,7 +363,7 @@ static unsigned int compare_ref_missing(const struct compare_side *s, unsigned i
  * first file without one (on).
  */
 static int compare_decide_ref(struct compare_opts *o, const struct compare_side *side,
-			      struct csv_series *const *list, unsigned int n)
+			      struct results_series *const *list, unsigned int n)
 {
 	unsigned int k, f, r;
 
@@ -561,7 +400,7 @@ static int compare_collect(const struct compare_side *s, const struct compare_op
 	unsigned int f, i, n = 0;
 
 	for (f = 0; f < s->n; f++)
-		for (i = 0; (h = csv_run_hist(&s->cf[f], wl, var, i)); i++) {
+		for (i = 0; (h = results_run_hist(s->set[f], wl, var, i)); i++) {
 			x[n] = cmp_hist_stat(h, o->stat);
 			if (r)
 				r[n] = compare_ref_value(s, f, wl, i);
@@ -711,7 +550,7 @@ static void compare_pooled(const char *wl, const char *var,
 }
 
 /* -f runs: every run's figure, before then after, in file order */
-static void compare_print_runs(const struct csv_series *s, const double *x,
+static void compare_print_runs(const struct results_series *s, const double *x,
 			       unsigned int nb, unsigned int na)
 {
 	unsigned int i;
@@ -739,7 +578,7 @@ static void compare_json_side(struct json *j, const char *key, double med,
 }
 
 static void compare_json_one(struct json *j, const struct compare_opts *o,
-			     const struct csv_series *s, const struct cmp_result *r,
+			     const struct results_series *s, const struct cmp_result *r,
 			     const double *x, unsigned int nb, unsigned int na, double share)
 {
 	json_object_begin(j, NULL);
@@ -842,7 +681,7 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 
 /* compute every series first, so that bad input prints no verdict at all */
 static int compare_all(const struct compare_opts *o, const struct compare_side *side,
-		       struct csv_series *const *list, unsigned int n,
+		       struct results_series *const *list, unsigned int n,
 		       struct compare_tally *t, const char *unit)
 {
 	struct compare_res *c = calloc(n, sizeof(*c));
@@ -855,7 +694,7 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 	}
 	for (i = 0; i < n && !ret; i++) {
 		c[i].s = list[i];
-		ret = compare_compute(o, side, side[0].cf[0].frac_bits, &c[i]);
+		ret = compare_compute(o, side, side[0].set[0]->frac_bits, &c[i]);
 	}
 	if (!ret) {
 		compare_tally(c, n, t);
@@ -878,14 +717,14 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 /* -f json: the document, its metadata the gate's settings */
 static void compare_json_begin(const struct compare_opts *o, const char *unit)
 {
-	static struct csv_meta m;
+	static struct meta m;
 
-	csv_meta_set(&m, "command", "bench compare");
-	csv_meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
-	csv_meta_set(&m, "alpha", "%g", o->alpha);
-	csv_meta_set(&m, "threshold_pct", "%g", o->threshold_pct);
-	csv_meta_set(&m, "reference", "%s", o->scaled ? "scaled" : "raw");
-	csv_meta_set(&m, "unit", "%s", unit ? unit : "ns");
+	meta_set(&m, "command", "bench compare");
+	meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
+	meta_set(&m, "alpha", "%g", o->alpha);
+	meta_set(&m, "threshold_pct", "%g", o->threshold_pct);
+	meta_set(&m, "reference", "%s", o->scaled ? "scaled" : "raw");
+	meta_set(&m, "unit", "%s", unit ? unit : "ns");
 	json_init(o->json, stdout);
 	json_doc_begin(o->json, &m);
 }
@@ -893,8 +732,8 @@ static void compare_json_begin(const struct compare_opts *o, const char *unit)
 static int compare_run(struct compare_opts *o, struct compare_side *side)
 {
 	struct compare_tally t = { 0 };
-	struct csv_series **list = NULL;
-	const struct csv_file *ref = NULL;
+	struct results_series **list = NULL;
+	const struct results *ref = NULL;
 	const char *ref_path = NULL, *unit;
 	unsigned int n = 0;
 	int ret;
@@ -911,7 +750,7 @@ static int compare_run(struct compare_opts *o, struct compare_side *side)
 	ret = compare_check_runs(side, list, n);
 	if (!ret)
 		ret = compare_decide_ref(o, side, list, n);
-	unit = csv_meta_get(&ref->meta, "unit");
+	unit = meta_get(&ref->meta, "unit");
 	if (!ret)
 		ret = compare_all(o, side, list, n, &t, unit);
 	free(list);

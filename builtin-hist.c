@@ -12,20 +12,15 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/csv.h"
-#include "lib/json.h"
+#include "lib/format.h"
+#include "lib/results.h"
 #include "lib/samples.h"
 
 /* ---- bench hist ---- */
 
-enum hist_format { FMT_TABLE, FMT_KSTATS, FMT_CSV, FMT_BARS, FMT_JSON };
-
-static const char *const hist_formats[] = { "table", "kstats", "csv", "bars",
-					    "json", NULL };
-
 struct hist_opts {
 	uint64_t frac_bits;		/* sub-bucket bits, 0..12 */
-	enum hist_format format;	/* -f */
+	int format;			/* -f, an index of formats[] */
 	const char *path;		/* input file, "-" = stdin */
 };
 
@@ -35,12 +30,7 @@ static int hist_parse(int argc, char **argv, struct hist_opts *o)
 	const struct opt opts[] = {
 		OPT_U64('b', "frac-bits", &o->frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 			"sub-buckets per power of two = 2^B, 0..12 (default 2)"),
-		OPT_ENUM('f', "format", &o->format, hist_formats, "FMT",
-			 "table   the patch's table (default)\n"
-			 "kstats  kstats' own 'slot ... CPUS ...' lines\n"
-			 "csv     the kstats-bench CSV schema\n"
-			 "bars    a terminal histogram, bpftrace style\n"
-			 "json    the kstats-bench JSON document (man kstats-bench)"),
+		OPT_ENUM_TABLE('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -64,71 +54,38 @@ static int hist_parse(int argc, char **argv, struct hist_opts *o)
 	return 0;
 }
 
-static void hist_meta(struct csv_meta *m, const struct hist_opts *o,
-		      const struct kstats_hist *h, uint64_t n)
+/* the samples as a results set of one series, "hist,input" */
+static struct results *hist_results(const struct hist_opts *o, struct kstats_hist *h,
+				    uint64_t n)
 {
-	csv_meta_set(m, "command", "bench hist");
-	csv_meta_set(m, "source", "%s", o->path);
-	csv_meta_set(m, "frac_bits", "%u", kstats_hist_frac_bits(h));
-	csv_meta_set(m, "unit", "input");
-	csv_meta_set(m, "samples", "%lu", (unsigned long)n);
-	csv_meta_set(m, "partial", "no");
-}
-
-static int hist_csv(const struct hist_opts *o, const struct kstats_hist *h,
-		    uint64_t n)
-{
-	static struct csv_meta m;
-
-	hist_meta(&m, o, h, n);
-	csv_write_header(stdout, &m);
-	return csv_write_hist(stdout, "hist", "input", CSV_RUN_ALL, -1, -1, h);
-}
-
-static int hist_json(const struct hist_opts *o, const struct kstats_hist *h,
-		     uint64_t n)
-{
-	static const struct json_series s = {
-		.workload = "hist", .variant = "input", .cpu = -1, .node = -1,
-		.unit = "input",
+	static const struct results_label l = {
+		.workload = "hist", .variant = "input", .run = RESULTS_RUN_ALL,
+		.cpu = RESULTS_CPU_ALL, .node = -1,
 	};
-	static struct csv_meta m;
-	struct json j;
+	struct results *r = results_create(kstats_hist_frac_bits(h));
 
-	hist_meta(&m, o, h, n);
-	json_init(&j, stdout);
-	json_doc_begin(&j, &m);
-	json_array_begin(&j, "histograms");
-	json_write_hist(&j, &s, h);
-	json_array_end(&j);
-	return json_doc_end(&j);
-}
-
-static int hist_print(const struct hist_opts *o, const struct kstats_hist *h,
-		      uint64_t n)
-{
-	switch (o->format) {
-	case FMT_KSTATS:
-		return kstats_hist_print_kstats(h, stdout, -1, 1);
-	case FMT_CSV:
-		return hist_csv(o, h, n);
-	case FMT_BARS:
-		return kstats_hist_print_bars(h, stdout);
-	case FMT_JSON:
-		return hist_json(o, h, n);
-	default:
-		return kstats_hist_print_table(h, stdout);
+	if (!r || results_add_hist(r, &l, h)) {
+		results_free(r);
+		return NULL;
 	}
+	meta_set(&r->meta, "command", "bench hist");
+	meta_set(&r->meta, "source", "%s", o->path);
+	meta_set(&r->meta, "frac_bits", "%u", kstats_hist_frac_bits(h));
+	meta_set(&r->meta, "unit", "input");
+	meta_set(&r->meta, "samples", "%lu", (unsigned long)n);
+	meta_set(&r->meta, "partial", "no");
+	return r;
 }
 
 int cmd_hist(int argc, char **argv)
 {
 	struct hist_opts o = {
 		.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
-		.format = FMT_TABLE,
+		.format = FORMAT_TABLE,
 		.path = "-",
 	};
 	struct kstats_hist *h;
+	struct results *r;
 	unsigned long line;
 	uint64_t n;
 	FILE *f;
@@ -156,8 +113,14 @@ int cmd_hist(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out_free_hist;
 	}
-	hist_print(&o, h, n);
-	ret = bench_finish_stdout();
+	r = hist_results(&o, h, n);
+	if (!r) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		ret = EXIT_ENV;
+		goto out_free_hist;
+	}
+	ret = bench_report(NULL, NULL, (unsigned int)o.format, r);
+	results_free(r);
 out_free_hist:
 	kstats_hist_free(h);
 out_close:

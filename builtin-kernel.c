@@ -3,8 +3,8 @@
  * builtin-kernel.c - bench kernel: the same measurement inside the
  * running kernel, by the module kmod/kstats_bench.ko. Finds (or builds)
  * the module for this kernel, loads it, starts a run through debugfs,
- * waits, reads the histograms back into kstats_hist and reports them as
- * bench run does (table, kstats, csv, bars; -o CSV), then unloads it.
+ * waits, reads the histograms back into a results set (lib/kmod.h) and
+ * reports it as bench run does (every format; -o CSV), then unloads it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,26 +28,20 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/csv.h"
+#include "lib/format.h"
+#include "lib/host.h"
+#include "lib/kmod.h"
 #include "lib/outfile.h"
-#include "lib/report.h"
+#include "lib/results.h"
+#include "lib/topo.h"
 
-#define KK_MODNAME	"kstats_bench"
-#define KK_DEBUGFS	"/sys/kernel/debug"
-#define KK_DIR		KK_DEBUGFS "/" KK_MODNAME
+#define KK_MODNAME	KMOD_NAME
+#define KK_DEBUGFS	KMOD_DEBUGFS
+#define KK_DIR		KMOD_DIR
 #define KK_DEBUGFS_MAGIC 0x64626720	/* DEBUGFS_MAGIC */
-#define KK_MAX_CPUS	8192		/* per-CPU histograms read back */
 
 static const char *const kk_workloads[] = {
 	"kernel-set-defaults", "kernel-irq-alloc", NULL,
-};
-
-/* one histogram read back from the module */
-struct kk_hist {
-	char variant[16];		/* old/new or alloc/free */
-	int cpu;			/* CPU, -1 for the merge */
-	int node;			/* its node, -1 for the merge */
-	struct kstats_hist *h;		/* rebuilt: AVG * count per slot, ns */
 };
 
 /* One global, as bench run's: configuration, then run state. */
@@ -57,7 +51,7 @@ static struct kk {
 	uint64_t samples;		/* -n, per variant, all CPUs */
 	const char *cpus;		/* -c, a list for the kernel, NULL = online */
 	uint64_t frac_bits;		/* -b */
-	enum report_format format;	/* -f, json excepted */
+	int format;			/* -f, an index of formats[] */
 	const char *output;		/* -o */
 	const char *module;		/* --module, a .ko to load */
 	bool quiet;			/* -q */
@@ -70,23 +64,45 @@ static struct kk {
 	bool loaded;			/* we loaded it: we unload it */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
 	char *results;			/* the results file, NUL-terminated */
-	char *res[32][2];		/* its "key value" header lines */
-	unsigned int nr_res;		/* used */
-	struct kk_hist hist[2 * (KK_MAX_CPUS + 1)]; /* as they come */
-	unsigned int nr_hist;		/* used */
-	char *variant[2];		/* the two variant names */
+	struct meta hdr;		/* its "key value" lines */
+	struct results *res;		/* its histograms, then the metadata */
+	char variant[2][32];		/* the two variant names */
 } k;
 
-/* report_formats less json, which bench kernel does not write */
-static const char *const kk_formats[] = { "table", "kstats", "csv", "bars", NULL };
-
-/* -c LIST: the module parses it; only its characters are checked here */
+/*
+ * -c LIST: a cpulist of this machine's possible CPUs, checked before
+ * anything needs root; the kernel checks that they are online
+ */
 static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 {
+	static bool want[TOPO_MAX_CPUS], possible[TOPO_MAX_CPUS];
+	char line[256] = "";
+	FILE *f;
+	int i;
+
 	*(const char **)o->value = arg;
-	if (*arg && strspn(arg, "0123456789,-") == strlen(arg))
+	if (!*arg || strspn(arg, "0123456789,-") != strlen(arg) ||
+	    topo_parse_cpulist(arg, want, TOPO_MAX_CPUS) == -EINVAL) {
+		snprintf(why, len, "--%s: '%s' is not a CPU list (e.g. 0-3,8)", o->long_name, arg);
+		return -EINVAL;
+	}
+	f = fopen("/sys/devices/system/cpu/possible", "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	line[strcspn(line, "\n")] = 0;
+	if (topo_parse_cpulist(line, possible, TOPO_MAX_CPUS) < 0)
+		return 0;	/* not known here: the kernel says */
+	/* -ERANGE: a CPU past TOPO_MAX_CPUS, which no machine here has */
+	i = topo_parse_cpulist(arg, want, TOPO_MAX_CPUS) < 0 ? 0 : TOPO_MAX_CPUS;
+	while (i < TOPO_MAX_CPUS && (!want[i] || possible[i]))
+		i++;
+	if (i == TOPO_MAX_CPUS && topo_parse_cpulist(arg, want, TOPO_MAX_CPUS) > 0)
 		return 0;
-	snprintf(why, len, "--%s: '%s' is not a CPU list (e.g. 0-3,8)", o->long_name, arg);
+	snprintf(why, len, "--%s: '%s' names CPUs this machine does not have (possible: %s)",
+		 o->long_name, arg, line);
 	return -EINVAL;
 }
 
@@ -103,7 +119,7 @@ static const struct opt kk_opts[] = {
 		 "online)"),
 	OPT_U64('b', "frac-bits", &k.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM('f', "format", &k.format, kk_formats, "FMT", "table (default), kstats, csv, bars"),
+	OPT_ENUM_TABLE('f', "format", &k.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &k.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_STRING(0, "module", &k.module, "FILE", "the kstats_bench.ko to load"),
@@ -326,53 +342,6 @@ static void kk_unload(void)
 
 /* ---- a run: control, wait, results ---- */
 
-static int kk_write_control(const char *cmd)
-{
-	int fd = open(KK_DIR "/control", O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, cmd, strlen(cmd));
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n < 0 ? (int)n : 0;
-}
-
-/* the whole results file into k.results; 0 or -errno */
-static int kk_read_results(void)
-{
-	size_t cap = 1 << 16, len = 0;
-	int fd = open(KK_DIR "/results", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	char *p;
-
-	if (fd < 0)
-		return -errno;
-	free(k.results);
-	k.results = NULL;
-	for (;;) {
-		p = realloc(k.results, cap + 1);
-		if (!p) {
-			close(fd);
-			return -ENOMEM;
-		}
-		k.results = p;
-		n = read(fd, k.results + len, cap - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == cap)
-			cap *= 2;
-	}
-	close(fd);
-	if (n < 0)
-		return -errno;
-	k.results[len] = 0;
-	return 0;
-}
-
 static const char *kk_state(void)
 {
 	const char *s = strstr(k.results, "\nstate ");
@@ -380,34 +349,55 @@ static const char *kk_state(void)
 	return s ? s + 7 : "";
 }
 
-static void kk_progress(bool last)
+/* bench_wait() on the module's run: done when its state is not "running" */
+static int kk_poll(void *priv)
+{
+	int ret = kmod_read_results(&k.results);
+
+	(void)priv;
+	return ret ? ret : !!strncmp(kk_state(), "running", 7);
+}
+
+static void kk_stop(void *priv, int sig)
+{
+	(void)priv;
+	(void)sig;
+	kmod_control("stop");
+}
+
+static void kk_leave(void *priv)
+{
+	(void)priv;
+	outfile_abort(&k.out);
+	kk_unload();
+}
+
+static void kk_progress(void *priv)
 {
 	const char *t = strstr(k.results, "\ntaken ");
 
-	if (k.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (last)
-		fprintf(stderr, "\r%60s\r", "");
-	else if (t)
-		fprintf(stderr, "\r%s: %lu/%lu samples", bench_prog, strtoul(t + 7, NULL, 10),
-			(unsigned long)(2 * k.samples));
+	(void)priv;
+	fprintf(stderr, "%s: %lu/%lu samples", bench_prog, t ? strtoul(t + 7, NULL, 10) : 0,
+		(unsigned long)(2 * k.samples));
 }
 
 /*
- * Start the run and wait for its end; SIGINT/SIGTERM (blocked, seen by
- * sigtimedwait) stop it with what it measured, a second one leaves.
+ * Start the run and wait for its end; SIGINT/SIGTERM stop it with what
+ * it measured, a second one leaves (bench_wait()).
  */
 static int kk_run(void)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	const struct bench_wait w = {
+		.poll = kk_poll, .stop = kk_stop, .leave = kk_leave, .progress = kk_progress,
+		.tick_ms = 100, .quiet = k.quiet, .signo = &k.signo,
+	};
 	char cmd[256];
-	sigset_t set;
-	int ret, sig;
+	int ret;
 
 	snprintf(cmd, sizeof(cmd), "workload=%s samples=%lu frac_bits=%lu%s%s\n",
 		 kk_workloads[k.wl], (unsigned long)k.samples, (unsigned long)k.frac_bits,
 		 k.cpus ? " cpus=" : "", k.cpus ? k.cpus : "");
-	ret = kk_write_control(cmd);
+	ret = kmod_control(cmd);
 	if (ret == -EINVAL && k.cpus) {
 		bench_err("--cpus: the kernel refused '%s': not a list of online CPUs", k.cpus);
 		return EXIT_USAGE;
@@ -416,278 +406,96 @@ static int kk_run(void)
 		return kk_refused("%s is busy with another run (another bench kernel?)", KK_MODNAME);
 	if (ret)
 		return kk_refused("starting the run (%s/control): %s", KK_DIR, strerror(-ret));
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	for (;;) {
-		ret = kk_read_results();
-		if (ret)
-			return kk_refused("reading %s/results: %s", KK_DIR, strerror(-ret));
-		if (strncmp(kk_state(), "running", 7))
-			break;
-		kk_progress(false);
-		sig = sigtimedwait(&set, NULL, &tick);
-		if (sig > 0 && k.signo) {
-			outfile_abort(&k.out);
-			kk_unload();
-			_exit(128 + sig);
-		}
-		if (sig > 0) {
-			k.signo = sig;
-			kk_write_control("stop");
-		}
-	}
-	kk_progress(true);
+	ret = bench_wait(&w);
+	if (ret)
+		return kk_refused("reading %s/results: %s", KK_DIR, strerror(-ret));
 	return 0;
 }
 
-/* ---- parsing the results ---- */
+/* ---- the results ---- */
 
-static const struct kstats_hist *kk_merged(unsigned int v);
-
-/* the value of header line @key, or "" */
+/* the module's "key value" line @key, or "" */
 static const char *kk_res(const char *key)
 {
-	unsigned int i;
+	const char *v = meta_get(&k.hdr, key);
 
-	for (i = 0; i < k.nr_res; i++)
-		if (!strcmp(k.res[i][0], key))
-			return k.res[i][1];
-	return "";
-}
-
-static int kk_bad_results(unsigned long line, const char *why)
-{
-	return kk_refused("%s/results:%lu: %s (a module of another version?)", KK_DIR, line, why);
+	return v ? v : "";
 }
 
 static int kk_parse_results(void)
 {
-	struct kk_hist *cur = NULL;
-	unsigned long line = 0;
-	char *save = NULL, *l;
-	unsigned int fb = (unsigned int)k.frac_bits;
+	struct kmod_error err;
+	unsigned int v;
+	int ret = kmod_parse(k.results, (unsigned int)k.frac_bits, &k.hdr, &k.res, &err);
 
-	for (l = strtok_r(k.results, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-		unsigned long long a, b, c, d, e;
-		char v[16];
-		int cpu, node, used = 0;
-
-		line++;
-		if (line == 1 && strcmp(l, "kstats_bench 1"))
-			return kk_bad_results(line, "not 'kstats_bench 1'");
-		if (line == 1 || !strcmp(l, "end"))
-			continue;
-		if (sscanf(l, "hist %15s %d %d %llu %llu %llu%n", v, &cpu, &node, &a, &b, &c,
-			   &used) == 6 && !l[used]) {
-			if (k.nr_hist == sizeof(k.hist) / sizeof(k.hist[0]))
-				return kk_bad_results(line, "too many histograms");
-			cur = &k.hist[k.nr_hist++];
-			snprintf(cur->variant, sizeof(cur->variant), "%s", v);
-			cur->cpu = cpu;
-			cur->node = node;
-			cur->h = kstats_hist_create(fb);
-			if (!cur->h)
-				return kk_refused("%s", strerror(errno));
-		} else if (sscanf(l, "%llu %llu %llu%n", &d, &e, &a, &used) == 3 && !l[used]) {
-			/* slot count avg: AVG * count rebuilds the slot's AVG exactly */
-			if (!cur || kstats_hist_slot(a, fb) != d || !e)
-				return kk_bad_results(line, "a slot line that does not fit");
-			kstats_hist_record_n(cur->h, a, e);
-		} else if (!cur && k.nr_res < sizeof(k.res) / sizeof(k.res[0]) && strchr(l, ' ')) {
-			k.res[k.nr_res][0] = l;
-			k.res[k.nr_res][1] = strchr(l, ' ') + 1;
-			*strchr(l, ' ') = 0;
-			k.nr_res++;
-		} else {
-			return kk_bad_results(line, "unexpected line");
-		}
-	}
+	if (ret == -ENOMEM)
+		return kk_refused("%s", strerror(ENOMEM));
+	if (ret)
+		return kk_refused("%s/results:%lu: %s (a module of another version?)", KK_DIR,
+				  err.line, err.why);
 	if (!strcmp(kk_res("state"), "failed"))
 		return kk_refused("the module failed: %s", kk_res("error"));
-	if (sscanf(kk_res("variants"), "%ms %ms", &k.variant[0], &k.variant[1]) != 2 ||
-	    !kk_merged(0) || !kk_merged(1))
-		return kk_bad_results(line, "no variants or no histograms");
+	if (sscanf(kk_res("variants"), "%31s %31s", k.variant[0], k.variant[1]) != 2)
+		return kk_refused("%s/results: no variants (a module of another version?)", KK_DIR);
+	for (v = 0; v < 2; v++)
+		if (!results_find(k.res, kk_res("workload"), k.variant[v], RESULTS_RUN_ALL,
+				  RESULTS_CPU_ALL))
+			return kk_refused("%s/results: no histogram of %s (a module of another version?)",
+					  KK_DIR, k.variant[v]);
 	return 0;
 }
 
-/* the merged histogram of variant @v */
-static const struct kstats_hist *kk_merged(unsigned int v)
+/* samples of variant @v, merged */
+static unsigned long kk_taken(unsigned int v)
 {
-	unsigned int i;
-
-	for (i = 0; i < k.nr_hist; i++)
-		if (k.hist[i].cpu < 0 && !strcmp(k.hist[i].variant, k.variant[v]))
-			return k.hist[i].h;
-	return NULL;
+	return (unsigned long)kstats_hist_total(results_find(k.res, kk_res("workload"),
+							     k.variant[v], RESULTS_RUN_ALL,
+							     RESULTS_CPU_ALL)->h);
 }
 
-/* ---- reporting ---- */
-
-/* "variant_<name>" of variant @v: the key of its description */
-static const char *kk_variant_key(unsigned int v)
+static void kk_meta(struct meta *m)
 {
-	static char key[2][32];
-
-	snprintf(key[v], sizeof(key[v]), "variant_%s", k.variant[v]);
-	return key[v];
-}
-
-static void kk_meta(struct csv_meta *m)
-{
-	char clocksource[64], model[128] = "unknown", line[256], *p;
-	struct utsname u;
+	char clocksource[64], key[48];
 	unsigned int v;
-	FILE *f;
 
-	uname(&u);
-	f = fopen("/proc/cpuinfo", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "model name", 10) && (p = strchr(line, ':'))) {
-			p += 1 + strspn(p + 1, " \t");
-			p[strcspn(p, "\n")] = 0;
-			snprintf(model, sizeof(model), "%s", p);
-			break;
-		}
-	if (f)
-		fclose(f);
 	kk_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		     clocksource, sizeof(clocksource));
-	csv_meta_set(m, "command", "%s", k.cmdline);
-	csv_meta_set(m, "source", "kernel");
-	csv_meta_set(m, "host", "%s", u.nodename);
-	csv_meta_set(m, "kernel", "%s %s", u.release, u.machine);
-	csv_meta_set(m, "kernel_release", "%s", u.release);
-	csv_meta_set(m, "cpu_model", "%s", model);
-	csv_meta_set(m, "module", "%s", k.ko[0] ? k.ko : "already loaded");
-	csv_meta_set(m, "clock", "%s", kk_res("clock"));
-	csv_meta_set(m, "clocksource", "%s", clocksource);
-	csv_meta_set(m, "irqs", "%s", kk_res("irqs"));
-	csv_meta_set(m, "workload", "%s", kk_res("workload"));
-	for (v = 0; v < 2; v++)
-		csv_meta_set(m, kk_variant_key(v), "%s", kk_res(kk_variant_key(v)));
-	csv_meta_set(m, "possible_cpus", "%s", kk_res("possible_cpus"));
-	csv_meta_set(m, "nr_cpu_ids", "%s", kk_res("nr_cpu_ids"));
-	csv_meta_set(m, "online_cpus", "%s", kk_res("online_cpus"));
-	csv_meta_set(m, "used_cpus", "%s", kk_res("cpus"));
-	csv_meta_set(m, "samples_per_variant", "%s", kk_res("samples"));
-	csv_meta_set(m, "samples_taken", "%lu/%lu",
-		     (unsigned long)kstats_hist_total(kk_merged(0)),
-		     (unsigned long)kstats_hist_total(kk_merged(1)));
-	csv_meta_set(m, "mode", "serial");
-	csv_meta_set(m, "unit", "ns");
-	csv_meta_set(m, "frac_bits", "%lu", (unsigned long)k.frac_bits);
-	csv_meta_set(m, "state", "%s", kk_res("state"));
-	csv_meta_set(m, "runs", "1");
-	csv_meta_set(m, "partial", "%s", strcmp(kk_res("state"), "done") ? "yes" : "no");
-}
-
-/*
- * The one place that writes histogram rows, so that a change of
- * csv_write_hist() (a run column) is one line here.
- */
-static int kk_write_hist(FILE *f, const struct kk_hist *h)
-{
-	return csv_write_hist(f, kk_res("workload"), h->variant, CSV_RUN_ALL, h->cpu,
-			      h->node, h->h);
-}
-
-static int kk_csv(FILE *f, const struct csv_meta *m)
-{
-	unsigned int i;
-
-	csv_write_header(f, m);
-	for (i = 0; i < k.nr_hist; i++)
-		kk_write_hist(f, &k.hist[i]);
-	return ferror(f) ? -EIO : 0;
-}
-
-static void kk_summary(FILE *f)
-{
-	const struct kstats_hist *o = kk_merged(0), *n = kk_merged(1);
-	double nm = kstats_hist_mean(n);
-	unsigned int v;
-
-	fprintf(f, "SUMMARY source=kernel workload=%s unit=ns", kk_res("workload"));
+	meta_set(m, "command", "%s", k.cmdline);
+	meta_set(m, "source", "kernel");
+	host_meta(m);
+	meta_set(m, "kernel_release", "%s", k.release);
+	meta_set(m, "module", "%s", k.ko[0] ? k.ko : "already loaded");
+	meta_set(m, "clock", "%s", kk_res("clock"));
+	meta_set(m, "clocksource", "%s", clocksource);
+	meta_set(m, "irqs", "%s", kk_res("irqs"));
+	meta_set(m, "workload", "%s", kk_res("workload"));
 	for (v = 0; v < 2; v++) {
-		const struct kstats_hist *h = kk_merged(v);
-
-		fprintf(f, " %s_p50=%lu %s_p99=%lu %s_max=%lu %s_mean=%.1f",
-			k.variant[v], (unsigned long)kstats_hist_value_at_percentile(h, 50),
-			k.variant[v], (unsigned long)kstats_hist_value_at_percentile(h, 99),
-			k.variant[v], (unsigned long)kstats_hist_max(h),
-			k.variant[v], kstats_hist_mean(h));
+		snprintf(key, sizeof(key), "variant_%s", k.variant[v]);
+		meta_set(m, key, "%s", kk_res(key));
 	}
-	fprintf(f, " ratio=%.2f samples=%lu/%lu cpus=%s possible=%s partial=%s\n",
-		nm > 0 ? kstats_hist_mean(o) / nm : 0.0,
-		(unsigned long)kstats_hist_total(o), (unsigned long)kstats_hist_total(n),
-		kk_res("cpus"), kk_res("possible_cpus"),
-		strcmp(kk_res("state"), "done") ? "yes" : "no");
-}
-
-static void kk_print(FILE *f, const struct csv_meta *m)
-{
-	unsigned int v, i;
-
-	if (k.format == REPORT_CSV) {
-		kk_csv(f, m);
-		return;
-	}
-	for (v = 0; v < 2; v++) {
-		const struct kstats_hist *h = kk_merged(v);
-
-		if (k.format == REPORT_KSTATS) {
-			fprintf(f, "# %s %s\n", kk_res("workload"), k.variant[v]);
-			for (i = 0; i < k.nr_hist; i++)
-				if (k.hist[i].cpu >= 0 && !strcmp(k.hist[i].variant, k.variant[v]))
-					kstats_hist_print_kstats(k.hist[i].h, f, k.hist[i].cpu, 0);
-			kstats_hist_print_kstats(h, f, -1, (unsigned int)atoi(kk_res("cpus")));
-			continue;
-		}
-		fprintf(f, "# %s %s: %s\n# %lu samples on %s CPUs, %s possible, in-kernel, %s, irqs %s\n",
-			kk_res("workload"), k.variant[v], kk_res(kk_variant_key(v)),
-			(unsigned long)kstats_hist_total(h), kk_res("cpus"), kk_res("possible_cpus"),
-			kk_res("clock"), strncmp(kk_res("irqs"), "off", 3) ? "on" : "off");
-		if (k.format == REPORT_BARS)
-			kstats_hist_print_bars(h, f);
-		else
-			kstats_hist_print_table(h, f);
-		fputc('\n', f);
-	}
-	if (k.format != REPORT_KSTATS)
-		kk_summary(f);
+	meta_set(m, "possible_cpus", "%s", kk_res("possible_cpus"));
+	meta_set(m, "nr_cpu_ids", "%s", kk_res("nr_cpu_ids"));
+	meta_set(m, "online_cpus", "%s", kk_res("online_cpus"));
+	meta_set(m, "used_cpus", "%s", kk_res("cpus"));
+	meta_set(m, "samples_per_variant", "%s", kk_res("samples"));
+	meta_set(m, "samples_taken", "%lu/%lu", kk_taken(0), kk_taken(1));
+	meta_set(m, "mode", "serial");
+	meta_set(m, "unit", "ns");
+	meta_set(m, "frac_bits", "%lu", (unsigned long)k.frac_bits);
+	meta_set(m, "state", "%s", kk_res("state"));
+	meta_set(m, "runs", "1");
+	meta_set(m, "partial", "%s", strcmp(kk_res("state"), "done") ? "yes" : "no");
 }
 
 static int kk_report(void)
 {
-	static struct csv_meta meta;
-	int ret;
-
-	kk_meta(&meta);
-	if (k.output) {
-		/* commit returns kk_csv()'s write errors, errno and all */
-		kk_csv(k.out.f, &meta);
-		ret = outfile_commit(&k.out);
-		if (ret == -EPIPE && k.out.how == OUTFILE_STDOUT)
-			ret = 0;	/* -o - | head */
-		if (ret) {
-			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, k.output, strerror(-ret));
-			return EXIT_ENV;
-		}
-	}
-	/* with -o - the CSV has stdout, the table goes to stderr */
-	kk_print(k.output && k.out.how == OUTFILE_STDOUT ? stderr : stdout, &meta);
-	return bench_finish_stdout();
+	kk_meta(&k.res->meta);
+	return bench_report(&k.out, k.output, (unsigned int)k.format, k.res);
 }
 
 static void kk_free(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < k.nr_hist; i++)
-		kstats_hist_free(k.hist[i].h);
-	free(k.variant[0]);
-	free(k.variant[1]);
+	results_free(k.res);
 	free(k.results);
 }
 
@@ -701,7 +509,7 @@ int cmd_kernel(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	k.samples = 8192;
 	k.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
-	k.format = REPORT_TABLE;
+	k.format = FORMAT_TABLE;
 	bench_cmdline(k.cmdline, sizeof(k.cmdline), argc, argv);
 	ret = kk_parse(argc, argv);
 	if (ret)

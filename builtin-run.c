@@ -23,13 +23,13 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/compare.h"
 #include "lib/csv.h"
 #include "lib/engine.h"
-#include "lib/json.h"
+#include "lib/format.h"
 #include "lib/outfile.h"
 #include "lib/pcpu.h"
 #include "lib/report.h"
+#include "lib/results.h"
 #include "lib/samples.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
@@ -77,7 +77,7 @@ static struct global {
 	enum run_mode mode;		/* --mode */
 	enum run_unit unit;		/* --unit */
 	uint64_t frac_bits;		/* --frac-bits */
-	enum report_format format;	/* --format */
+	int format;			/* --format, an index of formats[] */
 	const char *output;		/* -o, CSV path */
 	enum tsc_fence fence;		/* --end-fence */
 	bool subtract;			/* --subtract-overhead */
@@ -90,7 +90,6 @@ static struct global {
 	struct pcpu *pcpu;		/* emulated per-CPU allocator */
 	struct engine *e;		/* workers */
 	struct outfile out;		/* -o, open from the start */
-	bool out_stdout;		/* -o -: the CSV on stdout */
 	char mlock[96];			/* what mlockall() said */
 	char pcpu_nodes[160];		/* what move_pages() said */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
@@ -106,7 +105,7 @@ static void run_defaults(void)
 	g.pcpu_unit = 256u << 10;	/* u262144 of NR_CPUS=8192 distro kernels */
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
-	g.format = REPORT_TABLE;
+	g.format = FORMAT_TABLE;
 	g.fence = TSC_FENCE_SFENCE;	/* see lib/tsc.h for the measurements */
 }
 
@@ -157,7 +156,7 @@ static const struct opt run_opts[] = {
 		 "what to time (default irqdesc-alloc; see bench list)"),
 	OPT_U64('n', "samples", &g.samples, 1, UINT64_C(1) << 32, "N",
 		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
-	OPT_U64('R', "runs", &g.runs, 1, CSV_MAX_RUNS, "R",
+	OPT_U64('R', "runs", &g.runs, 1, RESULTS_MAX_RUNS, "R",
 		"R independent runs, each in a fresh process (fresh\n"
 		"per-CPU area, descriptors, workers), 1..1000\n"
 		"(default 1); the CSV keeps each run and the merge;\n"
@@ -193,8 +192,7 @@ static const struct opt run_opts[] = {
 	OPT_ENUM('u', "unit", &g.unit, run_units, "UNIT", "ns (default) or cycles"),
 	OPT_U64('b', "frac-bits", &g.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM('f', "format", &g.format, report_formats, "FMT",
-		 "table (default), kstats, csv, bars, json"),
+	OPT_ENUM_TABLE('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &g.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE: a\n"
 		   "regular file is replaced whole (a symlink's target,\n"
@@ -369,45 +367,46 @@ static void run_check_nodes(void)
 
 /* ---- bench run: measuring ---- */
 
-static void run_progress(uint64_t done, uint64_t total, bool last)
+/* bench_wait() on the engine: done when every worker is */
+static int run_poll(void *priv)
 {
-	if (g.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (last)
-		fprintf(stderr, "\r%60s\r", "");
-	else
-		fprintf(stderr, "\r%s: %lu/%lu samples (%lu%%)", bench_prog,
-			(unsigned long)done, (unsigned long)total,
-			(unsigned long)(done * 100 / total));
+	return !engine_running(priv);
+}
+
+static void run_stop(void *priv, int sig)
+{
+	(void)sig;
+	engine_stop(priv);
+}
+
+static void run_leave(void *priv)
+{
+	(void)priv;
+	outfile_abort(&g.out);
+}
+
+static void run_progress(void *priv)
+{
+	uint64_t done = engine_progress(priv), total = 2 * g.samples;
+
+	fprintf(stderr, "%s: %lu/%lu samples (%lu%%)", bench_prog, (unsigned long)done,
+		(unsigned long)total, (unsigned long)(done * 100 / total));
 }
 
 /*
- * The main thread waits for SIGINT/SIGTERM (blocked everywhere, so only
- * sigtimedwait sees them) while the workers run: the first one stops
- * them at the next sample boundary, a second one leaves at once.
+ * The main thread waits for SIGINT/SIGTERM while the workers run: the
+ * first one stops them at the next sample boundary, a second one leaves
+ * at once.
  */
 static void run_wait(void)
 {
-	struct timespec tick = { 0, 200 * 1000 * 1000 };
-	sigset_t set;
-	int sig;
+	const struct bench_wait w = {
+		.poll = run_poll, .stop = run_stop, .leave = run_leave,
+		.progress = run_progress, .priv = g.e, .tick_ms = 200,
+		.quiet = g.quiet, .signo = &g.signo,
+	};
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	while (engine_running(g.e)) {
-		sig = sigtimedwait(&set, NULL, &tick);
-		if (sig > 0 && g.signo) {
-			outfile_abort(&g.out);
-			_exit(128 + sig);
-		}
-		if (sig > 0) {
-			g.signo = sig;
-			engine_stop(g.e);
-		}
-		run_progress(engine_progress(g.e), 2 * g.samples, false);
-	}
-	run_progress(0, 0, true);
+	bench_wait(&w);
 }
 
 /*
@@ -470,35 +469,8 @@ static int run_measure(void)
 
 /* ---- bench run: reporting ---- */
 
-static int runs_csv(FILE *f);
-
-/*
- * -o: the CSV of this one run (@r, @m), or of every --runs child (@r
- * NULL), committed. 0, or EXIT_ENV after a message.
- */
-static int run_write_csv(const struct csv_meta *m, const struct report_run *r)
-{
-	int ret;
-
-	if (!g.output)
-		return 0;
-	/* commit returns the writers' errors, errno and all */
-	if (r)
-		report_csv(g.out.f, r, m);
-	else
-		runs_csv(g.out.f);
-	ret = outfile_commit(&g.out);
-	if (ret == -EPIPE && g.out_stdout)
-		ret = 0;	/* -o - | head, as bench run | head */
-	if (!ret)
-		return 0;
-	fprintf(stderr, "%s: writing %s: %s\n", bench_prog, g.output, strerror(-ret));
-	return EXIT_ENV;
-}
-
 static int run_report(void)
 {
-	static struct csv_meta meta;
 	static struct wl_stat stats[REPORT_MAX_STATS];
 	struct report_run r = {
 		.e = g.e,
@@ -506,47 +478,45 @@ static int run_report(void)
 		.partial = engine_partial(g.e),
 		.stats = stats,
 	};
+	struct results *res = results_create((unsigned int)g.frac_bits);
 	struct kstats_hist *ref = NULL;
 	unsigned int v;
 	int ret = EXIT_ENV, wl_err = 0;
 
-	for (v = 0; v < WL_NR_VARIANTS; v++) {
+	for (v = 0; res && v < WL_NR_VARIANTS; v++) {
 		r.merged[v] = kstats_hist_create((unsigned int)g.frac_bits);
 		if (!r.merged[v] || engine_merge(g.e, v, r.merged[v]))
-			goto out_free;
+			goto out_nomem;
 	}
-	if (engine_reference(g.e)) {
+	if (res && engine_reference(g.e)) {
 		r.ref = ref = kstats_hist_create((unsigned int)g.frac_bits);
 		if (!ref || engine_merge(g.e, ENGINE_REFERENCE, ref))
-			goto out_free;
+			goto out_nomem;
 	}
 	run_check_nodes();
 	if (g.wl->stats)
 		r.nr_stats = g.wl->stats(stats, REPORT_MAX_STATS, &wl_err);
-	report_meta(&meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
+	if (!res || report_results(res, &r))
+		goto out_nomem;
+	report_meta(&res->meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
 		    (unsigned long)g.pcpu_unit, g.hugepages);
-	if (g.run_out) {
-		/* a --runs child: its CSV to the parent, nothing printed */
-		ret = report_csv(g.run_out, &r, &meta) || fflush(g.run_out) ?
-		      EXIT_ENV : EXIT_DONE;
-	} else {
-		ret = run_write_csv(&meta, &r);
-		/* with -o - the CSV has stdout, the report goes to stderr */
-		if (!ret)
-			report_print(g.out_stdout ? stderr : stdout,
-				     g.format, &r, &meta);
-		if (!ret)
-			ret = bench_finish_stdout();
-	}
+	if (g.run_out)	/* a --runs child: its CSV to the parent, nothing printed */
+		ret = csv_write(g.run_out, res) || fflush(g.run_out) ? EXIT_ENV : EXIT_DONE;
+	else
+		ret = bench_report(&g.out, g.output, (unsigned int)g.format, res);
 	if (!ret && wl_err) {
 		fprintf(stderr, "%s: %s failed its own check (see its metadata, e.g. counters_reconciled)\n",
 			bench_prog, g.wl->name);
 		ret = EXIT_ENV;
 	}
+	goto out_free;
+out_nomem:
+	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 out_free:
 	kstats_hist_free(ref);
 	for (v = 0; v < WL_NR_VARIANTS; v++)
 		kstats_hist_free(r.merged[v]);
+	results_free(res);
 	return ret;
 }
 
@@ -570,90 +540,17 @@ static int run_once(void)
  * Each run is a child process, so that placement and layout are
  * resampled as separate invocations would resample them: a fresh
  * address space, per-CPU area, descriptors and workers. The child
- * writes its one-run CSV to an unlinked temp file that the parent reads
- * back. Runs are sequential: concurrent ones would disturb each other.
+ * writes its one-run CSV (format 3: exact) to an unlinked temp file
+ * that the parent reads back into the set of every run. Runs are
+ * sequential: concurrent ones would disturb each other.
  */
 static struct runs {
-	struct csv_file *cf;		/* [n] each run's CSV, read back */
+	struct results *all;		/* every run read back, and their merge */
 	unsigned int n;			/* runs read back */
-	struct kstats_hist **merged;	/* [cf[0].n] its series over the runs */
-	struct csv_meta meta;		/* run 1's metadata, updated */
-	uint64_t disturbed[WL_NR_VARIANTS]; /* disturbed samples, every run */
 } rs;
 
-/* per-run, per-CPU rows only while they stay few (a 480-CPU host: no) */
+/* per-run, per-CPU series only while they stay few (a 480-CPU host: no) */
 #define RUNS_MAX_CPU_SERIES	256
-
-static void runs_meta_put(const char *key, const char *val)
-{
-	unsigned int i;
-
-	for (i = 0; i < rs.meta.n; i++)
-		if (!strcmp(rs.meta.kv[i].key, key)) {
-			snprintf(rs.meta.kv[i].val, sizeof(rs.meta.kv[i].val), "%s", val);
-			return;
-		}
-	csv_meta_set(&rs.meta, key, "%s", val);
-}
-
-/* each run's per-CPU series are kept (and written) while they stay few */
-static bool runs_keep_cpus(void)
-{
-	return g.runs * rs.cf[0].n <= RUNS_MAX_CPU_SERIES;
-}
-
-/* header, the merge over the runs, then every run's own rows */
-static int runs_csv(FILE *f)
-{
-	const struct csv_file *c0 = &rs.cf[0];
-	bool per_cpu = runs_keep_cpus();
-	unsigned int i, k;
-
-	csv_write_header(f, &rs.meta);
-	for (i = 0; i < c0->n; i++)
-		csv_write_hist(f, c0->s[i].workload, c0->s[i].variant, CSV_RUN_ALL,
-			       c0->s[i].cpu, c0->s[i].node, rs.merged[i]);
-	for (k = 0; k < rs.n; k++)
-		for (i = 0; i < rs.cf[k].n; i++) {
-			const struct csv_series *s = &rs.cf[k].s[i];
-
-			if (s->cpu < 0 || per_cpu)
-				csv_write_hist(f, s->workload, s->variant, k + 1,
-					       s->cpu, s->node, s->h);
-		}
-	return ferror(f) ? -EIO : 0;
-}
-
-/* -f json: the merge over the runs, then each run's merge over CPUs */
-static int runs_json(FILE *f)
-{
-	const struct csv_file *c0 = &rs.cf[0];
-	const char *unit = csv_meta_get(&rs.meta, "unit");
-	struct json_series js = { .unit = unit ? unit : "ns" };
-	const struct csv_series *s;
-	unsigned int i, k;
-	char run[16];
-	struct json j;
-
-	json_init(&j, f);
-	json_doc_begin(&j, &rs.meta);
-	json_array_begin(&j, "histograms");
-	for (k = 0; k <= rs.n; k++)
-		for (i = 0; i < (k ? rs.cf[k - 1].n : c0->n); i++) {
-			s = k ? &rs.cf[k - 1].s[i] : &c0->s[i];
-			if (k && s->cpu >= 0)
-				continue;
-			snprintf(run, sizeof(run), "%u", k);
-			js.run = k ? run : "all";
-			js.workload = s->workload;
-			js.variant = s->variant;
-			js.cpu = s->cpu;
-			js.node = s->node;
-			json_write_hist(&j, &js, k ? s->h : rs.merged[i]);
-		}
-	json_array_end(&j);
-	return json_doc_end(&j) ? -EIO : 0;
-}
 
 /*
  * The child: its own process group, so that a terminal's SIGINT reaches
@@ -675,15 +572,36 @@ static void runs_child(unsigned int idx, FILE *out, pid_t parent)
 	_exit(run_once());
 }
 
-static void runs_progress(unsigned int idx, bool last)
+/* bench_wait() on run @idx's child @pid */
+struct runs_child {
+	pid_t pid;			/* the child */
+	unsigned int idx;		/* its run, 1..R */
+	int status;			/* its wait status, once reaped */
+};
+
+static int runs_poll(void *priv)
 {
-	if (g.quiet || !isatty(STDERR_FILENO))
-		return;
-	if (last)
-		fprintf(stderr, "\r%60s\r", "");
-	else
-		fprintf(stderr, "\r%s: run %u/%lu", bench_prog, idx,
-			(unsigned long)g.runs);
+	struct runs_child *c = priv;
+	pid_t w = waitpid(c->pid, &c->status, WNOHANG);
+
+	return w == c->pid ? 1 : w < 0 ? -errno : 0;
+}
+
+static void runs_stop(void *priv, int sig)
+{
+	kill(((struct runs_child *)priv)->pid, sig);
+}
+
+static void runs_leave(void *priv)
+{
+	kill(((struct runs_child *)priv)->pid, SIGKILL);
+	outfile_abort(&g.out);
+}
+
+static void runs_progress(void *priv)
+{
+	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->idx,
+		(unsigned long)g.runs);
 }
 
 /*
@@ -693,38 +611,22 @@ static void runs_progress(unsigned int idx, bool last)
  */
 static int runs_wait(pid_t pid, unsigned int idx)
 {
-	struct timespec tick = { 0, 200 * 1000 * 1000 };
-	sigset_t set;
-	int sig, status = 0;
-	pid_t w;
+	struct runs_child c = { .pid = pid, .idx = idx };
+	const struct bench_wait w = {
+		.poll = runs_poll, .stop = runs_stop, .leave = runs_leave,
+		.progress = runs_progress, .priv = &c, .tick_ms = 200, .wake = SIGCHLD,
+		.quiet = g.quiet, .signo = &g.signo,
+	};
+	int ret = bench_wait(&w);
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	while ((w = waitpid(pid, &status, WNOHANG)) != pid) {
-		if (w < 0) {
-			fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx,
-				strerror(errno));
-			return EXIT_ENV;
-		}
-		runs_progress(idx, false);
-		sig = sigtimedwait(&set, NULL, &tick);
-		if ((sig == SIGINT || sig == SIGTERM) && g.signo) {
-			kill(pid, SIGKILL);
-			outfile_abort(&g.out);
-			_exit(128 + sig);
-		}
-		if (sig == SIGINT || sig == SIGTERM) {
-			g.signo = sig;
-			kill(pid, sig);
-		}
+	if (ret) {
+		fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx, strerror(-ret));
+		return EXIT_ENV;
 	}
-	runs_progress(idx, true);
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
+	if (WIFEXITED(c.status))
+		return WEXITSTATUS(c.status);
 	fprintf(stderr, "%s: run %u: killed by signal %d (%s)\n", bench_prog, idx,
-		WTERMSIG(status), strsignal(WTERMSIG(status)));
+		WTERMSIG(c.status), strsignal(WTERMSIG(c.status)));
 	return EXIT_ENV;
 }
 
@@ -744,58 +646,41 @@ static bool runs_stopped(void)
 	return g.signo;
 }
 
-static int runs_merge_into(const struct csv_series *s);
-
 /*
- * The run just read back: into the merge over the runs; its per-CPU
- * histograms freed at once when they will not be written, so that the
- * parent's memory does not grow with runs x CPUs. 0 or EXIT_ENV.
+ * Read run @idx's CSV back into the set of runs: as run @idx, and into
+ * the merge over the runs; its per-CPU series into the merge alone when
+ * runs x series would pass RUNS_MAX_CPU_SERIES, so that the parent's
+ * memory does not grow with runs x CPUs. 0, 1 when it holds no sample,
+ * or EXIT_ENV after a message.
  */
-static int runs_absorb(void)
-{
-	struct csv_file *cf = &rs.cf[rs.n];
-	unsigned int i;
-
-	if (!rs.n) {
-		rs.merged = calloc(cf->n, sizeof(*rs.merged));
-		for (i = 0; rs.merged && i < cf->n; i++)
-			if (!(rs.merged[i] = kstats_hist_create(cf->frac_bits)))
-				break;
-		if (!rs.merged || i < cf->n)
-			goto out_nomem;
-	}
-	rs.n++;
-	for (i = 0; i < cf->n; i++) {
-		struct csv_series *s = &cf->s[i];
-
-		if (runs_merge_into(s))
-			return EXIT_ENV;
-		if (s->cpu >= 0 && !runs_keep_cpus()) {
-			kstats_hist_free(s->h);
-			s->h = NULL;
-		}
-	}
-	return 0;
-out_nomem:
-	fprintf(stderr, "%s: merging the runs: %s\n", bench_prog, strerror(ENOMEM));
-	return EXIT_ENV;
-}
-
-/* read run @idx's CSV back: 0, 1 when it holds no sample, or EXIT_ENV */
 static int runs_read(FILE *tmp, unsigned int idx)
 {
-	unsigned long line = 0;
-	char why[256] = "";
+	struct results *one = NULL;
+	struct csv_error err;
+	unsigned int flags = 0;
 	int ret;
 
 	rewind(tmp);
-	ret = csv_read(tmp, &rs.cf[rs.n], &line, why, sizeof(why));
-	if (!ret)
-		return runs_absorb();
-	if (g.signo && ret == -EINVAL && !line)
+	ret = csv_read(tmp, &one, &err);
+	if (ret == -EINVAL && g.signo && !err.line)
 		return 1;	/* stopped before its first sample */
-	fprintf(stderr, "%s: run %u: reading its results back: line %lu: %s\n",
-		bench_prog, idx, line, ret == -EINVAL ? why : strerror(-ret));
+	if (ret) {
+		fprintf(stderr, "%s: run %u: reading its results back: line %lu: %s\n",
+			bench_prog, idx, err.line, ret == -EINVAL ? err.why : strerror(-ret));
+		return EXIT_ENV;
+	}
+	if (!rs.all)
+		rs.all = results_create(one->frac_bits);
+	if (g.runs * one->n > RUNS_MAX_CPU_SERIES)
+		flags = RESULTS_MERGED_CPUS_ONLY;
+	ret = rs.all ? results_add_run(rs.all, one, idx, flags) : -ENOMEM;
+	results_free(one);
+	if (!ret) {
+		rs.n++;
+		return 0;
+	}
+	fprintf(stderr, "%s: merging the runs: %s\n", bench_prog,
+		ret == -EINVAL ? "their histograms differ in layout" : strerror(-ret));
 	return EXIT_ENV;
 }
 
@@ -830,194 +715,25 @@ static int runs_measure(void)
 	return 0;
 }
 
-/* @s into the merge of run 1's series of the same name (none: dropped) */
-static int runs_merge_into(const struct csv_series *s)
-{
-	const struct csv_file *c0 = &rs.cf[0];
-	unsigned int i;
-
-	for (i = 0; i < c0->n; i++)
-		if (c0->s[i].cpu == s->cpu && !strcmp(c0->s[i].variant, s->variant) &&
-		    !strcmp(c0->s[i].workload, s->workload))
-			break;
-	if (i == c0->n || !kstats_hist_merge(rs.merged[i], s->h))
-		return 0;
-	fprintf(stderr, "%s: merging the runs: their histograms differ in layout\n", bench_prog);
-	return EXIT_ENV;
-}
-
-/* the merged (cpu all) series of @variant over the runs, or NULL */
-static const struct kstats_hist *runs_all(const char *variant)
-{
-	const struct csv_file *c0 = &rs.cf[0];
-	unsigned int i;
-
-	for (i = 0; i < c0->n; i++)
-		if (c0->s[i].cpu < 0 && !strcmp(c0->s[i].variant, variant))
-			return rs.merged[i];
-	return NULL;
-}
-
-/* run 1's metadata, with what the runs change */
-static void runs_meta(void)
-{
-	uint64_t taken[WL_NR_VARIANTS] = { 0 };
-	unsigned long d[WL_NR_VARIANTS];
-	bool partial = g.signo || rs.n < g.runs;
-	const struct csv_series *s;
-	char buf[64];
-	unsigned int k, v;
-	const char *p;
-
-	rs.meta = rs.cf[0].meta;
-	for (k = 0; k < rs.n; k++) {
-		p = csv_meta_get(&rs.cf[k].meta, "partial");
-		if (p && !strcmp(p, "yes")) {
-			/* only the last run can be cut short: say which */
-			snprintf(buf, sizeof(buf), "%u", k + 1);
-			runs_meta_put("partial_run", buf);
-			partial = true;
-		}
-		for (v = 0; v < WL_NR_VARIANTS; v++) {
-			s = csv_find(&rs.cf[k], g.wl->name, report_variants[v], CSV_RUN_ALL, -1);
-			taken[v] += s ? kstats_hist_total(s->h) : 0;
-		}
-		p = csv_meta_get(&rs.cf[k].meta, "disturbed");
-		if (p && sscanf(p, "%lu/%lu", &d[WL_OLD], &d[WL_NEW]) == 2) {
-			rs.disturbed[WL_OLD] += d[WL_OLD];
-			rs.disturbed[WL_NEW] += d[WL_NEW];
-		}
-	}
-	snprintf(buf, sizeof(buf), "%lu/%lu", (unsigned long)rs.disturbed[WL_OLD],
-		 (unsigned long)rs.disturbed[WL_NEW]);
-	runs_meta_put("disturbed", buf);
-	runs_meta_put("command", g.cmdline);
-	snprintf(buf, sizeof(buf), "%lu/%lu", (unsigned long)taken[WL_OLD],
-		 (unsigned long)taken[WL_NEW]);
-	runs_meta_put("samples_taken", buf);
-	snprintf(buf, sizeof(buf), "%u", rs.n);
-	runs_meta_put("runs", buf);
-	snprintf(buf, sizeof(buf), "%lu", (unsigned long)g.runs);
-	runs_meta_put("runs_asked", buf);
-	runs_meta_put("partial", partial ? "yes" : "no");
-}
-
-/* run @k's 10% trimmed mean of @var (a variant or the reference), 0 if none */
-static double runs_tm10(unsigned int k, const char *var, uint64_t *n)
-{
-	const struct csv_series *s = csv_find(&rs.cf[k], g.wl->name, var, CSV_RUN_ALL, -1);
-
-	if (n)
-		*n = s ? kstats_hist_total(s->h) : 0;
-	return s ? cmp_trimmed_mean(s->h, 0.10) : 0;
-}
-
-/*
- * each run's 10% trimmed mean per variant, what bench compare tests, and
- * the reference loop's (the machine's speed in that run), when timed
- */
-static void runs_print_figures(FILE *f)
-{
-	double lo[WL_NR_VARIANTS], hi[WL_NR_VARIANTS], x;
-	bool ref = runs_tm10(0, REPORT_REFERENCE, NULL) > 0;
-	unsigned int k, v;
-	uint64_t n;
-
-	fprintf(f, "# per run: the 10%% trimmed mean, the figure bench compare tests\n%-5s", "run");
-	for (v = 0; v < WL_NR_VARIANTS; v++)
-		fprintf(f, " %12s_tm10 %14s_samples", report_variants[v], report_variants[v]);
-	fprintf(f, "%s\n", ref ? "     reference_tm10" : "");
-	for (k = 0; k < rs.n; k++) {
-		fprintf(f, "%-5u", k + 1);
-		for (v = 0; v < WL_NR_VARIANTS; v++) {
-			x = runs_tm10(k, report_variants[v], &n);
-			lo[v] = k ? fmin(lo[v], x) : x;
-			hi[v] = k ? fmax(hi[v], x) : x;
-			fprintf(f, " %17.1f %22lu", x, (unsigned long)n);
-		}
-		if (ref)
-			fprintf(f, " %18.1f", runs_tm10(k, REPORT_REFERENCE, NULL));
-		fputc('\n', f);
-	}
-	fprintf(f, "# spread over the runs (max / min - 1):");
-	for (v = 0; v < WL_NR_VARIANTS; v++)
-		fprintf(f, " %s %.1f%%", report_variants[v], lo[v] > 0 ? (hi[v] / lo[v] - 1) * 100 : 0);
-	fputc('\n', f);
-}
-
-static void runs_print(FILE *f)
-{
-	const struct kstats_hist *m[WL_NR_VARIANTS];
-	const char *unit = csv_meta_get(&rs.meta, "unit");
-	const char *cpus = csv_meta_get(&rs.meta, "used_cpus");
-	const char *possible = csv_meta_get(&rs.meta, "possible_cpus");
-	char key[32];
-	unsigned int v;
-
-	for (v = 0; v < WL_NR_VARIANTS; v++) {
-		m[v] = runs_all(report_variants[v]);
-		snprintf(key, sizeof(key), "variant_%s", report_variants[v]);
-		fprintf(f, "# %s %s: %s\n# %lu samples over %u runs on %s CPUs, %s possible, cache %s, mode %s, %s\n",
-			g.wl->name, report_variants[v], csv_meta_get(&rs.meta, key),
-			(unsigned long)(m[v] ? kstats_hist_total(m[v]) : 0), rs.n, cpus,
-			possible, csv_meta_get(&rs.meta, "cache"),
-			csv_meta_get(&rs.meta, "mode"), unit);
-		if (g.format == REPORT_BARS)
-			kstats_hist_print_bars(m[v], f);
-		else
-			kstats_hist_print_table(m[v], f);
-		fputc('\n', f);
-	}
-	runs_print_figures(f);
-	report_summary_line(f, g.wl->name, unit, m, rs.disturbed, (unsigned int)atoi(cpus),
-			    (unsigned int)atoi(possible),
-			    !strcmp(csv_meta_get(&rs.meta, "partial"), "yes"));
-}
-
-static void runs_free(void)
-{
-	unsigned int i;
-
-	for (i = 0; rs.merged && i < rs.cf[0].n; i++)
-		kstats_hist_free(rs.merged[i]);
-	free(rs.merged);
-	for (i = 0; i < rs.n; i++)
-		csv_file_free(&rs.cf[i]);
-	free(rs.cf);
-	memset(&rs, 0, sizeof(rs));
-}
-
-/* bench run --runs R: measure in children, then write and print the merge */
+/* bench run --runs R: measure in children, then write and print the set */
 static int runs_main(void)
 {
 	int ret;
 
-	rs.cf = calloc(g.runs, sizeof(*rs.cf));
-	if (!rs.cf) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
 	/* waitpid() needs its children: an inherited SIG_IGN would reap them */
 	signal(SIGCHLD, SIG_DFL);
 	ret = runs_measure();
 	if (!ret && rs.n) {
-		runs_meta();
-		ret = run_write_csv(NULL, NULL);
-	}
-	if (!ret && rs.n) {
-		FILE *f = g.out_stdout ? stderr : stdout;
-
-		if (g.format == REPORT_CSV)
-			runs_csv(f);
-		else if (g.format == REPORT_JSON)
-			runs_json(f);
-		else
-			runs_print(f);
-		ret = bench_finish_stdout();
+		meta_put(&rs.all->meta, "command", "%s", g.cmdline);
+		meta_put(&rs.all->meta, "runs_asked", "%lu", (unsigned long)g.runs);
+		if (g.signo || rs.n < g.runs)
+			meta_put(&rs.all->meta, "partial", "yes");
+		ret = bench_report(&g.out, g.output, (unsigned int)g.format, rs.all);
 	}
 	if (!ret && g.signo)
 		ret = 128 + g.signo;
-	runs_free();
+	results_free(rs.all);
+	memset(&rs, 0, sizeof(rs));
 	return ret;
 }
 
@@ -1043,7 +759,6 @@ int cmd_run(int argc, char **argv)
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
-	g.out_stdout = g.output && g.out.how == OUTFILE_STDOUT;
 	ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
 	engine_destroy(g.e);
@@ -1141,7 +856,6 @@ int cmd_calibrate(int argc, char **argv)
 		bench_err("unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	g.out_stdout = g.output && g.out.how == OUTFILE_STDOUT;
 	ret = run_setup();
 	if (!ret)
 		ret = run_measure();

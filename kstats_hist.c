@@ -55,13 +55,11 @@ void kstats_hist_free(struct kstats_hist *h)
 	free(h);
 }
 
-void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
+/* @n samples summing to @sum into slot @s, as if each were @v for min and max */
+static void ksh_add(struct kstats_hist *h, struct ksh_slot *s, uint64_t n,
+		    unsigned __int128 sum, uint64_t v)
 {
-	struct ksh_slot *s = &h->slot[kstats_hist_slot(v, h->frac_bits)];
-	unsigned __int128 sum = ksh_sum(s) + (unsigned __int128)v * n;
-
-	if (!n)
-		return;
+	sum += ksh_sum(s);
 	s->count += n;
 	s->sum_lo = (uint64_t)sum;
 	s->sum_hi = (uint64_t)(sum >> 64);
@@ -69,6 +67,49 @@ void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
 		h->min = v;
 	if (v > h->max)
 		h->max = v;
+}
+
+void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n)
+{
+	if (n)
+		ksh_add(h, &h->slot[kstats_hist_slot(v, h->frac_bits)], n,
+			(unsigned __int128)v * n, v);
+}
+
+int kstats_hist_add_slot(struct kstats_hist *h, unsigned int slot, uint64_t n,
+			 uint64_t sum_hi, uint64_t sum_lo)
+{
+	unsigned __int128 sum = (unsigned __int128)sum_hi << 64 | sum_lo;
+	uint64_t lo, last, avg;
+	struct ksh_slot *s;
+
+	if (!n || kstats_hist_slot_bounds(h->frac_bits, slot, &lo, &last) ||
+	    sum < (unsigned __int128)n * lo || sum > (unsigned __int128)n * last)
+		return -EINVAL;
+	s = &h->slot[slot];
+	if (s->count > UINT64_MAX - n)
+		return -EOVERFLOW;
+	avg = (uint64_t)((sum + n / 2) / n);
+	ksh_add(h, s, n, sum, avg);
+	return 0;
+}
+
+int kstats_hist_set_range(struct kstats_hist *h, uint64_t min, uint64_t max)
+{
+	unsigned int first = h->nr_slots, end = 0, i;
+
+	for (i = 0; i < h->nr_slots; i++)
+		if (h->slot[i].count) {
+			if (first == h->nr_slots)
+				first = i;
+			end = i + 1;
+		}
+	if (!end || min > max || kstats_hist_slot(min, h->frac_bits) != first ||
+	    kstats_hist_slot(max, h->frac_bits) != end - 1)
+		return -EINVAL;
+	h->min = min;
+	h->max = max;
+	return 0;
 }
 
 void kstats_hist_reset(struct kstats_hist *h)
@@ -134,6 +175,15 @@ uint64_t kstats_hist_slot_avg(const struct kstats_hist *h, unsigned int slot)
 		return 0;
 	s = &h->slot[slot];
 	return (uint64_t)((ksh_sum(s) + s->count / 2) / s->count);
+}
+
+void kstats_hist_slot_sum(const struct kstats_hist *h, unsigned int slot,
+			  uint64_t *hi, uint64_t *lo)
+{
+	unsigned __int128 sum = slot < h->nr_slots ? ksh_sum(&h->slot[slot]) : 0;
+
+	*hi = (uint64_t)(sum >> 64);
+	*lo = (uint64_t)sum;
 }
 
 int kstats_hist_slot_bounds(unsigned int frac_bits, unsigned int slot,
@@ -223,6 +273,8 @@ bool kstats_hist_iter_next(struct kstats_hist_iter *it)
 	it->slot = i;
 	it->count = h->slot[i].count;
 	it->avg = kstats_hist_slot_avg(h, i);
+	it->sum_hi = h->slot[i].sum_hi;
+	it->sum_lo = h->slot[i].sum_lo;
 	it->cum += it->count;
 	kstats_hist_slot_bounds(h->frac_bits, i, &it->lo, &it->last);
 	/* the kstats percentile: cum / total truncated to 6 decimals */

@@ -182,6 +182,28 @@ static inline void kstats_hist_record(struct kstats_hist *h, uint64_t v)
 void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n);
 
 /*
+ * kstats_hist_add_slot - add @n samples to @slot whose exact sum is
+ * @sum_hi * 2^64 + @sum_lo: what a table that keeps the sums (the CSV's
+ * format 3, the module's results) holds, so that the histogram rebuilt
+ * from it has the writer's counts, sums, AVG and mean exactly. min and
+ * max move as if the samples were the slot's rounded mean; set them
+ * with kstats_hist_set_range() once every slot is in. Not the hot path.
+ * Returns 0; -EINVAL when @n is 0, @slot is out of range, or the sum is
+ * not that of @n values of the slot ([n * lo, n * last]); -EOVERFLOW
+ * when the slot's count would pass 2^64 - 1 (@h unchanged on error).
+ */
+int kstats_hist_add_slot(struct kstats_hist *h, unsigned int slot, uint64_t n,
+			 uint64_t sum_hi, uint64_t sum_lo);
+
+/*
+ * kstats_hist_set_range - the exact smallest and largest sample, as a
+ * table that records them states them (after kstats_hist_add_slot()).
+ * Returns 0, or -EINVAL (@h unchanged) when @h is empty, @min > @max,
+ * @min is not in the first non-empty slot or @max not in the last.
+ */
+int kstats_hist_set_range(struct kstats_hist *h, uint64_t min, uint64_t max);
+
+/*
  * kstats_hist_create - a new, empty histogram.
  * @frac_bits: 0..KSTATS_HIST_FRAC_BITS_MAX.
  * Returns the histogram, or NULL with errno EINVAL (frac_bits out of
@@ -220,6 +242,13 @@ uint64_t kstats_hist_slot_count(const struct kstats_hist *h, unsigned int slot);
  * (sum + count / 2) / count as in kstats; 0 for an empty slot.
  */
 uint64_t kstats_hist_slot_avg(const struct kstats_hist *h, unsigned int slot);
+
+/*
+ * kstats_hist_slot_sum - the exact sum of the samples in @slot, as
+ * *@hi * 2^64 + *@lo; 0 for an empty slot or one out of range.
+ */
+void kstats_hist_slot_sum(const struct kstats_hist *h, unsigned int slot,
+			  uint64_t *hi, uint64_t *lo);
 
 /*
  * kstats_hist_slot_bounds - the values slot @slot holds: [*lo, *last],
@@ -268,6 +297,8 @@ struct kstats_hist_iter {
 	uint64_t cum;			/* samples in it and in every slot before */
 	uint64_t lo;			/* first value it holds */
 	uint64_t last;			/* last value it holds, inclusive */
+	uint64_t sum_hi;		/* exact sum of its samples: */
+	uint64_t sum_lo;		/* sum_hi * 2^64 + sum_lo */
 	char pct_int;			/* the percentile cum / total: '1' or '0', */
 	unsigned long pct_frac;		/* then 6 decimals, truncated */
 };

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "../kstats_hist.h"
-#include "csv.h"
 #include "json.h"
+#include "meta.h"
+#include "results.h"
 
 void json_init(struct json *j, FILE *f)
 {
@@ -220,7 +221,7 @@ int json_finish(struct json *j)
 
 /* ---- the kstats-bench document ---- */
 
-void json_doc_begin(struct json *j, const struct csv_meta *m)
+void json_doc_begin(struct json *j, const struct meta *m)
 {
 	unsigned int i;
 
@@ -280,25 +281,25 @@ static void json_hist_bucket(struct json *j, const struct kstats_hist *h,
 	json_object_end(j);
 }
 
-void json_write_hist(struct json *j, const struct json_series *s,
-		     const struct kstats_hist *h)
+void json_write_series(struct json *j, const struct results_series *s, const char *unit)
 {
+	const struct kstats_hist *h = s->h;
 	uint64_t total = kstats_hist_total(h), cum = 0, n;
 	unsigned int i, nr = kstats_hist_nr_slots(h);
 
 	json_object_begin(j, NULL);
 	json_string(j, "workload", s->workload);
 	json_string(j, "variant", s->variant);
-	if (s->run && strcmp(s->run, "all"))
-		json_u64(j, "run", strtoull(s->run, NULL, 10));
-	else if (s->run)
+	if (s->run == RESULTS_RUN_ALL)
 		json_string(j, "run", "all");
+	else
+		json_u64(j, "run", s->run);
 	if (s->cpu < 0)
 		json_string(j, "cpu", "all");
 	else
 		json_int(j, "cpu", s->cpu);
 	json_int(j, "node", s->node);
-	json_string(j, "unit", s->unit);
+	json_string(j, "unit", unit);
 	json_hist_summary(j, h);
 	json_array_begin(j, "buckets");
 	for (i = 0; i < nr; i++) {

@@ -30,8 +30,8 @@
  *	  "metadata": { "command": "bench hist", "frac_bits": "2", ... },
  *	  "histograms": [
  *	    {
- *	      "workload": "hist", "variant": "input", "cpu": "all", "node": -1,
- *	      "unit": "input",
+ *	      "workload": "hist", "variant": "input", "run": "all", "cpu": "all",
+ *	      "node": -1, "unit": "input",
  *	      "summary": { "samples": 8192, "min": 2432, "p50": 12287,
  *	                   "p90": 14335, "p99": 20479, "p99_9": 24575,
  *	                   "max": 37253, "mean": 9988.8 },
@@ -43,8 +43,7 @@
  *	}
  *
  * metadata holds the CSV's "# key: value" pairs, values as strings.
- * cpu is a CPU number or "all"; "run" (a number or "all") is present
- * only when the caller labels one. [lo, hi) as in the CSV; pNN are
+ * run and cpu are numbers or "all". [lo, hi) as in the CSV; pNN are
  * kstats_hist_value_at_percentile() (a bucket's upper bound, clamped
  * to [min, max]); mean has one decimal.
  */
@@ -55,8 +54,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct csv_meta;
-struct kstats_hist;
+struct meta;
+struct results_series;
 
 #define JSON_MAX_DEPTH	16
 #define JSON_FORMAT	"kstats-bench-json"
@@ -108,36 +107,25 @@ int json_finish(struct json *j);
 
 /* ---- the kstats-bench document ---- */
 
-/* what labels one histogram */
-struct json_series {
-	const char *workload;		/* e.g. irqdesc-alloc */
-	const char *variant;		/* old, new, input */
-	const char *run;		/* a run number or "all"; NULL: omitted */
-	int cpu;			/* CPU number, < 0 for "all" */
-	int node;			/* its node, -1 for "all" */
-	const char *unit;		/* ns, cycles, input */
-};
-
 /*
  * json_doc_begin - open the document's object: format, version and
  * metadata (@m's pairs, in order). The caller then adds its arrays:
- * "histograms" (json_array_begin(j, "histograms"), json_write_hist()
- * per series, json_array_end()); `bench compare -f json` is meant to add
- * a "comparisons" array beside it, one object per (workload, variant)
- * with before, after and delta of each metric, the test's p, the
- * threshold and the verdict. json_doc_end() closes the object and
+ * "histograms" (json_array_begin(j, "histograms"), json_write_series()
+ * per series, json_array_end()); `bench compare -f json` adds
+ * "comparisons" beside it. json_doc_end() closes the object and
  * returns json_finish()'s result.
  */
-void json_doc_begin(struct json *j, const struct csv_meta *m);
+void json_doc_begin(struct json *j, const struct meta *m);
 int json_doc_end(struct json *j);
 
 /*
- * json_write_hist - one element of "histograms": the labels of @s, the
- * summary (samples, min, p50, p90, p99, p99.9, max, mean) and one object
- * per non-empty bucket of @h. The percentile is truncated to 6 decimals
- * as in the table (1 only on the last bucket).
+ * json_write_series - one element of "histograms": the labels of @s
+ * (run and cpu a number or "all"), @unit, the summary (samples, min,
+ * p50, p90, p99, p99.9, max, mean: exact, from the histogram's sums and
+ * extremes) and one object per non-empty bucket. The percentile is
+ * truncated to 6 decimals as in the table (1 only on the last bucket).
  */
-void json_write_hist(struct json *j, const struct json_series *s,
-		     const struct kstats_hist *h);
+void json_write_series(struct json *j, const struct results_series *s,
+		       const char *unit);
 
 #endif /* KSB_JSON_H */

@@ -117,21 +117,36 @@ static int opt_parse_double(const struct opt *o, const char *arg, char *why, siz
 	return -EINVAL;
 }
 
+/* name @i of an enum option, or NULL past the last */
+static const char *opt_name(const struct opt *o, int i)
+{
+	if (!o->stride)
+		return o->names[i];
+	return *(const char *const *)((const char *)o->names + (size_t)i * o->stride);
+}
+
+/* its help line, for an OPT_ENUM_TABLE: the row's second member */
+static const char *opt_name_help(const struct opt *o, int i)
+{
+	return *(const char *const *)((const char *)o->names + (size_t)i * o->stride +
+				      sizeof(const char *));
+}
+
 static int opt_parse_enum(const struct opt *o, const char *arg, char *why, size_t len)
 {
 	size_t used;
 	int i;
 
-	for (i = 0; o->names[i]; i++) {
-		if (!strcmp(arg, o->names[i])) {
+	for (i = 0; opt_name(o, i); i++) {
+		if (!strcmp(arg, opt_name(o, i))) {
 			*(int *)o->value = i;
 			return 0;
 		}
 	}
 	used = (size_t)snprintf(why, len, "--%s: '%s' is not one of ", o->long_name, arg);
-	for (i = 0; o->names[i] && used < len; i++)
+	for (i = 0; opt_name(o, i) && used < len; i++)
 		used += (size_t)snprintf(why + used, len - used, "%s%s", i ? ", " : "",
-					 o->names[i]);
+					 opt_name(o, i));
 	return -EINVAL;
 }
 
@@ -247,7 +262,7 @@ static void opt_help_one(FILE *f, const struct opt *o, int col)
 {
 	const char *h = o->help, *nl;
 	char buf[128];
-	int w;
+	int w, i;
 
 	if (o->type == OPT_T_GROUP) {
 		fprintf(f, "  %s\n", h);
@@ -267,6 +282,9 @@ static void opt_help_one(FILE *f, const struct opt *o, int col)
 		h = nl + 1;
 		w = 0;
 	}
+	/* OPT_ENUM_TABLE: a line per row, "  name  its help" */
+	for (i = 0; o->type == OPT_T_ENUM && o->stride && opt_name(o, i); i++)
+		fprintf(f, "%*s  %-8s%s\n", col, "", opt_name(o, i), opt_name_help(o, i));
 }
 
 int opt_help(FILE *f, const struct opt *const *tab)

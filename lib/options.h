@@ -65,6 +65,8 @@ struct opt {
 	double dhi;			/* OPT_T_DOUBLE: and stay below it; 0: no bound */
 	const char *range;		/* OPT_T_DOUBLE: the range in words, "> 0" */
 	const char *const *names;	/* OPT_T_ENUM: NULL-terminated */
+	size_t stride;			/* OPT_T_ENUM: bytes from one name to the next,
+					 * 0: names is an array of names */
 	/*
 	 * OPT_T_CALL: parse @arg (NULL for an option without argument)
 	 * into o->value; 0, or -EINVAL with one line in @why (@len bytes)
@@ -87,6 +89,17 @@ struct opt {
 #define OPT_ENUM(s, l, v, n, a, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
 	  .value = (int *)(v), .names = (n), .argh = (a), .help = (h) }
+/*
+ * OPT_ENUM_TABLE - an enum whose names are the rows of table @t, whose
+ * rows begin with "const char *name; const char *help;" and end with a
+ * NULL name (lib/format.h's formats[]): the value is the row's index,
+ * and --help lists every row's name and help under @h, so that a row
+ * added to the table is an option value and a --help line at once.
+ */
+#define OPT_ENUM_TABLE(s, l, v, t, a, h) \
+	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
+	  .value = (int *)(v), .names = &(t)[0].name, .stride = sizeof((t)[0]), \
+	  .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h) \
 	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), \
 	  .value = (const char **)(v), .argh = (a), .help = (h) }

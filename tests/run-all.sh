@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-all.sh UNIT... -- BATS... - run every suite as TAP, then print one
-# closing line "N passed, N failed"; exit 1 when anything failed.
+# closing line "N passed, N failed, N skipped"; exit 1 when anything failed.
 set -uo pipefail
 
 log=$(mktemp)
@@ -33,8 +33,10 @@ for t in "${units[@]}"; do
 done
 [ $# -gt 0 ] && run_suite "bats $*" bats --tap "$@"
 
-passed=$(grep -c '^ok ' "$log")
+# a skipped test is "ok N ... # skip": counted apart, not as a pass
+skipped=$(grep -ciE '^ok .*# skip' "$log")
+passed=$(($(grep -c '^ok ' "$log") - skipped))
 failed=$(grep -c '^not ok ' "$log")
 [ "$suites_failed" -gt "$failed" ] && failed=$suites_failed
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$suites_failed" -eq 0 ]

@@ -110,7 +110,7 @@ public_bench() {
 	grep -qx '# partial: yes' "$T/p.csv"
 	taken=$(sed -n 's|^# samples_taken: \([0-9]*\)/.*|\1|p' "$T/p.csv")
 	[ "$taken" -gt 0 ]
-	run ./bench show "$T/p.csv"
+	run ./bench show -v old "$T/p.csv"
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == *" 1.000000" ]]
 	./bench compare "$T/p.csv" "$T/p.csv" "$T/p.csv" "$T/p.csv" "$T/p.csv" -- \
@@ -141,14 +141,14 @@ public_bench() {
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ]
 	# either the partial result replaced it whole, or it is untouched
-	head -1 "$T/keep.csv" | grep -qx -e previous -e '# kstats-bench-csv 2'
+	head -1 "$T/keep.csv" | grep -qx -e previous -e '# kstats-bench-csv 3'
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
 @test "a closed stdout (bench run | head) is not a crash" {
 	run bash -c 'set -o pipefail; ./bench run -q -n 4096 -f csv | head -1'
 	[ "$status" -eq 0 ]
-	[ "$output" = "# kstats-bench-csv 2" ]
+	[ "$output" = "# kstats-bench-csv 3" ]
 	run bash -c 'set -o pipefail; ./bench hist tests/fixtures/patch_samples.txt -f bars | head -1'
 	[ "$status" -eq 0 ]
 }

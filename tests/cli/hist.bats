@@ -36,10 +36,10 @@ setup() {
 @test "hist --format csv follows the schema" {
 	run ./bench hist -f csv "$F/patch_samples.txt"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "# kstats-bench-csv 2" ]
+	[ "${lines[0]}" = "# kstats-bench-csv 3" ]
 	[[ "$output" == *"# frac_bits: 2"* ]]
-	grep -qx 'workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile' <<<"$output"
-	grep -qx 'hist,input,all,all,-1,49,10240,12288,2214,11493,0.729125' <<<"$output"
+	grep -qx 'workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile,sum_ns,min_ns,max_ns' <<<"$output"
+	grep -qx 'hist,input,all,all,-1,49,10240,12288,2214,11493,0.729125,25445502,2432,37253' <<<"$output"
 	[ "$(grep -c '^hist,' <<<"$output")" -eq 17 ]
 }
 

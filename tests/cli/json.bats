@@ -89,3 +89,15 @@ setup() {
 		'[["all","old",64],["all","new",64],[1,"old",32],[1,"new",32],[2,"old",32],[2,"new",32]]' ]
 	[ "$(jq -r .metadata.runs "$T/r.json")" = 2 ]
 }
+
+@test "hist -f csv | show -f json -: the samples' exact min, max and mean" {
+	printf '5\n1030\n1100\n1200\n77777\n77800\n' >"$T/s.txt"
+	./bench hist -f csv "$T/s.txt" >"$T/s.csv"
+	./bench show -f json - <"$T/s.csv" >"$T/s.json"
+	# 158912 / 6 = 26485.33; format 2 gave back max 77789 and mean 26485.5
+	[ "$(jq -c '.histograms[0].summary | [.samples, .min, .max, .mean]' "$T/s.json")" = '[6,5,77800,26485.3]' ]
+	# and the table, byte for byte
+	./bench hist "$T/s.txt" >"$T/t1"
+	./bench show "$T/s.csv" >"$T/t2"
+	cmp "$T/t1" "$T/t2"
+}

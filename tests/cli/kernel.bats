@@ -12,6 +12,13 @@ teardown() {
 	[ -z "${PUB:-}" ] || rm -rf "$PUB"
 }
 
+# a copy of bench that an unprivileged user can run, as $PUB/bench
+public_bench() {
+	PUB=$(mktemp -d /tmp/ksb-kernel.XXXXXX)
+	chmod 755 "$PUB"
+	install -m 0755 bench "$PUB/bench"
+}
+
 @test "kernel: --help names both workloads and the exit codes" {
 	run --separate-stderr ./bench kernel --help
 	[ "$status" -eq 0 ]
@@ -27,9 +34,7 @@ teardown() {
 
 @test "kernel: as a non-root user, exit 3 with one line naming root" {
 	command -v setpriv || skip "no setpriv"
-	PUB=$(mktemp -d /tmp/ksb-kernel.XXXXXX)
-	chmod 755 "$PUB"
-	install -m 0755 bench "$PUB/bench"
+	public_bench
 	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$PUB/bench" kernel -n 16
 	echo "status $status stderr: $stderr"
@@ -50,6 +55,16 @@ teardown() {
 @test "kernel: unknown option" { bad "unknown option '--bogus'" kernel --bogus; }
 @test "kernel: a stray argument" { bad "unexpected argument 'extra'" kernel extra; }
 
-@test "kernel: -f json is refused: bench kernel writes no JSON" {
-	bad "--format: 'json' is not one of table, kstats, csv, bars" kernel -f json
+@test "kernel: every format of bench run, json included" {
+	bad "--format: 'xml' is not one of table, kstats, csv, bars, json" kernel -f xml
+}
+
+@test "kernel: options are checked before the environment (-c 99999 as non-root: exit 2)" {
+	command -v setpriv || skip "no setpriv"
+	public_bench
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$PUB/bench" kernel -c 99999
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bench kernel: --cpus: '99999' names CPUs this machine does not have (possible: "* ]]
 }

@@ -12,13 +12,21 @@ setup() {
 # check_csv: every check of docs/design.md's CSV section, one message per fault
 check_csv() {
 	awk -F, -v want="$2" '
-	NR == 1 { if ($0 != "# kstats-bench-csv 2") { print "magic"; bad = 1 } next }
+	NR == 1 { if ($0 != "# kstats-bench-csv 3") { print "magic"; bad = 1 } next }
 	/^# / { split(substr($0, 3), kv, ": "); meta[kv[1]] = 1; next }
 	!hdr { hdr = 1
-	       if ($0 != "workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile") { print "header"; bad = 1 }
+	       if ($0 != "workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile,sum_ns,min_ns,max_ns") { print "header"; bad = 1 }
 	       next }
 	{
-		if (NF != 11) { print "fields " NR; bad = 1 }
+		if (NF != 14) { print "fields " NR; bad = 1 }
+		# exact: avg the rounded sum / samples, the sum that of samples
+		# values of the bucket, min and max the same on every row of a series
+		if (int(($12 + int($9 / 2)) / $9) != $10) { print "avg of sum " NR; bad = 1 }
+		if ($12 < $9 * $7 || $12 > $9 * ($8 - 1)) { print "sum outside bucket " NR; bad = 1 }
+		key = $1 "," $2 "," $3 "," $4
+		if (key in mm && mm[key] != $13 "," $14) { print "min,max " NR; bad = 1 }
+		mm[key] = $13 "," $14
+		if ($13 + 0 > $14 + 0) { print "min above max " NR; bad = 1 }
 		if ($2 != "old" && $2 != "new" && $2 != "reference") { print "variant " NR; bad = 1 }
 		if ($2 == "reference" && $4 != "all") { print "reference per CPU " NR; bad = 1 }
 		if ($3 != "all") { print "run " NR; bad = 1 }
@@ -72,8 +80,13 @@ check_csv() {
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
+# the workloads, as bench list names them (one line each, then two indented)
+workloads() { ./bench list | awk '!/^ / { print $1 }'; }
+
 @test "every format and workload runs; csv on stdout equals the schema" {
-	for w in irqdesc-alloc irqdesc-free empty; do
+	run workloads
+	[ "${#lines[@]}" -ge 4 ]
+	for w in "${lines[@]}"; do
 		./bench run -q -w "$w" -n 64 -f csv >"$T/$w.csv"
 		check_csv "$T/$w.csv" 64
 	done
@@ -101,7 +114,7 @@ check_csv() {
 @test "an existing output file is replaced whole" {
 	echo stale >"$T/o.csv"
 	./bench run -q -n 16 -o "$T/o.csv" >/dev/null
-	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 2'
+	head -1 "$T/o.csv" | grep -qx '# kstats-bench-csv 3'
 	[ "$(stat -c %a "$T/o.csv")" = 644 ]
 }
 
@@ -226,3 +239,30 @@ check_csv() {
 }
 
 @test "--reference lists the valid names" { bad "--reference: 'yes' is not one of auto, on, off" run --reference yes; }
+
+@test "--runs 2 with every format; bench show of its CSV prints the same, byte for byte" {
+	for f in table kstats csv bars json; do
+		./bench run -q -R 2 -n 64 -f "$f" -o "$T/r-$f.csv" >"$T/out-$f"
+		./bench show -f "$f" "$T/r-$f.csv" >"$T/show-$f"
+		cmp "$T/out-$f" "$T/show-$f"
+	done
+	# each format is its own: kstats lines, bars, the CSV, the JSON
+	grep -q '^slot .* CPUS 2 ' "$T/out-kstats"
+	[ "$(grep -c '^# irqdesc-alloc ' "$T/out-kstats")" -eq 2 ]
+	grep -q '^\[.*) *[0-9]* |@*' "$T/out-bars"
+	grep -q '^SUMMARY .* samples=128/128 ' "$T/out-bars"
+	grep -qx '# runs: 2' "$T/out-csv"
+	[ "$(jq -r .metadata.runs "$T/out-json")" = 2 ]
+	cmp "$T/out-csv" "$T/r-csv.csv"
+}
+
+@test "--runs 3: SUMMARY's min, max and mean are exact, and bench show prints the same SUMMARY" {
+	./bench run -q -R 3 -n 128 -o "$T/r.csv" >"$T/out"
+	./bench show "$T/r.csv" >"$T/show"
+	grep '^SUMMARY ' "$T/out" >"$T/s1"
+	grep '^SUMMARY ' "$T/show" >"$T/s2"
+	cmp "$T/s1" "$T/s2"
+	# old_max is a sample: the largest of the runs' own max_ns, not a bucket's AVG
+	max=$(awk -F, '$2 == "old" && $3 != "all" && $4 == "all" { if ($14 > m) m = $14 } END { print m }' "$T/r.csv")
+	grep -q " old_max=$max " "$T/s1"
+}

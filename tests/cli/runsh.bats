@@ -147,7 +147,7 @@ G=tests/fixtures/gate
 	total=$(awk -F, '$2 == "old" && $3 == 3 && $4 == "all" { n += $9 } END { print n }' "$F/runs6-480.csv")
 	[ "$total" -eq 512 ]
 	[ "$(awk 'NR > 2 { n += $2 } END { print n }' <<<"$output")" -eq 512 ]
-	run ./bench show "$F/runs6-480.csv"
+	run ./bench show -v old "$F/runs6-480.csv"
 	[ "$(awk 'NR > 2 { n += $2 } END { print n }' <<<"$output")" -eq 3072 ]
 }
 

@@ -17,6 +17,28 @@ setup() {
 	[ -z "$output" ]
 }
 
+# the reporting side of lib/: the results model, its files and writers,
+# the gate's statistics; bench compare and the fuzzers need nothing else
+REPORTING="kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/json.c lib/compare.c lib/samples.c lib/outfile.c lib/options.c lib/host.c"
+
+@test "lib/'s reporting side includes nothing of the measuring side, and builds without libnuma, liburcu or the engine" {
+	local f hdrs=()
+	for f in $REPORTING; do hdrs+=("${f%.c}.h"); done
+	# shellcheck disable=SC2086 # the list is words by design
+	run grep -nE '#include "(\.\./)?(lib/)?(engine|pcpu|topo|tsc|ref|workload|report|kmod|registry)\.h"|#include <(numa|urcu)' \
+		$REPORTING "${hdrs[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	# every reporting file compiles with no package's flags (no libnuma,
+	# liburcu headers), and the lot links with libc and libm alone
+	mkdir -p "$T/o"
+	for f in $REPORTING; do
+		cc -std=gnu11 -I. -Wall -Wextra -Werror -c -o "$T/o/$(basename "$f" .c).o" "$f"
+	done
+	printf 'int main(void) { return 0; }\n' >"$T/main.c"
+	cc -o "$T/reporting" "$T/main.c" "$T"/o/*.o -lm
+}
+
 @test "only the command that picks a workload includes the registry" {
 	run grep -l '#include.*registry\.h' -- *.c lib/*.[ch] workloads/*.[ch]
 	echo "$output"

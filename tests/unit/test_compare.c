@@ -4,7 +4,7 @@
  * against the published table (Mann and Whitney 1947) and against brute
  * force with ties, the Hodges-Lehmann change and its interval, the
  * trimmed mean of a histogram against that of its samples, the median's
- * spread, the verdicts, and reading runs back from CSV formats 1 and 2.
+ * spread and the verdicts (reading runs back from CSV: test_csv.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -19,7 +19,6 @@
 
 #include "kstats_hist.h"
 #include "lib/compare.h"
-#include "lib/csv.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 
@@ -329,55 +328,6 @@ static void test_quantile_and_stats(void **state)
 	kstats_hist_free(h);
 }
 
-/* ---- runs read back from CSV ---- */
-
-static const char csv2[] =
-	"# kstats-bench-csv 2\n# frac_bits: 2\n# runs: 2\n" CSV_COLUMNS "\n"
-	"w,old,all,all,-1,49,10240,12288,3,11000,1.000000\n"
-	"w,old,1,all,-1,49,10240,12288,1,11000,1.000000\n"
-	"w,old,1,0,0,49,10240,12288,1,11000,1.000000\n"
-	"w,old,2,all,-1,49,10240,12288,2,11000,1.000000\n";
-
-static const char csv1[] =
-	"# kstats-bench-csv 1\n# frac_bits: 2\n" CSV_COLUMNS_1 "\n"
-	"w,old,all,-1,49,10240,12288,3,11000,1.000000\n"
-	"w,old,0,0,49,10240,12288,3,11000,1.000000\n";
-
-static void read_mem(const char *s, struct csv_file *cf)
-{
-	FILE *f = fmemopen((void *)s, strlen(s), "r");
-	unsigned long line;
-	char why[256];
-
-	assert_non_null(f);
-	assert_int_equal(csv_read(f, cf, &line, why, sizeof(why)), 0);
-	fclose(f);
-}
-
-static void test_csv_runs(void **state)
-{
-	struct csv_file cf;
-
-	(void)state;
-	read_mem(csv2, &cf);
-	assert_int_equal(cf.format, 2);
-	assert_int_equal(csv_nr_runs(&cf, "w", "old"), 2);
-	assert_int_equal(kstats_hist_total(csv_run_hist(&cf, "w", "old", 0)), 1);
-	assert_int_equal(kstats_hist_total(csv_run_hist(&cf, "w", "old", 1)), 2);
-	assert_null(csv_run_hist(&cf, "w", "old", 2));
-	assert_non_null(csv_find(&cf, "w", "old", 1, 0));
-	assert_int_equal(csv_nr_runs(&cf, "w", "new"), 0);
-	csv_file_free(&cf);
-	/* format 1: its rows are one run, "all" */
-	read_mem(csv1, &cf);
-	assert_int_equal(cf.format, 1);
-	assert_int_equal(csv_nr_runs(&cf, "w", "old"), 1);
-	assert_int_equal(kstats_hist_total(csv_run_hist(&cf, "w", "old", 0)), 3);
-	assert_null(csv_run_hist(&cf, "w", "old", 1));
-	assert_non_null(csv_find(&cf, "w", "old", CSV_RUN_ALL, 0));
-	csv_file_free(&cf);
-}
-
 /*
  * cmp_ref_share: the within-side log-log slope, clamped. x = c * r^k
  * gives k exactly; a change between the sides does not enter it.
@@ -446,7 +396,6 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_trimmed_mean_bound),
 		cmocka_unit_test(test_quantile_and_stats),
-		cmocka_unit_test(test_csv_runs),
 		cmocka_unit_test(test_ref_share),
 		cmocka_unit_test(test_ref_adjust),
 	};

@@ -16,8 +16,9 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/csv.h"
 #include "lib/json.h"
+#include "lib/meta.h"
+#include "lib/results.h"
 
 /* a writer on a memory buffer */
 struct mem {
@@ -143,10 +144,9 @@ static void test_misuse(void **state)
 /* three samples in two buckets, and the last slot's 2^64 end */
 static void test_hist_document(void **state)
 {
-	static struct csv_meta meta;
-	struct json_series s = {
-		.workload = "w", .variant = "old", .run = "3", .cpu = 5,
-		.node = 1, .unit = "ns",
+	static struct meta meta;
+	struct results_series s = {
+		.workload = "w", .variant = "old", .run = 3, .cpu = 5, .node = 1,
 	};
 	struct kstats_hist *h = kstats_hist_create(2);
 	struct mem m;
@@ -156,11 +156,12 @@ static void test_hist_document(void **state)
 	kstats_hist_record(h, 10);
 	kstats_hist_record(h, 11);
 	kstats_hist_record(h, UINT64_MAX);
-	csv_meta_set(&meta, "unit", "ns");
+	meta_set(&meta, "unit", "ns");
+	s.h = h;
 	mem_open(&m);
 	json_doc_begin(&m.j, &meta);
 	json_array_begin(&m.j, "histograms");
-	json_write_hist(&m.j, &s, h);
+	json_write_series(&m.j, &s, "ns");
 	json_array_end(&m.j);
 	assert_int_equal(json_doc_end(&m.j), 0);
 	fclose(m.f);

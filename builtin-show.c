@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-show.c - bench show: a kstats-bench CSV printed again as the
+ * command that wrote it printed it, or one of its series.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "lib/format.h"
+#include "lib/results.h"
+#include "lib/topo.h"
+
+/* ---- bench show ---- */
+
+struct show_opts {
+	const char *workload;		/* -w, NULL: the file's first */
+	const char *variant;		/* -v, NULL: the workload's first */
+	const char *cpu;		/* -c, a number or "all"; NULL: all */
+	unsigned int run;		/* -r, a run number or RESULTS_RUN_ALL */
+	bool pick;			/* -w, -v, -r or -c: one series */
+	int format;			/* -f, an index of formats[] */
+};
+
+/* -c N|all: kept as given, checked here */
+static int show_cpu(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	uint64_t cpu;
+
+	*(const char **)o->value = arg;
+	if (!strcmp(arg, "all"))
+		return 0;
+	return opt_parse_u64(o, arg, 0, TOPO_MAX_CPUS - 1, &cpu, why, len);
+}
+
+/* -r N|all */
+static int show_run(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	uint64_t run = RESULTS_RUN_ALL;
+	int ret = 0;
+
+	if (strcmp(arg, "all"))
+		ret = opt_parse_u64(o, arg, 1, RESULTS_MAX_RUNS, &run, why, len);
+	*(unsigned int *)o->value = (unsigned int)run;
+	return ret;
+}
+
+static const char show_head[] =
+	"Usage: bench show [OPTIONS] FILE.csv|-\n"
+	"Print a kstats-bench CSV as the command that wrote it printed it: by default\n"
+	"the whole file (bench run's titles, tables and SUMMARY; a file of one series,\n"
+	"as bench hist's, its table alone), byte for byte. -w, -v, -r or -c pick one\n"
+	"series: its table alone (defaults: the file's first workload, its first\n"
+	"variant, merged over runs and CPUs). - reads stdin.\n";
+
+/* Returns 0 to run, 1 after --help, -1 after a usage error. */
+static int show_parse(int argc, char **argv, struct show_opts *o)
+{
+	const struct opt opts[] = {
+		OPT_STRING('w', "workload", &o->workload, "WORKLOAD",
+			   "the workload (default: the file's first)"),
+		OPT_STRING('v', "variant", &o->variant, "VARIANT",
+			   "old, new, reference, ... (default: its first)"),
+		OPT_CALL('r', "run", &o->run, show_run, "RUN|all",
+			 "run N alone (files of bench run -R R), or all\n"
+			 "(default)"),
+		OPT_CALL('c', "cpu", &o->cpu, show_cpu, "CPU|all",
+			 "one CPU's rows, or all merged (default)"),
+		OPT_ENUM_TABLE('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
+		OPT_END()
+	};
+	const struct opt *tab[] = { opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret = bench_options(&p, show_head,
+		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n",
+		argc, argv);
+
+	if (ret)
+		return ret;
+	if (argc - optind != 1) {
+		bench_err("needs exactly one CSV file");
+		return -1;
+	}
+	o->pick = o->workload || o->variant || o->cpu || o->run != RESULTS_RUN_ALL;
+	return 0;
+}
+
+/* the first merged series of @wl in @r (its first variant), or NULL */
+static const char *show_first_variant(const struct results *r, const char *wl)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->s[i].cpu < 0 && !strcmp(r->s[i].workload, wl))
+			return r->s[i].variant;
+	return NULL;
+}
+
+/*
+ * -w, -v, -r, -c: the one series into a set of its own, *@one, with the
+ * file's metadata. EXIT_DONE, or EXIT_USAGE / EXIT_ENV after a message.
+ */
+static int show_pick(const struct results *r, struct show_opts *o, const char *path,
+		     struct results **one)
+{
+	int cpu = o->cpu && strcmp(o->cpu, "all") ? atoi(o->cpu) : RESULTS_CPU_ALL;
+	const char *wl = o->workload ? o->workload : r->s[0].workload;
+	const char *var = o->variant ? o->variant : show_first_variant(r, wl);
+	const struct results_series *s = NULL;
+	struct results_label l;
+	char run[16] = "all";
+
+	if (var)
+		s = results_find(r, wl, var, o->run, cpu);
+	/* run 1 of a one-run file is its "all" */
+	if (!s && var && o->run == 1 && results_nr_runs(r, wl, var) == 1)
+		s = results_find(r, wl, var, RESULTS_RUN_ALL, cpu);
+	if (!s) {
+		if (o->run)
+			snprintf(run, sizeof(run), "%u", o->run);
+		fprintf(stderr, "%s: %s: no rows for workload %s, variant %s, run %s, cpu %s\n",
+			bench_prog, path, wl, var ? var : "(none)", run, o->cpu ? o->cpu : "all");
+		return EXIT_USAGE;
+	}
+	*one = results_create(r->frac_bits);
+	l = (struct results_label){ .workload = s->workload, .variant = s->variant,
+				     .run = s->run, .cpu = s->cpu, .node = s->node };
+	if (!*one || results_add_hist(*one, &l, s->h)) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	(*one)->meta = r->meta;
+	return EXIT_DONE;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct show_opts o = { .run = RESULTS_RUN_ALL, .format = FORMAT_TABLE };
+	struct results *r, *one = NULL;
+	int ret;
+
+	ret = show_parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	ret = bench_load_csv(argv[optind], &r);
+	if (ret)
+		return ret;
+	if (o.pick)
+		ret = show_pick(r, &o, argv[optind], &one);
+	if (!ret)
+		ret = bench_report(NULL, NULL, (unsigned int)o.format, one ? one : r);
+	results_free(one);
+	results_free(r);
+	return ret;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmod.h - the protocol of the module kmod/kstats_bench.ko, as `bench
+ * kernel` speaks it through debugfs (KMOD_DIR):
+ *
+ *	control  written: "workload=W samples=N frac_bits=B [cpus=LIST]\n"
+ *	         starts a run (-EINVAL: bad parameters, -EBUSY: one runs);
+ *	         "stop" ends it at the next sample
+ *	results  read: "kstats_bench 1", then "key value" lines (state,
+ *	         possible_cpus, nr_cpu_ids, online_cpus, clock, workload,
+ *	         irqs, variants, variant_<v>, samples, frac_bits, cpus,
+ *	         taken, error), then per histogram
+ *	             hist VARIANT CPU NODE n min max
+ *	         (CPU and NODE -1 for the merge over the CPUs) and one
+ *	             SLOT COUNT AVG
+ *	         line per non-empty slot, then "end"
+ *
+ *	struct results *r;
+ *	struct meta hdr = { 0 };
+ *	struct kmod_error err;
+ *
+ *	kmod_control("workload=kernel-set-defaults samples=8192 frac_bits=2\n");
+ *	... wait while meta_get(&hdr, "state") is "running" ...
+ *	kmod_read_results(&text);
+ *	kmod_parse(text, 2, &hdr, &r, &err);
+ *
+ * The histograms read back keep the module's n, min and max exactly
+ * and each slot's count and AVG (the slot holds COUNT samples of AVG:
+ * the module states no sums, so the mean is that of the AVGs).
+ * No state; the library prints nothing.
+ */
+#ifndef KSB_KMOD_H
+#define KSB_KMOD_H
+
+#define KMOD_NAME	"kstats_bench"
+#define KMOD_DEBUGFS	"/sys/kernel/debug"
+#define KMOD_DIR	KMOD_DEBUGFS "/" KMOD_NAME
+#define KMOD_MAGIC	"kstats_bench 1"	/* the results file's first line */
+
+struct meta;
+struct results;
+
+/* kmod_control - write @cmd to the control file. 0 or -errno. */
+int kmod_control(const char *cmd);
+
+/*
+ * kmod_read_results - the whole results file into *@text (malloc()ed,
+ * NUL-terminated; the caller frees it, the previous one too). 0 or
+ * -errno.
+ */
+int kmod_read_results(char **text);
+
+/* where kmod_parse() found fault */
+struct kmod_error {
+	unsigned long line;		/* line of the results file */
+	char why[128];			/* what is wrong */
+};
+
+/*
+ * kmod_parse - the results text @text (modified: split into lines) into
+ * @hdr (its "key value" lines, added) and a new set *@out of frac_bits
+ * @fb: a series per hist line, labelled (the "workload" line, VARIANT,
+ * run "all", CPU, NODE), each slot line checked (the slot holds AVG for
+ * @fb, COUNT > 0), n equal to the counts' sum, min and max in the first
+ * and last slot. A run still going has no hist lines: *@out then holds
+ * no series.
+ * Returns 0, -EINVAL with @err (not the module's format: another
+ * version?), or -ENOMEM. *@out is NULL on error.
+ */
+int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **out,
+	       struct kmod_error *err);
+
+#endif /* KSB_KMOD_H */

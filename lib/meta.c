@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * meta.c - a result's "key: value" metadata (see meta.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "meta.h"
+
+static int meta_find(const struct meta *m, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->kv[i].key, key))
+			return (int)i;
+	return -1;
+}
+
+/* pair @i (m->n: a new one) = @key: the formatted value, one line */
+static int meta_vstore(struct meta *m, unsigned int i, const char *key,
+		       const char *fmt, va_list ap)
+{
+	char *p;
+
+	if (i >= META_MAX)
+		return -ENOSPC;
+	snprintf(m->kv[i].key, sizeof(m->kv[i].key), "%s", key);
+	vsnprintf(m->kv[i].val, sizeof(m->kv[i].val), fmt, ap);
+	for (p = m->kv[i].val; (p = strpbrk(p, "\r\n"));)
+		*p = ' ';
+	if (i == m->n)
+		m->n++;
+	return 0;
+}
+
+int meta_set(struct meta *m, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = meta_vstore(m, m->n, key, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int meta_put(struct meta *m, const char *key, const char *fmt, ...)
+{
+	int i = meta_find(m, key);
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = meta_vstore(m, i < 0 ? m->n : (unsigned int)i, key, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+const char *meta_get(const struct meta *m, const char *key)
+{
+	int i = meta_find(m, key);
+
+	return i < 0 ? NULL : m->kv[i].val;
+}
