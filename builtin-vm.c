@@ -44,20 +44,19 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/compare.h"
-#include "lib/cpio.h"
 #include "lib/csv.h"
+#include "lib/format.h"
 #include "lib/kimage.h"
 #include "lib/outfile.h"
+#include "lib/results.h"
 #include "lib/vm.h"
 
 #define BV_MAX_KERNELS	16
 #define BV_MAX_ARGS	64		/* words of one command */
 #define BV_TAIL		4		/* console lines quoted for a failed boot */
+#define BV_MAX_CPU_SERIES 256		/* per-boot per-CPU series kept up to */
 
-enum bv_format { BV_TABLE, BV_BARS };
 
-static const char *const bv_formats[] = { "table", "bars", NULL };
 /* the bench commands a guest may run: each writes a CSV with -o */
 static const char *const bv_guest_cmds[] = { "kernel", "run", NULL };
 
@@ -78,8 +77,8 @@ struct bv_boot {
 
 /* the boots' results of one command on one kernel */
 struct bv_runs {
-	struct csv_file *cf;		/* [boots] each boot's CSV, read back */
-	unsigned int n;			/* read back */
+	struct results *all;		/* the boots as runs 1.., and their merge */
+	unsigned int n;			/* boots read back */
 	struct outfile out;		/* NAME.csv or NAME-CMD.csv */
 	char path[PATH_MAX];		/* its path */
 };
@@ -119,7 +118,7 @@ static struct vm {
 	const char *qemu;		/* --qemu */
 	const char *busybox;		/* --busybox, static */
 	const char *bench;		/* --bench, static; NULL: bench-static */
-	enum bv_format format;		/* -f */
+	int format;			/* -f, an index of formats[] */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
 
@@ -158,7 +157,8 @@ static const struct opt bv_opts[] = {
 	OPT_STRING(0, "kbuild", &v.kbuild, "DIR",
 		   "build the module against this tree for the kernels\ngiven as images"),
 	OPT_STRING('o', "output", &v.outdir, "DIR", "where the CSVs go (default .)"),
-	OPT_ENUM('f', "format", &v.format, bv_formats, "FMT", "table (default), bars"),
+	OPT_ENUM_TABLE('f', "format", &v.format, formats, "FMT",
+		       "what goes to stdout, per kernel and command:"),
 	OPT_STRING(0, "qemu", &v.qemu, "PROG", "default qemu-system-x86_64"),
 	OPT_STRING(0, "busybox", &v.busybox, "FILE", "a static busybox (default /bin/busybox)"),
 	OPT_STRING(0, "bench", &v.bench, "FILE",
@@ -196,6 +196,7 @@ static void bv_defaults(void)
 	v.timeout = 300;
 	v.retries = 1;
 	v.outdir = ".";
+	v.format = FORMAT_TABLE;
 	v.qemu = "qemu-system-x86_64";
 	v.busybox = "/bin/busybox";
 }
@@ -330,6 +331,12 @@ static int bv_parse(int argc, char **argv)
 		i = bv_add_cmd(argc, argv, i);
 		if (i < 0)
 			return -1;
+	}
+	if ((v.format == FORMAT_CSV || !strcmp(formats[v.format].name, "json")) &&
+	    v.nr_k * v.nr_c > 1) {
+		bench_err("-f %s: one document for %u kernels x %u commands; the files are %s/NAME*.csv (bench show -f %s FILE)",
+			  formats[v.format].name, v.nr_k, v.nr_c, v.outdir, formats[v.format].name);
+		return -1;
 	}
 	v.vm = (struct vm_config) {
 		.qemu = v.qemu, .accel = v.accel, .cpus = (unsigned int)v.cpus,
@@ -672,12 +679,59 @@ static double bv_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static void bv_progress(const struct bv_kernel *k, unsigned int b, double secs)
+/* one qemu being waited for, for bench_wait() */
+struct bv_qemu {
+	pid_t pid;			/* qemu */
+	const struct bv_kernel *k;	/* what it boots */
+	unsigned int b;			/* which boot */
+	double t0;			/* when it started, bv_now() */
+	int status;			/* its wait status, once reaped */
+	enum bv_end end;		/* how it ended */
+};
+
+static int bv_qemu_poll(void *priv)
 {
-	if (v.quiet || !isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\r%s: %s boot %u/%lu: %.0f s ", bench_prog, k->name, b + 1,
-		(unsigned long)v.boots, secs);
+	struct bv_qemu *q = priv;
+	pid_t w = waitpid(q->pid, &q->status, WNOHANG);
+
+	if (w == q->pid)
+		return 1;
+	if (w < 0)
+		return -errno;
+	if (bv_now() - q->t0 <= (double)v.timeout)
+		return 0;
+	q->end = BV_HUNG;
+	kill(q->pid, SIGKILL);
+	return 0;	/* reaped at the next tick */
+}
+
+/* the first SIGINT/SIGTERM: the boot is not kept, so qemu goes at once */
+static void bv_qemu_stop(void *priv, int sig)
+{
+	struct bv_qemu *q = priv;
+
+	(void)sig;
+	q->end = BV_STOPPED;
+	kill(q->pid, SIGKILL);
+}
+
+static void bv_free(void);
+static void bv_cleanup(void);
+
+/* the second: no temp file beside an output, no work directory left */
+static void bv_qemu_leave(void *priv)
+{
+	kill(((struct bv_qemu *)priv)->pid, SIGKILL);
+	bv_free();
+	bv_cleanup();
+}
+
+static void bv_qemu_progress(void *priv)
+{
+	const struct bv_qemu *q = priv;
+
+	fprintf(stderr, "%s: %s boot %u/%lu: %.0f s ", bench_prog, q->k->name, q->b + 1,
+		(unsigned long)v.boots, bv_now() - q->t0);
 }
 
 /*
@@ -687,38 +741,20 @@ static void bv_progress(const struct bv_kernel *k, unsigned int b, double secs)
 static enum bv_end bv_wait(pid_t pid, const struct bv_kernel *k, unsigned int b,
 			   double *secs, int *status)
 {
-	struct timespec tick = { 0, 200 * 1000 * 1000 };
-	enum bv_end end = BV_EXITED;
-	double t0 = bv_now();
-	sigset_t set;
-	int sig;
+	struct bv_qemu q = { .pid = pid, .k = k, .b = b, .t0 = bv_now(), .end = BV_EXITED };
+	struct bench_wait w = {
+		.poll = bv_qemu_poll, .stop = bv_qemu_stop, .leave = bv_qemu_leave,
+		.progress = bv_qemu_progress, .priv = &q, .tick_ms = 200, .wake = SIGCHLD,
+		.quiet = v.quiet, .signo = &v.signo,
+	};
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	while (waitpid(pid, status, WNOHANG) != pid) {
-		*secs = bv_now() - t0;
-		if (*secs > (double)v.timeout) {
-			end = BV_HUNG;
-			break;
-		}
-		bv_progress(k, b, *secs);
-		sig = sigtimedwait(&set, NULL, &tick);
-		if (sig == SIGINT || sig == SIGTERM) {
-			v.signo = sig;
-			end = BV_STOPPED;
-			break;
-		}
-	}
-	if (end != BV_EXITED) {
+	if (bench_wait(&w)) {
 		kill(pid, SIGKILL);
-		waitpid(pid, status, 0);
+		waitpid(pid, &q.status, 0);
 	}
-	*secs = bv_now() - t0;
-	if (!v.quiet && isatty(STDERR_FILENO))
-		fprintf(stderr, "\r%70s\r", "");
-	return end;
+	*secs = bv_now() - q.t0;
+	*status = q.status;
+	return q.end;
 }
 
 /* what the guest sent on ttyS1, in the file @path */
@@ -813,25 +849,31 @@ static int bv_cmd_failed(const struct bv_kernel *k, unsigned int b, unsigned int
 	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_ENV;
 }
 
-/* the CSV command @i wrote in boot @b, read back as run b + 1 */
+/*
+ * the CSV command @i wrote in boot @b, read back as run b + 1; per-CPU
+ * series of each boot kept while they stay few (as bench run --runs)
+ */
 static int bv_absorb(struct bv_kernel *k, unsigned int b, unsigned int i, struct vm_guest *g)
 {
+	unsigned int flags = v.boots * (v.cpus + 1) > BV_MAX_CPU_SERIES ?
+			     RESULTS_MERGED_CPUS_ONLY : 0;
+	struct csv_error err = { 0, "no CSV" };
 	struct bv_runs *r = &k->runs[i];
-	unsigned long line = 0;
-	char why[256] = "";
+	struct results *one = NULL;
 	int ret = -EINVAL;
 
-	if (g->csv[i]) {
-		rewind(g->csv[i]);
-		ret = csv_read(g->csv[i], &r->cf[r->n], &line, why, sizeof(why));
-	}
+	if (g->csv[i])
+		ret = csv_read(g->csv[i], &one, &err);
+	if (!ret)
+		ret = results_add_run(r->all, one, b + 1, flags);
+	results_free(one);
 	if (!ret) {
 		r->n++;
 		return 0;
 	}
 	return bv_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", k->name,
-			  b + 1, v.c[i].argv[0], line,
-			  ret == -EINVAL ? (why[0] ? why : "no CSV") : strerror(-ret));
+			  b + 1, v.c[i].argv[0], err.line,
+			  ret == -EINVAL ? err.why : strerror(-ret));
 }
 
 /* what a finished boot brought: the CPUs it counted, every command's CSV */
@@ -915,26 +957,8 @@ static int bv_boot(struct bv_kernel *k, unsigned int b)
 
 /* ---- results: one CSV per kernel and command, the boots its runs ---- */
 
-/* the merge over the boots of series @s of boot 1, or NULL (ENOMEM) */
-static struct kstats_hist *bv_merged(const struct bv_runs *r, const struct csv_series *s)
-{
-	struct kstats_hist *h = kstats_hist_create(r->cf[0].frac_bits);
-	const struct csv_series *x;
-	unsigned int b;
-
-	for (b = 0; h && b < r->n; b++) {
-		x = csv_find(&r->cf[b], s->workload, s->variant, CSV_RUN_ALL, s->cpu);
-		if (x && kstats_hist_merge(h, x->h)) {
-			kstats_hist_free(h);
-			return NULL;
-		}
-	}
-	return h;
-}
-
-/* "1:480/2 2:480/2": per boot, what @fmt makes of it */
-static void bv_meta_boots(struct csv_meta *m, const struct bv_kernel *k, const char *key,
-			  int what)
+/* "1:480/2 2:480/2": per boot, "run:value" for @key */
+static void bv_meta_boots(struct meta *m, const struct bv_kernel *k, const char *key)
 {
 	char buf[1024];
 	size_t used = 0;
@@ -943,133 +967,51 @@ static void bv_meta_boots(struct csv_meta *m, const struct bv_kernel *k, const c
 	buf[0] = 0;
 	for (b = 0; b < k->nr_boots && used < sizeof(buf); b++) {
 		const struct bv_boot *bt = &k->boot[b];
+		size_t room = sizeof(buf) - used;
+		const char *sp = b ? " " : "";
 
-		if (what == 0)
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%u/%u",
-						 b ? " " : "", b + 1, bt->possible, bt->online);
-		else if (what == 1)
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%.1f",
-						 b ? " " : "", b + 1, bt->seconds);
+		if (!strcmp(key, "vm_boots"))
+			used += (size_t)snprintf(buf + used, room, "%s%u:%u/%u", sp, b + 1,
+						 bt->possible, bt->online);
+		else if (!strcmp(key, "vm_boot_seconds"))
+			used += (size_t)snprintf(buf + used, room, "%s%u:%.1f", sp, b + 1,
+						 bt->seconds);
 		else
-			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%u",
-						 b ? " " : "", b + 1, bt->tries);
+			used += (size_t)snprintf(buf + used, room, "%s%u:%u", sp, b + 1, bt->tries);
 	}
-	csv_meta_set(m, key, "%s", buf);
+	meta_put(m, key, "%s", buf);
 }
 
-/* set @key in @m, replacing its value when it is there */
-static void bv_meta_put(struct csv_meta *m, const char *key, const char *val)
+/* the first boot's metadata, with the VM's and every boot's */
+static void bv_meta(struct bv_kernel *k, unsigned int i)
 {
-	unsigned int i;
+	struct meta *m = &k->runs[i].all->meta;
 
-	for (i = 0; i < m->n; i++)
-		if (!strcmp(m->kv[i].key, key)) {
-			snprintf(m->kv[i].val, sizeof(m->kv[i].val), "%s", val);
-			return;
-		}
-	csv_meta_set(m, key, "%s", val);
+	meta_put(m, "command", "%s", v.cmdline);
+	meta_put(m, "runs_asked", "%lu", (unsigned long)v.boots);
+	if (v.signo || k->runs[i].n < v.boots)
+		meta_put(m, "partial", "yes");
+	meta_put(m, "vm_name", "%s", k->name);
+	meta_put(m, "vm_image", "%s", k->image);
+	meta_put(m, "vm_release", "%s", k->release);
+	meta_put(m, "vm_module", "%s", k->ko[0] ? k->ko : "none");
+	meta_put(m, "vm_guest_command", "bench %s", v.c[i].what);
+	meta_put(m, "vm_qemu", "%s", k->qemu_line);
+	bv_meta_boots(m, k, "vm_boots");
+	bv_meta_boots(m, k, "vm_boot_seconds");
+	bv_meta_boots(m, k, "vm_boot_tries");
 }
 
-/* boot 1's metadata, with the VM's and the boots' */
-static void bv_meta(struct csv_meta *m, const struct bv_kernel *k, unsigned int i)
-{
-	const struct bv_runs *r = &k->runs[i];
-	char buf[32];
-
-	*m = r->cf[0].meta;
-	bv_meta_put(m, "command", v.cmdline);
-	snprintf(buf, sizeof(buf), "%u", r->n);
-	bv_meta_put(m, "runs", buf);
-	snprintf(buf, sizeof(buf), "%lu", (unsigned long)v.boots);
-	bv_meta_put(m, "runs_asked", buf);
-	bv_meta_put(m, "partial", v.signo || r->n < v.boots ? "yes" : "no");
-	csv_meta_set(m, "vm_name", "%s", k->name);
-	csv_meta_set(m, "vm_image", "%s", k->image);
-	csv_meta_set(m, "vm_release", "%s", k->release);
-	csv_meta_set(m, "vm_module", "%s", k->ko[0] ? k->ko : "none");
-	csv_meta_set(m, "vm_guest_command", "bench %s", v.c[i].what);
-	csv_meta_set(m, "vm_qemu", "%s", k->qemu_line);
-	bv_meta_boots(m, k, "vm_boots", 0);
-	bv_meta_boots(m, k, "vm_boot_seconds", 1);
-	bv_meta_boots(m, k, "vm_boot_tries", 2);
-}
-
-/* the CSV: the merge over the boots, then every boot's rows */
-static int bv_write_csv(FILE *f, const struct bv_kernel *k, unsigned int i)
+/* command @i on @k, merged over its boots, in -f's format, under a title */
+static int bv_print(FILE *f, const struct bv_kernel *k, unsigned int i)
 {
 	const struct bv_runs *r = &k->runs[i];
-	const struct csv_file *c0 = &r->cf[0];
-	struct kstats_hist *h;
-	struct csv_meta m;
-	unsigned int b, j;
 
-	bv_meta(&m, k, i);
-	csv_write_header(f, &m);
-	for (j = 0; j < c0->n; j++) {
-		if (c0->s[j].run != CSV_RUN_ALL)
-			continue;
-		h = bv_merged(r, &c0->s[j]);
-		if (!h)
-			return -ENOMEM;
-		csv_write_hist(f, c0->s[j].workload, c0->s[j].variant, CSV_RUN_ALL, c0->s[j].cpu,
-			       c0->s[j].node, h);
-		kstats_hist_free(h);
-	}
-	for (b = 0; b < r->n; b++)
-		for (j = 0; j < r->cf[b].n; j++) {
-			const struct csv_series *s = &r->cf[b].s[j];
-
-			if (s->run == CSV_RUN_ALL)
-				csv_write_hist(f, s->workload, s->variant, b + 1, s->cpu, s->node,
-					       s->h);
-		}
-	return ferror(f) ? -EIO : 0;
-}
-
-/* the tables of command @i on @k, merged over its boots, and each boot's figure */
-static void bv_print(FILE *f, const struct bv_kernel *k, unsigned int i)
-{
-	const struct bv_runs *r = &k->runs[i];
-	const struct csv_file *c0 = &r->cf[0];
-	struct kstats_hist *h;
-	const struct csv_series *s;
-	char key[64];
-	unsigned int b, j;
-
-	fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
-		k->name, v.c[i].what, r->n, k->release, v.vm.possible,
-		v.vm.cpus, vm_accels[v.accel]);
-	for (j = 0; j < c0->n; j++) {
-		s = &c0->s[j];
-		if (s->cpu >= 0 || s->run != CSV_RUN_ALL || !(h = bv_merged(r, s)))
-			continue;
-		snprintf(key, sizeof(key), "variant_%s", s->variant);
-		fprintf(f, "# %s %s: %s\n", s->workload, s->variant,
-			csv_meta_get(&c0->meta, key) ?: "");
-		if (v.format == BV_BARS)
-			kstats_hist_print_bars(h, f);
-		else
-			kstats_hist_print_table(h, f);
-		fputc('\n', f);
-		kstats_hist_free(h);
-	}
-	fprintf(f, "# per boot: the 10%% trimmed mean (ns), the figure bench compare tests\nboot");
-	for (j = 0; j < c0->n; j++)
-		if (c0->s[j].cpu < 0)
-			fprintf(f, " %14s", c0->s[j].variant);
-	fprintf(f, "  possible online seconds\n");
-	for (b = 0; b < r->n; b++) {
-		fprintf(f, "%-4u", b + 1);
-		for (j = 0; j < c0->n; j++) {
-			if (c0->s[j].cpu >= 0)
-				continue;
-			s = csv_find(&r->cf[b], c0->s[j].workload, c0->s[j].variant, CSV_RUN_ALL, -1);
-			fprintf(f, " %14.1f", s ? cmp_trimmed_mean(s->h, 0.10) : 0.0);
-		}
-		fprintf(f, "  %8u %6u %7.1f\n", k->boot[b].possible, k->boot[b].online,
-			k->boot[b].seconds);
-	}
-	fputc('\n', f);
+	if (v.format != FORMAT_CSV && strcmp(formats[v.format].name, "json"))
+		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
+			k->name, v.c[i].what, r->n, k->release, v.vm.possible, v.vm.cpus,
+			vm_accels[v.accel]);
+	return format_write(f, (unsigned int)v.format, r->all);
 }
 
 /* ---- bench vm ---- */
@@ -1077,6 +1019,7 @@ static void bv_print(FILE *f, const struct bv_kernel *k, unsigned int i)
 /* every output file, opened before anything boots: bad paths fail first */
 static int bv_open_outputs(void)
 {
+	char base[3100];
 	struct bv_kernel *k;
 	unsigned int i;
 	int ret;
@@ -1086,34 +1029,35 @@ static int bv_open_outputs(void)
 		return EXIT_USAGE;
 	}
 	for (k = v.k; k < v.k + v.nr_k; k++) {
+		/* a copy: GCC's -Wrestrict sees k->name inside *k */
+		snprintf(base, sizeof(base), "%.3000s/%.63s", v.outdir, k->name);
 		for (i = 0; i < v.nr_c; i++) {
 			struct bv_runs *r = &k->runs[i];
 
 			if (v.nr_c == 1)
-				snprintf(r->path, sizeof(r->path), "%.3000s/%.63s.csv", v.outdir, k->name);
+				snprintf(r->path, sizeof(r->path), "%s.csv", base);
 			else
-				snprintf(r->path, sizeof(r->path), "%.3000s/%.63s-%.16s.csv", v.outdir, k->name,
-					 v.c[i].argv[0]);
+				snprintf(r->path, sizeof(r->path), "%s-%.16s.csv", base, v.c[i].argv[0]);
 			ret = outfile_open(&r->out, r->path);
-			if (ret)
-				goto out_refused;
-			r->cf = calloc(v.boots, sizeof(*r->cf));
-			if (!r->cf)
+			if (ret) {
+				bench_err("-o %s: %s: %s", v.outdir, r->path, strerror(-ret));
+				return EXIT_USAGE;
+			}
+			r->all = results_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
+			if (!r->all)
 				return bv_refused("%s", strerror(ENOMEM));
 		}
-		snprintf(k->console_path, sizeof(k->console_path), "%.3000s/%.63s.console", v.outdir,
-			 k->name);
+		snprintf(k->console_path, sizeof(k->console_path), "%s.console", base);
 		ret = outfile_open(&k->console, k->console_path);
-		if (ret)
-			goto out_refused;
+		if (ret) {
+			bench_err("-o %s: %s: %s", v.outdir, k->console_path, strerror(-ret));
+			return EXIT_USAGE;
+		}
 		k->boot = calloc(v.boots, sizeof(*k->boot));
 		if (!k->boot)
 			return bv_refused("%s", strerror(ENOMEM));
 	}
 	return 0;
-out_refused:
-	bench_err("-o %s: %s", v.outdir, strerror(-ret));
-	return EXIT_USAGE;
 }
 
 /* a SIGINT/SIGTERM that came between two boots: start no other */
@@ -1164,11 +1108,12 @@ static int bv_report(void)
 
 			if (!r->n)
 				continue;
-			err = bv_write_csv(r->out.f, k, i) ?: outfile_commit(&r->out);
+			bv_meta(k, i);
+			err = csv_write(r->out.f, r->all) ?: outfile_commit(&r->out);
 			if (err)
 				ret = bv_refused("writing %s: %s", r->path, strerror(-err));
-			else
-				bv_print(stdout, k, i);
+			else if (bv_print(stdout, k, i))
+				ret = bench_finish_stdout() ?: EXIT_ENV;
 		}
 	return ret;
 }
@@ -1205,13 +1150,11 @@ static void bv_cleanup(void)
 static void bv_free(void)
 {
 	struct bv_kernel *k;
-	unsigned int i, b;
+	unsigned int i;
 
 	for (k = v.k; k < v.k + v.nr_k; k++) {
 		for (i = 0; i < v.nr_c; i++) {
-			for (b = 0; b < k->runs[i].n; b++)
-				csv_file_free(&k->runs[i].cf[b]);
-			free(k->runs[i].cf);
+			results_free(k->runs[i].all);
 			outfile_abort(&k->runs[i].out);
 		}
 		outfile_abort(&k->console);

@@ -120,7 +120,8 @@ int cpio_file(struct cpio *c, const char *name, unsigned int mode,
 		c->err = -errno;
 	else if (!S_ISREG(st.st_mode))
 		c->err = -EINVAL;
-	if (!c->err && !cpio_header(c, name, S_IFREG | (mode & 07777), (uint64_t)st.st_size, 0, 0) &&
+	if (!c->err &&
+	    !cpio_header(c, name, S_IFREG | (mode & 07777), (uint64_t)st.st_size, 0, 0) &&
 	    !cpio_copy(c, fd, (uint64_t)st.st_size))
 		cpio_pad(c, (size_t)st.st_size);
 	close(fd);

@@ -83,7 +83,6 @@ setup() {
 # vm ARGS...: bench vm with the fake qemu into $T/out
 vm() {
 	run --separate-stderr ./bench vm --qemu "$Q" -o "$T/out" "$@"
-	echo "status $status"
 	echo "stderr: $stderr"
 }
 
