@@ -19,6 +19,7 @@ expected_files() {
 	local p
 	{
 		echo bin/kstats-bench
+		echo bin/kstats-bench-static
 		echo bin/kstats-bench-run
 		echo share/bash-completion/completions/kstats-bench
 		echo share/man/man1/kstats-bench.1
@@ -107,11 +108,14 @@ comp() {
 }
 
 @test "bash completion: commands, options, values, workloads, CSV files" {
-	[ "$(comp kstats-bench "")" = "--help --version calibrate compare hist kernel list run show " ]
+	[ "$(comp kstats-bench "")" = "--help --version calibrate compare hist kernel list run show vm " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
 	[ "$(comp kstats-bench run -C "")" = "cold kernel remote " ]
 	[ "$(comp kstats-bench run -m "")" = "parallel serial " ]
+	[ "$(comp kstats-bench vm -m "")" = " " ]
+	[ "$(comp kstats-bench vm --accel "")" = "kvm tcg " ]
+	[ "$(comp kstats-bench vm -f c)" = "csv " ]
 	[ "$(comp kstats-bench compare -s "")" = "mean median p90 p99 tm10 " ]
 	[ "$(comp kstats-bench hist -f j)" = "json " ]
 	[ "$(comp kstats-bench show -c "")" = "all " ]
@@ -121,7 +125,7 @@ comp() {
 	ln -s "$PWD/bench" "$T/bin/kstats-bench"
 	[ "$(PATH=$T/bin:$PATH comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
 	# every long option of every command's --help is offered
-	for c in run calibrate kernel compare show hist; do
+	for c in run calibrate kernel vm compare show hist; do
 		offered=$(comp kstats-bench "$c" --)
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }
