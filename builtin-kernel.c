@@ -473,6 +473,8 @@ static void kk_meta(struct meta *m)
 		snprintf(key, sizeof(key), "variant_%s", k.variant[v]);
 		meta_set(m, key, "%s", kk_res(key));
 	}
+	/* what bench compare takes the machine's drift out by */
+	meta_set(m, "reference", "%s", kk_res("reference"));
 	meta_set(m, "possible_cpus", "%s", kk_res("possible_cpus"));
 	meta_set(m, "nr_cpu_ids", "%s", kk_res("nr_cpu_ids"));
 	meta_set(m, "online_cpus", "%s", kk_res("online_cpus"));

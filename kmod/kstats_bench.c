@@ -22,14 +22,25 @@
  * ktime_get_ns(); <code>; dt = ktime_get_ns() - dt"), so samples are ns
  * of the current clocksource. The histogram is kstats_hist's (ksb_hist.h).
  *
+ * Before each pair of samples (old and new, or alloc and free) the worker
+ * also times a reference loop, as bench run does (lib/ref.h): KSB_REF_LINES
+ * 4-byte stores, each on a page of its own, the lines flushed before and
+ * after, interrupts off. Nothing the kernel under test changes is in it,
+ * so it tells how fast this machine ran during each run: bench compare
+ * takes that drift out of two kernels' figures ("reference" histogram).
+ * Why it is needed: under qemu TCG a boot's irq_alloc_descs() moved by
+ * +-20-45% with the host's load, and irq_free_descs() with it.
+ *
  * Control, in /sys/kernel/debug/kstats_bench/:
  *	control	 write "workload=NAME samples=N cpus=LIST frac_bits=B"
  *		 (any subset; defaults kernel-set-defaults, 8192, every
  *		 online CPU, 2) to start a run; "stop" to stop one. -EINVAL
  *		 for anything else, -EBUSY while a run is going.
- *	results	 the state, the run's parameters and every histogram, per
- *		 CPU and merged, one "slot count avg" line per non-empty slot
- *		 (what `bench kernel` parses)
+ *	results	 "kstats_bench 2", the state, the run's parameters and every
+ *		 histogram (the two variants and the reference), per CPU and
+ *		 merged: "hist VARIANT CPU NODE n min max", then one "slot
+ *		 count sum_hi sum_lo" line per non-empty slot, the exact sum
+ *		 sum_hi * 2^64 + sum_lo (what `bench kernel` parses)
  *	table	 the merged histograms as the patch's table
  * Unloading the module stops a run at the next sample and frees it all.
  */
@@ -51,12 +62,18 @@
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#ifdef CONFIG_X86
+#include <asm/cacheflush.h>
+#endif
 
 #include "ksb_hist.h"
 
 #define KSB_DESC_SIZE		512	/* bytes of the descriptor-like object */
 #define KSB_MAX_SAMPLES		(1ULL << 32)
 #define KSB_DEFAULT_SAMPLES	8192	/* as in the patch's table */
+#define KSB_REF_LINES		512	/* stores per reference sample, as REF_LINES */
+#define KSB_NR_HISTS		3	/* the two variants, then the reference */
+#define KSB_REF			2	/* the reference's index in h[] */
 
 enum ksb_workload { KSB_SET_DEFAULTS, KSB_IRQ_ALLOC, KSB_NR_WORKLOADS };
 
@@ -64,9 +81,9 @@ static const char *const ksb_wl_names[KSB_NR_WORKLOADS] = {
 	"kernel-set-defaults", "kernel-irq-alloc",
 };
 
-/* the two histograms of each workload: [workload][0 or 1] */
-static const char *const ksb_variants[KSB_NR_WORKLOADS][2] = {
-	{ "old", "new" }, { "alloc", "free" },
+/* the histograms of each workload: [workload][variant 0, 1, KSB_REF] */
+static const char *const ksb_variants[KSB_NR_WORKLOADS][KSB_NR_HISTS] = {
+	{ "old", "new", "reference" }, { "alloc", "free", "reference" },
 };
 
 static const char *const ksb_what[KSB_NR_WORKLOADS][2] = {
@@ -118,7 +135,7 @@ struct ksb_cpu {
 	unsigned int cpu;		/* CPU the kthread is bound to */
 	int node;			/* its node */
 	u64 samples;			/* to take, per variant */
-	struct ksb_hist *h[2];		/* per variant, ns */
+	struct ksb_hist *h[KSB_NR_HISTS]; /* per variant and the reference, ns */
 	struct completion done;		/* the worker finished its samples */
 	int err;			/* 0 or -errno of the failed step */
 	const char *err_what;		/* that step */
@@ -132,7 +149,8 @@ struct ksb_run {
 	unsigned int frac_bits;		/* histogram sub-bucket bits */
 	unsigned int nr_cpus;		/* CPUs in c[] */
 	struct ksb_cpu *c;		/* [nr_cpus], ascending CPU numbers */
-	struct ksb_hist *merged[2];	/* per variant, once finished */
+	struct ksb_hist *merged[KSB_NR_HISTS]; /* the same, merged once finished */
+	char *ref;			/* KSB_REF_LINES pages: the reference's lines */
 	struct task_struct *runner;	/* runs the CPUs in turn; NULL once reaped */
 	enum ksb_state state;		/* written by the runner, read under ksb_lock */
 	int err;			/* first worker error, -errno */
@@ -251,6 +269,41 @@ static int ksb_sample_set_defaults(struct ksb_cpu *c, unsigned int variant)
 	return 0;
 }
 
+/* ---- the reference loop ---- */
+
+/* write back and drop every line of the reference (a no-op off x86) */
+static void ksb_ref_flush(char *line)
+{
+#ifdef CONFIG_X86
+	unsigned int i;
+
+	for (i = 0; i < KSB_REF_LINES; i++)
+		clflush_cache_range(line + i * PAGE_SIZE, sizeof(u32));
+#endif
+}
+
+/*
+ * One reference sample on @c's CPU: its own line (of 64 per page) on each
+ * of KSB_REF_LINES pages, cold, stored to with interrupts off.
+ */
+static void ksb_sample_ref(struct ksb_cpu *c)
+{
+	char *line = c->run->ref + (c - c->run->c) % (PAGE_SIZE / 64) * 64;
+	unsigned long flags;
+	unsigned int i;
+	u64 t0, t1;
+
+	ksb_ref_flush(line);
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	for (i = 0; i < KSB_REF_LINES; i++)
+		WRITE_ONCE(*(u32 *)(line + i * PAGE_SIZE), i);
+	t1 = ktime_get_ns();
+	local_irq_restore(flags);
+	ksb_ref_flush(line);
+	ksb_hist_record(c->h[KSB_REF], t1 - t0);
+}
+
 /* ---- kernel-irq-alloc ---- */
 
 /* one allocation and one free, timed apart; 0 or irq_alloc_descs' error */
@@ -295,6 +348,9 @@ static int ksb_worker(void *arg)
 	int ret = 0;
 
 	for (i = 0; i < n && !kthread_should_stop(); i++) {
+		/* before each pair, as bench run times its reference */
+		if (r->wl != KSB_SET_DEFAULTS || !(i & 1))
+			ksb_sample_ref(c);
 		if (r->wl == KSB_SET_DEFAULTS) {
 			/* ABBA: old new new old old new new old ... */
 			ret = ksb_sample_set_defaults(c, ((i + 1) >> 1) & 1);
@@ -363,7 +419,7 @@ static int ksb_runner(void *arg)
 	if (state == KSB_DONE && kthread_should_stop() &&
 	    atomic64_read(&r->taken) < 2 * r->samples)
 		state = KSB_STOPPED;
-	for (v = 0; v < 2; v++)
+	for (v = 0; v < KSB_NR_HISTS; v++)
 		for (i = 0; i < r->nr_cpus; i++)
 			ksb_hist_merge(r->merged[v], r->c[i].h[v]);
 	mutex_lock(&ksb_lock);
@@ -383,11 +439,12 @@ static void ksb_run_free(struct ksb_run *r)
 		return;
 	if (r->runner)
 		kthread_stop(r->runner);
-	for (v = 0; v < 2; v++) {
+	for (v = 0; v < KSB_NR_HISTS; v++) {
 		kvfree(r->merged[v]);
 		for (i = 0; r->c && i < r->nr_cpus; i++)
 			kvfree(r->c[i].h[v]);
 	}
+	vfree(r->ref);
 	kfree(r->c);
 	kfree(r);
 }
@@ -419,9 +476,12 @@ static struct ksb_run *ksb_run_alloc(enum ksb_workload wl, u64 samples,
 	r->c = kcalloc(r->nr_cpus, sizeof(*r->c), GFP_KERNEL);
 	if (!r->c)
 		goto fail;
-	for (v = 0; v < 2; v++)
+	for (v = 0; v < KSB_NR_HISTS; v++)
 		if (!(r->merged[v] = ksb_hist_alloc(frac_bits, NUMA_NO_NODE)))
 			goto fail;
+	r->ref = vzalloc(KSB_REF_LINES * PAGE_SIZE);
+	if (!r->ref)
+		goto fail;
 	for_each_cpu(cpu, cpus) {
 		struct ksb_cpu *c = &r->c[i];
 
@@ -431,7 +491,7 @@ static struct ksb_run *ksb_run_alloc(enum ksb_workload wl, u64 samples,
 		/* each CPU its share, the remainder to the first ones */
 		c->samples = div_u64_rem(samples, r->nr_cpus, &rem) + (i < rem);
 		init_completion(&c->done);
-		for (v = 0; v < 2; v++)
+		for (v = 0; v < KSB_NR_HISTS; v++)
 			if (!(c->h[v] = ksb_hist_alloc(frac_bits, c->node)))
 				goto fail;
 		i++;
@@ -588,8 +648,8 @@ static void ksb_show_hist(struct seq_file *m, const struct ksb_run *r,
 		   cpu, node, h->total, h->total ? h->min : 0, h->max);
 	for (i = 0; i < h->nr_slots; i++)
 		if (h->slot[i].count)
-			seq_printf(m, "%u %llu %llu\n", i, h->slot[i].count,
-				   ksb_slot_avg(&h->slot[i]));
+			seq_printf(m, "%u %llu %llu %llu\n", i, h->slot[i].count,
+				   h->slot[i].sum_hi, h->slot[i].sum_lo);
 }
 
 static int ksb_results_show(struct seq_file *m, void *unused)
@@ -599,7 +659,7 @@ static int ksb_results_show(struct seq_file *m, void *unused)
 
 	mutex_lock(&ksb_lock);
 	r = ksb_cur;
-	seq_puts(m, "kstats_bench 1\n");
+	seq_puts(m, "kstats_bench 2\n");
 	seq_printf(m, "state %s\n", ksb_state_names[r ? r->state : KSB_IDLE]);
 	seq_printf(m, "possible_cpus %u\nnr_cpu_ids %u\nonline_cpus %u\n",
 		   num_possible_cpus(), nr_cpu_ids, num_online_cpus());
@@ -612,13 +672,15 @@ static int ksb_results_show(struct seq_file *m, void *unused)
 	seq_printf(m, "variants %s %s\n", ksb_variants[r->wl][0], ksb_variants[r->wl][1]);
 	for (v = 0; v < 2; v++)
 		seq_printf(m, "variant_%s %s\n", ksb_variants[r->wl][v], ksb_what[r->wl][v]);
+	seq_printf(m, "reference %u cold 4-byte stores, a page apart, interrupts off, before each pair\n",
+		   KSB_REF_LINES);
 	seq_printf(m, "samples %llu\nfrac_bits %u\ncpus %u\ntaken %lld\n",
 		   r->samples, r->frac_bits, r->nr_cpus, (long long)atomic64_read(&r->taken));
 	if (r->state == KSB_FAILED)
 		seq_printf(m, "error %d cpu %u %s\n", r->err, r->err_cpu, r->err_what);
 	if (r->state == KSB_RUNNING)
 		goto out;
-	for (v = 0; v < 2; v++) {
+	for (v = 0; v < KSB_NR_HISTS; v++) {
 		ksb_show_hist(m, r, v, -1, -1, r->merged[v]);
 		for (i = 0; i < r->nr_cpus; i++)
 			ksb_show_hist(m, r, v, r->c[i].cpu, r->c[i].node, r->c[i].h[v]);

@@ -116,15 +116,13 @@ static int kmod_hist_line(struct kmod_parse *p, const char *l)
 
 static int kmod_slot_line(struct kmod_parse *p, const char *l)
 {
-	unsigned long long slot, count, avg;
+	unsigned long long slot, count, hi, lo;
 	int used = 0;
 
-	if (sscanf(l, "%llu %llu %llu%n", &slot, &count, &avg, &used) != 3 || l[used] ||
-	    !p->cur || !count || kstats_hist_slot(avg, p->r->frac_bits) != slot ||
-	    count > UINT64_MAX - p->seen)
+	if (sscanf(l, "%llu %llu %llu %llu%n", &slot, &count, &hi, &lo, &used) != 4 || l[used] ||
+	    !p->cur || count > UINT64_MAX - p->seen ||
+	    kstats_hist_add_slot(p->cur->h, (unsigned int)slot, count, hi, lo))
 		return kmod_bad(p, "a slot line that does not fit");
-	/* AVG * count: the module states no sum, this keeps each slot's AVG */
-	kstats_hist_record_n(p->cur->h, avg, count);
 	p->seen += count;
 	return 0;
 }

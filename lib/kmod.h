@@ -6,14 +6,16 @@
  *	control  written: "workload=W samples=N frac_bits=B [cpus=LIST]\n"
  *	         starts a run (-EINVAL: bad parameters, -EBUSY: one runs);
  *	         "stop" ends it at the next sample
- *	results  read: "kstats_bench 1", then "key value" lines (state,
+ *	results  read: "kstats_bench 2", then "key value" lines (state,
  *	         possible_cpus, nr_cpu_ids, online_cpus, clock, workload,
- *	         irqs, variants, variant_<v>, samples, frac_bits, cpus,
- *	         taken, error), then per histogram
+ *	         irqs, variants, variant_<v>, reference, samples, frac_bits,
+ *	         cpus, taken, error), then per histogram (the two variants,
+ *	         then "reference", the module's reference loop)
  *	             hist VARIANT CPU NODE n min max
  *	         (CPU and NODE -1 for the merge over the CPUs) and one
- *	             SLOT COUNT AVG
- *	         line per non-empty slot, then "end"
+ *	             SLOT COUNT SUM_HI SUM_LO
+ *	         line per non-empty slot (its exact sum SUM_HI * 2^64 +
+ *	         SUM_LO), then "end"
  *
  *	struct results *r;
  *	struct meta hdr = { 0 };
@@ -24,9 +26,8 @@
  *	kmod_read_results(&text);
  *	kmod_parse(text, 2, &hdr, &r, &err);
  *
- * The histograms read back keep the module's n, min and max exactly
- * and each slot's count and AVG (the slot holds COUNT samples of AVG:
- * the module states no sums, so the mean is that of the AVGs).
+ * The histograms read back are the module's exactly: n, min, max, and
+ * each slot's count and sum (so its AVG and the mean too).
  * No state; the library prints nothing.
  */
 #ifndef KSB_KMOD_H
@@ -35,7 +36,7 @@
 #define KMOD_NAME	"kstats_bench"
 #define KMOD_DEBUGFS	"/sys/kernel/debug"
 #define KMOD_DIR	KMOD_DEBUGFS "/" KMOD_NAME
-#define KMOD_MAGIC	"kstats_bench 1"	/* the results file's first line */
+#define KMOD_MAGIC	"kstats_bench 2"	/* the results file's first line */
 
 struct meta;
 struct results;
@@ -60,9 +61,9 @@ struct kmod_error {
  * kmod_parse - the results text @text (modified: split into lines) into
  * @hdr (its "key value" lines, added) and a new set *@out of frac_bits
  * @fb: a series per hist line, labelled (the "workload" line, VARIANT,
- * run "all", CPU, NODE), each slot line checked (the slot holds AVG for
- * @fb, COUNT > 0), n equal to the counts' sum, min and max in the first
- * and last slot. A run still going has no hist lines: *@out then holds
+ * run "all", CPU, NODE), each slot line checked (COUNT > 0, its sum
+ * that of COUNT values of the slot for @fb), n equal to the counts'
+ * sum, min and max in the first and last slot. A run still going has no hist lines: *@out then holds
  * no series.
  * Returns 0, -EINVAL with @err (not the module's format: another
  * version?), or -ENOMEM. *@out is NULL on error.

@@ -311,15 +311,18 @@ static void test_set_run(void **state)
 /* ---- the module's results (a fixture in its own format) ---- */
 
 static const char kmod_text[] =
-	"kstats_bench 1\nstate done\npossible_cpus 16\nnr_cpu_ids 16\nonline_cpus 16\n"
+	"kstats_bench 2\nstate done\npossible_cpus 16\nnr_cpu_ids 16\nonline_cpus 16\n"
 	"clock ktime_get_ns\nworkload kernel-set-defaults\n"
 	"irqs off (local_irq_save around each sample)\nvariants old new\n"
 	"variant_old with the loop\nvariant_new without it\n"
+	"reference 512 cold 4-byte stores\n"
 	"samples 4\nfrac_bits 2\ncpus 1\ntaken 8\n"
-	"hist old -1 -1 4 2432 37253\n40 3 2432\n56 1 37253\n"
-	"hist old 0 0 4 2432 37253\n40 3 2432\n56 1 37253\n"
-	"hist new -1 -1 4 195 210\n26 4 200\n"
-	"hist new 0 0 4 195 210\n26 4 200\nend\n";
+	"hist old -1 -1 4 2430 37253\n40 3 0 7297\n56 1 0 37253\n"
+	"hist old 0 0 4 2430 37253\n40 3 0 7297\n56 1 0 37253\n"
+	"hist new -1 -1 4 195 210\n26 4 0 801\n"
+	"hist new 0 0 4 195 210\n26 4 0 801\n"
+	"hist reference -1 -1 2 9000 9100\n48 2 0 18100\n"
+	"hist reference 0 0 2 9000 9100\n48 2 0 18100\nend\n";
 
 static void test_kmod_parse(void **state)
 {
@@ -334,14 +337,21 @@ static void test_kmod_parse(void **state)
 	assert_int_equal(kmod_parse(text, 2, &hdr, &r, &err), 0);
 	assert_string_equal(meta_get(&hdr, "workload"), "kernel-set-defaults");
 	assert_string_equal(meta_get(&hdr, "variant_old"), "with the loop");
-	assert_int_equal(r->n, 4);
+	assert_string_equal(meta_get(&hdr, "reference"), "512 cold 4-byte stores");
+	assert_int_equal(r->n, 6);
 	s = results_find(r, "kernel-set-defaults", "new", RESULTS_RUN_ALL, RESULTS_CPU_ALL);
 	assert_non_null(s);
-	/* n, min and max as the module said them; the slot at its AVG */
+	/* n, min and max as the module said them; each slot's exact sum */
 	assert_int_equal(kstats_hist_total(s->h), 4);
 	assert_int_equal(kstats_hist_min(s->h), 195);
 	assert_int_equal(kstats_hist_max(s->h), 210);
-	assert_int_equal(kstats_hist_slot_avg(s->h, 26), 200);
+	assert_int_equal(kstats_hist_slot_avg(s->h, 26), 200);	/* (801 + 2) / 4 */
+	s = results_find(r, "kernel-set-defaults", "old", RESULTS_RUN_ALL, RESULTS_CPU_ALL);
+	assert_int_equal(kstats_hist_slot_avg(s->h, 40), 2432);	/* 7297 / 3 rounded */
+	/* the mean of the exact sums, not of the slots' rounded AVGs */
+	assert_true(kstats_hist_mean(s->h) == (7297.0 + 37253.0) / 4);
+	assert_non_null(results_find(r, "kernel-set-defaults", "reference", RESULTS_RUN_ALL,
+				     RESULTS_CPU_ALL));
 	assert_int_equal(results_find(r, "kernel-set-defaults", "old", 0, 0)->node, 0);
 	results_free(r);
 }
@@ -353,13 +363,17 @@ static void test_kmod_parse_bad(void **state)
 		unsigned long line;	/* where it then fails */
 		const char *why;
 	} bad[] = {
-		{ "kstats_bench 1", "kstats_bench 2", 1, "not 'kstats_bench 1'" },
-		{ "hist new -1 -1 4 195 210", "hist new -1 -1 5 195 210", 24,
+		{ "kstats_bench 2", "kstats_bench 1", 1, "not 'kstats_bench 2'" },
+		{ "hist new -1 -1 4 195 210", "hist new -1 -1 5 195 210", 25,
 		  "n is not the sum of its slots' counts" },
-		{ "26 4 200\nend", "26 4 300\nend", 25, "a slot line that does not fit" },
-		{ "hist old -1 -1 4 2432 37253", "hist old -1 -1 4 2432 99999", 19,
+		/* 4 samples of [192, 224) cannot sum to 1200 */
+		{ "26 4 0 801\nhist reference", "26 4 0 1200\nhist reference", 26,
+		  "a slot line that does not fit" },
+		/* a version 1 slot line, COUNT AVG */
+		{ "48 2 0 18100\nend", "48 2 9050\nend", 30, "a slot line that does not fit" },
+		{ "hist old -1 -1 4 2430 37253", "hist old -1 -1 4 2430 99999", 20,
 		  "min and max not in the first and last slot" },
-		{ "hist old 0 0 4", "hist old 0 x 4", 19, "a hist line that does not fit" },
+		{ "hist old 0 0 4", "hist old 0 x 4", 20, "a hist line that does not fit" },
 	};
 	struct meta hdr;
 	struct kmod_error err;
