@@ -5,7 +5,7 @@
 #   run    build and run: C compiler, make, pkg-config, libnuma and
 #          liburcu headers, gnuplot (`make deps`, ./run.sh)
 #   test   the tests on top: cmocka, bats, shellcheck, valgrind, python3,
-#          jq, mandoc, man, clang and the libFuzzer runtime of that clang
+#          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that clang
 #          (`make test-deps`)
 #   -n     only say what is missing and the command that would install it
 #   -l     print the packages of ROLE on this distribution, installed or not
@@ -44,6 +44,7 @@ shellcheck    test  cmd:shellcheck    shellcheck           ShellCheck          S
 valgrind      test  cmd:valgrind      valgrind             valgrind            valgrind        valgrind
 python3       test  cmd:python3       python3              python3             python3         python
 jq            test  cmd:jq            jq                   jq                  jq              jq
+cpio          test  cmd:cpio          cpio                 cpio                cpio            cpio
 mandoc        test  cmd:mandoc        mandoc               mandoc              mandoc          mandoc
 man           test  cmd:man           man-db               man-db              man             man-db
 clang         test  cmd:clang         clang                clang               clang           clang

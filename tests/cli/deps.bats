@@ -54,7 +54,7 @@ echo "${0##*/} $*" >>"$T/log"
 case " $* " in
 *" install "* | *" -S "*)
 	touch "$T/installed"
-	for t in cc make pkg-config gnuplot bats shellcheck valgrind python3 jq mandoc man clang; do
+	for t in cc make pkg-config gnuplot bats shellcheck valgrind python3 jq cpio mandoc man clang; do
 		[ -e "$B/$t" ] && continue
 		if [ -e "$B/.$t" ]; then ln -s ".$t" "$B/$t"; else ln -s .stub "$B/$t"; fi
 	done ;;
@@ -75,7 +75,7 @@ tools() {
 }
 
 run_tools() { tools cc make pkg-config gnuplot; }
-test_tools() { tools bats shellcheck valgrind python3 jq mandoc man clang; }
+test_tools() { tools bats shellcheck valgrind python3 jq cpio mandoc man clang; }
 
 # osr NAME: the os-release of NAME
 osr() {
@@ -122,9 +122,9 @@ deps() {
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
 	[ -z "$output" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq mandoc man clang libfuzzer" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man clang libfuzzer" ]
 	[ "${stderr_lines[1]}" = "deps: on RHEL and its rebuilds, bats and ShellCheck are in EPEL and libcmocka-devel in CRB: dnf install -y epel-release && dnf config-manager --set-enabled crb" ]
-	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq mandoc man-db clang compiler-rt" ]
+	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db clang compiler-rt" ]
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
 
@@ -144,14 +144,14 @@ deps() {
 	deps test
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq mandoc man libfuzzer" ]
-	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq mandoc man clang" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man libfuzzer" ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man clang" ]
 }
 
 @test "deps: Ubuntu 24.04 without clang: apt installs clang and the runtime of the clang apt offers (18)" {
 	osr ubuntu2404
 	run_tools
-	tools bats shellcheck valgrind python3 jq mandoc man
+	tools bats shellcheck valgrind python3 jq cpio mandoc man
 	deps test
 	[ "$status" -eq 0 ]
 	[ "$(cat "$T/log")" = "apt-get update -qq
@@ -173,7 +173,7 @@ apt-get install -y --no-install-recommends libclang-rt-19-dev" ]
 @test "deps: apt cannot name clang's version yet: as root, clang first, then its runtime" {
 	osr ubuntu2404
 	run_tools
-	tools bats shellcheck valgrind python3 jq mandoc man
+	tools bats shellcheck valgrind python3 jq cpio mandoc man
 	FAKE_NO_LISTS=1 FAKE_CLANG=18.1.3
 	deps test
 	[ "$status" -eq 0 ]
@@ -215,7 +215,7 @@ apt-get install -y --no-install-recommends libclang-rt-18-dev" ]
 	FAKE_PC_MISSING=cmocka
 	deps test
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq mandoc man-db clang compiler-rt" ]
+	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db clang compiler-rt" ]
 }
 
 @test "deps: an unknown distribution: exit 3, the missing capabilities listed, nothing run" {
@@ -265,7 +265,7 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "$status" -eq 0 ]
 	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev gnuplot-nox" ]
 	deps -l test
-	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq mandoc man-db clang libclang-rt-18-dev" ]
+	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db clang libclang-rt-18-dev" ]
 	[ ! -e "$T/log" ]
 	# the real make deps on this machine asks for the run role only
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]

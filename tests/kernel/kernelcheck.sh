@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# kernelcheck.sh - the patch gated on real kernels, on a 2-core runner.
+# Builds Debian's linux-source-6.12 (tinyconfig + kernelcheck.config)
+# as five kernels, boots each KERNELCHECK_BOOTS (6) times under qemu TCG
+# with `bench vm`, interleaved, and gates them with `bench compare`:
+#
+#   255 possible CPUs, no kernel change:  stock, patched, planted
+#   480 possible CPUs, test-only-possible-cpus.patch on both alike:
+#                                          stock-480, patched-480
+#
+# patched = genirq-move-clear-of-kstat_irqs-to-free_desc.patch (the merged
+# form); planted = test-only-plant-irq-alloc-delay.patch on stock.
+# Checks: stock -> patched, alloc an improvement and no regression, at
+# 255 and 480; stock -> planted, alloc a regression; plain 6.12 asked
+# for 480 possible CPUs is refused by bench vm (exit 3, naming the
+# limit). Every guest also runs `bench run` at the same possible CPUs:
+# the real kernels' tables beside the emulation's. Ends with one line,
+# KERNELCHECK passed|FAILED: ...; exit 0 passed, 1 failed, 3 when a
+# kernel cannot be built or booted.
+#
+# KSB_KERNELCHECK_DIR (default build/kernelcheck) holds the tree, the
+# images and the results; a second run rebuilds only what changed.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/kernel
+kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
+boots=${KERNELCHECK_BOOTS:-6}
+tarball=${KERNELCHECK_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
+src=$kc/linux-source-6.12
+bench=$top/bench
+fails=()
+summary=()
+t_start=$SECONDS
+
+say() { printf 'kernelcheck: %s\n' "$*" >&2; }
+die() {
+	say "$*"
+	exit 3
+}
+fail() {
+	echo "FAIL: $*"
+	fails+=("$*")
+}
+ok() { echo "ok: $*"; }
+
+# ---- the tree ----
+
+# the files the patches touch, from their "+++ b/PATH" lines
+touched() { sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$here"/patches/*.patch | sort -u; }
+
+unpack() {
+	[ -f "$src/.kernelcheck-unpacked" ] && return
+	[ -f "$tarball" ] || die "no $tarball (apt-get install linux-source-6.12)"
+	say "unpacking $tarball"
+	rm -rf "$src" "$kc/pristine"
+	mkdir -p "$kc"
+	tar -C "$kc" -xf "$tarball"
+	local f
+	for f in $(touched); do
+		mkdir -p "$kc/pristine/$(dirname "$f")"
+		cp -p "$src/$f" "$kc/pristine/$f"
+	done
+	touch "$src/.kernelcheck-unpacked"
+}
+
+# tinyconfig + the fragment; every line of the fragment must hold after
+# olddefconfig, or a dependency dropped it and the kernel is not the one
+# described
+configure() {
+	local frag=$here/kernelcheck.config line missing=()
+	if [ ! -f "$src/.config" ] || [ "$frag" -nt "$src/.config" ]; then
+		say "configuring: tinyconfig + $(basename "$frag")"
+		make -s -C "$src" tinyconfig >/dev/null
+		(cd "$src" && scripts/kconfig/merge_config.sh -m .config "$frag" >/dev/null)
+		make -s -C "$src" olddefconfig >/dev/null
+	fi
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=* | "# CONFIG_"*" is not set")
+			grep -qxF "$line" "$src/.config" || missing+=("$line") ;;
+		esac
+	done <"$frag"
+	[ ${#missing[@]} = 0 ] || die "the config lost: ${missing[*]}"
+}
+
+# variant NAME PATCH...: the tree as stock plus PATCHes (files rewritten
+# only where they change, so that make recompiles only those), built,
+# its bzImage kept as $kc/img/NAME/bzImage
+variant() {
+	local name=$1 f p t0=$SECONDS
+	shift
+	rm -rf "$kc/stage"
+	mkdir -p "$kc/stage"
+	for f in $(touched); do
+		mkdir -p "$kc/stage/$(dirname "$f")"
+		cp "$kc/pristine/$f" "$kc/stage/$f"
+	done
+	for p in "$@"; do
+		patch -s -p1 -d "$kc/stage" <"$here/patches/$p" || die "$p does not apply to $(basename "$src")"
+	done
+	for f in $(touched); do
+		cmp -s "$kc/stage/$f" "$src/$f" || cp "$kc/stage/$f" "$src/$f"
+	done
+	say "building $name${*:+ (}$*${*:+)}"
+	make -s -C "$src" -j"$(nproc)" bzImage modules >"$kc/build-$name.log" 2>&1 ||
+		die "building $name failed: $(tail -5 "$kc/build-$name.log")"
+	mkdir -p "$kc/img/$name"
+	cp "$src/arch/x86/boot/bzImage" "$kc/img/$name/bzImage"
+	builds+=("$name $((SECONDS - t0)) s")
+}
+
+# ---- the gate ----
+
+# verdict FILE WORKLOAD VARIANT: the verdict column of compare -f csv
+verdict() { awk -F, -v w="$2" -v v="$3" '$1 == w && $2 == v { print $NF }' "$1"; }
+# change FILE WORKLOAD VARIANT: "+12.3% [+10.1%, +14.0%]"
+change() {
+	awk -F, -v w="$2" -v v="$3" '$1 == w && $2 == v {
+		printf "%+.1f%% [%+.1f%%, %+.1f%%]", $8, $9, $10 }' "$1"
+}
+
+# gate LABEL BEFORE AFTER: compare, the lines on stdout, -f csv kept
+gate() {
+	local label=$1 before=$2 after=$3 rc=0
+	echo "== $label: bench compare $(basename "$before") -- $(basename "$after")"
+	"$bench" compare "$before" -- "$after" | sed -n '/ tm10 /p;/^COMPARE /p' || true
+	"$bench" compare -f csv "$before" -- "$after" >"$kc/out/$label.csv" || rc=$?
+	[ "$rc" -le 1 ] || fail "$label: bench compare exited $rc"
+}
+
+# expect LABEL VARIANT VERDICT...: the verdict is one of VERDICT
+expect() {
+	local label=$1 var=$2 got
+	shift 2
+	got=$(verdict "$kc/out/$label.csv" kernel-irq-alloc "$var")
+	local what
+	what="$label: $var $(change "$kc/out/$label.csv" kernel-irq-alloc "$var") ${got:-none}"
+	summary+=("$what")
+	for want in "$@"; do
+		if [ "$got" = "$want" ]; then
+			ok "$what"
+			return
+		fi
+	done
+	fail "$what, expected $*"
+}
+
+# the in-kernel table of a variant beside the emulation's, same guests
+side_by_side() {
+	local kcsv=$1 kvar=$2 ecsv=$3 evar=$4 title=$5
+	echo "  $title"
+	{ echo "in-kernel $kvar ($(basename "$kcsv"))"; "$bench" show -v "$kvar" "$kcsv" | expand; } >"$kc/left"
+	{ echo "emulated $evar ($(basename "$ecsv"))"; "$bench" show -v "$evar" "$ecsv" | expand; } >"$kc/right"
+	awk 'NR == FNR { l[FNR] = $0; n = FNR; next } { r[FNR] = $0; m = FNR }
+		END { for (i = 1; i <= (n > m ? n : m); i++) printf "    %-46s |  %s\n", l[i], r[i] }' \
+		"$kc/left" "$kc/right"
+}
+
+# boot POSSIBLE NAME=IMAGE...: bench vm, both commands, into $kc/out/POSSIBLE
+boot() {
+	local possible=$1 t0=$SECONDS
+	shift
+	say "booting $* at $possible possible CPUs, $boots boots each"
+	"$bench" vm -q -B "$boots" -p "$possible" -c 2 --kbuild "$src" -o "$kc/out/$possible" "$@" \
+		-- kernel -w kernel-irq-alloc -n 512 -- run -n 512 -p "$possible" >"$kc/out/vm-$possible.txt" ||
+		die "bench vm at $possible possible CPUs exited $? (see $kc/out/$possible/*.console)"
+	boot_times+=("$possible: $# kernels x $boots boots $((SECONDS - t0)) s")
+}
+
+# plain 6.12 cannot boot with 480 possible CPUs under qemu: bench vm must say so
+refuses_480() {
+	local rc=0 err
+	err=$("$bench" vm -q -B 1 -p 480 -c 2 -o "$kc/out/plain" plain="$kc/img/stock/bzImage" \
+		-- run -n 16 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" = 3 ] && [[ "$err" == *test-only-possible-cpus.patch* ]]; then
+		ok "plain 6.12 at 480 possible CPUs: bench vm exit 3: ${err#bench vm: }"
+	else
+		fail "plain 6.12 at 480 possible CPUs: bench vm exit $rc, not 3 naming the limit: $err"
+	fi
+}
+
+main() {
+	local o
+	builds=()
+	boot_times=()
+	if [ ! -x "$bench" ] || [ ! -x "$top/bench-static" ]; then
+		die "build bench and bench-static first (make all static)"
+	fi
+	unpack
+	configure
+	variant stock
+	variant patched genirq-move-clear-of-kstat_irqs-to-free_desc.patch
+	variant planted test-only-plant-irq-alloc-delay.patch
+	variant patched-480 genirq-move-clear-of-kstat_irqs-to-free_desc.patch test-only-possible-cpus.patch
+	variant stock-480 test-only-possible-cpus.patch
+	rm -rf "$kc/out"
+	mkdir -p "$kc/out"
+	o=$kc/img
+	boot 255 stock="$o/stock/bzImage" patched="$o/patched/bzImage" planted="$o/planted/bzImage"
+	refuses_480
+	boot 480 stock="$o/stock-480/bzImage" patched="$o/patched-480/bzImage"
+
+	for p in 255 480; do
+		echo "== $p possible CPUs: the kernels' irq_alloc_descs() beside bench run's emulation, same guests"
+		side_by_side "$kc/out/$p/stock-kernel.csv" alloc "$kc/out/$p/stock-run.csv" old "stock"
+		side_by_side "$kc/out/$p/patched-kernel.csv" alloc "$kc/out/$p/patched-run.csv" new "patched"
+	done
+	gate 255-patched "$kc/out/255/stock-kernel.csv" "$kc/out/255/patched-kernel.csv"
+	expect 255-patched alloc improvement
+	expect 255-patched free "~" "significant, below threshold" improvement
+	gate 255-planted "$kc/out/255/stock-kernel.csv" "$kc/out/255/planted-kernel.csv"
+	expect 255-planted alloc regression
+	gate 480-patched "$kc/out/480/stock-kernel.csv" "$kc/out/480/patched-kernel.csv"
+	expect 480-patched alloc improvement
+	expect 480-patched free "~" "significant, below threshold" improvement
+
+	echo "builds: ${builds[*]}"
+	echo "boots: ${boot_times[*]}"
+	local IFS=';'
+	if [ ${#fails[@]} = 0 ]; then
+		echo "KERNELCHECK passed: ${summary[*]}; $((SECONDS - t_start)) s"
+		exit 0
+	fi
+	echo "KERNELCHECK FAILED: ${fails[*]}; $((SECONDS - t_start)) s"
+	exit 1
+}
+
+main "$@"
