@@ -28,7 +28,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf gate fuzz vmcheck kernelcheck kernel-plant deps test-deps static install uninstall clean
+.PHONY: all check test perf gate fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -119,6 +119,11 @@ kernelcheck: bench bench-static
 	@tests/deps.sh $(KC_PKGS)
 	@tests/kernel/kernelcheck.sh
 
+# ./run.sh bisect must name the commit that planted a regression, in a git
+# history made of kernelcheck's tree (after kernelcheck; about 7 min)
+bisectcheck: bench bench-static
+	@tests/kernel/bisectcheck.sh
+
 # the smallest planted slowdown the kernel gate catches (after
 # kernelcheck): ROUNDS of 6 boots a side per grade, about 4 min a round
 kernel-plant: bench bench-static
@@ -155,6 +160,7 @@ PLOTS         := $(notdir $(wildcard plots/*.gp))
 # the module's sources: an installed `kstats-bench kernel` builds it there
 KMOD_SRCS     := Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-static $(BINDIR)/kstats-bench-run \
+		 $(BINDIR)/kstats-bench-bisect-step \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
 		 $(addprefix $(DATADIR)/kmod/,$(KMOD_SRCS)) \
 		 $(MAN1DIR)/kstats-bench.1 $(BASHCOMPDIR)/kstats-bench
@@ -166,6 +172,7 @@ install: bench bench-static
 	install -m 0755 bench $(DESTDIR)$(BINDIR)/kstats-bench
 	install -m 0755 bench-static $(DESTDIR)$(BINDIR)/kstats-bench-static
 	install -m 0755 run.sh $(DESTDIR)$(BINDIR)/kstats-bench-run
+	install -m 0755 bisect-step.sh $(DESTDIR)$(BINDIR)/kstats-bench-bisect-step
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
 	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \

@@ -4,6 +4,7 @@
 #   ./run.sh [BENCH RUN OPTIONS]          deps, build, 6 runs, tables, plots, summary
 #   ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
 #   ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...   the CI gate (exit 1: regression)
+#   ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]     the commit that regressed
 #
 # Results go to results/<UTC stamp>/ (KSB_RESULTS overrides results/);
 # an existing directory is never reused. KSB_NO_DEPS=1 skips `make deps`.
@@ -11,6 +12,7 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")" && pwd)
 bench=$top/bench
+step=$top/bisect-step.sh	# bisect's step, for git bisect run
 share=$top			# the directory that holds plots/
 results_root=${KSB_RESULTS:-$top/results}
 # installed by make install as PREFIX/bin/kstats-bench-run: the binary is
@@ -21,6 +23,7 @@ if [ ! -f "$top/Makefile" ] && [ -x "$top/kstats-bench" ] &&
 	[ -d "$top/../share/kstats-bench/plots" ]; then
 	installed=1
 	bench=$top/kstats-bench
+	step=$top/kstats-bench-bisect-step
 	share=$(cd "$top/../share/kstats-bench" && pwd)
 	results_root=${KSB_RESULTS:-$PWD/results}
 fi
@@ -37,6 +40,7 @@ usage() {
 Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
        ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...
+       ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]
 
 The whole job: installs what building and running need (make deps),
 builds, runs `bench run --runs 6` on every allowed CPU (old and new,
@@ -54,6 +58,24 @@ compare takes what `bench compare` takes, prints its verdicts, and
 writes results/<stamp>/: compare.txt, compare.csv and compare.png (both
 sides' pooled CDFs, and every run's figure with the change and its
 interval). Exit 0 no regression, 1 regression, 2 bad input.
+
+bisect finds the commit of the kernel git TREE between GOOD and BAD that
+made bench compare fail: it boots GOOD --boots times with bench vm (once),
+then drives `git bisect run bisect-step.sh`, which builds each step with
+the tree's own .config (make olddefconfig), boots it as often and compares
+it with GOOD: a regression is bad, '~' good, a change below the threshold
+good (said so), a build or boot failure skipped. BAD is checked first.
+It writes results/<stamp>/: good.csv, REV.csv, REV.compare.txt and
+REV.console per step, bisect.log (git bisect log) and bisect.txt; prints
+the first bad commit, its subject and the compare line that condemned it.
+Options: -B, --boots N (6); -p, --possible-cpus N (480); -c, --cpus N (2);
+-t, --threshold PCT (compare's, 5); --vm 'OPTIONS' (more bench vm options);
+--no-check-bad. COMMAND: the bench command in the guests (default
+kernel -w kernel-irq-alloc -n 512). A dirty tree, revisions that do not
+exist, GOOD not an ancestor of BAD: exit 2 before anything is built.
+SIGINT runs git bisect reset: the tree is left as it was found.
+Exit 0 found, 1 BAD does not regress against GOOD, 2 bad usage, 3 GOOD
+does not build or boot.
 
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps).
 See ./bench run --help and ./bench compare --help.
@@ -338,6 +360,122 @@ compare() {
 	return "$rc"
 }
 
+# ---- bisect: the commit that regressed ----
+
+# bisect_refuse MESSAGE: one line, exit 2 (nothing was touched yet)
+bisect_refuse() {
+	echo "run.sh bisect: $*" >&2
+	exit 2
+}
+
+# the checks that come before anything is built
+bisect_check() {
+	local tree=$1 good=$2 bad=$3 r
+	git -C "$tree" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
+		bisect_refuse "$tree: not a git work tree"
+	[ "$(git -C "$tree" rev-parse --show-toplevel)" = "$(cd "$tree" && pwd -P)" ] ||
+		bisect_refuse "$tree: not the top of its git tree ($(git -C "$tree" rev-parse --show-toplevel))"
+	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
+		bisect_refuse "$tree: uncommitted changes (git -C $tree status); commit or stash them"
+	[ ! -e "$(git -C "$tree" rev-parse --git-path BISECT_START)" ] ||
+		bisect_refuse "$tree: a bisect is already going (git -C $tree bisect reset)"
+	for r in "$good" "$bad"; do
+		git -C "$tree" rev-parse --verify -q "$r^{commit}" >/dev/null ||
+			bisect_refuse "'$r': no such revision in $tree"
+	done
+	[ "$(git -C "$tree" rev-parse "$good^{commit}")" != "$(git -C "$tree" rev-parse "$bad^{commit}")" ] ||
+		bisect_refuse "GOOD and BAD are the same commit"
+	git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||
+		bisect_refuse "'$good' is not an ancestor of '$bad'"
+	[ -f "$tree/.config" ] || bisect_refuse "$tree: no .config (the tree's own is built at every step)"
+}
+
+# bisect_step_env DIR: what bisect-step.sh reads
+bisect_step_env() {
+	export KSB_BISECT_OUT=$1 KSB_BENCH=$bench
+	export KSB_BISECT_VM="-B $b_boots -p $b_possible -c $b_cpus${b_vm:+ $b_vm}"
+	export KSB_BISECT_COMPARE="-t $b_threshold"
+	export KSB_BISECT_CMD="${b_cmd[*]}"
+}
+
+# undo what the bisect did to TREE: back where it was, whatever happened
+bisect_restore() {
+	local tree=$1 orig=$2
+	if [ -e "$(git -C "$tree" rev-parse --git-path BISECT_START)" ]; then
+		git -C "$tree" bisect reset >/dev/null 2>&1
+	fi
+	git -C "$tree" checkout -q "$orig" 2>/dev/null || true
+}
+
+bisect() {
+	local tree good bad orig dir rc=0 t0=$SECONDS first sha subject line steps check_bad=1
+	b_boots=6 b_possible=480 b_cpus=2 b_threshold=5 b_vm=
+	b_cmd=(kernel -w kernel-irq-alloc -n 512)
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-h | --help) usage; exit 0 ;;
+		-B | --boots) b_boots=${2:?}; shift 2 ;;
+		-p | --possible-cpus) b_possible=${2:?}; shift 2 ;;
+		-c | --cpus) b_cpus=${2:?}; shift 2 ;;
+		-t | --threshold) b_threshold=${2:?}; shift 2 ;;
+		--vm) b_vm=${2:?}; shift 2 ;;
+		--no-check-bad) check_bad=0; shift ;;
+		-*) bisect_refuse "unknown option '$1' (see ./run.sh --help)" ;;
+		*) break ;;
+		esac
+	done
+	[ $# -ge 3 ] || bisect_refuse "TREE GOOD BAD expected (see ./run.sh --help)"
+	tree=$(cd "$1" 2>/dev/null && pwd) || bisect_refuse "$1: no such directory"
+	good=$2 bad=$3
+	shift 3
+	if [ $# -gt 0 ]; then
+		[ "$1" = -- ] && shift
+		[ $# -gt 0 ] || bisect_refuse "an empty COMMAND after '--'"
+		b_cmd=("$@")
+	fi
+	bisect_check "$tree" "$good" "$bad"
+	[ -x "$bench" ] || build
+	dir=$(new_results_dir)
+	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
+	trap 'trap - INT TERM; bisect_restore "$tree" "$orig"; echo "run.sh bisect: interrupted; $tree is back at $orig" >&2; exit 130' INT TERM
+	bisect_step_env "$dir"
+	echo "bisect: $good (good) .. $bad (bad) in $tree; $b_boots boots a step at $b_possible possible CPUs; results: $dir" >&2
+	git -C "$tree" checkout -q "$good"
+	(cd "$tree" && "$step" --baseline "$dir/good.csv") || rc=$?
+	if [ "$rc" = 0 ] && [ "$check_bad" = 1 ]; then
+		git -C "$tree" checkout -q "$bad"
+		(cd "$tree" && KSB_BISECT_GOOD=$dir/good.csv "$step") || rc=$?
+		case $rc in
+		1) rc=0 ;;
+		0) echo "run.sh bisect: $bad does not regress against $good (see $dir): nothing to bisect" >&2; rc=1 ;;
+		*) rc=3 ;;
+		esac
+	fi
+	git -C "$tree" checkout -q "$orig"
+	if [ "$rc" != 0 ]; then
+		[ "$rc" != 3 ] || echo "run.sh bisect: $good or $bad does not build or boot (see $dir)" >&2
+		trap - INT TERM
+		exit "$rc"
+	fi
+	git -C "$tree" bisect start "$bad" "$good" >/dev/null
+	(cd "$tree" && KSB_BISECT_GOOD=$dir/good.csv git bisect run "$step") >"$dir/bisect-run.txt" 2>&1 || true
+	git -C "$tree" bisect log >"$dir/bisect.log"
+	bisect_restore "$tree" "$orig"
+	trap - INT TERM
+	first=$(sed -n 's/^# first bad commit: \[\([0-9a-f]*\)\] .*/\1/p' "$dir/bisect.log")
+	[ -n "$first" ] || die "git bisect found no first bad commit (see $dir/bisect-run.txt)"
+	sha=$(git -C "$tree" rev-parse --short "$first")
+	subject=$(git -C "$tree" log -1 --format=%s "$first")
+	line=$(grep -m1 ' regression$' "$dir/$sha.compare.txt" 2>/dev/null || true)
+	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
+	steps=$((steps - 2))	# the two of bisect start
+	{
+		echo "first bad commit: $sha $subject"
+		echo "condemned by: ${line:-(its compare: $dir/$sha.compare.txt)}"
+		echo "BISECT first_bad=$sha steps=$steps boots=$b_boots possible=$b_possible seconds=$((SECONDS - t0)) results=$dir"
+	} | tee "$dir/bisect.txt"
+}
+
 case ${1:-} in
 -h | --help) usage ;;
 compare)
@@ -346,5 +484,8 @@ compare)
 sweep)
 	shift
 	sweep "$@" ;;
+bisect)
+	shift
+	bisect "$@" ;;
 *) main_job "$@" ;;
 esac

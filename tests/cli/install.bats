@@ -21,6 +21,7 @@ expected_files() {
 		echo bin/kstats-bench
 		echo bin/kstats-bench-static
 		echo bin/kstats-bench-run
+		echo bin/kstats-bench-bisect-step
 		echo share/bash-completion/completions/kstats-bench
 		echo share/man/man1/kstats-bench.1
 		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# bisectcheck.sh - ./run.sh bisect must name the commit that planted a
+# regression. Turns kernelcheck's 6.12 tree (make kernelcheck first) into
+# a git history, each commit small:
+#
+#   stock           the unpacked linux-source-6.12, one commit
+#   good            the patch (its merged form)
+#   neutral 1..3    a comment, a Kconfig help text, a documentation line
+#   plant           test-only-plant-irq-alloc-delay.patch
+#   neutral 4..5    a comment, a documentation line
+#
+# and bisects good..tip: 6 commits, so at most ceil(log2(6)) = 3 steps,
+# with a threshold of 10% (the plant is +15-20%; 5 boots of a neutral
+# commit must not pass for a regression).
+# Checks the first bad commit is the plant and the steps, prints the
+# bisect log and one line: BISECTCHECK passed|FAILED: ... with the wall
+# time. Then takes the history away again (the tree back to stock, no
+# .git), as kernelcheck left it. KSB_KERNELCHECK_DIR as for kernelcheck;
+# BISECTCHECK_BOOTS (5) boots a step, BISECTCHECK_POSSIBLE (255).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/tests/kernel
+kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
+src=$kc/linux-source-6.12
+boots=${BISECTCHECK_BOOTS:-5}
+possible=${BISECTCHECK_POSSIBLE:-255}
+t0=$SECONDS
+
+say() { printf 'bisectcheck: %s\n' "$*" >&2; }
+die() {
+	say "$*"
+	exit 3
+}
+
+# git in the tree, as a fixed author, with no hooks or user config
+g() {
+	GIT_AUTHOR_NAME=kstats-bench GIT_AUTHOR_EMAIL=bisectcheck@kstats-bench \
+		GIT_COMMITTER_NAME=kstats-bench GIT_COMMITTER_EMAIL=bisectcheck@kstats-bench \
+		GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -C "$src" "$@"
+}
+
+# the tree back to stock with no history: what kernelcheck expects
+unhistory() {
+	if [ -d "$src/.git" ]; then
+		g bisect reset >/dev/null 2>&1 || true
+		g checkout -q -f "$(g rev-list --max-parents=0 HEAD)" 2>/dev/null || true
+		rm -rf "$src/.git"
+	fi
+}
+
+# commit SUBJECT: everything changed since the last commit
+commit() { g add -A && g commit -q -m "$1"; }
+
+# append LINE FILE: a neutral change, text only
+append() { printf '%s\n' "$2" >>"$src/$1"; }
+
+history() {
+	local f
+	unhistory
+	# stock: the files kernelcheck's variants rewrite, as unpacked
+	while read -r f; do
+		cmp -s "$kc/pristine/$f" "$src/$f" || cp "$kc/pristine/$f" "$src/$f"
+	done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$here"/patches/*.patch | sort -u)
+	say "committing the tree (one commit of the unpacked source)"
+	g init -q
+	g config core.fileMode false
+	commit "linux-source-6.12 as unpacked"
+	g apply "$here/patches/genirq-move-clear-of-kstat_irqs-to-free_desc.patch"
+	commit "genirq: move clear of kstat_irqs to free_desc()"
+	g tag good
+	append kernel/irq/manage.c "/* bisectcheck: neutral 1, a comment */"
+	commit "genirq: a comment (neutral 1)"
+	append kernel/irq/Kconfig "# bisectcheck: neutral 2, Kconfig text"
+	commit "genirq: Kconfig text (neutral 2)"
+	append Documentation/core-api/genericirq.rst ".. bisectcheck: neutral 3"
+	commit "Documentation: genericirq (neutral 3)"
+	g apply "$here/patches/test-only-plant-irq-alloc-delay.patch"
+	commit "TEST ONLY genirq: plant a regression in __irq_alloc_descs()"
+	g tag plant
+	append kernel/irq/irqdomain.c "/* bisectcheck: neutral 4, a comment */"
+	commit "irqdomain: a comment (neutral 4)"
+	append Documentation/core-api/genericirq.rst ".. bisectcheck: neutral 5"
+	commit "Documentation: genericirq (neutral 5)"
+}
+
+main() {
+	local out rc=0 first steps want
+	if [ ! -f "$src/.kernelcheck-unpacked" ] || [ ! -f "$src/.config" ]; then
+		die "no kernelcheck tree in $kc (make kernelcheck first)"
+	fi
+	trap unhistory EXIT
+	history
+	want=$(g rev-parse --short plant)
+	say "bisecting good..HEAD (6 commits), $boots boots a step at $possible possible CPUs"
+	out=$(KSB_NO_DEPS=1 "$top/run.sh" bisect -B "$boots" -p "$possible" -t 10 "$src" good HEAD) || rc=$?
+	echo "$out"
+	dir=$(sed -n 's/.*results=\(.*\)$/\1/p' <<<"$out")
+	[ -z "$dir" ] || { echo "== git bisect log"; cat "$dir/bisect.log"; }
+	first=$(sed -n 's/^BISECT first_bad=\([0-9a-f]*\) .*/\1/p' <<<"$out")
+	steps=$(sed -n 's/^BISECT .* steps=\([0-9]*\) .*/\1/p' <<<"$out")
+	if [ "$rc" = 0 ] && [ "$first" = "$want" ] && [ "${steps:-9}" -le 3 ]; then
+		echo "BISECTCHECK passed: first bad commit $first (the plant) in $steps steps, $boots boots a step, $((SECONDS - t0)) s"
+		exit 0
+	fi
+	echo "BISECTCHECK FAILED: run.sh bisect exit $rc, first bad ${first:-none} (the plant is $want), ${steps:-?} steps (at most 3), $((SECONDS - t0)) s"
+	exit 1
+}
+
+main "$@"
