@@ -434,6 +434,9 @@ bisect() {
 		b_cmd=("$@")
 	fi
 	bisect_check "$tree" "$good" "$bad"
+	# commits, not names: "HEAD" would follow the checkouts below
+	good=$(git -C "$tree" rev-parse --short "$good^{commit}")
+	bad=$(git -C "$tree" rev-parse --short "$bad^{commit}")
 	[ -x "$bench" ] || build
 	dir=$(new_results_dir)
 	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
@@ -467,12 +470,12 @@ bisect() {
 	sha=$(git -C "$tree" rev-parse --short "$first")
 	subject=$(git -C "$tree" log -1 --format=%s "$first")
 	line=$(grep -m1 ' regression$' "$dir/$sha.compare.txt" 2>/dev/null || true)
+	# one line per step: bisect start names GOOD and BAD in a line of its own
 	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
-	steps=$((steps - 2))	# the two of bisect start
 	{
 		echo "first bad commit: $sha $subject"
 		echo "condemned by: ${line:-(its compare: $dir/$sha.compare.txt)}"
-		echo "BISECT first_bad=$sha steps=$steps boots=$b_boots possible=$b_possible seconds=$((SECONDS - t0)) results=$dir"
+		echo "BISECT first_bad=$first steps=$steps boots=$b_boots possible=$b_possible seconds=$((SECONDS - t0)) results=$dir"
 	} | tee "$dir/bisect.txt"
 }
 

@@ -33,54 +33,70 @@ die() {
 	exit 3
 }
 
-# git in the tree, as a fixed author, with no hooks or user config
+# git in the tree, as a fixed author, with no user config; objects
+# uncompressed: zlib was most of the 2 minutes the first commit took
 g() {
 	GIT_AUTHOR_NAME=kstats-bench GIT_AUTHOR_EMAIL=bisectcheck@kstats-bench \
 		GIT_COMMITTER_NAME=kstats-bench GIT_COMMITTER_EMAIL=bisectcheck@kstats-bench \
-		GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 git -C "$src" "$@"
+		GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
+		git -C "$src" -c core.looseCompression=0 -c core.compression=0 "$@"
 }
 
-# the tree back to stock with no history: what kernelcheck expects
+# the files the neutral commits append a line to
+neutral=(kernel/irq/manage.c kernel/irq/Kconfig kernel/irq/irqdomain.c
+	 Documentation/core-api/genericirq.rst)
+
+# the patched files as kernelcheck keeps them (the tree's stock)
+pristine() {
+	local f
+	while read -r f; do
+		cmp -s "$kc/pristine/$f" "$src/$f" || cp "$kc/pristine/$f" "$src/$f"
+	done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$here"/patches/*.patch | sort -u)
+}
+
+# the tree back to stock with no history, as kernelcheck expects it; by
+# content, not by git, so that it also mends a run cut short anywhere
 unhistory() {
-	if [ -d "$src/.git" ]; then
-		g bisect reset >/dev/null 2>&1 || true
-		g checkout -q -f "$(g rev-list --max-parents=0 HEAD)" 2>/dev/null || true
-		rm -rf "$src/.git"
-	fi
+	local f
+	rm -rf "$src/.git"
+	for f in "${neutral[@]}"; do
+		! grep -q 'bisectcheck: neutral' "$src/$f" || sed -i '/bisectcheck: neutral/d' "$src/$f"
+	done
+	pristine
+	[ ! -f "$kc/gitignore.orig" ] || mv "$kc/gitignore.orig" "$src/.gitignore"
 }
 
 # commit SUBJECT: everything changed since the last commit
 commit() { g add -A && g commit -q -m "$1"; }
 
-# append LINE FILE: a neutral change, text only
+# append FILE LINE: a neutral change, text only
 append() { printf '%s\n' "$2" >>"$src/$1"; }
 
 history() {
-	local f
 	unhistory
-	# stock: the files kernelcheck's variants rewrite, as unpacked
-	while read -r f; do
-		cmp -s "$kc/pristine/$f" "$src/$f" || cp "$kc/pristine/$f" "$src/$f"
-	done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$here"/patches/*.patch | sort -u)
 	say "committing the tree (one commit of the unpacked source)"
+	# Debian's linux-source ignores everything at the top level ("/*",
+	# its packaging repository's rule); the kernel's own rules stay
+	cp "$src/.gitignore" "$kc/gitignore.orig"
+	sed -i '/^# Debian packaging/,$d' "$src/.gitignore"
 	g init -q
 	g config core.fileMode false
 	commit "linux-source-6.12 as unpacked"
 	g apply "$here/patches/genirq-move-clear-of-kstat_irqs-to-free_desc.patch"
 	commit "genirq: move clear of kstat_irqs to free_desc()"
 	g tag good
-	append kernel/irq/manage.c "/* bisectcheck: neutral 1, a comment */"
+	append "${neutral[0]}" "/* bisectcheck: neutral 1, a comment */"
 	commit "genirq: a comment (neutral 1)"
-	append kernel/irq/Kconfig "# bisectcheck: neutral 2, Kconfig text"
+	append "${neutral[1]}" "# bisectcheck: neutral 2, Kconfig text"
 	commit "genirq: Kconfig text (neutral 2)"
-	append Documentation/core-api/genericirq.rst ".. bisectcheck: neutral 3"
+	append "${neutral[3]}" ".. bisectcheck: neutral 3"
 	commit "Documentation: genericirq (neutral 3)"
 	g apply "$here/patches/test-only-plant-irq-alloc-delay.patch"
 	commit "TEST ONLY genirq: plant a regression in __irq_alloc_descs()"
 	g tag plant
-	append kernel/irq/irqdomain.c "/* bisectcheck: neutral 4, a comment */"
+	append "${neutral[2]}" "/* bisectcheck: neutral 4, a comment */"
 	commit "irqdomain: a comment (neutral 4)"
-	append Documentation/core-api/genericirq.rst ".. bisectcheck: neutral 5"
+	append "${neutral[3]}" ".. bisectcheck: neutral 5"
 	commit "Documentation: genericirq (neutral 5)"
 }
 
@@ -91,16 +107,20 @@ main() {
 	fi
 	trap unhistory EXIT
 	history
-	want=$(g rev-parse --short plant)
+	want=$(g rev-parse plant)
+	# a git tree's release gains a "+" (scripts/setlocalversion), which
+	# would rebuild what kernelcheck built; LOCALVERSION set, if empty,
+	# keeps it 6.12.117
+	export LOCALVERSION=
 	say "bisecting good..HEAD (6 commits), $boots boots a step at $possible possible CPUs"
 	out=$(KSB_NO_DEPS=1 "$top/run.sh" bisect -B "$boots" -p "$possible" -t 10 "$src" good HEAD) || rc=$?
 	echo "$out"
 	dir=$(sed -n 's/.*results=\(.*\)$/\1/p' <<<"$out")
 	[ -z "$dir" ] || { echo "== git bisect log"; cat "$dir/bisect.log"; }
-	first=$(sed -n 's/^BISECT first_bad=\([0-9a-f]*\) .*/\1/p' <<<"$out")
+	first=$(sed -n 's/^BISECT first_bad=\([0-9a-f]*\) .*/\1/p' <<<"$out")	# the full hash
 	steps=$(sed -n 's/^BISECT .* steps=\([0-9]*\) .*/\1/p' <<<"$out")
 	if [ "$rc" = 0 ] && [ "$first" = "$want" ] && [ "${steps:-9}" -le 3 ]; then
-		echo "BISECTCHECK passed: first bad commit $first (the plant) in $steps steps, $boots boots a step, $((SECONDS - t0)) s"
+		echo "BISECTCHECK passed: first bad commit ${first:0:12} (the plant) in $steps steps, $boots boots a step, $((SECONDS - t0)) s"
 		exit 0
 	fi
 	echo "BISECTCHECK FAILED: run.sh bisect exit $rc, first bad ${first:-none} (the plant is $want), ${steps:-?} steps (at most 3), $((SECONDS - t0)) s"
