@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
 # bisect-step.sh - one step of a kernel performance bisect: build the
-# kernel tree it runs in, boot it with `bench vm`, gate it against the good
-# revision's boots with `bench compare`, and answer as `git bisect run`
-# wants. `./run.sh bisect` drives it; by hand:
+# kernel tree it runs in, boot it with `bench vm` beside the good
+# revision's kernel, gate it against those boots with `bench compare`,
+# and answer as `git bisect run` wants. `./run.sh bisect` drives it; by
+# hand, in the kernel tree:
 #
-#   ./bisect-step.sh --baseline good.csv        # at the good revision, once
+#   git checkout GOOD && /path/to/bisect-step.sh --baseline ../good
 #   git bisect start BAD GOOD
-#   KSB_BISECT_GOOD=$PWD/good.csv git bisect run /path/to/bisect-step.sh
+#   KSB_BISECT_GOOD=../good git bisect run /path/to/bisect-step.sh
 #
-# Each step, in the tree (git bisect run's working directory):
-#   make olddefconfig && make bzImage modules  (the tree's own .config)
-#   bench vm $KSB_BISECT_VM REV=. -- $KSB_BISECT_CMD   REV.csv, REV.console
-#   bench compare $KSB_BISECT_COMPARE GOOD -- REV.csv  REV.compare.txt
-# all under $KSB_BISECT_OUT (default: the current directory's
-# bisect-out/), REV the short commit.
+# --baseline DIR builds the tree as checked out and keeps its bzImage and
+# the module built against it in DIR. Each step then, in the tree (git
+# bisect run's working directory):
+#   make olddefconfig && make bzImage modules   (the tree's own .config)
+#   bench vm $KSB_BISECT_VM good-REV=DIR/bzImage REV=.  -- $KSB_BISECT_CMD
+#   bench compare $KSB_BISECT_COMPARE good-REV.csv -- REV.csv
+# under $KSB_BISECT_OUT (default: the current directory's bisect-out/),
+# REV the short commit. The good kernel boots in every step, interleaved
+# with the step's (good1 REV1 good2 REV2 ...), rather than once at the
+# start: a gate across time sees the machine's drift between the two
+# (measured here under load: a baseline booted once read 16% faster than
+# the same kernel's boots at a later step, by its reference loop).
 #
 # Exit (git bisect run's codes): 0 good (no regression; a change that is
 # significant but below the threshold cannot decide and is taken as good,
 # and said so), 1 bad (a regression above the threshold), 125 skip (the
-# kernel did not build or boot), 128 abort (bench compare refused the
-# files: a mistake of ours, not the commit's).
+# kernel did not build or boot), 128 abort (bench vm or bench compare
+# refused their input: a mistake of ours, not the commit's).
 #
 # Environment:
-#   KSB_BISECT_GOOD     the good revision's CSV (not needed with --baseline)
+#   KSB_BISECT_GOOD     the --baseline directory (not needed with --baseline)
 #   KSB_BISECT_OUT      where the files go (bisect-out/)
 #   KSB_BISECT_VM       bench vm options (-B 6 -p 480 -c 2)
 #   KSB_BISECT_CMD      the bench command in the guests (kernel -w kernel-irq-alloc -n 512)
@@ -50,6 +57,15 @@ usage() {
 	exit "${1:-0}"
 }
 
+# the module's sources: kmod/ beside bench, or where make install put them
+kmod_dir() {
+	local d
+	for d in "$(dirname "$bench")/kmod" "$(dirname "$bench")/../share/kstats-bench/kmod"; do
+		[ -f "$d/kstats_bench.c" ] && { echo "$d"; return 0; }
+	done
+	return 1
+}
+
 # build the tree as it is checked out; 0, or 125 after saying why
 build() {
 	local rev=$1 t0=$SECONDS
@@ -60,53 +76,79 @@ build() {
 	say "$rev: built in $((SECONDS - t0)) s"
 }
 
-# boot it: $out/$rev.csv; 0, or 125 after saying why
+# --baseline DIR: the good kernel's bzImage and module, kept
+baseline() {
+	local dir=$1 rev=$2 src
+	build "$rev" || return 3
+	src=$(kmod_dir) || { say "no module sources (kmod/) beside $bench"; return 3; }
+	rm -rf "$dir" && mkdir -p "$dir/kmod" || return 3
+	cp arch/x86/boot/bzImage "$dir/bzImage" &&
+		cp "$src"/{Kbuild,Makefile,kstats_bench.c,ksb_hist.h} "$dir/kmod/" || return 3
+	if ! make -s -C "$PWD" M="$dir/kmod" modules >"$out/$rev.kmod.log" 2>&1; then
+		say "$rev: the module does not build against it ($(tail -1 "$out/$rev.kmod.log"))"
+		return 3
+	fi
+	mv "$dir/kmod/kstats_bench.ko" "$dir/kstats_bench.ko"
+	git rev-parse HEAD >"$dir/commit"
+	say "$rev: kept as the good kernel in $dir"
+}
+
+# boot the good kernel and this one, interleaved: good-$rev.csv, $rev.csv
 boot() {
 	local rev=$1 t0=$SECONDS rc=0
-	"$bench" vm -q "${vm_opts[@]}" -o "$out" "$rev=$PWD" -- "${cmd[@]}" >"$out/$rev.vm.txt" 2>"$out/$rev.vm.err" || rc=$?
+	"$bench" vm -q "${vm_opts[@]}" -o "$out" --module "$KSB_BISECT_GOOD/kstats_bench.ko" \
+		"good-$rev=$KSB_BISECT_GOOD/bzImage" "$rev=$PWD" -- "${cmd[@]}" \
+		>"$out/$rev.vm.txt" 2>"$out/$rev.vm.err" || rc=$?
 	if [ "$rc" != 0 ]; then
-		say "$rev: bench vm exited $rc ($(tail -1 "$out/$rev.vm.err")): skipped"
+		say "$rev: bench vm exited $rc ($(tail -1 "$out/$rev.vm.err"))"
 		[ "$rc" = 2 ] && return 128	# our options, not the commit
 		return 125
 	fi
-	say "$rev: booted in $((SECONDS - t0)) s"
+	say "$rev: booted beside the good kernel in $((SECONDS - t0)) s"
+}
+
+# the verdict of bench compare good-$rev -- $rev, as git bisect run's code
+judge() {
+	local rev=$1 rc=0 f=$out/$1.compare.txt
+	"$bench" compare "${cmp_opts[@]}" "$out/good-$rev.csv" -- "$out/$rev.csv" >"$f" 2>&1 || rc=$?
+	case $rc in
+	1)
+		say "$rev: bad: $(grep -m1 ' regression$' "$f")"
+		return 1 ;;
+	0)
+		if grep -q 'significant, below threshold$' "$f"; then
+			say "$rev: good, undecided: $(grep -m1 'significant, below threshold$' "$f") (below the threshold: taken as good)"
+		else
+			say "$rev: good"
+		fi
+		return 0 ;;
+	esac
+	say "$rev: bench compare exited $rc: $(tail -1 "$f")"
+	return 128
 }
 
 main() {
-	local rev rc=0 baseline=
+	local rev
 	case ${1:-} in
 	-h | --help) usage 0 ;;
-	--baseline) baseline=${2:-}; [ -n "$baseline" ] || usage 2 ;;
+	--baseline) [ -n "${2:-}" ] || usage 2 ;;
 	"") ;;
 	*) usage 2 ;;
 	esac
 	mkdir -p "$out" || exit 128
 	rev=$(git rev-parse --short HEAD) || exit 128
-	if [ -n "$baseline" ]; then
-		build "$rev" || exit 3
-		boot "$rev" || exit 3
-		cp "$out/$rev.csv" "$baseline" || exit 3
-		exit 0
+	if [ "${1:-}" = --baseline ]; then
+		baseline "$2" "$rev"
+		exit $?
 	fi
-	[ -f "${KSB_BISECT_GOOD:-}" ] || { say "KSB_BISECT_GOOD: not a file (the good revision's CSV)"; exit 128; }
+	if [ ! -f "${KSB_BISECT_GOOD:-}/bzImage" ]; then
+		say "KSB_BISECT_GOOD: no bzImage in '${KSB_BISECT_GOOD:-}' (bisect-step.sh --baseline DIR makes it)"
+		exit 128
+	fi
 	build "$rev" || exit $?
 	boot "$rev" || exit $?
-	"$bench" compare "${cmp_opts[@]}" "$KSB_BISECT_GOOD" -- "$out/$rev.csv" >"$out/$rev.compare.txt" 2>&1 || rc=$?
-	case $rc in
-	1)
-		say "$rev: bad: $(grep -m1 ' regression$' "$out/$rev.compare.txt")"
-		exit 1 ;;
-	0)
-		if grep -q 'significant, below threshold$' "$out/$rev.compare.txt"; then
-			say "$rev: good, undecided: $(grep -m1 'significant, below threshold$' "$out/$rev.compare.txt") (below the threshold: taken as good)"
-		else
-			say "$rev: good"
-		fi
-		exit 0 ;;
-	*)
-		say "$rev: bench compare exited $rc: $(tail -1 "$out/$rev.compare.txt")"
-		exit 128 ;;
-	esac
+	judge "$rev"
+	exit $?
 }
 
 main "$@"

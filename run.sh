@@ -60,14 +60,15 @@ sides' pooled CDFs, and every run's figure with the change and its
 interval). Exit 0 no regression, 1 regression, 2 bad input.
 
 bisect finds the commit of the kernel git TREE between GOOD and BAD that
-made bench compare fail: it boots GOOD --boots times with bench vm (once),
-then drives `git bisect run bisect-step.sh`, which builds each step with
-the tree's own .config (make olddefconfig), boots it as often and compares
-it with GOOD: a regression is bad, '~' good, a change below the threshold
-good (said so), a build or boot failure skipped. BAD is checked first.
-It writes results/<stamp>/: good.csv, REV.csv, REV.compare.txt and
-REV.console per step, bisect.log (git bisect log) and bisect.txt; prints
-the first bad commit, its subject and the compare line that condemned it.
+made bench compare fail: it builds GOOD once and keeps its kernel, then
+drives `git bisect run bisect-step.sh`, which builds each step with the
+tree's own .config (make olddefconfig), boots it --boots times with bench
+vm beside GOOD's kernel, interleaved, and compares the two: a regression
+is bad, '~' good, a change below the threshold good (said so), a build or
+boot failure skipped. BAD is checked first. It writes results/<stamp>/:
+good/ (GOOD's kernel), REV.csv, good-REV.csv, REV.compare.txt and the
+consoles per step, bisect.log (git bisect log) and bisect.txt; prints the
+first bad commit, its subject and the compare line that condemned it.
 Options: -B, --boots N (6); -p, --possible-cpus N (480); -c, --cpus N (2);
 -t, --threshold PCT (compare's, 5); --vm 'OPTIONS' (more bench vm options);
 --no-check-bad. COMMAND: the bench command in the guests (default
@@ -444,10 +445,11 @@ bisect() {
 	bisect_step_env "$dir"
 	echo "bisect: $good (good) .. $bad (bad) in $tree; $b_boots boots a step at $b_possible possible CPUs; results: $dir" >&2
 	git -C "$tree" checkout -q "$good"
-	(cd "$tree" && "$step" --baseline "$dir/good.csv") || rc=$?
+	(cd "$tree" && "$step" --baseline "$dir/good") || rc=$?
+	export KSB_BISECT_GOOD=$dir/good
 	if [ "$rc" = 0 ] && [ "$check_bad" = 1 ]; then
 		git -C "$tree" checkout -q "$bad"
-		(cd "$tree" && KSB_BISECT_GOOD=$dir/good.csv "$step") || rc=$?
+		(cd "$tree" && "$step") || rc=$?
 		case $rc in
 		1) rc=0 ;;
 		0) echo "run.sh bisect: $bad does not regress against $good (see $dir): nothing to bisect" >&2; rc=1 ;;
@@ -461,7 +463,7 @@ bisect() {
 		exit "$rc"
 	fi
 	git -C "$tree" bisect start "$bad" "$good" >/dev/null
-	(cd "$tree" && KSB_BISECT_GOOD=$dir/good.csv git bisect run "$step") >"$dir/bisect-run.txt" 2>&1 || true
+	(cd "$tree" && git bisect run "$step") >"$dir/bisect-run.txt" 2>&1 || true
 	git -C "$tree" bisect log >"$dir/bisect.log"
 	bisect_restore "$tree" "$orig"
 	trap - INT TERM

@@ -34,12 +34,13 @@ die() {
 }
 
 # git in the tree, as a fixed author, with no user config; objects
-# uncompressed: zlib was most of the 2 minutes the first commit took
+# uncompressed (zlib was most of the 2 minutes the first commit took),
+# and no background gc (it wrote into .git while unhistory removed it)
 g() {
 	GIT_AUTHOR_NAME=kstats-bench GIT_AUTHOR_EMAIL=bisectcheck@kstats-bench \
 		GIT_COMMITTER_NAME=kstats-bench GIT_COMMITTER_EMAIL=bisectcheck@kstats-bench \
 		GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 \
-		git -C "$src" -c core.looseCompression=0 -c core.compression=0 "$@"
+		git -C "$src" -c core.looseCompression=0 -c core.compression=0 -c gc.auto=0 "$@"
 }
 
 # the files the neutral commits append a line to
