@@ -10,7 +10,7 @@
 #   neutral 4..5    a comment, a documentation line
 #
 # and bisects good..tip: 6 commits, so at most ceil(log2(6)) = 3 steps,
-# with a threshold of 10% (the plant is +15-20%; 5 boots of a neutral
+# with a threshold of 10% (the plant is +25-30%; 5 boots of a neutral
 # commit must not pass for a regression).
 # Checks the first bad commit is the plant and the steps, prints the
 # bisect log and one line: BISECTCHECK passed|FAILED: ... with the wall
