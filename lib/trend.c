@@ -113,6 +113,17 @@ unsigned int trend_nr_perms(double alpha)
 	return r < 199 ? 199 : (unsigned int)r;
 }
 
+unsigned int trend_min_window(double alpha)
+{
+	unsigned int h;
+
+	/* C(2h, h) = exp(lgamma(2h + 1) - 2 lgamma(h + 1)) */
+	for (h = TREND_MIN_SEG; h < 64; h++)
+		if (2 * exp(2 * lgamma(h + 1.0) - lgamma(2 * h + 1.0)) <= alpha / 10)
+			break;
+	return 2 * h;
+}
+
 /* scratch for one test: the shuffled copy and energy_scan()'s sums */
 struct trend_work {
 	double *v;			/* [cap] the runs, shuffled */

@@ -120,6 +120,15 @@ int trend_test(const double *x, unsigned int n, unsigned int t, double alpha,
 unsigned int trend_nr_perms(double alpha);
 
 /*
+ * trend_min_window - the fewest runs a window must hold for its tests to
+ * reach @alpha: the best p of 2h runs is 2 / C(2h, h) (a step between
+ * its halves that no shuffle but the mirror matches), and it must be
+ * alpha / 10 or less for 2 / alpha shuffles to see it 98% of the time
+ * (P(at most one of them matches) = 1.2 exp(-0.2)). 18 at alpha 0.001.
+ */
+unsigned int trend_min_window(double alpha);
+
+/*
  * trend_seed - the generator's seed for a test of runs [@lo, @hi) under
  * @seed: what trend_detect() passes to trend_test().
  */

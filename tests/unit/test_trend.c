@@ -386,6 +386,10 @@ static void test_bad_input(void **state)
 	assert_int_equal(trend_detect(x, 12, &cfg, &cp, &nr), -EINVAL);
 	assert_int_equal(trend_test(x, 12, 2, 0.01, 1, &p, &perms), -EINVAL);
 	assert_int_equal(trend_test(x, 12, 10, 0.01, 1, &p, &perms), -EINVAL);
+	/* C(16, 8) = 12870 < 20 / 0.001 <= C(18, 9) = 48620 */
+	assert_int_equal(trend_min_window(0.001), 18);
+	assert_int_equal(trend_min_window(0.05), 12);
+	assert_int_equal(trend_min_window(TREND_MIN_ALPHA), 28);
 	assert_int_equal(trend_nr_perms(0.001), 1999);
 	assert_int_equal(trend_nr_perms(0.05), 199);
 }
