@@ -317,7 +317,9 @@ int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
 			d[i * na + j] = a[j] / b[i];
 	qsort(d, m, sizeof(*d), cmp_double_order);
 	c->est = (m & 1 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2) - 1;
-	ret = cmp_hl_rank(nb, na, conf, &k, &c->conf);
+	k = 0;
+	c->conf = 0;
+	ret = conf > 0 ? cmp_hl_rank(nb, na, conf, &k, &c->conf) : 0;
 	if (!ret && k) {
 		c->lo = d[k - 1] - 1;
 		c->hi = d[m - k] - 1;

@@ -114,7 +114,9 @@ struct cmp_change {
  * minus 1, and the interval between the k-th smallest and k-th largest
  * ratio, k the largest rank whose exact null probability P(U < k) is at
  * most (1 - @conf) / 2 (normal approximation above CMP_EXACT_MAX runs).
- * With too few runs for @conf the interval is infinite.
+ * With too few runs for @conf the interval is infinite; @conf 0 asks
+ * for the estimate alone (an infinite interval, conf 0), without the
+ * exact rank distribution, which costs O(n^2 na) for n runs in all.
  * Returns 0, -EINVAL (an empty side, a value <= 0), -ENOMEM.
  */
 int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,

@@ -173,6 +173,10 @@ static void test_hodges_lehmann(void **state)
 		assert_close(c.lo, r6[5] - 1, 1e-12);
 		assert_close(c.hi, r6[30] - 1, 1e-12);
 		assert_close(c.conf, 1 - 38.0 / 924, 1e-12);
+		/* conf 0: the same estimate, no interval */
+		assert_int_equal(cmp_hodges_lehmann(b6, 6, a6, 6, 0, &c), 0);
+		assert_close(c.est, (r6[17] + r6[18]) / 2 - 1, 1e-12);
+		assert_true(isinf(c.lo) && isinf(c.hi) && c.lo < 0 && c.conf == 0);
 	}
 	/* 3+3 cannot reach 95%: an infinite interval */
 	assert_int_equal(cmp_hodges_lehmann(b, 3, a, 3, 0.95, &c), 0);
