@@ -14,38 +14,52 @@
 /* ---- the energy statistic ---- */
 
 /*
- * Q(t) for every split of v[0, n) in O(n^2): a[t] is the sum of |v_i -
- * v_t| over i < t and b[t] over i > t, so the within-sums of the left
- * and right sides are a prefix sum of a and a suffix sum of b, and the
- * cross sum is what is left of the total. Returns the largest Q and its
- * t in *@at (the first of equals); q[t] filled when @q.
+ * r[i] = sum of |v_i - v_j| over every j: a property of the value, the
+ * same wherever a shuffle puts it, so a test computes it once.
  */
-static double energy_scan(const double *v, unsigned int n, double *a, double *b,
-			  double *q, unsigned int *at)
+static void energy_rows(const double *v, unsigned int n, double *r)
 {
-	double total = 0, left = 0, right, best = -INFINITY;
+	unsigned int i, j;
+
+	memset(r, 0, n * sizeof(*r));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			r[i] += fabs(v[i] - v[j]);
+}
+
+/*
+ * Q(t) for every split of v[0, n) in O(n^2), r from energy_rows(): a[t]
+ * is the sum of |v_i - v_t| over i < t, so the left side's within-sum
+ * is a prefix sum of a, the right side's the total less the prefix sum
+ * of r - a (each left run's distances to the runs after it), and the
+ * cross sum what is left. The inner loop is one subtraction, fabs and
+ * add per pair, with no chain between pairs. Returns the largest Q and
+ * its t in *@at (the first of equals); q[t] filled when @q.
+ */
+static double energy_scan(const double *restrict v, const double *restrict r, unsigned int n,
+			  double *restrict a, double *q, unsigned int *at)
+{
+	double total = 0, left = 0, rl = 0, right, best = -INFINITY;
 	unsigned int i, j, t;
 
 	memset(a, 0, n * sizeof(*a));
-	memset(b, 0, n * sizeof(*b));
-	for (i = 0; i < n; i++)
-		for (j = i + 1; j < n; j++) {
-			double d = fabs(v[i] - v[j]);
+	for (i = 0; i < n; i++) {
+		double vi = v[i];
 
-			a[j] += d;
-			b[i] += d;
-		}
+		for (j = i + 1; j < n; j++)
+			a[j] += fabs(vi - v[j]);
+	}
 	for (i = 0; i < n; i++)
 		total += a[i];
-	right = total;
 	*at = 0;
 	for (t = 1; t + TREND_MIN_SEG <= n; t++) {
 		double m = t, k = n - t, cross, e, qt;
 
 		left += a[t - 1];
-		right -= b[t - 1];
+		rl += r[t - 1];
 		if (t < TREND_MIN_SEG)
 			continue;
+		right = total - (rl - left);
 		cross = total - left - right;
 		e = 2 * cross / (m * k) - 2 * left / (m * (m - 1)) - 2 * right / (k * (k - 1));
 		qt = m * k / (m + k) * e;
@@ -61,17 +75,18 @@ static double energy_scan(const double *v, unsigned int n, double *a, double *b,
 
 unsigned int trend_energy(const double *x, unsigned int n, double *q)
 {
-	double *ab;
+	double *ra;
 	unsigned int at = 0;
 
 	memset(q, 0, (n + 1) * sizeof(*q));
 	if (n < 2 * TREND_MIN_SEG)
 		return 0;
-	ab = malloc(2 * (size_t)n * sizeof(*ab));
-	if (!ab)
+	ra = malloc(2 * (size_t)n * sizeof(*ra));
+	if (!ra)
 		return 0;
-	energy_scan(x, n, ab, ab + n, q, &at);
-	free(ab);
+	energy_rows(x, n, ra);
+	energy_scan(x, ra, n, ra + n, q, &at);
+	free(ra);
 	return at;
 }
 
@@ -87,8 +102,8 @@ static uint64_t trend_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* Fisher-Yates; the modulo's bias is below n / 2^64 */
-static void trend_shuffle(double *v, unsigned int n, uint64_t *s)
+/* Fisher-Yates of v and its row sums r together; the modulo's bias is below n / 2^64 */
+static void trend_shuffle(double *v, double *r, unsigned int n, uint64_t *s)
 {
 	unsigned int i, j;
 	double tmp;
@@ -98,6 +113,9 @@ static void trend_shuffle(double *v, unsigned int n, uint64_t *s)
 		tmp = v[i];
 		v[i] = v[j];
 		v[j] = tmp;
+		tmp = r[i];
+		r[i] = r[j];
+		r[j] = tmp;
 	}
 }
 
@@ -127,8 +145,9 @@ unsigned int trend_min_window(double alpha)
 /* scratch for one test: the shuffled copy and energy_scan()'s sums */
 struct trend_work {
 	double *v;			/* [cap] the runs, shuffled */
-	double *a, *b;			/* [cap] energy_scan()'s row sums */
-	double *tmp;			/* [cap + 1] Q of each split */
+	double *r;			/* [cap] their energy_rows(), shuffled with them */
+	double *a;			/* [cap] energy_scan()'s prefix distances */
+	double *q;			/* [cap + 1] Q of each split */
 	unsigned int cap;		/* runs each holds */
 };
 
@@ -136,28 +155,37 @@ static int work_init(struct trend_work *w, unsigned int cap)
 {
 	w->cap = cap;
 	w->v = malloc((4 * (size_t)cap + 1) * sizeof(*w->v));
-	w->a = w->v + cap;
-	w->b = w->a + cap;
-	w->tmp = w->b + cap;
+	w->r = w->v + cap;
+	w->a = w->r + cap;
+	w->q = w->a + cap;
 	return w->v ? 0 : -ENOMEM;
 }
 
 /*
- * The p of @q_obs among the largest Q of shuffles of x[0, n). A shuffle
- * that keeps the split's two sides (each side shuffled within itself)
- * has the same Q mathematically; the tolerance counts it as reaching
- * whatever the order of summation rounded it to.
+ * The observed Q of split @t of x[0, n) (the best one when @t is 0) in
+ * *@q_obs, its t in *@at, and its permutation p: the share of shuffles
+ * of x whose largest Q reaches it. A shuffle that keeps the split's two
+ * sides (each side shuffled within itself) has the same Q mathematically;
+ * the tolerance counts it as reaching whatever the order of summation
+ * rounded it to.
  */
-static double perm_p(struct trend_work *w, const double *x, unsigned int n, double q_obs,
-		     double alpha, uint64_t seed, unsigned int *perms)
+static double perm_p(struct trend_work *w, const double *x, unsigned int n, unsigned int *t,
+		     double *q_obs, double alpha, uint64_t seed, unsigned int *perms)
 {
 	unsigned int r, reached = 0, max = trend_nr_perms(alpha), at;
-	double bar = q_obs - 1e-12 * fabs(q_obs);
+	double bar;
 
 	memcpy(w->v, x, n * sizeof(*x));
+	energy_rows(w->v, n, w->r);
+	*q_obs = energy_scan(w->v, w->r, n, w->a, w->q, &at);
+	if (*t)
+		*q_obs = w->q[*t];
+	else
+		*t = at;
+	bar = *q_obs - 1e-12 * fabs(*q_obs);
 	for (r = 1; r <= max; r++) {
-		trend_shuffle(w->v, n, &seed);
-		if (energy_scan(w->v, n, w->a, w->b, NULL, &at) < bar)
+		trend_shuffle(w->v, w->r, n, &seed);
+		if (energy_scan(w->v, w->r, n, w->a, NULL, &at) < bar)
 			continue;
 		if (++reached == TREND_STOP) {
 			*perms = r;
@@ -172,14 +200,13 @@ int trend_test(const double *x, unsigned int n, unsigned int t, double alpha,
 	       uint64_t seed, double *p, unsigned int *perms)
 {
 	struct trend_work w;
-	unsigned int at;
+	double q;
 
 	if (n < 2 * TREND_MIN_SEG || t < TREND_MIN_SEG || t > n - TREND_MIN_SEG)
 		return -EINVAL;
 	if (work_init(&w, n))
 		return -ENOMEM;
-	energy_scan(x, n, w.a, w.b, w.tmp, &at);
-	*p = perm_p(&w, x, n, w.tmp[t], alpha, seed, perms);
+	*p = perm_p(&w, x, n, &t, &q, alpha, seed, perms);
 	free(w.v);
 	return 0;
 }
@@ -223,14 +250,13 @@ static int cand_add(struct trend_search *s, unsigned int idx)
 static int split_segment(struct trend_search *s, unsigned int lo, unsigned int hi,
 			 double alpha)
 {
-	unsigned int t, perms;
+	unsigned int t = 0, perms;
 	double q, p;
 	int ret;
 
 	if (hi - lo < 2 * TREND_MIN_SEG)
 		return 0;
-	q = energy_scan(s->x + lo, hi - lo, s->w.a, s->w.b, NULL, &t);
-	p = perm_p(&s->w, s->x + lo, hi - lo, q, alpha, trend_seed(s->cfg->seed, lo, hi),
+	p = perm_p(&s->w, s->x + lo, hi - lo, &t, &q, alpha, trend_seed(s->cfg->seed, lo, hi),
 		   &perms);
 	if (p > alpha)
 		return 0;
@@ -280,7 +306,7 @@ static int cp_order(const void *x, const void *y)
 static int merge_test(struct trend_search *s, unsigned int i)
 {
 	struct trend_cp *c = &s->cp[i];
-	unsigned int half = s->cfg->window / 2, at, lo, hi;
+	unsigned int half = s->cfg->window / 2, at, lo, hi, tlo, thi;
 	bool alone;
 
 	lo = i ? s->cp[i - 1].idx : 0;
@@ -290,19 +316,30 @@ static int merge_test(struct trend_search *s, unsigned int i)
 		lo = 0;
 		hi = s->n;
 	}
-	c->tlo = c->idx - lo > half ? c->idx - half : lo;
-	c->thi = hi - c->idx > half ? c->idx + half : hi;
-	energy_scan(s->x + c->tlo, c->thi - c->tlo, s->w.a, s->w.b, s->w.tmp, &at);
-	c->q = s->w.tmp[c->idx - c->tlo];
+	tlo = c->idx - lo > half ? c->idx - half : lo;
+	thi = hi - c->idx > half ? c->idx + half : hi;
+	/* the same runs as its last test (a neighbour beyond half a window went): the same result */
+	if (alone && c->perms && c->tlo == tlo && c->thi == thi)
+		return 0;
+	c->tlo = tlo;
+	c->thi = thi;
 	c->p = 1;
 	c->perms = 0;
 	memset(&c->change, 0, sizeof(c->change));
-	if (!alone)
+	if (!alone) {
+		/* its Q alone, to order a cluster */
+		memcpy(s->w.v, s->x + tlo, (thi - tlo) * sizeof(*s->w.v));
+		energy_rows(s->w.v, thi - tlo, s->w.r);
+		energy_scan(s->w.v, s->w.r, thi - tlo, s->w.a, s->w.q, &at);
+		c->q = s->w.q[c->idx - tlo];
 		return 0;
-	c->p = perm_p(&s->w, s->x + c->tlo, c->thi - c->tlo, c->q, s->cfg->alpha,
-		      trend_seed(s->cfg->seed, c->tlo, c->thi), &c->perms);
-	return cmp_hodges_lehmann(s->x + c->tlo, c->idx - c->tlo, s->x + c->idx,
-				  c->thi - c->idx, 0.95, &c->change);
+	}
+	at = c->idx - tlo;
+	c->p = perm_p(&s->w, s->x + tlo, thi - tlo, &at, &c->q, s->cfg->alpha,
+		      trend_seed(s->cfg->seed, tlo, thi), &c->perms);
+	/* the estimate alone: the interval (O(n^3)) is for the change points that stay */
+	return cmp_hodges_lehmann(s->x + tlo, c->idx - tlo, s->x + c->idx, thi - c->idx, 0,
+				  &c->change);
 }
 
 static bool cp_small(const struct trend_cp *c, double min_change)
@@ -349,15 +386,16 @@ static int merge_pass(struct trend_search *s)
 	return ret;
 }
 
-/* each change point's segments and their medians */
+/* each change point's segments, their medians, and its change's interval */
 static int segments(struct trend_search *s)
 {
 	double *tmp = malloc(s->n * sizeof(*tmp)), spread;
 	unsigned int i;
+	int ret = 0;
 
 	if (!tmp)
 		return -ENOMEM;
-	for (i = 0; i < s->nr; i++) {
+	for (i = 0; i < s->nr && !ret; i++) {
 		struct trend_cp *c = &s->cp[i];
 
 		c->lo = i ? s->cp[i - 1].idx : 0;
@@ -366,9 +404,11 @@ static int segments(struct trend_search *s)
 		c->before = cmp_median_spread(tmp, c->idx - c->lo, &spread);
 		memcpy(tmp, s->x + c->idx, (c->hi - c->idx) * sizeof(*tmp));
 		c->after = cmp_median_spread(tmp, c->hi - c->idx, &spread);
+		ret = cmp_hodges_lehmann(s->x + c->tlo, c->idx - c->tlo, s->x + c->idx,
+					 c->thi - c->idx, 0.95, &c->change);
 	}
 	free(tmp);
-	return 0;
+	return ret;
 }
 
 static bool cfg_ok(const struct trend_cfg *cfg)
