@@ -39,6 +39,8 @@ static const struct cmd cmds[] = {
 	  cmd_calibrate },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",
 	  cmd_compare },
+	{ "trend", "change points over a history of results: the nightly job",
+	  cmd_trend },
 	{ "show", "print a CSV again as its command printed it, or one series",
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",
@@ -226,7 +228,7 @@ static void usage(FILE *f)
 	for_each_cmd(c)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n'bench COMMAND --help' describes one command.\n"
-		   "Exit: 0 done, 1 regression (compare), 2 bad usage or input,\n"
+		   "Exit: 0 done, 1 regression (compare, trend), 2 bad usage or input,\n"
 		   "3 the environment refused, 130/143 interrupted.\n");
 }
 

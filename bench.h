@@ -17,7 +17,7 @@
 /* exit codes, for every command */
 enum {
 	EXIT_DONE = 0,		/* done */
-	EXIT_REGRESSION = 1,	/* compare found a significant regression */
+	EXIT_REGRESSION = 1,	/* compare or trend found a regression */
 	EXIT_USAGE = 2,		/* bad usage or input: one line names it */
 	EXIT_ENV = 3,		/* the environment refused */
 };				/* 130/143: interrupted, partial results kept */
@@ -119,6 +119,7 @@ int cmd_list(int argc, char **argv);		/* builtin-run.c */
 int cmd_calibrate(int argc, char **argv);	/* builtin-run.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
 int cmd_show(int argc, char **argv);		/* builtin-show.c */
+int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
