@@ -60,7 +60,7 @@ class SplitMix64:
 
 def shuffle(v, rng):
     for i in range(len(v) - 1, 0, -1):
-        j = rng.next() % (i + 1)
+        j = (rng.next() * (i + 1)) >> 64
         v[i], v[j] = v[j], v[i]
 
 
