@@ -30,6 +30,8 @@
  * after it are in, and the job keeps failing on it for a few nights.
  */
 #define TREND_RECENT	12
+/* a test costs window^2 per shuffle and (window + 1)^2 doubles: 8 MB here */
+#define TREND_MAX_WINDOW	1000
 
 enum trend_format { TREND_TABLE, TREND_CSV, TREND_RUNS, TREND_JSON, TREND_MARKDOWN };
 
@@ -159,9 +161,9 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			 "report changes beyond PCT only, >= 0 (default "
 			 BENCH_STR(CMP_THRESHOLD_PCT) ",\n"
 			 "compare's threshold)"),
-		OPT_U64('w', "window", &o->window, 2 * TREND_MIN_SEG, 100000, "N",
+		OPT_U64('w', "window", &o->window, 2 * TREND_MIN_SEG, TREND_MAX_WINDOW, "N",
 			"runs one test sees at most, for long histories,\n"
-			"6..100000 (default " BENCH_STR(TREND_WINDOW) "; 18 or more at alpha 0.001)"),
+			"6..1000 (default " BENCH_STR(TREND_WINDOW) "; 18 or more at alpha 0.001)"),
 		OPT_U64(0, "recent", &o->recent, 1, UINT32_MAX, "N",
 			"exit 1 for a regression starting in the last N\n"
 			"runs of its series, 1..2^32-1 (default " BENCH_STR(TREND_RECENT) ")"),

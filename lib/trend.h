@@ -46,19 +46,23 @@
  * The search, Otava's: a first pass runs E-divisive in windows of
  * cfg.window runs, each half a window past the last (or starting at the
  * last change point found), splitting each window recursively while the
- * best split is significant at 10 alpha (at most 0.05); a second pass
- * tests every candidate again against the runs between it and its
- * neighbours (at most cfg.window / 2 on each side, nearest first) and
- * removes the weakest, bottom-up, until each has p <= alpha and a change
- * beyond cfg.min_change, re-testing the neighbours of each one removed.
+ * best split is significant at 10 alpha (at most 0.05); there, as in
+ * Matteson and James and unlike MongoDB and Otava, the split's far end
+ * is searched too (Y = z[t, k), every k), so that a step out and back
+ * inside one window is found (trend_span()). A second pass tests every
+ * candidate again against the runs between it and its neighbours (at
+ * most cfg.window / 2 on each side, nearest first; Y to the next
+ * neighbour) and removes the weakest, bottom-up, until each has p <=
+ * alpha and a change beyond cfg.min_change, re-testing the neighbours
+ * of each one removed. A change point thus needs enough runs on each
+ * side for alpha: 6 + 6 runs cannot give p below 2 / C(12, 6) = 0.002.
  *
  * The change is compare's: the Hodges-Lehmann estimate of after/before
  * - 1 over the runs the test saw, with its 95% interval (lib/compare.h).
- * Cost: window^2 / 2 absolute differences per permutation (1.9 us at 50
- * runs on the development VM), TREND_STOP / p permutations for a test
- * of p and 2 / alpha at most, so a few ms per change point: bench trend
- * over 1000 files of 12 runs takes 0.85 s there, 0.65 s of it reading
- * the CSVs (make perf-trend).
+ * Cost: window^2 / 2 absolute differences per permutation of the second
+ * pass (1.9 us at 50 runs on the development VM), twice that in the
+ * first, TREND_STOP / p permutations for a test of p and 2 / alpha at
+ * most, so a few ms per change point; memory (window + 1)^2 doubles.
  *
  * Pure functions of their arguments: any thread, no shared state.
  */
@@ -106,6 +110,16 @@ struct trend_cp {
  * when @n is below 2 * TREND_MIN_SEG. O(n^2).
  */
 unsigned int trend_energy(const double *x, unsigned int n, double *q);
+
+/*
+ * trend_span - the largest Q over every split t and every end k of @x
+ * (@n runs), X = x[0, t) and Y = x[t, k) each at least TREND_MIN_SEG
+ * runs, as Matteson and James search it: what the first pass tests, so
+ * that a step out and back inside a window is found. Its t and k in *@t
+ * and *@k (both 0 when @n is below 2 * TREND_MIN_SEG, or out of memory).
+ * O(n^2) time, (n + 1)^2 doubles.
+ */
+double trend_span(const double *x, unsigned int n, unsigned int *t, unsigned int *k);
 
 /*
  * trend_test - the permutation p of Q at split @t of @x (@n runs): the

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """trend_ref.py - an independent reference for lib/trend.c, written from
 the definitions in lib/trend.h rather than from the C: the energy
-statistic Q summed pair by pair for every split (no prefix sums), the
-seeded permutation test, Otava's two passes, and the Hodges-Lehmann
-estimate as the median of every ratio.
+statistic Q summed pair by pair for every split (no prefix sums; over
+both ends, Y grown a run at a time), the seeded permutation test,
+Otava's two passes, and the Hodges-Lehmann estimate as the median of
+every ratio.
 
   tests/trend_ref.py > tests/fixtures/trend-ref.txt   write the fixture
   tests/trend_ref.py --check tests/fixtures/trend-ref.txt
@@ -35,6 +36,28 @@ def energy(v):
         e = 2 * cross / (m * k) - wx / (m * (m - 1) / 2) - wy / (k * (k - 1) / 2)
         q[t] = m * k / (m + k) * e
     return q
+
+
+def span(v):
+    """(Q, t, k): the largest Q over every split t and every end k,
+    X = v[:t] and Y = v[t:k], Y grown one run at a time"""
+    n = len(v)
+    d = [[abs(a - b) for b in v] for a in v]
+    top = (None, 0, 0)
+    for t in range(MIN_SEG, n - MIN_SEG + 1):
+        wx = sum(sum(d[i][i + 1:t]) for i in range(t))
+        cross = wy = 0.0
+        for k in range(t + 1, n + 1):
+            cross += sum(d[k - 1][:t])
+            wy += sum(d[k - 1][t:k - 1])
+            m, j = t, k - t
+            if j < MIN_SEG:
+                continue
+            e = 2 * cross / (m * j) - wx / (m * (m - 1) / 2) - wy / (j * (j - 1) / 2)
+            q = m * j / (m + j) * e
+            if top[0] is None or q > top[0]:
+                top = (q, t, k)
+    return top
 
 
 def best(q):
@@ -72,7 +95,16 @@ def nr_perms(alpha):
     return max(199, math.ceil(2 / alpha) - 1)
 
 
-def perm_p(v, q_obs, alpha, seed):
+def largest_end(w):
+    q = energy(w)
+    return q[best(q)]
+
+
+def largest_span(w):
+    return span(w)[0]
+
+
+def perm_p(v, q_obs, alpha, seed, largest=largest_end):
     """(p, shuffles drawn): Besag-Clifford, stopping at STOP reaching q_obs"""
     rng = SplitMix64(seed)
     w = list(v)
@@ -80,8 +112,7 @@ def perm_p(v, q_obs, alpha, seed):
     reached, top = 0, nr_perms(alpha)
     for r in range(1, top + 1):
         shuffle(w, rng)
-        q = energy(w)
-        if q[best(q)] >= bar:
+        if largest(w) >= bar:
             reached += 1
             if reached == STOP:
                 return reached / r, r
@@ -105,9 +136,8 @@ class Search:
     def split(self, lo, hi, alpha):
         if hi - lo < 2 * MIN_SEG:
             return
-        q = energy(self.x[lo:hi])
-        t = best(q)
-        p, _ = perm_p(self.x[lo:hi], q[t], alpha, seed_of(self.seed, lo, hi))
+        q, t, _ = span(self.x[lo:hi])
+        p, _ = perm_p(self.x[lo:hi], q, alpha, seed_of(self.seed, lo, hi), largest_span)
         if p > alpha:
             return
         self.last = max(self.last, lo + t)
@@ -190,6 +220,7 @@ CASES = [
     ("small-change", 60, [(30, 1.02)], 0.003, 0.01, 0.05, 30, 5),
     ("spike", 40, [(20, 1.5), (21, 1 / 1.5)], 0.01, 0.05, 0.05, 40, 9),
     ("short-window", 45, [(20, 1.15)], 0.02, 0.02, 0.05, 12, 13),
+    ("blip", 48, [(20, 1.12), (28, 1 / 1.12)], 0.015, 0.01, 0.05, 48, 17),
 ]
 
 
@@ -208,7 +239,8 @@ def fixture():
     out = ["# trend-ref 1: written by tests/trend_ref.py (an independent reference for lib/trend.c)",
            "# case NAME ALPHA MIN_CHANGE WINDOW SEED N; x: the runs; q: Q(t) of the whole series,",
            "# t = 3..N-3; test T P PERMS: the permutation test of its best split, seeded with",
-           "# trend_seed(SEED, 0, N); cp IDX TLO THI P PERMS EST: each change point"]
+           "# trend_seed(SEED, 0, N); span T K Q: the best split over both ends (trend_span);",
+           "# cp IDX TLO THI P PERMS EST: each change point"]
     for name, n, steps, noise, alpha, min_change, window, seed in CASES:
         x = series(name, n, steps, noise)
         q = energy(x)
@@ -218,6 +250,8 @@ def fixture():
         out.append("x " + " ".join(repr(v) for v in x))
         out.append("q " + " ".join(repr(q[i]) for i in range(MIN_SEG, n - MIN_SEG + 1)))
         out.append(f"test {t} {p!r} {perms}")
+        qs, ts, ks = span(x)
+        out.append(f"span {ts} {ks} {qs!r}")
         for c in detect(x, alpha, min_change, window, seed):
             out.append(f"cp {c['idx']} {c['tlo']} {c['thi']} {c['p']!r} {c['perms']} {c['est']!r}")
         out.append("end")

@@ -12,8 +12,8 @@ setup() {
 	run python3 tests/trend_ref.py --check "$F/trend-ref.txt"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(grep -c '^case ' "$F/trend-ref.txt")" -eq 6 ]
-	[ "$(grep -c '^cp ' "$F/trend-ref.txt")" -eq 4 ]
+	[ "$(grep -c '^case ' "$F/trend-ref.txt")" -eq 7 ]
+	[ "$(grep -c '^cp ' "$F/trend-ref.txt")" -eq 6 ]
 }
 
 # history DIR: the gate-ref fixture's nine files (2 runs each, with the
@@ -128,7 +128,8 @@ history() {
 	history "$T/h"
 	bad "needs FILE.csv... or a DIR of them" trend
 	bad "--window 10 cannot reach --alpha 0.001: its tests' smallest p is above it (18 runs or more)" trend -w 10 "$T/h"
-	bad "--window: '5' is not an integer in 6..100000" trend -w 5 "$T/h"
+	bad "--window: '5' is not an integer in 6..1000" trend -w 5 "$T/h"
+	bad "--window: '1001' is not an integer in 6..1000" trend -w 1001 "$T/h"
 	bad "--alpha: '0' is not a number in [0.000001, 1)" trend -a 0 "$T/h"
 	bad "--alpha: '1e-7' is not a number in [0.000001, 1)" trend -a 1e-7 "$T/h"
 	bad "--min-change: '-1' is not a number >= 0 (percent)" trend -t -1 "$T/h"

@@ -15,6 +15,8 @@
  *   planted             one step at run 72 of 120 (the real-run figure's
  *                       place), per size and noise: found within one run,
  *                       exactly there, and other change points, of 50 seeds
+ *   excursion           3 to 24 runs +20% and back, at five places of 120:
+ *                       both edges found within one run, of 50
  *   scale               ./bench trend over FILES files of 12 runs (default
  *                       1000, a few years of nightlies) written here in the
  *                       shape bench run -R 12 -p 480 --cache cold writes
@@ -240,6 +242,40 @@ static void planted(void)
 		}
 }
 
+/*
+ * Out and back: L runs +20% at runs 10, 30, 50, 60 or 80 of 120, 2%
+ * noise, 10 seeds each: both edges found within one run
+ */
+static void excursions(void)
+{
+	static const unsigned int len[] = { 3, 6, 12, 24 }, pos[] = { 10, 30, 50, 60, 80 };
+	struct trend_cfg cfg = TREND_CFG_INIT;
+	unsigned int a, b, seed, i, k, nr, both, f;
+	struct trend_cp *cp;
+	double x[120];
+
+	for (a = 0; a < 4; a++) {
+		for (b = 0, both = 0; b < 5; b++)
+			for (seed = 1; seed <= 10; seed++) {
+				uint64_t s = seed * 31 + b;
+
+				for (i = 0; i < 120; i++)
+					x[i] = 1000 * (1 + 0.02 * gauss(&s)) *
+					       (i >= pos[b] && i < pos[b] + len[a] ? 1.2 : 1);
+				trend_detect(x, 120, &cfg, &cp, &nr);
+				for (k = 0, f = 0; k < nr; k++) {
+					f |= cp[k].idx + 1 >= pos[b] && cp[k].idx <= pos[b] + 1;
+					f |= (cp[k].idx + 1 >= pos[b] + len[a] &&
+					      cp[k].idx <= pos[b] + len[a] + 1) << 1;
+				}
+				both += f == 3;
+				free(cp);
+			}
+		printf("excursion: %2u runs +20%% and back, 2%% noise: both edges %2u/50\n", len[a],
+		       both);
+	}
+}
+
 /* ---- a synthetic history, in bench run's shape ---- */
 
 #define GEN_SAMPLES	2048	/* per variant and run, over 2 CPUs */
@@ -463,6 +499,7 @@ int main(int argc, char **argv)
 	false_points();
 	window_tests();
 	planted();
+	excursions();
 	scale(files);
 	return 0;
 }

@@ -2,10 +2,12 @@
 /*
  * test_trend.c - change points (lib/trend.h): the energy statistic by
  * hand and against an independent Python reference (tests/trend_ref.py,
- * its output in tests/fixtures/trend-ref.txt: Q of every split, the
- * permutation p and the shuffles drawn, every change point), planted
+ * its output in tests/fixtures/trend-ref.txt: Q of every split, the best
+ * split over both ends, the permutation p and the shuffles drawn, every
+ * change point), planted
  * steps of several sizes and noise levels found within one run of where
- * they are, stationary noise left alone, --window on a long history,
+ * they are, an excursion out and back, stationary noise left alone,
+ * --window on a long history,
  * the minimum change, and bad input.
  */
 #include <errno.h>
@@ -113,6 +115,8 @@ struct ref_case {
 	double q[128];
 	unsigned int t, perms;
 	double p;
+	unsigned int span_t, span_k;
+	double span_q;
 };
 
 static double *read_doubles(char *s, double *v, unsigned int n)
@@ -149,7 +153,7 @@ static void check_case(const struct ref_case *c, FILE *f)
 {
 	char line[8192];
 	struct trend_cp *cp;
-	unsigned int i, nr, k = 0, perms;
+	unsigned int i, nr, k = 0, perms, st, sk;
 	double q[129], p;
 
 	assert_int_equal(trend_energy(c->x, c->n, q), c->t);
@@ -159,6 +163,9 @@ static void check_case(const struct ref_case *c, FILE *f)
 				    trend_seed(c->cfg.seed, 0, c->n), &p, &perms), 0);
 	assert_int_equal(perms, c->perms);
 	assert_true(p == c->p);
+	assert_close(trend_span(c->x, c->n, &st, &sk), c->span_q, 1e-9 * fabs(c->span_q));
+	assert_int_equal(st, c->span_t);
+	assert_int_equal(sk, c->span_k);
 	assert_int_equal(trend_detect(c->x, c->n, &c->cfg, &cp, &nr), 0);
 	while (fgets(line, sizeof(line), f) && strncmp(line, "end", 3)) {
 		assert_true(k < nr);
@@ -191,11 +198,13 @@ static void test_reference(void **state)
 		read_doubles(line + 2, c.q, c.n - 2 * TREND_MIN_SEG + 1);
 		assert_non_null(fgets(line, sizeof(line), f));
 		assert_int_equal(sscanf(line, "test %u %lf %u", &c.t, &c.p, &c.perms), 3);
+		assert_non_null(fgets(line, sizeof(line), f));
+		assert_int_equal(sscanf(line, "span %u %u %lf", &c.span_t, &c.span_k, &c.span_q), 3);
 		check_case(&c, f);
 		cases++;
 	}
 	fclose(f);
-	assert_int_equal(cases, 6);
+	assert_int_equal(cases, 7);
 }
 
 /* ---- planted steps, noise, windows ---- */
@@ -258,6 +267,32 @@ static void test_several_steps(void **state)
 			assert_int_equal(cp[k].hi, k < 2 ? cp[k + 1].idx : 160);
 			assert_true((cp[k].after > cp[k].before) == (f[k] > 1));
 		}
+		free(cp);
+	}
+}
+
+/*
+ * Out and back: 6 runs 20% up at run 50 of 120 (two nights of a
+ * regression, then its fix), 2% noise. No split with one end fixed
+ * separates it; searched over both ends, both edges are found.
+ */
+static void test_excursion(void **state)
+{
+	static const unsigned int at[] = { 50, 56 };
+	static const double f[] = { 1.2, 1 / 1.2 };
+	struct trend_cfg cfg = TREND_CFG_INIT;
+	unsigned int seed, nr, k;
+	struct trend_cp *cp;
+	double x[120];
+
+	(void)state;
+	for (seed = 1; seed <= 10; seed++) {
+		planted(x, 120, 0.02, at, f, 2, seed * 31);
+		assert_int_equal(trend_detect(x, 120, &cfg, &cp, &nr), 0);
+		assert_int_equal(nr, 2);
+		for (k = 0; k < 2; k++)
+			assert_in_range(cp[k].idx, at[k] - 1, at[k] + 1);
+		assert_true(cp[0].change.est > 0.1 && cp[1].change.est < -0.1);
 		free(cp);
 	}
 }
@@ -402,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_planted_steps),
 		cmocka_unit_test(test_several_steps),
+		cmocka_unit_test(test_excursion),
 		cmocka_unit_test(test_stationary),
 		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_min_change),
