@@ -23,6 +23,7 @@ png_ok() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"./run.sh compare"* ]]
 	[[ "$output" == *"./run.sh sweep"* ]]
+	[[ "$output" == *"./run.sh trend"* ]]
 }
 
 @test "run.sh: deps present, options passed through, a stamped results directory" {
@@ -209,6 +210,36 @@ G=tests/fixtures/gate
 	run ./run.sh compare "$F/aa-before.csv" "$F/aa-after.csv"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"the gate needs at least 5 a side"* ]]
+}
+
+# ---- trend: change points over a history ----
+
+@test "run.sh trend: the change points, trend.csv, trend-runs.csv and a non-blank trend.png, exit 1" {
+	local i=0 f
+	mkdir "$T/h"
+	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
+		i=$((i + 1))
+		sed "2a # timestamp: 2025-01-0${i}T02:00:00Z" "$F/gate-ref/$f.csv" >"$T/h/$f.csv"
+	done
+	KSB_RESULTS=$T/res KSB_NO_DEPS=1 run ./run.sh trend "$T/h"
+	[ "$status" -eq 1 ]
+	d=("$T/res"/*)
+	[[ "$output" == *"results: ${d[0]}"* ]]
+	[[ "$output" == *"TREND series=2 files=9 change_points=1 "*"verdict=regression"* ]]
+	[ "$(grep -c '^irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,' "${d[0]}/trend.csv")" -eq 1 ]
+	[ "$(head -1 "${d[0]}/trend-runs.csv")" = "# unit: ns" ]
+	[ "$(grep -c '^irqdesc-alloc,' "${d[0]}/trend-runs.csv")" -eq 36 ]
+	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 660
+	cmp "${d[0]}/trend.txt" <(./bench trend "$T/h")
+	# the change point is drawn with its change and interval, on dates
+	gnuplot -c plots/trend.gp "${d[0]}/trend-runs.csv" "${d[0]}/trend.csv" "$T/t.svg"
+	grep -q '+15.0% \[+11.9%, +17.6%\] p=0.0005' "$T/t.svg"
+	grep -q '>2025-01-0[0-9]<' "$T/t.svg"
+	# bad input draws nothing and says why
+	KSB_RESULTS=$T/res KSB_NO_DEPS=1 run ./run.sh trend -w 5 "$T/h"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--window: '5' is not an integer in 6..1000"* ]]
+	[ "$(find "$T/res" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ]
 }
 
 # ---- the reference loop: taking the machine's drift out ----
