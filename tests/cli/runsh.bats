@@ -195,6 +195,25 @@ G=tests/fixtures/gate
 	[ "$(grep -o ' L' <<<"$dashed" | wc -l)" -eq 6 ]
 }
 
+# label_x SVG TEXT: the x of each rotated label TEXT, in order
+label_x() {
+	grep -B1 ">$2</tspan>" "$1" | sed -n 's/.*translate(\([0-9.]*\),.*/\1/p'
+}
+
+@test "the heat map's colour bar label stays clear of the next panel's CPU label, and on the image" {
+	# five-digit counts, as in a default ./run.sh, made the bar's labels widest
+	awk -F, -v OFS=, '!/^#/ && $1 != "workload" { $8 = $8 * 100 } 1' "$F/16cpu-4node.csv" >"$T/big.csv"
+	gnuplot -c plots/heatmap.gp "$T/big.csv" "$T/h.svg"
+	run label_x "$T/h.svg" samples
+	read -r -a cb <<<"$(tr '\n' ' ' <<<"$output")"
+	run label_x "$T/h.svg" CPU
+	read -r -a cpu <<<"$(tr '\n' ' ' <<<"$output")"
+	echo "samples at ${cb[*]}, CPU at ${cpu[*]}"
+	[ "${#cb[@]}" -eq 2 ] && [ "${#cpu[@]}" -eq 2 ]
+	# 11-point labels, about 13 px tall: 25 px apart at least, the last inside 800 px
+	awk -v a="${cb[0]}" -v b="${cpu[1]}" -v c="${cb[1]}" 'BEGIN { exit !(a + 25 < b && c + 8 < 800) }'
+}
+
 @test "run.sh compare: the verdicts, compare.csv and a non-blank compare.png, exit 1" {
 	export KSB_RESULTS=$T/res KSB_NO_DEPS=1
 	run ./run.sh compare -s median $G/r480_{1..5}.csv -- "$F/runs6-576.csv"
