@@ -54,6 +54,8 @@ struct trend_file {
 	char stamp[32];			/* its timestamp metadata, "" when none */
 	time_t t;			/* the timestamp, parsed */
 	unsigned int given;		/* its place in the order given */
+	char **label;			/* [nr_labels] "KEY=VALUE" of its label_KEY metadata */
+	unsigned int nr_labels;		/* (bench run --label: commit, branch, build) */
 };
 
 /* one run of a series */
@@ -333,7 +335,27 @@ static int series_runs(const struct trend_opts *o, struct trend_series *s,
 	return 0;
 }
 
-/* the file's unit and frac_bits against the first file's; its timestamp */
+/* the file's label_KEY metadata as "KEY=VALUE", in order */
+static int file_labels(struct trend_file *f, const struct meta *m)
+{
+	unsigned int i;
+	char **nl;
+
+	for (i = 0; i < m->n; i++) {
+		if (strncmp(m->kv[i].key, "label_", 6))
+			continue;
+		nl = realloc(f->label, (f->nr_labels + 1) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		f->label = nl;
+		if (asprintf(&f->label[f->nr_labels], "%s=%s", m->kv[i].key + 6, m->kv[i].val) < 0)
+			return -ENOMEM;
+		f->nr_labels++;
+	}
+	return 0;
+}
+
+/* the file's unit and frac_bits against the first file's; its timestamp and labels */
 static int file_check(struct trend_hist *h, struct trend_file *f, const struct results *cf)
 {
 	const char *unit = meta_get(&cf->meta, "unit");
@@ -353,6 +375,8 @@ static int file_check(struct trend_hist *h, struct trend_file *f, const struct r
 	if (part && !strcmp(part, "yes"))
 		fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
 			bench_prog, f->path);
+	if (file_labels(f, &cf->meta))
+		return trend_nomem();
 	switch (meta_time(&cf->meta, &f->t)) {
 	case 0:
 		snprintf(f->stamp, sizeof(f->stamp), "%s", meta_get(&cf->meta, "timestamp"));
@@ -601,6 +625,40 @@ static void hist_tally(const struct trend_opts *o, const struct trend_hist *h,
 	}
 }
 
+/* a table cell: GitHub's tables end a cell at any |, so it is escaped */
+static void md_cell(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\')
+			putchar('\\');
+		putchar(*s == '\n' ? ' ' : *s);
+	}
+}
+
+/*
+ * Where a change point is, for a human: the timestamp and labels of the
+ * first run after it, its file and run; @md escapes for a markdown cell.
+ */
+static void print_where(const struct trend_file *f, unsigned int run, bool md)
+{
+	unsigned int i;
+
+	if (f->stamp[0])
+		printf("%s ", f->stamp);
+	for (i = 0; i < f->nr_labels; i++) {
+		if (md)
+			md_cell(f->label[i]);
+		else
+			fputs(f->label[i], stdout);
+		putchar(' ');
+	}
+	if (md)
+		md_cell(f->path);
+	else
+		fputs(f->path, stdout);
+	printf(" run %u", run);
+}
+
 /* ---- -f table ---- */
 
 static void table_cp(const struct trend_opts *o, const struct trend_hist *h,
@@ -610,9 +668,10 @@ static void table_cp(const struct trend_opts *o, const struct trend_hist *h,
 	const struct trend_file *f = &h->f[r->file];
 	char b[32], a[32], e[32], lo[32], hi[32], p[16];
 
-	printf("%s %s %s  %s%s%s run %u (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s\n",
-	       s->workload, s->variant, cmp_stat_names[o->stat], f->stamp, f->stamp[0] ? " " : "",
-	       f->path, r->run, c->idx + 1, s->n, bench_fmt_time(b, sizeof(b), c->before, cycles),
+	printf("%s %s %s  ", s->workload, s->variant, cmp_stat_names[o->stat]);
+	print_where(f, r->run, false);
+	printf(" (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s\n",
+	       c->idx + 1, s->n, bench_fmt_time(b, sizeof(b), c->before, cycles),
 	       bench_fmt_time(a, sizeof(a), c->after, cycles),
 	       bench_fmt_pct(e, sizeof(e), c->change.est), bench_fmt_pct(lo, sizeof(lo), c->change.lo),
 	       bench_fmt_pct(hi, sizeof(hi), c->change.hi), fmt_p(p, sizeof(p), c->p),
@@ -690,7 +749,23 @@ static void csv_field(const char *s)
 	putchar('"');
 }
 
-#define TREND_CSV_COLUMNS "workload,variant,stat,index,runs,timestamp,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent"
+/* the labels as one field, "KEY=VALUE KEY=VALUE" */
+static void csv_labels(const struct trend_file *f)
+{
+	size_t len = 1;
+	unsigned int i;
+	char *all;
+
+	for (i = 0; i < f->nr_labels; i++)
+		len += strlen(f->label[i]) + 1;
+	all = calloc(1, len);
+	for (i = 0; all && i < f->nr_labels; i++)
+		strcat(strcat(all, i ? " " : ""), f->label[i]);
+	csv_field(all ? all : "");
+	free(all);
+}
+
+#define TREND_CSV_COLUMNS "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent"
 
 static void csv_print(const struct trend_opts *o, const struct trend_hist *h)
 {
@@ -705,6 +780,8 @@ static void csv_print(const struct trend_opts *o, const struct trend_hist *h)
 
 			printf("%s,%s,%s,%u,%u,%s,", s->workload, s->variant,
 			       cmp_stat_names[o->stat], c->idx + 1, s->n, h->f[r->file].stamp);
+			csv_labels(&h->f[r->file]);
+			putchar(',');
 			csv_field(h->f[r->file].path);
 			printf(",%u,%.6g,%.6g,%.2f,%.2f,%.2f,%.6f,%u,%u,%s,%s\n", r->run, c->before,
 			       c->after, c->change.est * 100, c->change.lo * 100, c->change.hi * 100,
@@ -746,6 +823,22 @@ static void json_side(struct json *j, const char *key, double med, unsigned int 
 	json_object_end(j);
 }
 
+/* "labels": { "KEY": "VALUE", ... } */
+static void json_labels(struct json *j, const struct trend_file *f)
+{
+	unsigned int i;
+	char key[64];
+
+	json_object_begin(j, "labels");
+	for (i = 0; i < f->nr_labels; i++) {
+		const char *eq = strchr(f->label[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - f->label[i]), f->label[i]);
+		json_string(j, key, eq + 1);
+	}
+	json_object_end(j);
+}
+
 static void json_cp(struct json *j, const struct trend_opts *o, const struct trend_hist *h,
 		    const struct trend_series *s, const struct trend_cp *c)
 {
@@ -755,6 +848,7 @@ static void json_cp(struct json *j, const struct trend_opts *o, const struct tre
 	json_object_begin(j, NULL);
 	json_u64(j, "index", c->idx + 1);
 	json_string(j, "timestamp", f->stamp[0] ? f->stamp : NULL);
+	json_labels(j, f);
 	json_string(j, "file", f->path);
 	json_u64(j, "run", r->run);
 	json_side(j, "before", c->before, c->idx - c->lo);
@@ -825,16 +919,6 @@ static int json_print(const struct trend_opts *o, const struct trend_hist *h,
 
 /* ---- -f markdown ---- */
 
-/* a table cell: GitHub's tables end a cell at any |, so it is escaped */
-static void md_cell(const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '|' || *s == '\\')
-			putchar('\\');
-		putchar(*s == '\n' ? ' ' : *s);
-	}
-}
-
 static void md_cp(const struct trend_opts *o, const struct trend_hist *h,
 		  const struct trend_series *s, const struct trend_cp *c, bool cycles)
 {
@@ -842,10 +926,9 @@ static void md_cp(const struct trend_opts *o, const struct trend_hist *h,
 	const struct trend_file *f = &h->f[r->file];
 	char b[32], a[32], e[32], lo[32], hi[32], p[16];
 
-	printf("| %s %s %s | %s%s", s->workload, s->variant, cmp_stat_names[o->stat], f->stamp,
-	       f->stamp[0] ? " " : "");
-	md_cell(f->path);
-	printf(" run %u (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s |\n", r->run,
+	printf("| %s %s %s | ", s->workload, s->variant, cmp_stat_names[o->stat]);
+	print_where(f, r->run, true);
+	printf(" (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s |\n",
 	       c->idx + 1, s->n, bench_fmt_time(b, sizeof(b), c->before, cycles),
 	       bench_fmt_time(a, sizeof(a), c->after, cycles),
 	       bench_fmt_pct(e, sizeof(e), c->change.est), bench_fmt_pct(lo, sizeof(lo), c->change.lo),
@@ -892,8 +975,12 @@ static void hist_free(struct trend_hist *h)
 		free(h->s[i].x);
 		free(h->s[i].cp);
 	}
-	for (i = 0; i < h->nf; i++)
+	for (i = 0; i < h->nf; i++) {
+		while (h->f[i].nr_labels)
+			free(h->f[i].label[--h->f[i].nr_labels]);
+		free(h->f[i].label);
 		free(h->f[i].path);
+	}
 	free(h->s);
 	free(h->f);
 }

@@ -30,7 +30,7 @@ nr_cp(i) = int(system(sprintf("awk -F, -v k='%s' '$1 \"/\" $2 == k { n++ } END {
 run_colour = "#7f8c8d"
 median_colour = "#2c3e50"
 # a change point's colour: red up (a regression: slower), green down
-colour(dummy) = column(11) > 0 ? 0xc0392b : 0x1e8449
+colour(dummy) = column(12) > 0 ? 0xc0392b : 0x1e8449
 
 # each series' range
 array lo_y[n]
@@ -71,7 +71,7 @@ do for [i = 1:n] {
 		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour title "segment median", \
 		     cps using (xcp(0)):(lo - pad):(0):(hi + 3 * pad - lo):(colour(0)) \
 			with vectors nohead dt 2 lw 1.5 lc rgb variable notitle, \
-		     cps using (xcp(0)):(hi + pad):(sprintf(" %+.1f%% [%+.1f%%, %+.1f%%] p=%.2g", column(11), column(12), column(13), column(14))):(colour(0)) \
+		     cps using (xcp(0)):(hi + pad):(sprintf(" %+.1f%% [%+.1f%%, %+.1f%%] p=%.2g", column(12), column(13), column(14), column(15))):(colour(0)) \
 			with labels left font ",9" tc rgb variable notitle
 	} else {
 		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour title "each run", \

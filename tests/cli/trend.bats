@@ -106,8 +106,8 @@ history() {
 	history "$T/h"
 	run ./bench trend -f csv "$T/h"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
-	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
+	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
+	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
 	[ "${#lines[@]}" -eq 2 ]
 	./bench trend -f runs "$T/h" >"$T/runs" || true
 	[ "$(head -1 "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median" ]
@@ -122,6 +122,19 @@ history() {
 	[ "${lines[1]}" = "| series | first run after | before | after | change [95% CI] | p | runs | verdict |" ]
 	[ "${lines[3]}" = "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z $T/h/r528_1.csv run 1 (#13 of 18) | 9.75us | 11.17us | +15.0% [+11.9%, +17.6%] | 0.0005 | 12+6 | regression, **recent** |" ]
 	[ "${lines[4]}" = "| irqdesc-alloc new tm10 | no change point | 207.3ns | | | | 18 | ~ |" ]
+}
+
+@test "trend: where is the timestamp, the labels (bench run --label) and the file of the first run after" {
+	history "$T/h"
+	sed -i '2a # label_commit: 1a2b3c|x, y\n# label_branch: main' "$T/h/r528_1.csv"
+	run ./bench trend "$T/h"
+	[[ "${lines[0]}" == "irqdesc-alloc old tm10  2025-01-07T02:00:00Z commit=1a2b3c|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18)  "* ]]
+	run ./bench trend -f csv "$T/h"
+	[[ "${lines[1]}" == "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,\"commit=1a2b3c|x, y branch=main\",$T/h/r528_1.csv,1,"* ]]
+	./bench trend -f json "$T/h" >"$T/j" || true
+	[ "$(jq -c '.series[0].change_points[0].labels' "$T/j")" = '{"commit":"1a2b3c|x, y","branch":"main"}' ]
+	run ./bench trend -f markdown "$T/h"
+	[[ "${lines[3]}" == "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z commit=1a2b3c\\|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18) | "* ]]
 }
 
 @test "trend: bad input is one line naming the option or file, exit 2" {
