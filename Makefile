@@ -28,7 +28,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean
+.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -151,6 +151,11 @@ perf-trend: bench build/perf-trend
 # the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
+
+# bench trend on real runs (README "bench trend"): two histories of 40
+# nightly invocations, a step at night 25 and A/A; 20-30 min
+trend-history: bench
+	tests/perf/trend-history.sh $(NIGHTS)
 
 # What building and running need (./run.sh), then what the tests add;
 # tests/deps.sh names the packages per distribution (-l lists them).
