@@ -580,12 +580,6 @@ static bool series_failing(const struct trend_opts *o, const struct trend_series
 	return c && cp_verdict(o, c) == CMP_REGRESSION && cp_recent(o, s, c);
 }
 
-static const char *fmt_p(char *buf, size_t len, double p)
-{
-	snprintf(buf, len, "%.2g", p);
-	return buf;
-}
-
 /* the median of @s's runs in [lo, hi) and its spread */
 static double series_median(const struct trend_series *s, unsigned int lo, unsigned int hi,
 			    double *spread)
@@ -661,22 +655,35 @@ static void print_where(const struct trend_file *f, unsigned int run, bool md)
 
 /* ---- -f table ---- */
 
+/* a change point's figures as text, for the table and markdown */
+struct cp_text {
+	char before[32], after[32];	/* the segments' medians */
+	char est[32], lo[32], hi[32];	/* the change and its interval */
+	char p[16];			/* its p */
+};
+
+static void cp_text(struct cp_text *t, const struct trend_cp *c, bool cycles)
+{
+	bench_fmt_time(t->before, sizeof(t->before), c->before, cycles);
+	bench_fmt_time(t->after, sizeof(t->after), c->after, cycles);
+	bench_fmt_pct(t->est, sizeof(t->est), c->change.est);
+	bench_fmt_pct(t->lo, sizeof(t->lo), c->change.lo);
+	bench_fmt_pct(t->hi, sizeof(t->hi), c->change.hi);
+	snprintf(t->p, sizeof(t->p), "%.2g", c->p);
+}
+
 static void table_cp(const struct trend_opts *o, const struct trend_hist *h,
 		     const struct trend_series *s, const struct trend_cp *c, bool cycles)
 {
 	const struct trend_run *r = &s->r[c->idx];
-	const struct trend_file *f = &h->f[r->file];
-	char b[32], a[32], e[32], lo[32], hi[32], p[16];
+	struct cp_text t;
 
+	cp_text(&t, c, cycles);
 	printf("%s %s %s  ", s->workload, s->variant, cmp_stat_names[o->stat]);
-	print_where(f, r->run, false);
-	printf(" (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s\n",
-	       c->idx + 1, s->n, bench_fmt_time(b, sizeof(b), c->before, cycles),
-	       bench_fmt_time(a, sizeof(a), c->after, cycles),
-	       bench_fmt_pct(e, sizeof(e), c->change.est), bench_fmt_pct(lo, sizeof(lo), c->change.lo),
-	       bench_fmt_pct(hi, sizeof(hi), c->change.hi), fmt_p(p, sizeof(p), c->p),
-	       c->idx - c->lo, c->hi - c->idx, cmp_verdict_names[cp_verdict(o, c)],
-	       cp_recent(o, s, c) ? ", recent" : "");
+	print_where(&h->f[r->file], r->run, false);
+	printf(" (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s\n", c->idx + 1, s->n,
+	       t.before, t.after, t.est, t.lo, t.hi, t.p, c->idx - c->lo, c->hi - c->idx,
+	       cmp_verdict_names[cp_verdict(o, c)], cp_recent(o, s, c) ? ", recent" : "");
 }
 
 static void table_series(const struct trend_opts *o, const struct trend_hist *h,
@@ -784,8 +791,8 @@ static void csv_print(const struct trend_opts *o, const struct trend_hist *h)
 			putchar(',');
 			csv_field(h->f[r->file].path);
 			printf(",%u,%.6g,%.6g,%.2f,%.2f,%.2f,%.6f,%u,%u,%s,%s\n", r->run, c->before,
-			       c->after, c->change.est * 100, c->change.lo * 100, c->change.hi * 100,
-			       c->p, c->idx - c->lo, c->hi - c->idx,
+			       c->after, c->change.est * 100, c->change.lo * 100,
+			       c->change.hi * 100, c->p, c->idx - c->lo, c->hi - c->idx,
 			       cp_verdict(o, c) == CMP_BELOW ? "significant below threshold" :
 			       cmp_verdict_names[cp_verdict(o, c)],
 			       cp_recent(o, s, c) ? "yes" : "no");
@@ -923,18 +930,14 @@ static void md_cp(const struct trend_opts *o, const struct trend_hist *h,
 		  const struct trend_series *s, const struct trend_cp *c, bool cycles)
 {
 	const struct trend_run *r = &s->r[c->idx];
-	const struct trend_file *f = &h->f[r->file];
-	char b[32], a[32], e[32], lo[32], hi[32], p[16];
+	struct cp_text t;
 
+	cp_text(&t, c, cycles);
 	printf("| %s %s %s | ", s->workload, s->variant, cmp_stat_names[o->stat]);
-	print_where(f, r->run, true);
-	printf(" (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s |\n",
-	       c->idx + 1, s->n, bench_fmt_time(b, sizeof(b), c->before, cycles),
-	       bench_fmt_time(a, sizeof(a), c->after, cycles),
-	       bench_fmt_pct(e, sizeof(e), c->change.est), bench_fmt_pct(lo, sizeof(lo), c->change.lo),
-	       bench_fmt_pct(hi, sizeof(hi), c->change.hi), fmt_p(p, sizeof(p), c->p),
-	       c->idx - c->lo, c->hi - c->idx, cmp_verdict_names[cp_verdict(o, c)],
-	       cp_recent(o, s, c) ? ", **recent**" : "");
+	print_where(&h->f[r->file], r->run, true);
+	printf(" (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s |\n", c->idx + 1, s->n,
+	       t.before, t.after, t.est, t.lo, t.hi, t.p, c->idx - c->lo, c->hi - c->idx,
+	       cmp_verdict_names[cp_verdict(o, c)], cp_recent(o, s, c) ? ", **recent**" : "");
 }
 
 static void md_print(const struct trend_opts *o, const struct trend_hist *h,
@@ -958,9 +961,9 @@ static void md_print(const struct trend_opts *o, const struct trend_hist *h,
 		if (s->nr_cp)
 			continue;
 		med = series_median(s, 0, s->n, &spread);
+		bench_fmt_time(m, sizeof(m), med, cycles);
 		printf("| %s %s %s | no change point | %s | | | | %u | ~ |\n", s->workload,
-		       s->variant, cmp_stat_names[o->stat], bench_fmt_time(m, sizeof(m), med, cycles),
-		       s->n);
+		       s->variant, cmp_stat_names[o->stat], m, s->n);
 	}
 }
 

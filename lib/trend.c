@@ -432,7 +432,7 @@ static int merge_test(struct trend_search *s, unsigned int i)
 	}
 	tlo = c->idx - lo > half ? c->idx - half : lo;
 	thi = hi - c->idx > half ? c->idx + half : hi;
-	/* the same runs as its last test (a neighbour beyond half a window went): the same result */
+	/* the runs of its last test (a neighbour beyond half a window went): the same result */
 	if (alone && c->perms && c->tlo == tlo && c->thi == thi)
 		return 0;
 	c->tlo = tlo;

@@ -227,7 +227,8 @@ static void planted(void)
 				uint64_t s = seed * 7919;
 
 				for (i = 0; i < 120; i++)
-					x[i] = 1000 * (1 + noise[b] * gauss(&s)) * (i >= 72 ? 1 + size[a] : 1);
+					x[i] = 1000 * (1 + noise[b] * gauss(&s)) *
+					       (i >= 72 ? 1 + size[a] : 1);
 				trend_detect(x, 120, &cfg, &cp, &nr);
 				for (k = 0, i = 0; k < nr; k++) {
 					i |= cp[k].idx + 1 >= 72 && cp[k].idx <= 73;
