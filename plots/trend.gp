@@ -49,33 +49,37 @@ if (timed) {
 # the axis ends at the first and last run, not at the next tick
 set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
-set multiplot layout n,1 title sprintf("bench trend: %s per run over time, each segment's median, and the change points", stat)
+set multiplot layout n,1 title sprintf("bench trend: %s of each run (dots), each segment's median (line), change points (dashed) with their change and 95%% interval", stat) font ",10"
+# room on the right for the labels of change points near the end
+set rmargin 9
+unset key
 do for [i = 1:n] {
 	lo = lo_y[i]
 	hi = hi_y[i]
-	pad = (hi - lo) * 0.15 + hi * 0.01
-	set yrange [lo - pad:hi + 2 * pad]
+	pad = (hi - lo) * 0.12 + hi * 0.01
+	set yrange [lo - pad:hi + 4 * pad]
 	k = nr_cp(i)
 	set title sprintf("%s %s: %s", word(series, i)[:strstrt(word(series, i), "/") - 1] . " " . \
 		word(series, i)[strstrt(word(series, i), "/") + 1:], stat, \
 		k == 0 ? "no change point" : k == 1 ? "1 change point" : sprintf("%d change points", k))
 	set xlabel timed ? "" : "run, in time order"
 	set ylabel sprintf("%s (%s)", stat, unit)
-	set key top left
 	# a change point: a dashed line down the panel, its change and interval
-	# at the top. Its rows come through awk: gnuplot 5.4 crashes on "with
-	# labels" whose rows are all filtered out as NaN
+	# at the top in two lines, every other one a step lower so that close
+	# ones do not overwrite each other. Its rows come through awk: gnuplot
+	# 5.4 crashes on "with labels" whose rows are all filtered out as NaN
 	cps = sprintf("< awk -F, -v k='%s' 'NR == 1 || $1 \"/\" $2 == k' '%s'", word(series, i), changes)
 	if (k > 0) {
-		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour title "each run", \
-		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour title "segment median", \
-		     cps using (xcp(0)):(lo - pad):(0):(hi + 3 * pad - lo):(colour(0)) \
+		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
+		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour notitle, \
+		     cps using (xcp(0)):(lo - pad):(0):(hi + 5 * pad - lo):(colour(0)) \
 			with vectors nohead dt 2 lw 1.5 lc rgb variable notitle, \
-		     cps using (xcp(0)):(hi + pad):(sprintf(" %+.1f%% [%+.1f%%, %+.1f%%] p=%.2g", column(12), column(13), column(14), column(15))):(colour(0)) \
+		     cps using (xcp(0)):(hi + (int(column(0)) % 2 ? 1.3 : 3.1) * pad): \
+			(sprintf(" %+.1f%%\n [%+.1f%%, %+.1f%%]", column(12), column(13), column(14))):(colour(0)) \
 			with labels left font ",9" tc rgb variable notitle
 	} else {
-		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour title "each run", \
-		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour title "segment median"
+		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
+		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour notitle
 	}
 }
 unset multiplot
