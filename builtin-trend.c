@@ -673,18 +673,21 @@ static void cp_text(struct cp_text *t, const struct trend_cp *c, bool cycles)
 	snprintf(t->p, sizeof(t->p), "%.2g", c->p);
 }
 
-static void table_cp(const struct trend_opts *o, const struct trend_hist *h,
-		     const struct trend_series *s, const struct trend_cp *c, bool cycles)
+/* one change point: a table line, or (@md) a markdown row */
+static void print_cp(const struct trend_opts *o, const struct trend_hist *h,
+		     const struct trend_series *s, const struct trend_cp *c, bool cycles, bool md)
 {
 	const struct trend_run *r = &s->r[c->idx];
 	struct cp_text t;
 
 	cp_text(&t, c, cycles);
-	printf("%s %s %s  ", s->workload, s->variant, cmp_stat_names[o->stat]);
-	print_where(&h->f[r->file], r->run, false);
-	printf(" (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s\n", c->idx + 1, s->n,
-	       t.before, t.after, t.est, t.lo, t.hi, t.p, c->idx - c->lo, c->hi - c->idx,
-	       cmp_verdict_names[cp_verdict(o, c)], cp_recent(o, s, c) ? ", recent" : "");
+	printf(md ? "| %s %s %s | " : "%s %s %s  ", s->workload, s->variant, cmp_stat_names[o->stat]);
+	print_where(&h->f[r->file], r->run, md);
+	printf(md ? " (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s |\n" :
+		    " (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s\n",
+	       c->idx + 1, s->n, t.before, t.after, t.est, t.lo, t.hi, t.p, c->idx - c->lo,
+	       c->hi - c->idx, cmp_verdict_names[cp_verdict(o, c)],
+	       !cp_recent(o, s, c) ? "" : md ? ", **recent**" : ", recent");
 }
 
 static void table_series(const struct trend_opts *o, const struct trend_hist *h,
@@ -695,7 +698,7 @@ static void table_series(const struct trend_opts *o, const struct trend_hist *h,
 	unsigned int i;
 
 	for (i = 0; i < s->nr_cp; i++)
-		table_cp(o, h, s, &s->cp[i], cycles);
+		print_cp(o, h, s, &s->cp[i], cycles, false);
 	if (s->nr_cp)
 		return;
 	med = series_median(s, 0, s->n, &spread);
@@ -927,20 +930,6 @@ static int json_print(const struct trend_opts *o, const struct trend_hist *h,
 
 /* ---- -f markdown ---- */
 
-static void md_cp(const struct trend_opts *o, const struct trend_hist *h,
-		  const struct trend_series *s, const struct trend_cp *c, bool cycles)
-{
-	const struct trend_run *r = &s->r[c->idx];
-	struct cp_text t;
-
-	cp_text(&t, c, cycles);
-	printf("| %s %s %s | ", s->workload, s->variant, cmp_stat_names[o->stat]);
-	print_where(&h->f[r->file], r->run, true);
-	printf(" (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s |\n", c->idx + 1, s->n,
-	       t.before, t.after, t.est, t.lo, t.hi, t.p, c->idx - c->lo, c->hi - c->idx,
-	       cmp_verdict_names[cp_verdict(o, c)], cp_recent(o, s, c) ? ", **recent**" : "");
-}
-
 static void md_print(const struct trend_opts *o, const struct trend_hist *h,
 		     const struct trend_tally *t, bool cycles)
 {
@@ -958,7 +947,7 @@ static void md_print(const struct trend_opts *o, const struct trend_hist *h,
 		const struct trend_series *s = &h->s[k];
 
 		for (i = 0; i < s->nr_cp; i++)
-			md_cp(o, h, s, &s->cp[i], cycles);
+			print_cp(o, h, s, &s->cp[i], cycles, true);
 		if (s->nr_cp)
 			continue;
 		med = series_median(s, 0, s->n, &spread);
