@@ -318,20 +318,29 @@ compare_cdf() {
 			cum += $5; print $1, $2, $3, $4, cum / $6 }'
 }
 
+# checked CMD ARGS...: `bench CMD ARGS` will run (exit 0 or 1), else run.sh
+# becomes `bench CMD` itself, for its --help or its message and exit 2;
+# builds bench when it is not there
+checked() {
+	local cmd=$1 a rc=0
+	shift
+	for a in "$@"; do
+		case $a in
+		-h | --help) exec "$bench" "$cmd" --help ;;
+		esac
+	done
+	[ -x "$bench" ] || build
+	"$bench" "$cmd" -f csv "$@" >/dev/null 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+		exec "$bench" "$cmd" "$@"	# says what is wrong, exit 2
+	fi
+}
+
 # compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...
 compare() {
 	local dir rc=0 a sep=0
 	local -a before=() after=()
-	for a in "$@"; do
-		case $a in
-		-h | --help) exec "$bench" compare --help ;;
-		esac
-	done
-	[ -x "$bench" ] || build
-	"$bench" compare -f csv "$@" >/dev/null 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		exec "$bench" compare "$@"	# says what is wrong, exit 2
-	fi
+	checked compare "$@"
 	dir=$(new_results_dir)
 	rc=0
 	to "$dir/compare.txt" "$bench" compare "$@" || rc=$?
@@ -511,19 +520,9 @@ trend_unit() {
 
 # trend [BENCH TREND OPTIONS] FILE|DIR...
 trend() {
-	local dir rc=0 a
-	for a in "$@"; do
-		case $a in
-		-h | --help) exec "$bench" trend --help ;;
-		esac
-	done
-	[ -x "$bench" ] || build
-	"$bench" trend -f csv "$@" >/dev/null 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		exec "$bench" trend "$@"	# says what is wrong, exit 2
-	fi
+	local dir rc=0
+	checked trend "$@"
 	dir=$(new_results_dir)
-	rc=0
 	to "$dir/trend.txt" "$bench" trend "$@" || rc=$?
 	to "$dir/trend.csv" "$bench" trend -f csv "$@" 2>/dev/null || true
 	{ trend_unit "$@"; "$bench" trend -f runs "$@" 2>/dev/null; } >"$dir/trend-runs.csv.tmp" || true
