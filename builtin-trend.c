@@ -198,18 +198,32 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 
 /* ---- the files ---- */
 
+/*
+ * Room for one more element in the array *@p of @n in use and *@cap
+ * allocated (@size bytes each): doubled when full, from @first.
+ * Returns 0 or -ENOMEM (*@p as it was).
+ */
+static int grow(void *p, unsigned int n, unsigned int *cap, size_t size, unsigned int first)
+{
+	unsigned int c = *cap ? 2 * *cap : first;
+	void *np;
+
+	if (n < *cap)
+		return 0;
+	np = realloc(*(void **)p, c * size);
+	if (!np)
+		return -ENOMEM;
+	*(void **)p = np;
+	*cap = c;
+	return 0;
+}
+
 static int file_add(struct trend_hist *h, const char *dir, const char *name)
 {
-	struct trend_file *nf;
 	char *path;
 
-	if (h->nf == h->capf) {
-		nf = realloc(h->f, (h->capf ? 2 * h->capf : 64) * sizeof(*nf));
-		if (!nf)
-			return -ENOMEM;
-		h->f = nf;
-		h->capf = h->capf ? 2 * h->capf : 64;
-	}
+	if (grow(&h->f, h->nf, &h->capf, sizeof(*h->f), 64))
+		return -ENOMEM;
 	if (dir ? asprintf(&path, "%.*s/%s", (int)(strlen(dir) - (dir[strlen(dir) - 1] == '/')),
 			   dir, name) < 0 : !(path = strdup(name)))
 		return -ENOMEM;
@@ -276,13 +290,8 @@ static struct trend_series *series_get(struct trend_hist *h, const char *wl, con
 	for (i = 0; i < h->ns; i++)
 		if (!strcmp(h->s[i].workload, wl) && !strcmp(h->s[i].variant, var))
 			return &h->s[i];
-	if (h->ns == h->caps) {
-		ns = realloc(h->s, (h->caps ? 2 * h->caps : 8) * sizeof(*ns));
-		if (!ns)
-			return NULL;
-		h->s = ns;
-		h->caps = h->caps ? 2 * h->caps : 8;
-	}
+	if (grow(&h->s, h->ns, &h->caps, sizeof(*h->s), 8))
+		return NULL;
 	ns = &h->s[h->ns++];
 	memset(ns, 0, sizeof(*ns));
 	snprintf(ns->workload, sizeof(ns->workload), "%s", wl);
@@ -292,15 +301,8 @@ static struct trend_series *series_get(struct trend_hist *h, const char *wl, con
 
 static int run_add(struct trend_series *s, const struct trend_run *r)
 {
-	struct trend_run *nr;
-
-	if (s->n == s->cap) {
-		nr = realloc(s->r, (s->cap ? 2 * s->cap : 64) * sizeof(*nr));
-		if (!nr)
-			return -ENOMEM;
-		s->r = nr;
-		s->cap = s->cap ? 2 * s->cap : 64;
-	}
+	if (grow(&s->r, s->n, &s->cap, sizeof(*s->r), 64))
+		return -ENOMEM;
 	s->r[s->n++] = *r;
 	return 0;
 }
