@@ -28,7 +28,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf gate fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean
+.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -137,12 +137,25 @@ fuzz: $(TOOLS) bench
 build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-perf: build/perf
+perf: build/perf perf-trend
 	build/perf
+
+# bench trend's figures (tests/perf/trend.c): false change points, the two
+# tests, planted steps, 1000 files of 12 runs; ~1 min on the 2-core VM
+build/perf-trend: build/obj/tests/perf/trend.o $(call objs,obj,$(LIB_SRCS))
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+perf-trend: bench build/perf-trend
+	build/perf-trend $(FILES)
 
 # the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
+
+# bench trend on real runs (README "bench trend"): two histories of 40
+# nightly invocations, a step at night 25 and A/A; 20-30 min
+trend-history: bench
+	tests/perf/trend-history.sh $(NIGHTS)
 
 # What building and running need (./run.sh), then what the tests add;
 # tests/deps.sh names the packages per distribution (-l lists them).

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -38,6 +39,8 @@ static const struct cmd cmds[] = {
 	  cmd_calibrate },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",
 	  cmd_compare },
+	{ "trend", "change points over a history of results: the nightly job",
+	  cmd_trend },
 	{ "show", "print a CSV again as its command printed it, or one series",
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",
@@ -158,6 +161,29 @@ int bench_load_csv(const char *path, struct results **r)
 	return EXIT_USAGE;
 }
 
+const char *bench_fmt_time(char *buf, size_t len, double v, bool cycles)
+{
+	static const char *const ns[] = { "ns", "us", "ms", "s" };
+	static const char *const cy[] = { "", "k", "M", "G" };
+	unsigned int u = 0;
+
+	while (v >= 1000 && u < 3) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
+	return buf;
+}
+
+const char *bench_fmt_pct(char *buf, size_t len, double frac)
+{
+	if (isinf(frac))
+		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
+	else
+		snprintf(buf, len, "%+.1f%%", frac * 100);
+	return buf;
+}
+
 int bench_wait(const struct bench_wait *w)
 {
 	struct timespec tick = { w->tick_ms / 1000, w->tick_ms % 1000 * 1000000 };
@@ -202,7 +228,7 @@ static void usage(FILE *f)
 	for_each_cmd(c)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n'bench COMMAND --help' describes one command.\n"
-		   "Exit: 0 done, 1 regression (compare), 2 bad usage or input,\n"
+		   "Exit: 0 done, 1 regression (compare, trend), 2 bad usage or input,\n"
 		   "3 the environment refused, 130/143 interrupted.\n");
 }
 

@@ -17,7 +17,7 @@
 /* exit codes, for every command */
 enum {
 	EXIT_DONE = 0,		/* done */
-	EXIT_REGRESSION = 1,	/* compare found a significant regression */
+	EXIT_REGRESSION = 1,	/* compare or trend found a regression */
 	EXIT_USAGE = 2,		/* bad usage or input: one line names it */
 	EXIT_ENV = 3,		/* the environment refused */
 };				/* 130/143: interrupted, partial results kept */
@@ -47,6 +47,15 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv);
  */
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv);
+
+/*
+ * bench_fmt_time - a figure for a human, into @buf (@len bytes):
+ * 13150.2 -> "13.15us", 252.2 -> "252.2ns"; @cycles: "13.15k".
+ * bench_fmt_pct - a fraction as a signed percentage: 0.164 -> "+16.4%",
+ * infinities "+inf" / "-inf". Both return @buf.
+ */
+const char *bench_fmt_time(char *buf, size_t len, double v, bool cycles);
+const char *bench_fmt_pct(char *buf, size_t len, double frac);
 
 /*
  * bench_finish_stdout - flush stdout: EXIT_DONE, or EXIT_ENV after a
@@ -110,6 +119,7 @@ int cmd_list(int argc, char **argv);		/* builtin-run.c */
 int cmd_calibrate(int argc, char **argv);	/* builtin-run.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
 int cmd_show(int argc, char **argv);		/* builtin-show.c */
+int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */

@@ -28,27 +28,17 @@
  * reported. README's "The regression gate" gives the measured basis.
  */
 #define COMPARE_ALPHA		0.05
-#define COMPARE_THRESHOLD_PCT	5
 
 enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON };
 
 static const char *const compare_formats[] = { "table", "csv", "runs", "json", NULL };
-
-/* --reference: scale each run's figure by its reference loop (lib/ref.h) */
-enum compare_ref {
-	COMPARE_REF_AUTO,		/* when every run on both sides has one */
-	COMPARE_REF_ON,			/* always: a run without one is an error */
-	COMPARE_REF_OFF,		/* never: the raw figures */
-};
-
-static const char *const compare_refs[] = { "auto", "on", "off", NULL };
 
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
 	double threshold_pct;		/* --threshold, percent, > 0 */
 	double alpha;			/* --alpha, in (0, 1) */
 	enum compare_format format;	/* --format */
-	enum compare_ref reference;	/* --reference */
+	enum cmp_ref reference;		/* --reference */
 	bool scaled;			/* figures scaled by the reference: decided */
 	struct json *json;		/* -f json: the document being written */
 };
@@ -98,11 +88,11 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "median, mean, p90, p99"),
 		OPT_DOUBLE('t', "threshold", &o->threshold_pct, 0, 0, "> 0 (percent)", "PCT",
 			   "a significant change counts above PCT, > 0 (default "
-			   BENCH_STR(COMPARE_THRESHOLD_PCT) ")"),
+			   BENCH_STR(CMP_THRESHOLD_PCT) ")"),
 		OPT_DOUBLE('a', "alpha", &o->alpha, 0, 1, "in (0,1)", "A",
 			   "one-sided significance level, in (0,1) (default "
 			   BENCH_STR(COMPARE_ALPHA) ")"),
-		OPT_ENUM('r', "reference", &o->reference, compare_refs, "WHEN",
+		OPT_ENUM('r', "reference", &o->reference, cmp_ref_names, "WHEN",
 			 "scale each run's figure by its reference loop (bench\n"
 			 "run's cold-store timing, the machine's speed in that\n"
 			 "run): auto (default, when every run on both sides has\n"
@@ -368,14 +358,14 @@ static int compare_decide_ref(struct compare_opts *o, const struct compare_side 
 	unsigned int k, f, r;
 
 	o->scaled = false;
-	if (o->reference == COMPARE_REF_OFF)
+	if (o->reference == CMP_REF_OFF)
 		return 0;
 	for (k = 0; k < 2; k++)
 		for (f = 0; f < side[k].n; f++) {
 			r = compare_ref_missing(&side[k], f, list, n);
 			if (!r)
 				continue;
-			if (o->reference == COMPARE_REF_AUTO)
+			if (o->reference == CMP_REF_AUTO)
 				return 0;
 			fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
 				bench_prog, side[k].path[f], r);
@@ -470,30 +460,6 @@ out_nomem:
 	return EXIT_ENV;
 }
 
-/* 13150.2 -> "13.15us"; cycles: "13.15k" */
-static const char *compare_fmt(char *buf, size_t len, double v, bool cycles)
-{
-	static const char *const ns[] = { "ns", "us", "ms", "s" };
-	static const char *const cy[] = { "", "k", "M", "G" };
-	unsigned int u = 0;
-
-	while (v >= 1000 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
-	return buf;
-}
-
-static const char *compare_pct(char *buf, size_t len, double frac)
-{
-	if (isinf(frac))
-		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
-	else
-		snprintf(buf, len, "%+.1f%%", frac * 100);
-	return buf;
-}
-
 static void compare_line(const struct compare_opts *o, const char *wl,
 			 const char *var, const struct cmp_result *r,
 			 unsigned int nb, unsigned int na, bool cycles)
@@ -502,11 +468,11 @@ static void compare_line(const struct compare_opts *o, const char *wl,
 
 	if (r->p >= 0.0005)
 		snprintf(p, sizeof(p), "p=%.3f", r->p);
-	compare_fmt(b, sizeof(b), r->before, cycles);
-	compare_fmt(a, sizeof(a), r->after, cycles);
-	compare_pct(e, sizeof(e), r->change.est);
-	compare_pct(lo, sizeof(lo), r->change.lo);
-	compare_pct(hi, sizeof(hi), r->change.hi);
+	bench_fmt_time(b, sizeof(b), r->before, cycles);
+	bench_fmt_time(a, sizeof(a), r->after, cycles);
+	bench_fmt_pct(e, sizeof(e), r->change.est);
+	bench_fmt_pct(lo, sizeof(lo), r->change.lo);
+	bench_fmt_pct(hi, sizeof(hi), r->change.hi);
 	if (o->format == COMPARE_CSV) {
 		printf("%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
 		       wl, var, cmp_stat_names[o->stat], r->before, r->before_spread * 100,
@@ -543,9 +509,9 @@ static void compare_pooled(const char *wl, const char *var,
 	printf("%s %s pooled:", wl, var);
 	for (m = 0; m < 5; m++)
 		printf("  %s %s -> %s (%s)", name[m],
-		       compare_fmt(b, sizeof(b), v[0][m], cycles),
-		       compare_fmt(a, sizeof(a), v[1][m], cycles),
-		       compare_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
+		       bench_fmt_time(b, sizeof(b), v[0][m], cycles),
+		       bench_fmt_time(a, sizeof(a), v[1][m], cycles),
+		       bench_fmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
 	putchar('\n');
 }
 
@@ -608,10 +574,10 @@ static void compare_ref_line(const struct compare_res *c, unsigned int n, bool c
 	unsigned int i;
 
 	printf("%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-	       c->s->workload, compare_fmt(b, sizeof(b), c->ref_side[0], cycles),
-	       compare_fmt(a, sizeof(a), c->ref_side[1], cycles),
-	       compare_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
-	       compare_fmt(m, sizeof(m), c->ref_scale, cycles));
+	       c->s->workload, bench_fmt_time(b, sizeof(b), c->ref_side[0], cycles),
+	       bench_fmt_time(a, sizeof(a), c->ref_side[1], cycles),
+	       bench_fmt_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
+	       bench_fmt_time(m, sizeof(m), c->ref_scale, cycles));
 	for (i = 0; i < n && !strcmp(c[i].s->workload, c->s->workload); i++)
 		printf(" %s %.2f", c[i].s->variant, c[i].ref_share);
 	putchar('\n');
@@ -764,7 +730,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = {
 		.stat = CMP_STAT_TM10,
-		.threshold_pct = COMPARE_THRESHOLD_PCT,
+		.threshold_pct = CMP_THRESHOLD_PCT,
 		.alpha = COMPARE_ALPHA,
 	};
 	struct compare_side side[2] = { { 0 } };

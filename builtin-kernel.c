@@ -461,6 +461,7 @@ static void kk_meta(struct meta *m)
 	kk_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		     clocksource, sizeof(clocksource));
 	meta_set(m, "command", "%s", k.cmdline);
+	meta_timestamp(m, time(NULL));
 	meta_set(m, "source", "kernel");
 	host_meta(m);
 	meta_set(m, "kernel_release", "%s", k.release);

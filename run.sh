@@ -5,6 +5,7 @@
 #   ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
 #   ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...   the CI gate (exit 1: regression)
 #   ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]     the commit that regressed
+#   ./run.sh trend [OPTIONS] FILE|DIR...   change points of a nightly history (exit 1: recent regression)
 #
 # Results go to results/<UTC stamp>/ (KSB_RESULTS overrides results/);
 # an existing directory is never reused. KSB_NO_DEPS=1 skips `make deps`.
@@ -41,6 +42,7 @@ Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
        ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...
        ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]
+       ./run.sh trend [OPTIONS] FILE|DIR...
 
 The whole job: installs what building and running need (make deps),
 builds, runs `bench run --runs 6` on every allowed CPU (old and new,
@@ -78,8 +80,14 @@ SIGINT runs git bisect reset: the tree is left as it was found.
 Exit 0 found, 1 BAD does not regress against GOOD, 2 bad usage, 3 GOOD
 does not build or boot.
 
+trend takes what `bench trend` takes, prints its change points, and
+writes results/<stamp>/: trend.txt, trend.csv, trend-runs.csv and
+trend.png (each series' per-run figures over time, each segment's
+median, the change points with their change). Exit 0, 1 when a series'
+newest change point is a recent regression, 2 bad input.
+
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps).
-See ./bench run --help and ./bench compare --help.
+See ./bench run --help, ./bench compare --help and ./bench trend --help.
 EOF
 }
 
@@ -311,20 +319,29 @@ compare_cdf() {
 			cum += $5; print $1, $2, $3, $4, cum / $6 }'
 }
 
+# checked CMD ARGS...: `bench CMD ARGS` will run (exit 0 or 1), else run.sh
+# becomes `bench CMD` itself, for its --help or its message and exit 2;
+# builds bench when it is not there
+checked() {
+	local cmd=$1 a rc=0
+	shift
+	for a in "$@"; do
+		case $a in
+		-h | --help) exec "$bench" "$cmd" --help ;;
+		esac
+	done
+	[ -x "$bench" ] || build
+	"$bench" "$cmd" -f csv "$@" >/dev/null 2>&1 || rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+		exec "$bench" "$cmd" "$@"	# says what is wrong, exit 2
+	fi
+}
+
 # compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...
 compare() {
 	local dir rc=0 a sep=0
 	local -a before=() after=()
-	for a in "$@"; do
-		case $a in
-		-h | --help) exec "$bench" compare --help ;;
-		esac
-	done
-	[ -x "$bench" ] || build
-	"$bench" compare -f csv "$@" >/dev/null 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		exec "$bench" compare "$@"	# says what is wrong, exit 2
-	fi
+	checked compare "$@"
 	dir=$(new_results_dir)
 	rc=0
 	to "$dir/compare.txt" "$bench" compare "$@" || rc=$?
@@ -481,11 +498,52 @@ bisect() {
 	} | tee "$dir/bisect.txt"
 }
 
+# ---- trend ----
+
+# trend_unit [BENCH TREND OPTIONS] FILE|DIR...: "# unit: U" of the first
+# CSV, for the plot (the runs' figures carry no unit of their own)
+trend_unit() {
+	local f
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-s | -r | -a | -t | -w | -f | --stat | --reference | --alpha | --min-change | --window | \
+		--recent | --seed | --format) shift 2 ;;
+		--) shift; break ;;
+		-*) shift ;;
+		*) break ;;
+		esac
+	done
+	f=${1:-}
+	if [ -d "$f" ]; then
+		f=$(find "$f" -maxdepth 1 -name '[!.]*.csv' | sort | head -1)
+	fi
+	echo "# unit: $(sed -n 's/^# unit: //p' "$f" 2>/dev/null | head -1)"
+}
+
+# trend [BENCH TREND OPTIONS] FILE|DIR...
+trend() {
+	local dir rc=0
+	checked trend "$@"
+	dir=$(new_results_dir)
+	to "$dir/trend.txt" "$bench" trend "$@" || rc=$?
+	to "$dir/trend.csv" "$bench" trend -f csv "$@" 2>/dev/null || true
+	{ trend_unit "$@"; "$bench" trend -f runs "$@" 2>/dev/null; } >"$dir/trend-runs.csv.tmp" || true
+	mv "$dir/trend-runs.csv.tmp" "$dir/trend-runs.csv"
+	(cd "$share" && gnuplot -c plots/trend.gp "$dir/trend-runs.csv" "$dir/trend.csv" "$dir/trend.png") ||
+		die "gnuplot failed on plots/trend.gp"
+	cat "$dir/trend.txt"
+	echo "results: $dir"
+	return "$rc"
+}
+
 case ${1:-} in
 -h | --help) usage ;;
 compare)
 	shift
 	compare "$@" ;;
+trend)
+	shift
+	trend "$@" ;;
 sweep)
 	shift
 	sweep "$@" ;;

@@ -16,6 +16,8 @@ const char *const cmp_stat_names[] = {
 	"tm10", "median", "mean", "p90", "p99", NULL,
 };
 
+const char *const cmp_ref_names[] = { "auto", "on", "off", NULL };
+
 const char *const cmp_verdict_names[] = {
 	[CMP_SAME] = "~",
 	[CMP_BELOW] = "significant, below threshold",
@@ -315,7 +317,9 @@ int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
 			d[i * na + j] = a[j] / b[i];
 	qsort(d, m, sizeof(*d), cmp_double_order);
 	c->est = (m & 1 ? d[m / 2] : (d[m / 2 - 1] + d[m / 2]) / 2) - 1;
-	ret = cmp_hl_rank(nb, na, conf, &k, &c->conf);
+	k = 0;
+	c->conf = 0;
+	ret = conf > 0 ? cmp_hl_rank(nb, na, conf, &k, &c->conf) : 0;
 	if (!ret && k) {
 		c->lo = d[k - 1] - 1;
 		c->hi = d[m - k] - 1;
@@ -412,17 +416,39 @@ static bool cmp_ref_sums(const double *x, const double *r, unsigned int n,
 	return true;
 }
 
-double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na)
+/* runs of @n with a figure and a reference > 0 */
+static unsigned int cmp_ref_usable(const double *x, const double *r, unsigned int n)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += x[i] > 0 && r[i] > 0;
+	return k;
+}
+
+double cmp_ref_share_groups(const double *x, const double *r, const unsigned int *len,
+			    unsigned int groups)
 {
 	double sxy = 0, sxx = 0, b;
+	unsigned int g, at = 0, used = 0;
 
-	if (!cmp_ref_sums(x, r, nb, &sxy, &sxx) || !cmp_ref_sums(x + nb, r + nb, na, &sxy, &sxx))
-		return 0;
-	/* a reference that (to rounding) never moved within a side says nothing */
-	if (!(sxx > 1e-12))
+	for (g = 0; g < groups; at += len[g++])
+		used += cmp_ref_sums(x + at, r + at, len[g], &sxy, &sxx);
+	/* a reference that (to rounding) never moved within a group says nothing */
+	if (!used || !(sxx > 1e-12))
 		return 0;
 	b = sxy / sxx;
 	return b < 0 ? 0 : b > 1 ? 1 : b;
+}
+
+double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na)
+{
+	const unsigned int len[2] = { nb, na };
+
+	/* both sides must have runs to fit on, or the share is one side's */
+	if (cmp_ref_usable(x, r, nb) < 2 || cmp_ref_usable(x + nb, r + nb, na) < 2)
+		return 0;
+	return cmp_ref_share_groups(x, r, len, 2);
 }
 
 void cmp_ref_adjust(double *x, const double *r, unsigned int n, double at, double share)

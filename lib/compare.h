@@ -40,6 +40,8 @@ struct kstats_hist;
 #define CMP_EXACT_MAX	120
 /* fewer runs than this on a side: no verdict */
 #define CMP_MIN_RUNS	5
+/* the change that counts, percent: compare's --threshold, trend's --min-change */
+#define CMP_THRESHOLD_PCT	5
 
 enum cmp_stat {
 	CMP_STAT_TM10,			/* 10% trimmed mean (default) */
@@ -112,7 +114,9 @@ struct cmp_change {
  * minus 1, and the interval between the k-th smallest and k-th largest
  * ratio, k the largest rank whose exact null probability P(U < k) is at
  * most (1 - @conf) / 2 (normal approximation above CMP_EXACT_MAX runs).
- * With too few runs for @conf the interval is infinite.
+ * With too few runs for @conf the interval is infinite; @conf 0 asks
+ * for the estimate alone (an infinite interval, conf 0), without the
+ * exact rank distribution, which costs O(n^2 na) for n runs in all.
  * Returns 0, -EINVAL (an empty side, a value <= 0), -ENOMEM.
  */
 int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
@@ -144,6 +148,25 @@ double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned
  * r <= 0 kept as it is; 0 stays 0). Any thread, on its own @x.
  */
 void cmp_ref_adjust(double *x, const double *r, unsigned int n, double at, double share);
+
+/* --reference of compare and trend: scale each run's figure by its reference loop */
+enum cmp_ref {
+	CMP_REF_AUTO,			/* when every run has one */
+	CMP_REF_ON,			/* always: a run without one is an error */
+	CMP_REF_OFF,			/* never: the raw figures */
+};
+
+/* "auto", "on", "off", NULL */
+extern const char *const cmp_ref_names[];
+
+/*
+ * cmp_ref_share_groups - cmp_ref_share() over @groups groups of runs,
+ * @len[g] runs each, one after the other in @x and @r: the slope fitted
+ * within each group (a change between groups does not enter it), from
+ * the groups with 2 or more runs to fit on; 0 when none has them.
+ */
+double cmp_ref_share_groups(const double *x, const double *r, const unsigned int *len,
+			    unsigned int groups);
 
 struct cmp_result {
 	double before, after;		/* medians of the per-run figures */

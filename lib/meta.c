@@ -2,6 +2,7 @@
 /*
  * meta.c - a result's "key: value" metadata (see meta.h).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,4 +65,35 @@ const char *meta_get(const struct meta *m, const char *key)
 	int i = meta_find(m, key);
 
 	return i < 0 ? NULL : m->kv[i].val;
+}
+
+#define META_TIME_FMT	"%Y-%m-%dT%H:%M:%SZ"
+
+int meta_timestamp(struct meta *m, time_t t)
+{
+	struct tm tm;
+	char buf[32];
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), META_TIME_FMT, &tm))
+		return -EINVAL;
+	return meta_set(m, "timestamp", "%s", buf);
+}
+
+int meta_time(const struct meta *m, time_t *t)
+{
+	const char *v = meta_get(m, "timestamp"), *end;
+	struct tm tm = { 0 }, back;
+	char buf[32];
+
+	if (!v)
+		return -ENOENT;
+	end = strptime(v, META_TIME_FMT, &tm);
+	if (!end || *end)
+		return -EINVAL;
+	*t = timegm(&tm);
+	/* strptime takes Feb 30 and a 24th hour: the round trip does not */
+	if (!gmtime_r(t, &back) || !strftime(buf, sizeof(buf), META_TIME_FMT, &back) ||
+	    strcmp(buf, v))
+		return -EINVAL;
+	return 0;
 }

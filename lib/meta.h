@@ -17,6 +17,8 @@
 #ifndef KSB_META_H
 #define KSB_META_H
 
+#include <time.h>
+
 #define META_MAX	64	/* pairs */
 #define META_KEY	32	/* bytes of a key, NUL included */
 #define META_VAL	1024	/* bytes of a value, NUL included */
@@ -46,5 +48,16 @@ int meta_put(struct meta *m, const char *key, const char *fmt, ...)
 
 /* meta_get - the value of @key (its first pair), or NULL. */
 const char *meta_get(const struct meta *m, const char *key);
+
+/*
+ * meta_timestamp - add "timestamp: " @t, ISO 8601 in UTC to the second
+ * ("2025-01-31T02:00:00Z"): when a result was taken, the order of a
+ * history for bench trend. 0, -ENOSPC, or -EINVAL for a @t gmtime()
+ * cannot take.
+ * meta_time - the "timestamp" of @m into *@t. 0, -ENOENT (no such key),
+ * -EINVAL (not YYYY-MM-DDTHH:MM:SSZ, or not a date).
+ */
+int meta_timestamp(struct meta *m, time_t t);
+int meta_time(const struct meta *m, time_t *t);
 
 #endif /* KSB_META_H */

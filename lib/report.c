@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "../kstats_hist.h"
 #include "engine.h"
@@ -115,6 +116,7 @@ void report_meta(struct meta *m, const struct report_run *r,
 
 	engine_results(e, &res);
 	meta_set(m, "command", "%s", cmdline);
+	meta_timestamp(m, time(NULL));
 	report_host(m, e);
 	meta_set(m, "workload", "%s", c->wl->name);
 	meta_set(m, "variant_old", "%s", c->wl->variant[WL_OLD]);

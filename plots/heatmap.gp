@@ -36,8 +36,15 @@ set yrange [cpu_min - 0.5:cpu_max + 0.5]
 set ytics 1
 if (cpu_max - cpu_min > 32) set ytics autofreq
 unset grid
+# Fixed margins: with automatic ones each panel's colour bar and its
+# "samples" label ran into the next panel's "CPU" label (and off the
+# image on the right) once the counts had five digits.
+set lmargin at screen 0.08
+set rmargin at screen 0.37
 set title "old"
 plot csv using (percpu("old") ? column(c_bucket) : NaN):(column(c_cpu)):(0.5):(0.5):(column(c_samples)) with boxxyerror fs solid fc palette notitle
+set lmargin at screen 0.58
+set rmargin at screen 0.87
 set title "new"
 plot csv using (percpu("new") ? column(c_bucket) : NaN):(column(c_cpu)):(0.5):(0.5):(column(c_samples)) with boxxyerror fs solid fc palette notitle
 unset multiplot

@@ -39,7 +39,7 @@ check_csv() {
 		if ($11 !~ /^[01]\.[0-9][0-9][0-9][0-9][0-9][0-9]$/) { print "percentile " NR; bad = 1 }
 	}
 	END {
-		split("command host kernel cpu_model tsc_hz possible_cpus online_cpus used_cpus nodes frac_bits cache runs partial timer_overhead_cycles pcpu_nodes", k, " ")
+		split("command timestamp host kernel cpu_model tsc_hz possible_cpus online_cpus used_cpus nodes frac_bits cache runs partial timer_overhead_cycles pcpu_nodes", k, " ")
 		for (i in k) if (!(k[i] in meta)) { print "missing meta " k[i]; bad = 1 }
 		if (total["old"] != want || total["new"] != want) { print "totals " total["old"] "/" total["new"]; bad = 1 }
 		if (last["old"] != "1.000000" || last["new"] != "1.000000") { print "last percentile"; bad = 1 }

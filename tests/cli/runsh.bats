@@ -23,6 +23,7 @@ png_ok() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"./run.sh compare"* ]]
 	[[ "$output" == *"./run.sh sweep"* ]]
+	[[ "$output" == *"./run.sh trend"* ]]
 }
 
 @test "run.sh: deps present, options passed through, a stamped results directory" {
@@ -194,6 +195,25 @@ G=tests/fixtures/gate
 	[ "$(grep -o ' L' <<<"$dashed" | wc -l)" -eq 6 ]
 }
 
+# label_x SVG TEXT: the x of each rotated label TEXT, in order
+label_x() {
+	grep -B1 ">$2</tspan>" "$1" | sed -n 's/.*translate(\([0-9.]*\),.*/\1/p'
+}
+
+@test "the heat map's colour bar label stays clear of the next panel's CPU label, and on the image" {
+	# five-digit counts, as in a default ./run.sh, made the bar's labels widest
+	awk -F, -v OFS=, '!/^#/ && $1 != "workload" { $8 = $8 * 100 } 1' "$F/16cpu-4node.csv" >"$T/big.csv"
+	gnuplot -c plots/heatmap.gp "$T/big.csv" "$T/h.svg"
+	run label_x "$T/h.svg" samples
+	read -r -a cb <<<"$(tr '\n' ' ' <<<"$output")"
+	run label_x "$T/h.svg" CPU
+	read -r -a cpu <<<"$(tr '\n' ' ' <<<"$output")"
+	echo "samples at ${cb[*]}, CPU at ${cpu[*]}"
+	[ "${#cb[@]}" -eq 2 ] && [ "${#cpu[@]}" -eq 2 ]
+	# 11-point labels, about 13 px tall: 25 px apart at least, the last inside 800 px
+	awk -v a="${cb[0]}" -v b="${cpu[1]}" -v c="${cb[1]}" 'BEGIN { exit !(a + 25 < b && c + 8 < 800) }'
+}
+
 @test "run.sh compare: the verdicts, compare.csv and a non-blank compare.png, exit 1" {
 	export KSB_RESULTS=$T/res KSB_NO_DEPS=1
 	run ./run.sh compare -s median $G/r480_{1..5}.csv -- "$F/runs6-576.csv"
@@ -209,6 +229,37 @@ G=tests/fixtures/gate
 	run ./run.sh compare "$F/aa-before.csv" "$F/aa-after.csv"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"the gate needs at least 5 a side"* ]]
+}
+
+# ---- trend: change points over a history ----
+
+@test "run.sh trend: the change points, trend.csv, trend-runs.csv and a non-blank trend.png, exit 1" {
+	local i=0 f
+	mkdir "$T/h"
+	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
+		i=$((i + 1))
+		sed "2a # timestamp: 2025-01-0${i}T02:00:00Z" "$F/gate-ref/$f.csv" >"$T/h/$f.csv"
+	done
+	KSB_RESULTS=$T/res KSB_NO_DEPS=1 run ./run.sh trend "$T/h"
+	[ "$status" -eq 1 ]
+	d=("$T/res"/*)
+	[[ "$output" == *"results: ${d[0]}"* ]]
+	[[ "$output" == *"TREND series=2 files=9 change_points=1 "*"verdict=regression"* ]]
+	[ "$(grep -c '^irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,' "${d[0]}/trend.csv")" -eq 1 ]
+	[ "$(head -1 "${d[0]}/trend-runs.csv")" = "# unit: ns" ]
+	[ "$(grep -c '^irqdesc-alloc,' "${d[0]}/trend-runs.csv")" -eq 36 ]
+	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 660
+	cmp "${d[0]}/trend.txt" <(./bench trend "$T/h")
+	# the change point is drawn with its change and interval, on dates
+	gnuplot -c plots/trend.gp "${d[0]}/trend-runs.csv" "${d[0]}/trend.csv" "$T/t.svg"
+	grep -q '> +15.0%</tspan>' "$T/t.svg"
+	grep -q '> \[+11.9%, +17.6%\]</tspan>' "$T/t.svg"
+	grep -q '>2025-01-0[0-9]<' "$T/t.svg"
+	# bad input draws nothing and says why
+	KSB_RESULTS=$T/res KSB_NO_DEPS=1 run ./run.sh trend -w 5 "$T/h"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--window: '5' is not an integer in 6..1000"* ]]
+	[ "$(find "$T/res" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ]
 }
 
 # ---- the reference loop: taking the machine's drift out ----

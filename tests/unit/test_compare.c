@@ -173,6 +173,10 @@ static void test_hodges_lehmann(void **state)
 		assert_close(c.lo, r6[5] - 1, 1e-12);
 		assert_close(c.hi, r6[30] - 1, 1e-12);
 		assert_close(c.conf, 1 - 38.0 / 924, 1e-12);
+		/* conf 0: the same estimate, no interval */
+		assert_int_equal(cmp_hodges_lehmann(b6, 6, a6, 6, 0, &c), 0);
+		assert_close(c.est, (r6[17] + r6[18]) / 2 - 1, 1e-12);
+		assert_true(isinf(c.lo) && isinf(c.hi) && c.lo < 0 && c.conf == 0);
 	}
 	/* 3+3 cannot reach 95%: an infinite interval */
 	assert_int_equal(cmp_hodges_lehmann(b, 3, a, 3, 0.95, &c), 0);
@@ -364,6 +368,34 @@ static void test_ref_share(void **state)
 }
 
 /* cmp_ref_adjust: x * (at / r)^share, the drift taken out exactly */
+/*
+ * The share within groups (bench trend's files): each group of 3 runs
+ * at a level of its own, the figures following r^0.6 inside each. A fit
+ * over all 12 runs would take the steps between the groups for the
+ * share; fitted within them it is 0.6, and a group of one run is left
+ * out.
+ */
+static void test_ref_share_groups(void **state)
+{
+	static const unsigned int len[] = { 3, 3, 1, 3, 2 }, ones[] = { 1, 1, 1 };
+	double r[12], x[12];
+	unsigned int i, g = 0, end = len[0];
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		if (i == end)
+			end += len[++g];
+		r[i] = 9000 * (1 + 0.05 * (double)((i * 5) % 7));
+		x[i] = 10000 * pow(r[i] / 9000, 0.6) * (1 + 0.4 * g);
+	}
+	assert_true(fabs(cmp_ref_share_groups(x, r, len, 5) - 0.6) < 1e-9);
+	/* the two-group form is cmp_ref_share() */
+	assert_true(cmp_ref_share_groups(x, r, len, 2) == cmp_ref_share(x, r, 3, 3));
+	/* nothing to fit on inside any group */
+	assert_true(cmp_ref_share_groups(x, r, ones, 3) == 0);
+	assert_true(cmp_ref_share_groups(x, r, len, 0) == 0);
+}
+
 static void test_ref_adjust(void **state)
 {
 	double r[4] = { 8000, 9000, 10000, 12000 }, x[4], at = 9500;
@@ -397,6 +429,7 @@ int main(void)
 		cmocka_unit_test(test_trimmed_mean_bound),
 		cmocka_unit_test(test_quantile_and_stats),
 		cmocka_unit_test(test_ref_share),
+		cmocka_unit_test(test_ref_share_groups),
 		cmocka_unit_test(test_ref_adjust),
 	};
 

@@ -420,12 +420,37 @@ static void test_add_slot(void **state)
 	kstats_hist_free(h);
 }
 
+/* the timestamp key: written in UTC, read back, impossible dates refused */
+static void test_meta_timestamp(void **state)
+{
+	static const char *const bad[] = {
+		"2025-02-30T00:00:00Z", "2025-01-01T24:00:00Z", "2025-01-01 02:00:00",
+		"2025-01-01T02:00:00", "2025-01-01T02:00:00Z junk", "",
+	};
+	static struct meta m;
+	unsigned int i;
+	time_t t;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	assert_int_equal(meta_time(&m, &t), -ENOENT);
+	assert_int_equal(meta_timestamp(&m, 1738288800), 0);
+	assert_string_equal(meta_get(&m, "timestamp"), "2025-01-31T02:00:00Z");
+	assert_int_equal(meta_time(&m, &t), 0);
+	assert_true(t == 1738288800);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(m.kv[0].val, sizeof(m.kv[0].val), "%s", bad[i]);
+		assert_int_equal(meta_time(&m, &t), -EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_round_trip),
 		cmocka_unit_test(test_exact_checks),
 		cmocka_unit_test(test_csv_runs),
+		cmocka_unit_test(test_meta_timestamp),
 		cmocka_unit_test(test_format_2_to_3),
 		cmocka_unit_test(test_add_run),
 		cmocka_unit_test(test_set_run),

@@ -1,0 +1,85 @@
+# trend.gp RUNS CHANGES OUT - the picture of ./run.sh trend: per series (one
+# row each), every run's figure over time, the median of each segment drawn
+# across it, and each change point marked with its change and interval.
+# The inputs are what ./run.sh trend writes: trend-runs.csv (bench trend
+# -f runs, a "# unit:" line first) and trend.csv (bench trend -f csv).
+# Time on the x axis when the runs have timestamps, the run's place if not.
+csv = ARG1
+changes = ARG2
+out = ARG3
+load 'plots/common.gp'
+
+series = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && !seen[$1 \"/\" $2]++ { printf \"%%s/%%s \", $1, $2 }' '%s'", csv))
+n = words(series)
+stat = system(sprintf("awk -F, '/^workload,/ { print $6; exit }' '%s'", csv))
+timed = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && $4 != \"\" { print 1; exit }' '%s'", csv)) eq "1"
+if (out[strlen(out)-3:] eq ".svg") {
+	set terminal svg size 1000,(300 * n + 60) dynamic enhanced font "sans,11" background rgb "white"
+} else {
+	set terminal pngcairo size 1000,(300 * n + 60) enhanced font "sans,10"
+}
+set output out
+
+is(i) = (strcol(1) . "/" . strcol(2) eq word(series, i))
+stamp = "%Y-%m-%dT%H:%M:%SZ"
+# the x of a run (runs CSV) and of a change point (changes CSV)
+xrun(dummy) = timed ? strptime(stamp, strcol(4)) : column(3)
+xcp(dummy) = timed ? strptime(stamp, strcol(6)) : column(4)
+# the number of change points of series i
+nr_cp(i) = int(system(sprintf("awk -F, -v k='%s' '$1 \"/\" $2 == k { n++ } END { print n + 0 }' '%s'", word(series, i), changes)))
+run_colour = "#7f8c8d"
+median_colour = "#2c3e50"
+# a change point's colour: red up (a regression: slower), green down
+colour(dummy) = column(12) > 0 ? 0xc0392b : 0x1e8449
+
+# each series' range
+array lo_y[n]
+array hi_y[n]
+do for [i = 1:n] {
+	stats csv using (is(i) ? column(6) : NaN) nooutput
+	lo_y[i] = STATS_min
+	hi_y[i] = STATS_max
+}
+# seconds on a plain axis, ticked as dates: gnuplot 5.4's time mode (set
+# xdata time) cannot draw "with labels" and stats
+if (timed) {
+	set format x "%Y-%m-%d" timedate
+	set xtics rotate by 30 right
+}
+# the axis ends at the first and last run, not at the next tick
+set autoscale xfix
+set offsets graph 0.02, graph 0.02, 0, 0
+set multiplot layout n,1 title sprintf("bench trend: %s of each run (dots), each segment's median (line), change points (dashed) with their change and 95%% interval", stat) font ",10"
+# room on the right for the labels of change points near the end
+set rmargin 9
+unset key
+do for [i = 1:n] {
+	lo = lo_y[i]
+	hi = hi_y[i]
+	pad = (hi - lo) * 0.12 + hi * 0.01
+	set yrange [lo - pad:hi + 4 * pad]
+	k = nr_cp(i)
+	set title sprintf("%s %s: %s", word(series, i)[:strstrt(word(series, i), "/") - 1] . " " . \
+		word(series, i)[strstrt(word(series, i), "/") + 1:], stat, \
+		k == 0 ? "no change point" : k == 1 ? "1 change point" : sprintf("%d change points", k))
+	set xlabel timed ? "" : "run, in time order"
+	set ylabel sprintf("%s (%s)", stat, unit)
+	# a change point: a dashed line down the panel, its change and interval
+	# at the top in two lines, every other one a step lower so that close
+	# ones do not overwrite each other. Its rows come through awk: gnuplot
+	# 5.4 crashes on "with labels" whose rows are all filtered out as NaN
+	cps = sprintf("< awk -F, -v k='%s' 'NR == 1 || $1 \"/\" $2 == k' '%s'", word(series, i), changes)
+	if (k > 0) {
+		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
+		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour notitle, \
+		     cps using (xcp(0)):(lo - pad):(0):(hi + 5 * pad - lo):(colour(0)) \
+			with vectors nohead dt 2 lw 1.5 lc rgb variable notitle, \
+		     cps using (xcp(0)):(hi + (int(column(0)) % 2 ? 1.3 : 3.1) * pad): \
+			(sprintf(" %+.1f%%\n [%+.1f%%, %+.1f%%]", column(12), column(13), column(14))):(colour(0)) \
+			with labels left font ",9" tc rgb variable notitle
+	} else {
+		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
+		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour notitle
+	}
+}
+unset multiplot

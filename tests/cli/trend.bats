@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# bench trend: change points over a history of runs (lib/trend.h), and
+# the independent reference its unit test is checked against.
+
+load common
+
+setup() {
+	common_setup
+}
+
+@test "the Python reference still writes the fixture test_trend checks the C against" {
+	run python3 tests/trend_ref.py --check "$F/trend-ref.txt"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^case ' "$F/trend-ref.txt")" -eq 7 ]
+	[ "$(grep -c '^cp ' "$F/trend-ref.txt")" -eq 6 ]
+}
+
+# history DIR: the gate-ref fixture's nine files (2 runs each, with the
+# reference loop's rows) as nine nights: 480 possible CPUs for six, then
+# 528, where the old path clears 10% more units
+history() {
+	local i=0 f
+	mkdir -p "$1"
+	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
+		i=$((i + 1))
+		sed "2a # timestamp: 2025-01-0${i}T02:00:00Z" "$F/gate-ref/$f.csv" >"$1/$f.csv"
+	done
+}
+
+@test "trend: the step to 528 possible CPUs, found at its first run, in time order whatever the order given" {
+	history "$T/h"
+	run ./bench trend "$T"/h/r528_2.csv "$T"/h/r480b_1.csv "$T"/h/r480a_3.csv "$T"/h/r528_3.csv \
+		"$T"/h/r480a_1.csv "$T"/h/r480b_3.csv "$T"/h/r528_1.csv "$T"/h/r480a_2.csv "$T"/h/r480b_2.csv
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  2025-01-07T02:00:00Z $T/h/r528_1.csv run 1 (#13 of 18)  9.75us -> 11.17us  +15.0% [+11.9%, +17.6%]  p=0.0005 n=12+6  regression, recent" ]
+	[ "${lines[1]}" = "irqdesc-alloc new tm10  no change point in 18 runs  207.3ns +-3%" ]
+	[ "${lines[2]}" = "irqdesc-alloc reference tm10 (median run): 8.93us; figures at it by their share, fitted within each file: old 0.81 new 0.16" ]
+	[ "${lines[3]}" = "TREND series=2 files=9 change_points=1 regressions=1 improvements=0 failing=1 stat=tm10 alpha=0.001 min_change=5% window=50 recent=12 seed=1 reference=scaled order=timestamp verdict=regression" ]
+}
+
+@test "trend: --recent decides the exit; the same output twice, and the change with another seed" {
+	history "$T/h"
+	run ./bench trend --recent 6 "$T/h"
+	[ "$status" -eq 1 ]
+	run ./bench trend --recent 5 "$T/h"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"  regression" ]]
+	[[ "$output" == *"failing=0 "*"verdict=ok" ]]
+	./bench trend "$T/h" >"$T/a" || true
+	./bench trend "$T/h" >"$T/b" || true
+	cmp "$T/a" "$T/b"
+	run ./bench trend --seed 7 "$T/h"
+	[[ "${lines[0]}" == "irqdesc-alloc old tm10  2025-01-07T02:00:00Z $T/h/r528_1.csv run 1 (#13 of 18)  "* ]]
+}
+
+@test "trend: A/A nights give no change point, exit 0" {
+	history "$T/h"
+	run ./bench trend "$T"/h/r480*.csv
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "irqdesc-alloc old tm10  no change point in 12 runs  9.74us +-3%" ]
+	[ "${lines[1]}" = "irqdesc-alloc new tm10  no change point in 12 runs  203.7ns +-4%" ]
+	[[ "$output" == *"TREND series=2 files=6 change_points=0 "*" verdict=ok" ]]
+}
+
+@test "trend: a directory is its *.csv, by name; other and hidden files are left alone" {
+	history "$T/h"
+	echo junk >"$T/h/notes.txt"
+	echo junk >"$T/h/.kstats-bench.x.csv"
+	run ./bench trend "$T/h/"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *" $T/h/r528_1.csv run 1 (#13 of 18) "* ]]
+	[[ "$output" == *" files=9 "* ]]
+}
+
+@test "trend: files without timestamps keep the order given, and the output says so" {
+	run --separate-stderr ./bench trend "$F"/gate-ref/r480a_*.csv "$F"/gate-ref/r480b_*.csv "$F"/gate-ref/r528_*.csv
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "bench trend: note: 9 of 9 files have no timestamp metadata: the runs are taken in the order given" ]
+	[[ "${lines[0]}" == *" $F/gate-ref/r528_1.csv run 1 (#13 of 18) "* ]]
+	[[ "$output" == *" order=given "* ]]
+	# in another order the step is elsewhere: the order given is the order taken
+	run --separate-stderr ./bench trend "$F"/gate-ref/r528_*.csv "$F"/gate-ref/r480a_*.csv "$F"/gate-ref/r480b_*.csv
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *" $F/gate-ref/r480a_1.csv run 1 (#7 of 18) "*"  improvement, recent" ]]
+}
+
+@test "trend: the raw per-run figures are compare's, in the same order; one-run format 1 files count as one run each" {
+	history "$T/h"
+	./bench compare -r off -s median -f runs "$T"/h/r480*.csv -- "$T"/h/r528*.csv >"$T/c"
+	./bench trend -r off -s median -f runs "$T"/h/r480*.csv "$T"/h/r528*.csv >"$T/t"
+	[ "$(wc -l <"$T/t")" -eq 37 ]
+	diff <(awk -F, 'NR > 1 { print $2, $3, $5 }' "$T/c" | sort -s -k1,2) \
+		<(awk -F, 'NR > 1 { print $1, $2, $6 }' "$T/t" | sort -s -k1,2)
+	# the raw old path's step comes out one run early (run 12 was slow), the new path's on it
+	run --separate-stderr ./bench trend "$F"/gate/r480_{1..12}.csv "$F"/gate/r528_{1..6}.csv
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" =~ ^"irqdesc-alloc old tm10  $F/gate/r"(480_12|528_1|528_2)".csv run 1 (#"(12|13|14)" of 18)  " ]]
+	[[ "${lines[0]}" == *"  regression, recent" ]]
+	[[ "${lines[1]}" == "irqdesc-alloc new tm10  $F/gate/r528_1.csv run 1 (#13 of 18)  "*" n=12+6  regression, recent" ]]
+	[[ "$output" == *" reference=raw order=given "* ]]
+}
+
+@test "trend -f csv, runs, json, markdown" {
+	history "$T/h"
+	run ./bench trend -f csv "$T/h"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
+	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
+	[ "${#lines[@]}" -eq 2 ]
+	./bench trend -f runs "$T/h" >"$T/runs" || true
+	[ "$(head -1 "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median" ]
+	[ "$(awk -F, '$2 == "old" { print $7 }' "$T/runs" | uniq | tr '\n' ' ')" = "9749.41 11165.8 " ]
+	[ "$(awk -F, '$2 == "new"' "$T/runs" | wc -l)" -eq 18 ]
+	./bench trend -f json "$T/h" >"$T/j" || true
+	python3 -m json.tool "$T/j" >/dev/null
+	run jq -c '[.verdict, .failing, (.series | length), .series[0].change_points[0].index, .series[0].change_points[0].before.runs, .series[0].change_points[0].after.runs, .series[0].change_points[0].verdict, (.series[1].change_points | length), .metadata.order]' "$T/j"
+	[ "$output" = '["regression",1,2,13,12,6,"regression",0,"timestamp"]' ]
+	run ./bench trend -f markdown "$T/h"
+	[ "${lines[0]}" = "**bench trend: regression** - 1 change point in 2 series over 9 files (tm10, alpha 0.001, min change 5%, reference scaled)" ]
+	[ "${lines[1]}" = "| series | first run after | before | after | change [95% CI] | p | runs | verdict |" ]
+	[ "${lines[3]}" = "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z $T/h/r528_1.csv run 1 (#13 of 18) | 9.75us | 11.17us | +15.0% [+11.9%, +17.6%] | 0.0005 | 12+6 | regression, **recent** |" ]
+	[ "${lines[4]}" = "| irqdesc-alloc new tm10 | no change point | 207.3ns | | | | 18 | ~ |" ]
+}
+
+@test "trend: where is the timestamp, the labels (bench run --label) and the file of the first run after" {
+	history "$T/h"
+	sed -i '2a # label_commit: 1a2b3c|x, y\n# label_branch: main' "$T/h/r528_1.csv"
+	run ./bench trend "$T/h"
+	[[ "${lines[0]}" == "irqdesc-alloc old tm10  2025-01-07T02:00:00Z commit=1a2b3c|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18)  "* ]]
+	run ./bench trend -f csv "$T/h"
+	[[ "${lines[1]}" == "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,\"commit=1a2b3c|x, y branch=main\",$T/h/r528_1.csv,1,"* ]]
+	./bench trend -f json "$T/h" >"$T/j" || true
+	[ "$(jq -c '.series[0].change_points[0].labels' "$T/j")" = '{"commit":"1a2b3c|x, y","branch":"main"}' ]
+	run ./bench trend -f markdown "$T/h"
+	[[ "${lines[3]}" == "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z commit=1a2b3c\\|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18) | "* ]]
+}
+
+@test "trend: bad input is one line naming the option or file, exit 2" {
+	history "$T/h"
+	bad "needs FILE.csv... or a DIR of them" trend
+	bad "--window 10 cannot reach --alpha 0.001: its tests' smallest p is above it (18 runs or more)" trend -w 10 "$T/h"
+	bad "--window: '5' is not an integer in 6..1000" trend -w 5 "$T/h"
+	bad "--window: '1001' is not an integer in 6..1000" trend -w 1001 "$T/h"
+	bad "--alpha: '0' is not a number in [0.000001, 1)" trend -a 0 "$T/h"
+	bad "--alpha: '1e-7' is not a number in [0.000001, 1)" trend -a 1e-7 "$T/h"
+	bad "--min-change: '-1' is not a number >= 0 (percent)" trend -t -1 "$T/h"
+	bad "--recent: '0' is not an integer in 1..4294967295" trend --recent 0 "$T/h"
+	bad "--format: 'x' is not one of table, csv, runs, json, markdown" trend -f x "$T/h"
+	bad "$T/nope.csv: No such file or directory" trend "$T/nope.csv"
+	mkdir "$T/empty"
+	bad "$T/empty: no .csv files in it" trend "$T/empty"
+	sed -i 's/^# timestamp: 2025-01-03T02:00:00Z/# timestamp: 2025-01-03 02:00/' "$T/h/r480a_3.csv"
+	bad "$T/h/r480a_3.csv: timestamp '2025-01-03 02:00' is not YYYY-MM-DDTHH:MM:SSZ (UTC)" trend "$T/h"
+	bad "has no reference rows" trend -r on "$F/gate/r480_1.csv" "$F/gate/r480_2.csv"
+	sed 's/^# unit: ns$/# unit: cycles/' "$F/gate/r480_2.csv" >"$T/cycles.csv"
+	bad "$F/gate/r480_1.csv is in ns with frac_bits 2, $T/cycles.csv in cycles with 2: they measure differently" \
+		trend "$F/gate/r480_1.csv" "$T/cycles.csv"
+	head -60 "$F/gate-ref/r480a_1.csv" >"$T/cut.csv"
+	sed -i '60s/,[0-9.]*$/,0.5/' "$T/cut.csv"
+	bad "$T/cut.csv:60: " trend "$T/cut.csv"
+}
+
+@test "trend --help: exit 0, every option, within 80 columns" {
+	run ./bench trend --help
+	[ "$status" -eq 0 ]
+	for o in --stat --reference --alpha --min-change --window --recent --seed --format; do
+		[[ "$output" == *"$o"* ]]
+	done
+	[ -z "$(awk 'length > 80' <<<"$output")" ]
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# trend-history.sh [NIGHTS [DIR]] - bench trend on real runs, README's
+# "bench trend" figures: two histories of NIGHTS (default 40) invocations
+# of `bench run -q --runs 3 --possible-cpus P --cache cold -n 2048`, each
+# file given the timestamp of its own night (02:00 UTC, one a day):
+#
+#   step   P = 480, then 528 from night 25 on (the old path clears 10%
+#          more units): bench trend must find the old path's change
+#          point at night 25 +- 1 and no other, in either series;
+#   aa     P = 480 every night: it must find none.
+#
+# The two are interleaved, night by night, so that the machine's drift
+# during the job hits both. The files stay in DIR (default
+# results/trend-history-<stamp>) for ./run.sh trend DIR/step and DIR/aa.
+# About 16 s a night and history on the 2-core development VM at a load
+# average of 5 (20-30 min in all); the load average is printed as it goes.
+# Exit 0 when both figures hold, 1 when not.
+#   make trend-history          or          tests/perf/trend-history.sh 40
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+nights=${1:-40}
+case $nights in
+'' | *[!0-9]*) echo "trend-history.sh: NIGHTS must be a number, got '$nights'" >&2; exit 2 ;;
+esac
+[ "$nights" -ge 30 ] || { echo "trend-history.sh: NIGHTS must be 30 or more (the step is at 25)" >&2; exit 2; }
+dir=${2:-results/trend-history-$(date -u +%Y%m%dT%H%M%SZ)}
+[ -x ./bench ] || make -s bench
+mkdir -p "$dir/step" "$dir/aa"
+step=25
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+
+# night I's timestamp, one a day from 2025-01-01T02:00:00Z
+stamp() { date -u -d "2025-01-01T02:00:00Z + $(($1 - 1)) days" +%Y-%m-%dT%H:%M:%SZ; }
+
+# measure HISTORY NIGHT POSSIBLE: one invocation, its timestamp set to its night
+measure() {
+	local f
+	f=$1/night-$(printf %02d "$2").csv
+	./bench run -q --runs 3 --possible-cpus "$3" --cache cold -n 2048 -o "$f" >/dev/null
+	sed -i "s/^# timestamp: .*/# timestamp: $(stamp "$2")/" "$f"
+	grep -q "^# timestamp: $(stamp "$2")$" "$f"
+}
+
+echo "trend-history.sh: $nights nights into $dir, load $(load)" >&2
+t0=$(date +%s)
+for ((i = 1; i <= nights; i++)); do
+	if [ -f "$dir/step/night-$(printf %02d "$i").csv" ] && [ -f "$dir/aa/night-$(printf %02d "$i").csv" ]; then
+		continue	# a rerun into the same DIR keeps what it has
+	fi
+	measure "$dir/step" "$i" "$([ "$i" -ge "$step" ] && echo 528 || echo 480)"
+	measure "$dir/aa" "$i" 480
+	echo "trend-history.sh: night $i of $nights, $(($(date +%s) - t0)) s, load $(load)" >&2
+done
+
+# the change points of one history, as "VARIANT:NIGHT" words
+points() {
+	{ ./bench trend -f csv "$1" || true; } | awk -F, 'NR > 1 { sub(/.*night-/, "", $8); sub(/\.csv$/, "", $8);
+		printf "%s:%d ", $2, $8 }'
+}
+
+ok=1
+for h in step aa; do
+	echo "== bench trend $dir/$h"
+	./bench trend "$dir/$h" || true
+done
+sp=$(points "$dir/step")
+ap=$(points "$dir/aa")
+case " $sp" in
+" old:2[456] ") ;;
+*) ok=0 ;;
+esac
+[ -z "$ap" ] || ok=0
+echo "TRENDHISTORY nights=$nights step_at=$step step_points=${sp:-none} aa_points=${ap:-none}" \
+	"load=$(load | tr ' ' '/') verdict=$([ "$ok" = 1 ] && echo ok || echo fail)"
+[ "$ok" = 1 ]
