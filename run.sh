@@ -395,7 +395,7 @@ bisect_check() {
 		bisect_refuse "$tree: not the top of its git tree ($(git -C "$tree" rev-parse --show-toplevel))"
 	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
 		bisect_refuse "$tree: uncommitted changes (git -C $tree status); commit or stash them"
-	[ ! -e "$(git -C "$tree" rev-parse --git-path BISECT_START)" ] ||
+	[ ! -e "$(git -C "$tree" rev-parse --absolute-git-dir)/BISECT_START" ] ||
 		bisect_refuse "$tree: a bisect is already going (git -C $tree bisect reset)"
 	for r in "$good" "$bad"; do
 		git -C "$tree" rev-parse --verify -q "$r^{commit}" >/dev/null ||
@@ -419,7 +419,7 @@ bisect_step_env() {
 # undo what the bisect did to TREE: back where it was, whatever happened
 bisect_restore() {
 	local tree=$1 orig=$2
-	if [ -e "$(git -C "$tree" rev-parse --git-path BISECT_START)" ]; then
+	if [ -e "$(git -C "$tree" rev-parse --absolute-git-dir)/BISECT_START" ]; then
 		git -C "$tree" bisect reset >/dev/null 2>&1
 	fi
 	git -C "$tree" checkout -q "$orig" 2>/dev/null || true
