@@ -15,9 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +28,7 @@
 #include "lib/pcpu.h"
 #include "lib/report.h"
 #include "lib/results.h"
+#include "lib/runs.h"
 #include "lib/samples.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
@@ -534,206 +533,81 @@ static int run_once(void)
 	return ret;
 }
 
-/* ---- bench run --runs R: one fresh process per run ---- */
+/* ---- bench run --runs R: one fresh process per run (lib/runs.h) ---- */
 
-/*
- * Each run is a child process, so that placement and layout are
- * resampled as separate invocations would resample them: a fresh
- * address space, per-CPU area, descriptors and workers. The child
- * writes its one-run CSV (format 3: exact) to an unlinked temp file
- * that the parent reads back into the set of every run. Runs are
- * sequential: concurrent ones would disturb each other.
- */
-static struct runs {
-	struct results *all;		/* every run read back, and their merge */
-	unsigned int n;			/* runs read back */
-} rs;
-
-/* per-run, per-CPU series only while they stay few (a 480-CPU host: no) */
-#define RUNS_MAX_CPU_SERIES	256
-
-/*
- * The child: its own process group, so that a terminal's SIGINT reaches
- * the parent alone, which forwards it once (the child then stops at a
- * sample boundary and still writes what it measured); and it dies with
- * the parent.
- */
-static void runs_child(unsigned int idx, FILE *out, pid_t parent)
+/* in the child: run @run, its CSV to @out, nothing printed */
+static int runs_child(void *priv, unsigned int run, FILE *out)
 {
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_ENV);	/* the parent died before prctl() */
+	(void)priv;
 	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o, not ours */
 	g.output = NULL;
-	g.run_idx = idx;
+	g.run_idx = run;
 	g.run_out = out;
 	g.quiet = true;
-	_exit(run_once());
+	return run_once();
 }
 
-/* bench_wait() on run @idx's child @pid */
-struct runs_child {
-	pid_t pid;			/* the child */
-	unsigned int idx;		/* its run, 1..R */
-	int status;			/* its wait status, once reaped */
-};
-
-static int runs_poll(void *priv)
+/* bench_wait() on one run's child */
+static int runs_poll_child(void *priv)
 {
-	struct runs_child *c = priv;
-	pid_t w = waitpid(c->pid, &c->status, WNOHANG);
-
-	return w == c->pid ? 1 : w < 0 ? -errno : 0;
+	return runs_poll(priv);
 }
 
 static void runs_stop(void *priv, int sig)
 {
-	kill(((struct runs_child *)priv)->pid, sig);
+	runs_signal(priv, sig);
 }
 
 static void runs_leave(void *priv)
 {
-	kill(((struct runs_child *)priv)->pid, SIGKILL);
+	runs_signal(priv, SIGKILL);
 	outfile_abort(&g.out);
 }
 
 static void runs_progress(void *priv)
 {
-	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->idx,
+	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->run,
 		(unsigned long)g.runs);
 }
 
-/*
- * Wait for run @idx; the first SIGINT/SIGTERM is passed on to it, a
- * second one leaves at once. Returns its exit code, or EXIT_ENV after a
- * message when it was killed or cannot be waited for.
- */
-static int runs_wait(pid_t pid, unsigned int idx)
+/* the first SIGINT/SIGTERM is passed on to the child, a second one leaves at once */
+static int runs_wait(void *priv, struct runs_child *c)
 {
-	struct runs_child c = { .pid = pid, .idx = idx };
 	const struct bench_wait w = {
-		.poll = runs_poll, .stop = runs_stop, .leave = runs_leave,
-		.progress = runs_progress, .priv = &c, .tick_ms = 200, .wake = SIGCHLD,
+		.poll = runs_poll_child, .stop = runs_stop, .leave = runs_leave,
+		.progress = runs_progress, .priv = c, .tick_ms = 200, .wake = SIGCHLD,
 		.quiet = g.quiet, .signo = &g.signo,
 	};
-	int ret = bench_wait(&w);
 
-	if (ret) {
-		fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx, strerror(-ret));
-		return EXIT_ENV;
-	}
-	if (WIFEXITED(c.status))
-		return WEXITSTATUS(c.status);
-	fprintf(stderr, "%s: run %u: killed by signal %d (%s)\n", bench_prog, idx,
-		WTERMSIG(c.status), strsignal(WTERMSIG(c.status)));
-	return EXIT_ENV;
-}
-
-/* a SIGINT/SIGTERM that came between two runs: start no other */
-static bool runs_stopped(void)
-{
-	struct timespec now = { 0, 0 };
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sig = sigtimedwait(&set, NULL, &now);
-	if (sig > 0)
-		g.signo = sig;
-	return g.signo;
-}
-
-/*
- * Read run @idx's CSV back into the set of runs: as run @idx, and into
- * the merge over the runs; its per-CPU series into the merge alone when
- * runs x series would pass RUNS_MAX_CPU_SERIES, so that the parent's
- * memory does not grow with runs x CPUs. 0, 1 when it holds no sample,
- * or EXIT_ENV after a message.
- */
-static int runs_read(FILE *tmp, unsigned int idx)
-{
-	struct results *one = NULL;
-	struct csv_error err;
-	unsigned int flags = 0;
-	int ret;
-
-	rewind(tmp);
-	ret = csv_read(tmp, &one, &err);
-	if (ret == -EINVAL && g.signo && !err.line)
-		return 1;	/* stopped before its first sample */
-	if (ret) {
-		fprintf(stderr, "%s: run %u: reading its results back: line %lu: %s\n",
-			bench_prog, idx, err.line, ret == -EINVAL ? err.why : strerror(-ret));
-		return EXIT_ENV;
-	}
-	if (!rs.all)
-		rs.all = results_create(one->frac_bits);
-	if (g.runs * one->n > RUNS_MAX_CPU_SERIES)
-		flags = RESULTS_MERGED_CPUS_ONLY;
-	ret = rs.all ? results_add_run(rs.all, one, idx, flags) : -ENOMEM;
-	results_free(one);
-	if (!ret) {
-		rs.n++;
-		return 0;
-	}
-	fprintf(stderr, "%s: merging the runs: %s\n", bench_prog,
-		ret == -EINVAL ? "their histograms differ in layout" : strerror(-ret));
-	return EXIT_ENV;
-}
-
-/* run every child in turn; 0 or the exit code of the first that failed */
-static int runs_measure(void)
-{
-	pid_t pid, parent = getpid();
-	unsigned int idx;
-	FILE *tmp;
-	int rc;
-
-	for (idx = 1; idx <= g.runs && !runs_stopped(); idx++) {
-		tmp = tmpfile();
-		pid = tmp ? fork() : -1;
-		if (pid < 0) {
-			fprintf(stderr, "%s: run %u: %s: %s\n", bench_prog, idx,
-				tmp ? "fork" : "temp file", strerror(errno));
-			if (tmp)
-				fclose(tmp);
-			return EXIT_ENV;
-		}
-		if (!pid)
-			runs_child(idx, tmp, parent);
-		setpgid(pid, pid);	/* as the child does: no window for the tty's SIGINT */
-		rc = runs_wait(pid, idx);
-		if (rc == 0 || rc == 128 + SIGINT || rc == 128 + SIGTERM)
-			rc = runs_read(tmp, idx) == EXIT_ENV ? EXIT_ENV : 0;
-		fclose(tmp);
-		if (rc)
-			return rc;	/* the child said why */
-	}
-	return 0;
+	(void)priv;
+	return bench_wait(&w);
 }
 
 /* bench run --runs R: measure in children, then write and print the set */
 static int runs_main(void)
 {
+	struct runs rs = { .asked = (unsigned int)g.runs };
+	const struct runs_ops ops = {
+		.child = runs_child, .wait = runs_wait, .signo = &g.signo,
+	};
+	struct runs_error err;
 	int ret;
 
 	/* waitpid() needs its children: an inherited SIG_IGN would reap them */
 	signal(SIGCHLD, SIG_DFL);
-	ret = runs_measure();
-	if (!ret && rs.n) {
-		meta_put(&rs.all->meta, "command", "%s", g.cmdline);
-		meta_put(&rs.all->meta, "runs_asked", "%lu", (unsigned long)g.runs);
-		if (g.signo || rs.n < g.runs)
-			meta_put(&rs.all->meta, "partial", "yes");
+	ret = runs_measure(&rs, &ops, &err);
+	if (ret == -ECHILD && err.rc > 0) {
+		ret = err.rc;	/* the child said why */
+	} else if (ret) {
+		fprintf(stderr, "%s: run %u: %s\n", bench_prog, err.run, err.why);
+		ret = EXIT_ENV;
+	} else if (rs.n) {
+		runs_meta(&rs, g.cmdline, g.signo);
 		ret = bench_report(&g.out, g.output, (unsigned int)g.format, rs.all);
 	}
 	if (!ret && g.signo)
 		ret = 128 + g.signo;
-	results_free(rs.all);
-	memset(&rs, 0, sizeof(rs));
+	runs_fini(&rs);
 	return ret;
 }
 
