@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-run.c - bench run, bench list, bench calibrate: set up the
- * topology, the clock and the per-CPU allocator, start the pinned
- * workers, wait for them (or for SIGINT/SIGTERM), report.
+ * builtin-run.c - bench run: set up the topology, the clock and the
+ * per-CPU allocator, start the pinned workers, wait for them (or for
+ * SIGINT/SIGTERM), report; with --runs R, each run in a child process
+ * (lib/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -270,28 +271,20 @@ static int run_parse(int argc, char **argv)
 
 static int run_topo(void)
 {
-	char allowed[256];
+	const char *opt;
+	char why[512];
 	int bad = -1, ret;
 
 	ret = topo_init(&g.topo, g.cpus, (unsigned int)g.possible, &bad);
 	if (!ret)
 		return 0;
-	topo_allowed_list(allowed, sizeof(allowed));
-	if (ret == -EINVAL)
-		bench_err("--cpus: '%s' is not a CPU list this process may use (allowed: %s)",
-			  g.cpus, allowed);
-	else if (ret == -EPERM)
-		bench_err("--cpus: CPU %d is not one this process may use (allowed: %s)",
-			  bad, allowed);
-	else if (ret == -E2BIG)
-		bench_err("--cpus: CPU %s%d is above the limit of %d CPUs (NR_CPUS: 0-%d)",
-			  bad == INT_MAX ? ">= " : "", bad, TOPO_MAX_CPUS, TOPO_MAX_CPUS - 1);
-	else if (ret == -ERANGE)
-		bench_err("--possible-cpus: %lu is too few: worker CPU %d needs at least %d",
-			  (unsigned long)g.possible, bad, bad + 1);
-	else
-		fprintf(stderr, "%s: reading the CPU topology: %s\n", bench_prog, strerror(-ret));
-	return ret == -ENOENT || ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
+	opt = topo_why(ret, g.cpus, (unsigned int)g.possible, bad, why, sizeof(why));
+	if (!opt) {
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		return EXIT_ENV;
+	}
+	bench_err("--%s: %s", opt, why);
+	return EXIT_USAGE;
 }
 
 /*
@@ -456,11 +449,9 @@ static int run_measure(void)
 	run_wait();
 	ret = engine_join(g.e);
 	if (ret) {
-		unsigned int cpu = 0;
-		const char *what = engine_error(g.e, &cpu);
+		char why[256];
 
-		fprintf(stderr, "%s: worker on CPU %u: %s: %s\n", bench_prog, cpu, what,
-			strerror(-ret));
+		fprintf(stderr, "%s: %s\n", bench_prog, engine_why(g.e, ret, why, sizeof(why)));
 		return EXIT_ENV;
 	}
 	return 0;
@@ -635,106 +626,6 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
-	engine_destroy(g.e);
-	pcpu_destroy(g.pcpu);
-	topo_fini(&g.topo);
-	return ret;
-}
-
-/* ---- bench list ---- */
-
-int cmd_list(int argc, char **argv)
-{
-	static const struct opt none[] = { OPT_END() };
-	const struct opt *tab[] = { none, NULL };
-	struct opt_parser p = { .tab = tab };
-	const struct workload *w;
-	unsigned int i;
-	int ret;
-
-	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time.\n",
-			    NULL, argc, argv);
-	if (ret)
-		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	for_each_workload(w, i) {
-		printf("%-16s %s\n", w->name, w->summary);
-		printf("%-16s   old: %s\n%-16s   new: %s\n", "", w->variant[WL_OLD],
-		       "", w->variant[WL_NEW]);
-	}
-	return bench_finish_stdout();
-}
-
-/* ---- bench calibrate ---- */
-
-static int calibrate_print(void)
-{
-	const bool tsc = g.tsc.usable;
-	struct engine_worker_results w;
-	unsigned int i;
-
-	printf("tsc_hz: %lu\ntsc_hz_source: %s\ninvariant_tsc: %s\nclocksource: %s\n",
-	       (unsigned long)g.tsc.hz, g.tsc.hz_source,
-	       g.tsc.invariant ? "yes" : "no", g.tsc.clocksource);
-	printf("clock: %s\n", tsc ? "tsc" : "clock_gettime (no usable TSC)");
-	if (!tsc)
-		printf("why: %s\n", g.tsc.why);
-	printf("end_fence: %s\n\n# empty timed region, 4096 samples per CPU%s\n",
-	       tsc_fence_names[g.fence], tsc ? "" : ", timed with clock_gettime");
-	if (tsc)
-		printf("%-5s %-5s %12s %15s %10s\n", "cpu", "node", "min_cycles",
-		       "median_cycles", "median_ns");
-	else
-		printf("%-5s %-5s %12s %15s\n", "cpu", "node", "min_ns", "median_ns");
-	for (i = 0; i < engine_nr_workers(g.e); i++) {
-		engine_worker_results(g.e, i, &w);
-		printf("%-5u %-5d %12lu %15lu", w.cpu, w.node, (unsigned long)w.overhead_min,
-		       (unsigned long)w.overhead_median);
-		if (tsc)
-			printf(" %10lu", (unsigned long)tsc_to_ns(&g.tsc, w.overhead_median));
-		putchar('\n');
-	}
-	return bench_finish_stdout();
-}
-
-static const struct opt calibrate_opts[] = {
-	OPT_STRING('c', "cpus", &g.cpus, "LIST",
-		   "CPUs to calibrate, numactl syntax (default: every\n"
-		   "allowed CPU)"),
-	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
-		 "sfence (default), mfence or none before the end stamp"),
-	OPT_END()
-};
-
-int cmd_calibrate(int argc, char **argv)
-{
-	const struct opt *tab[] = { calibrate_opts, NULL };
-	struct opt_parser p = { .tab = tab };
-	int ret;
-
-	run_defaults();
-	g.wl = &wl_empty;
-	g.samples = 0;
-	g.quiet = true;
-	g.reference = RUN_REF_OFF;
-	ret = bench_options(&p, "Usage: bench calibrate [OPTIONS]\n"
-			    "Print the TSC frequency and how it was found, whether the TSC is\n"
-			    "invariant, the clocksource, and the empty timed region's cost per CPU.\n",
-			    NULL, argc, argv);
-	if (ret)
-		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	ret = run_setup();
-	if (!ret)
-		ret = run_measure();
-	if (!ret)
-		ret = calibrate_print();
 	engine_destroy(g.e);
 	pcpu_destroy(g.pcpu);
 	topo_fini(&g.topo);

@@ -681,6 +681,16 @@ const char *engine_error(const struct engine *e, unsigned int *cpu)
 	return NULL;
 }
 
+char *engine_why(const struct engine *e, int err, char *buf, size_t len)
+{
+	unsigned int cpu = 0;
+	const char *what = engine_error(e, &cpu);
+
+	snprintf(buf, len, "worker on CPU %u: %s: %s", cpu, what ? what : "running",
+		 strerror(-err));
+	return buf;
+}
+
 void engine_results(const struct engine *e, struct engine_results *r)
 {
 	const struct engine_worker *w;

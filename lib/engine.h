@@ -167,6 +167,12 @@ unsigned int engine_nr_workers(const struct engine *e);
 const char *engine_error(const struct engine *e, unsigned int *cpu);
 
 /*
+ * engine_why - engine_join()'s @err as one line into @buf: "worker on
+ * CPU 3: setting up the workload: Cannot allocate memory". Returns @buf.
+ */
+char *engine_why(const struct engine *e, int err, char *buf, size_t len);
+
+/*
  * engine_results - after engine_join(): the run's totals over every
  * worker into @r: disturbed samples, migrations, whether interrupts were
  * counted, and the per-CPU neighbours the engine packed.

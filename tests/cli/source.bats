@@ -39,11 +39,11 @@ REPORTING="kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/jso
 	cc -o "$T/reporting" "$T/main.c" "$T"/o/*.o -lm
 }
 
-@test "only the command that picks a workload includes the registry" {
+@test "only the commands that pick or list a workload include the registry" {
 	run grep -l '#include.*registry\.h' -- *.c lib/*.[ch] workloads/*.[ch]
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf '%s\n' builtin-run.c workloads/registry.c)" ]
+	[ "$output" = "$(printf '%s\n' builtin-calibrate.c builtin-list.c builtin-run.c workloads/registry.c)" ]
 }
 
 @test "every link rule passes LDFLAGS" {
