@@ -15,13 +15,10 @@
 #include "options.h"
 #include "samples.h"
 
-/* OPT_T_ENUM stores an int into an enum field: the two must be alike */
-_Static_assert(sizeof(enum opt_type) == sizeof(int), "enums are ints here");
-
 /* getopt value of a long-only option: this plus its index */
 #define OPT_LONG_BASE	256
 
-static const struct opt opt_help_entry = OPT_FLAG('h', "help", NULL, "this text");
+static const struct opt opt_help_entry = OPT_FLAG('h', "help", (bool *)NULL, "this text");
 
 /* ---- parsing ---- */
 

@@ -10,6 +10,20 @@ setup() {
 	common_setup
 }
 
+# perf's check_vtype: an option's value must have the type it stores
+opt_cc() {
+	printf '#include "lib/options.h"\nconst char *const names[] = { "a", "b", NULL };\n%s\nconst struct opt o[] = { %s, OPT_END() };\n' \
+		"$1" "$2" >"$T/opt.c"
+	cc -std=gnu11 -I. -Wall -Werror -c -o "$T/opt.o" "$T/opt.c"
+}
+
+# opt_refused DECL ENTRY: the entry on a field of the wrong type does not compile
+opt_refused() {
+	run opt_cc "$1" "$2"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"negative width in bit-field"* ]]
+}
+
 @test "lib/ includes nothing from workloads/ (the engine owns its plug-in interface)" {
 	run grep -l '#include.*workloads/' lib/*.c lib/*.h
 	echo "$output"
@@ -91,4 +105,15 @@ long_lines() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ -f docs/design.md ]
+}
+
+@test "options are checked by type: OPT_U64 on an unsigned int does not compile" {
+	# the same entries on fields of the right types compile
+	opt_cc 'uint64_t n; bool f; double d; const char *s; enum e { A, B } m;' \
+		'OPT_U64(0, "n", &n, 0, 1, "N", ""), OPT_FLAG(0, "f", &f, ""), OPT_DOUBLE(0, "d", &d, 0, 1, "", "X", ""), OPT_STRING(0, "s", &s, "S", ""), OPT_ENUM(0, "m", &m, names, "M", "")'
+	opt_refused 'unsigned int n;' 'OPT_U64(0, "n", &n, 0, 1, "N", "")'
+	opt_refused 'int f;' 'OPT_FLAG(0, "f", &f, "")'
+	opt_refused 'float d;' 'OPT_DOUBLE(0, "d", &d, 0, 1, "", "X", "")'
+	opt_refused 'char *s;' 'OPT_STRING(0, "s", &s, "S", "")'
+	opt_refused 'unsigned char m;' 'OPT_ENUM(0, "m", &m, names, "M", "")'
 }
