@@ -152,6 +152,7 @@ static const char run_tail[] =
 	"(what was measured is still written, marked partial: yes).\n";
 
 static const struct opt run_opts[] = {
+	OPT_GROUP("What to time:"),
 	OPT_CALL('w', "workload", &g.wl, run_workload, "NAME",
 		 "what to time (default irqdesc-alloc; see bench list)"),
 	OPT_U64('n', "samples", &g.samples, 1, UINT64_C(1) << 32, "N",
@@ -161,6 +162,7 @@ static const struct opt run_opts[] = {
 		"per-CPU area, descriptors, workers), 1..1000\n"
 		"(default 1); the CSV keeps each run and the merge;\n"
 		"bench compare needs 5 or more runs a side"),
+	OPT_GROUP("CPUs and per-CPU memory:"),
 	OPT_STRING('c', "cpus", &g.cpus, "LIST",
 		   "worker CPUs, numactl syntax (default: every\n"
 		   "allowed CPU)"),
@@ -180,6 +182,7 @@ static const struct opt run_opts[] = {
 	OPT_FLAG(0, "irqstat-snapshot", &g.snapshot,
 		 "8-byte struct irqstat\n"
 		 "(CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
+	OPT_GROUP("Cache state and schedule:"),
 	OPT_ENUM('C', "cache", &g.cache, report_caches, "MODE",
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
@@ -189,15 +192,10 @@ static const struct opt run_opts[] = {
 		 "serial (default): one sample at a time machine-wide\n"
 		 "parallel: every worker at once (not with --cache\n"
 		 "remote)"),
+	OPT_GROUP("Timing:"),
 	OPT_ENUM('u', "unit", &g.unit, run_units, "UNIT", "ns (default) or cycles"),
 	OPT_U64('b', "frac-bits", &g.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM_TABLE('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &g.output, "FILE",
-		   "also write the CSV (per-CPU and merged) to FILE: a\n"
-		   "regular file is replaced whole (a symlink's target,\n"
-		   "mode kept), a FIFO or device written in place;\n"
-		   "- is stdout, and then the report goes to stderr"),
 	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
 		 "sfence (default), mfence or none before the end stamp"),
 	OPT_FLAG(0, "subtract-overhead", &g.subtract,
@@ -213,6 +211,13 @@ static const struct opt run_opts[] = {
 		 "old/new pair, written as variant 'reference', by\n"
 		 "which bench compare takes the machine's drift out:\n"
 		 "auto (default) with --cache cold only, on, off"),
+	OPT_GROUP("Output:"),
+	OPT_ENUM_TABLE('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &g.output, "FILE",
+		   "also write the CSV (per-CPU and merged) to FILE: a\n"
+		   "regular file is replaced whole (a symlink's target,\n"
+		   "mode kept), a FIFO or device written in place;\n"
+		   "- is stdout, and then the report goes to stderr"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };

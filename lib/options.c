@@ -293,8 +293,11 @@ int opt_help(FILE *f, const struct opt *const *tab)
 	for (t = 0; tab[t]; t++) {
 		if (t)
 			fputc('\n', f);
-		for (o = tab[t]; o->type != OPT_T_END; o++)
+		for (o = tab[t]; o->type != OPT_T_END; o++) {
+			if (o->type == OPT_T_GROUP && o != tab[t])
+				fputc('\n', f);	/* a heading opens a paragraph */
 			opt_help_one(f, o, col);
+		}
 		if (!t)
 			opt_help_one(f, &opt_help_entry, col);
 	}

@@ -22,8 +22,8 @@
  * opt_help() prints, for every entry, "  -b, --frac-bits B" and the help
  * text in a column after the longest option (at most OPT_HELP_COL), each
  * '\n' of the help continuing in that column; a group entry prints its
- * heading; "-h, --help" closes the first table, and a blank line opens
- * each further one. Every parser takes -h/--help.
+ * heading, after a blank line unless it opens its table; "-h, --help"
+ * closes the first table, and a blank line opens each further one. Every parser takes -h/--help.
  *
  * Values are checked as they come, with one-line messages naming the
  * option and the range or the valid names, e.g.
