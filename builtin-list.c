@@ -28,8 +28,8 @@ int cmd_list(int argc, char **argv)
 	}
 	for_each_workload(w, i) {
 		printf("%-16s %s\n", w->name, w->summary);
-		printf("%-16s   old: %s\n%-16s   new: %s\n", "", w->variant[WL_OLD],
-		       "", w->variant[WL_NEW]);
+		printf("%-16s   %s: %s\n%-16s   %s: %s\n", "", w->label[WL_OLD],
+		       w->variant[WL_OLD], "", w->label[WL_NEW], w->variant[WL_NEW]);
 	}
 	return bench_finish_stdout();
 }

@@ -72,7 +72,6 @@ static struct global {
 	enum tsc_stamps stamps;		/* --stamps */
 	bool drop_disturbed;		/* --drop-disturbed */
 	enum run_ref reference;		/* --reference */
-	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
 	enum wl_cache cache;		/* --cache */
 	enum run_mode mode;		/* --mode */
 	enum run_unit unit;		/* --unit */
@@ -179,9 +178,6 @@ static const struct opt run_opts[] = {
 	OPT_FLAG(0, "hugepages", &g.hugepages,
 		 "vmalloc layout: back the units with transparent huge\n"
 		 "pages (2 MiB per unit: 8192 CPUs need 16 GiB)"),
-	OPT_FLAG(0, "irqstat-snapshot", &g.snapshot,
-		 "8-byte struct irqstat\n"
-		 "(CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
 	OPT_GROUP("Cache state and schedule:"),
 	OPT_ENUM('C', "cache", &g.cache, report_caches, "MODE",
 		 "kernel (default): lines as the allocator's zeroing\n"
@@ -222,29 +218,59 @@ static const struct opt run_opts[] = {
 	OPT_END()
 };
 
-/* run_opts[], then every workload's own options, NULL-terminated */
-static unsigned int run_tables(const struct opt **tab, const struct workload **owner)
+/* @w lists the option table @t */
+static bool run_takes(const struct workload *w, const struct opt *t)
 {
+	const struct opt *const *o;
+
+	for (o = w->options; o && *o; o++)
+		if (*o == t)
+			return true;
+	return false;
+}
+
+/* run_opts[], then every workload's option tables, each once, NULL-terminated */
+static unsigned int run_tables(const struct opt **tab)
+{
+	const struct opt *const *o;
 	const struct workload *w;
-	unsigned int i, n = 0;
+	unsigned int i, t, n = 0;
 
 	tab[n++] = run_opts;
 	for_each_workload(w, i)
-		if (w->options && n < OPT_MAX_TABLES - 1) {
-			owner[n] = w;
-			tab[n++] = w->options;
+		for (o = w->options; o && *o; o++) {
+			for (t = 1; t < n && tab[t] != *o; t++)
+				;
+			if (t == n && n < OPT_MAX_TABLES - 1)
+				tab[n++] = *o;
 		}
 	tab[n] = NULL;
 	return n;
 }
 
+/* "--NAME: only -w a, b take it, not c" */
+static void run_not_yours(const struct opt *given, const struct opt *t)
+{
+	char who[256];
+	const struct workload *w;
+	unsigned int i, n = 0;
+	size_t used = 0;
+
+	for_each_workload(w, i)
+		if (run_takes(w, t) && used < sizeof(who)) {
+			used += (size_t)snprintf(who + used, sizeof(who) - used, "%s%s",
+						 n++ ? ", " : "", w->name);
+		}
+	bench_err("--%s: only -w %s %s it, not %s", given->long_name, who,
+		  n > 1 ? "take" : "takes", g.wl->name);
+}
+
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int run_parse(int argc, char **argv)
 {
-	const struct workload *owner[OPT_MAX_TABLES] = { NULL };
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab };
-	unsigned int t, n = run_tables(tab, owner);
+	unsigned int t, n = run_tables(tab);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
 	if (ret)
@@ -254,9 +280,8 @@ static int run_parse(int argc, char **argv)
 		return -1;
 	}
 	for (t = 1; t < n; t++) {
-		if (p.given[t] && owner[t] != g.wl) {
-			bench_err("--%s: only -w %s takes it, not %s", p.given[t]->long_name,
-				  owner[t]->name, g.wl->name);
+		if (p.given[t] && !run_takes(g.wl, tab[t])) {
+			run_not_yours(p.given[t], tab[t]);
 			return -1;
 		}
 	}
@@ -436,7 +461,6 @@ static int run_measure(void)
 		.stamps = g.stamps,
 		.drop_disturbed = g.drop_disturbed,
 		.reference = run_reference(),
-		.irqstat_size = g.snapshot ? 8 : 4,
 	};
 	int ret;
 

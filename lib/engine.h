@@ -13,10 +13,11 @@
  * --mode parallel: every worker samples at once.
  *
  * Neighbours: before the workers start, the engine packs live per-CPU
- * counters into lines with one hole each (pcpu_pack()), so a workload's
- * small per-CPU objects share their line with live neighbours, as
- * alloc_percpu() packs them. In --cache kernel, serial mode, once per
- * sample every waiting worker increments its own CPU's copy of a
+ * counters into lines with one hole each (pcpu_pack()), the size of the
+ * workload's per-CPU object (wl->obj_size()), so its small per-CPU
+ * objects share their line with live neighbours, as alloc_percpu()
+ * packs them. In --cache kernel, serial mode, once per sample every
+ * waiting worker touches (wl->obj_touch()) its own CPU's copy of a
  * neighbour of the line the last sample used (pcpu_neighbour() of the
  * object prepare() returned), as interrupts on those CPUs would, with
  * nobody waiting for it (some land inside the timed window, as other
@@ -87,7 +88,6 @@ struct engine_cfg {
 	enum tsc_fence fence;		/* end-stamp fence */
 	enum tsc_stamps stamps;		/* fenced, or kstats' bare rdtsc */
 	bool drop_disturbed;		/* leave disturbed samples out of hist */
-	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
 	bool reference;			/* time the reference loop too (ref.h) */
 };
 
@@ -101,6 +101,7 @@ struct engine_results {
 	bool irq_counted;		/* every worker read its /proc/interrupts column */
 	uint64_t irq_read_worst_ns;	/* the slowest worker's one read, at setup, ns */
 	unsigned int packed_lines;	/* lines of live counters pcpu_pack() filled */
+	unsigned int packed_bytes;	/* the size of their holes: wl->obj_size() */
 	bool neighbours;		/* workers dirtied neighbours between samples */
 };
 

@@ -46,6 +46,20 @@ meta() { sed -n "s/^# $1: //p" "$T/s.csv"; }
 	bad "--irq-rate: only -w irqdesc-sparse takes it, not irqdesc-alloc" run --irq-rate 5
 	bad "--live-irqs: only -w irqdesc-sparse takes it, not irqdesc-free" \
 		run --live-irqs 8 -w irqdesc-free
+	# a table the irqdesc-* workloads share: every one of them named
+	bad "--irqstat-snapshot: only -w irqdesc-alloc, irqdesc-free, irqdesc-sparse take it, not empty" \
+		run --irqstat-snapshot -w empty
+}
+
+@test "--irqstat-snapshot: the irqdesc workloads' 8-byte counters, their neighbours of that size" {
+	run --separate-stderr ./bench run -q -n 64 -p 16 -w irqdesc-free --irqstat-snapshot -f csv
+	[ "$status" -eq 0 ]
+	grep -qx '# irqstat_bytes: 8' <<<"$output"
+	grep -q '^# pcpu_neighbours: [1-9][0-9]* lines of live 8-byte counters' <<<"$output"
+	run --separate-stderr ./bench run -q -n 64 -p 16 -w empty -f csv
+	[ "$status" -eq 0 ]
+	grep -qx '# pcpu_neighbours: none: empty has no per-CPU object' <<<"$output"
+	[ "$(grep -c '^# irqstat_bytes:' <<<"$output")" -eq 0 ]
 }
 
 @test "irqdesc-sparse: the sparse options are listed under their heading in run --help" {

@@ -45,7 +45,7 @@ static struct wl_env test_env(unsigned int live, unsigned int irq_threads,
 {
 	struct wl_env env = {
 		.pcpu = pc, .node = node, .nr_possible = UNITS,
-		.cpu = cpus[0], .irqstat_size = 4, .cache = WL_CACHE_KERNEL,
+		.cpu = cpus[0], .cache = WL_CACHE_KERNEL,
 		.worker_cpu = cpus, .nr_workers = 1,
 	};
 
