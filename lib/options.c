@@ -18,7 +18,9 @@
 /* getopt value of a long-only option: this plus its index */
 #define OPT_LONG_BASE	256
 
-static const struct opt opt_help_entry = OPT_FLAG('h', "help", (bool *)NULL, "this text");
+static const struct opt opt_help_entry = {
+	.type = OPT_T_FLAG, .short_name = 'h', .long_name = "help", .help = "this text",
+};
 
 /* ---- parsing ---- */
 
