@@ -99,7 +99,9 @@ struct bench_wait {
  * bench_wait - wait until @w->poll() says done: the first SIGINT or
  * SIGTERM calls @w->stop() and the wait goes on (what was measured is
  * still written), a second one calls @w->leave() and exits 128 + sig at
- * once. The progress line is cleared at the end. Returns 0 or poll()'s
+ * once. The progress line is cleared at the end. With KSB_PROGRESS set
+ * in the environment, each tick's progress is a line of its own, even
+ * when stderr is no terminal: tests wait on it. Returns 0 or poll()'s
  * -errno.
  */
 int bench_wait(const struct bench_wait *w);
