@@ -223,9 +223,9 @@ install: bench bench-static
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
 	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
-		doc/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
+		docs/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
 	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
-	install -m 0644 doc/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
+	install -m 0644 docs/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
