@@ -105,7 +105,7 @@ static void run_defaults(void)
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = FORMAT_TABLE;
-	g.fence = TSC_FENCE_SFENCE;	/* see lib/tsc.h for the measurements */
+	g.fence = TSC_FENCE_SFENCE;	/* why: docs/design.md, "Timing" */
 }
 
 static int run_workload(const struct opt *o, const char *arg, char *why, size_t len)
@@ -432,11 +432,10 @@ static void run_wait(void)
 }
 
 /*
- * --reference auto: with --cache cold only. There every sample starts
- * from flushed lines, and the loop, flushed before and after, leaves that
- * state as it was (old path at 480 CPUs within +-3% side by side); in
- * --cache kernel and remote it evicts lines the workload keeps warm
- * (+10-25% at the defaults, measured).
+ * --reference auto: with --cache cold only, where every sample starts
+ * from flushed lines and the loop, flushed before and after, leaves them
+ * so; elsewhere it evicts lines the workload keeps warm (the figures:
+ * docs/design.md, "The gate's reference loop").
  */
 static bool run_reference(void)
 {

@@ -82,11 +82,7 @@ struct engine {
 };
 
 #define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
-/*
- * per-CPU objects live beside the measured one, for workloads without
- * nr_live(): 64, what --live-irqs gave every workload before it became
- * irqdesc-sparse's own, so that the packing (and the figures) stay
- */
+/* per-CPU objects live beside the measured one without nr_live() (docs/design.md) */
 #define ENGINE_LIVE_DEFAULT	64
 
 #define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */

@@ -29,8 +29,9 @@
  * worker times a fixed loop of cold stores in an area of its own
  * (ref.h), with the same stamps, flushed before and after: the machine's
  * memory speed during the run, for bench compare to take drift out.
- * Every pair, because one per 4 pairs tracked the drift less well; it
- * evicts warm lines, so bench run asks for it with --cache cold only.
+ * Before every pair; it evicts warm lines, so bench run asks for it with
+ * --cache cold only (why both: docs/design.md, "The gate's reference
+ * loop").
  *
  * Disturbed samples: around each sample, outside the timed window (from
  * before prepare() to after finish()), the worker reads its context
