@@ -24,11 +24,21 @@ LDLIBS     = $(PKG_LIBS) -pthread -lm
 
 BENCH_SRCS := bench.c $(wildcard builtin-*.c)
 LIB_SRCS   := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
+# lib/ by side. Reporting: the results model, its files, formats and
+# writers, the gate's statistics, plain C for any host (bench compare,
+# the fuzzers); measurement: the engine, per-CPU memory, topology, TSC,
+# reference loop, workload interface, runs runner, module client, vm.
+# The measuring side may use the reporting side, never the reverse
+# (tests/cli/source.bats); `make reporting` builds the reporting side
+# without libnuma, liburcu or x86 assembly.
+REPORT_SRCS  := kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/json.c \
+		lib/compare.c lib/trend.c lib/samples.c lib/outfile.c lib/options.c lib/host.c
+MEASURE_SRCS := $(filter-out $(REPORT_SRCS),$(LIB_SRCS))
 UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean
+.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs
 all: bench
 
 # ---- objects: one tree per flavour, each object with its own .d ----
@@ -79,6 +89,41 @@ build/bench-tsan: $(call objs,tsan,$(BENCH_SRCS) $(LIB_SRCS))
 build/bench-asan: $(call objs,san,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# ---- the reporting side alone: no package's flags, libc and libm only,
+# and (with Debian's libc6-dev-arm64-cross) compiled for arm64 by clang,
+# where no x86 assembly builds ----
+REPORT_CFLAGS  = $(CFLAGS) $(WARN) -std=gnu11 -MMD -MP -I.
+ARM64_INC     := /usr/aarch64-linux-gnu/include
+ARM64_CC       = clang --target=aarch64-linux-gnu -nostdinc \
+		 -isystem $(shell clang -print-resource-dir 2>/dev/null)/include -isystem $(ARM64_INC)
+
+build/report/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(REPORT_CFLAGS) -c -o $@ $<
+
+build/report-arm64/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(ARM64_CC) $(REPORT_CFLAGS) -c -o $@ $<
+
+build/libksb-report.a: $(call objs,report,$(REPORT_SRCS))
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# every object of the archive linked, against libc and libm alone
+build/report/linked: build/libksb-report.a
+	printf 'int main(void) { return 0; }\n' | $(CC) -x c -c -o $@.o -
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.o -Wl,--whole-archive $< -Wl,--no-whole-archive -lm
+
+reporting: build/report/linked
+	@if [ -f $(ARM64_INC)/stdio.h ] && command -v clang >/dev/null; then \
+		$(MAKE) --no-print-directory $(call objs,report-arm64,$(REPORT_SRCS)); \
+	else \
+		echo "reporting: no arm64 libc headers: not compiled for arm64 (apt-get install libc6-dev-arm64-cross)"; \
+	fi
+
+report-srcs:
+	@echo $(REPORT_SRCS)
+
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
 FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c lib/results.c lib/meta.c
@@ -94,10 +139,12 @@ build/fuzz/%: build/fuzzobj/tests/fuzz/%.o $(call objs,fuzzobj,$(FUZZ_SRCS))
 
 TOOLS := build/bench-tsan build/bench-asan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
 
+# Debian's arm64 libc headers, for `make reporting`'s arm64 build
 check: test-deps
+	@if command -v apt-get >/dev/null; then tests/deps.sh libc6-dev-arm64-cross; fi
 	@$(MAKE) --no-print-directory test
 
-test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS)
+test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS) reporting
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
@@ -189,9 +236,9 @@ install: bench bench-static
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
 	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
-		doc/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
+		docs/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
 	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
-	install -m 0644 doc/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
+	install -m 0644 docs/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))

@@ -187,7 +187,9 @@ const char *bench_fmt_pct(char *buf, size_t len, double frac)
 int bench_wait(const struct bench_wait *w)
 {
 	struct timespec tick = { w->tick_ms / 1000, w->tick_ms % 1000 * 1000000 };
-	bool tty = !w->quiet && w->progress && isatty(STDERR_FILENO);
+	/* KSB_PROGRESS=1: one progress line per tick, terminal or not (tests wait on them) */
+	bool lines = getenv("KSB_PROGRESS") != NULL;
+	bool tty = !w->quiet && w->progress && (lines || isatty(STDERR_FILENO));
 	sigset_t set;
 	int sig, ret;
 
@@ -198,8 +200,9 @@ int bench_wait(const struct bench_wait *w)
 		sigaddset(&set, w->wake);
 	while (!(ret = w->poll(w->priv))) {
 		if (tty) {
-			fputc('\r', stderr);
+			fputs(lines ? "" : "\r", stderr);
 			w->progress(w->priv);
+			fputs(lines ? "\n" : "", stderr);
 		}
 		sig = sigtimedwait(&set, NULL, &tick);
 		if (sig != SIGINT && sig != SIGTERM)
@@ -211,7 +214,7 @@ int bench_wait(const struct bench_wait *w)
 		*w->signo = sig;
 		w->stop(w->priv, sig);
 	}
-	if (tty)
+	if (tty && !lines)
 		fprintf(stderr, "\r%60s\r", "");
 	return ret < 0 ? ret : 0;
 }

@@ -108,15 +108,17 @@ struct bench_wait {
  * bench_wait - wait until @w->poll() says done: the first SIGINT or
  * SIGTERM calls @w->stop() and the wait goes on (what was measured is
  * still written), a second one calls @w->leave() and exits 128 + sig at
- * once. The progress line is cleared at the end. Returns 0 or poll()'s
+ * once. The progress line is cleared at the end. With KSB_PROGRESS set
+ * in the environment, each tick's progress is a line of its own, even
+ * when stderr is no terminal: tests wait on it. Returns 0 or poll()'s
  * -errno.
  */
 int bench_wait(const struct bench_wait *w);
 
 /* the subcommands, each returning its exit code */
 int cmd_run(int argc, char **argv);		/* builtin-run.c */
-int cmd_list(int argc, char **argv);		/* builtin-run.c */
-int cmd_calibrate(int argc, char **argv);	/* builtin-run.c */
+int cmd_list(int argc, char **argv);		/* builtin-list.c */
+int cmd_calibrate(int argc, char **argv);	/* builtin-calibrate.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
 int cmd_show(int argc, char **argv);		/* builtin-show.c */
 int cmd_trend(int argc, char **argv);		/* builtin-trend.c */

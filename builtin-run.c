@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-run.c - bench run, bench list, bench calibrate: set up the
- * topology, the clock and the per-CPU allocator, start the pinned
- * workers, wait for them (or for SIGINT/SIGTERM), report.
+ * builtin-run.c - bench run: set up the topology, the clock and the
+ * per-CPU allocator, start the pinned workers, wait for them (or for
+ * SIGINT/SIGTERM), report; with --runs R, each run in a child process
+ * (lib/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,9 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,6 +29,7 @@
 #include "lib/pcpu.h"
 #include "lib/report.h"
 #include "lib/results.h"
+#include "lib/runs.h"
 #include "lib/samples.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
@@ -72,7 +72,6 @@ static struct global {
 	enum tsc_stamps stamps;		/* --stamps */
 	bool drop_disturbed;		/* --drop-disturbed */
 	enum run_ref reference;		/* --reference */
-	bool snapshot;			/* --irqstat-snapshot: 8-byte irqstat */
 	enum wl_cache cache;		/* --cache */
 	enum run_mode mode;		/* --mode */
 	enum run_unit unit;		/* --unit */
@@ -106,7 +105,7 @@ static void run_defaults(void)
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = FORMAT_TABLE;
-	g.fence = TSC_FENCE_SFENCE;	/* see lib/tsc.h for the measurements */
+	g.fence = TSC_FENCE_SFENCE;	/* why: docs/design.md, "Timing" */
 }
 
 static int run_workload(const struct opt *o, const char *arg, char *why, size_t len)
@@ -152,6 +151,7 @@ static const char run_tail[] =
 	"(what was measured is still written, marked partial: yes).\n";
 
 static const struct opt run_opts[] = {
+	OPT_GROUP("What to time:"),
 	OPT_CALL('w', "workload", &g.wl, run_workload, "NAME",
 		 "what to time (default irqdesc-alloc; see bench list)"),
 	OPT_U64('n', "samples", &g.samples, 1, UINT64_C(1) << 32, "N",
@@ -161,6 +161,7 @@ static const struct opt run_opts[] = {
 		"per-CPU area, descriptors, workers), 1..1000\n"
 		"(default 1); the CSV keeps each run and the merge;\n"
 		"bench compare needs 5 or more runs a side"),
+	OPT_GROUP("CPUs and per-CPU memory:"),
 	OPT_STRING('c', "cpus", &g.cpus, "LIST",
 		   "worker CPUs, numactl syntax (default: every\n"
 		   "allowed CPU)"),
@@ -177,9 +178,7 @@ static const struct opt run_opts[] = {
 	OPT_FLAG(0, "hugepages", &g.hugepages,
 		 "vmalloc layout: back the units with transparent huge\n"
 		 "pages (2 MiB per unit: 8192 CPUs need 16 GiB)"),
-	OPT_FLAG(0, "irqstat-snapshot", &g.snapshot,
-		 "8-byte struct irqstat\n"
-		 "(CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
+	OPT_GROUP("Cache state and schedule:"),
 	OPT_ENUM('C', "cache", &g.cache, report_caches, "MODE",
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
@@ -189,15 +188,10 @@ static const struct opt run_opts[] = {
 		 "serial (default): one sample at a time machine-wide\n"
 		 "parallel: every worker at once (not with --cache\n"
 		 "remote)"),
+	OPT_GROUP("Timing:"),
 	OPT_ENUM('u', "unit", &g.unit, run_units, "UNIT", "ns (default) or cycles"),
 	OPT_U64('b', "frac-bits", &g.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM_TABLE('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &g.output, "FILE",
-		   "also write the CSV (per-CPU and merged) to FILE: a\n"
-		   "regular file is replaced whole (a symlink's target,\n"
-		   "mode kept), a FIFO or device written in place;\n"
-		   "- is stdout, and then the report goes to stderr"),
 	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
 		 "sfence (default), mfence or none before the end stamp"),
 	OPT_FLAG(0, "subtract-overhead", &g.subtract,
@@ -213,33 +207,70 @@ static const struct opt run_opts[] = {
 		 "old/new pair, written as variant 'reference', by\n"
 		 "which bench compare takes the machine's drift out:\n"
 		 "auto (default) with --cache cold only, on, off"),
+	OPT_GROUP("Output:"),
+	OPT_ENUM_TABLE('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &g.output, "FILE",
+		   "also write the CSV (per-CPU and merged) to FILE: a\n"
+		   "regular file is replaced whole (a symlink's target,\n"
+		   "mode kept), a FIFO or device written in place;\n"
+		   "- is stdout, and then the report goes to stderr"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
-/* run_opts[], then every workload's own options, NULL-terminated */
-static unsigned int run_tables(const struct opt **tab, const struct workload **owner)
+/* @w lists the option table @t */
+static bool run_takes(const struct workload *w, const struct opt *t)
 {
+	const struct opt *const *o;
+
+	for (o = w->options; o && *o; o++)
+		if (*o == t)
+			return true;
+	return false;
+}
+
+/* run_opts[], then every workload's option tables, each once, NULL-terminated */
+static unsigned int run_tables(const struct opt **tab)
+{
+	const struct opt *const *o;
 	const struct workload *w;
-	unsigned int i, n = 0;
+	unsigned int i, t, n = 0;
 
 	tab[n++] = run_opts;
 	for_each_workload(w, i)
-		if (w->options && n < OPT_MAX_TABLES - 1) {
-			owner[n] = w;
-			tab[n++] = w->options;
+		for (o = w->options; o && *o; o++) {
+			for (t = 1; t < n && tab[t] != *o; t++)
+				;
+			if (t == n && n < OPT_MAX_TABLES - 1)
+				tab[n++] = *o;
 		}
 	tab[n] = NULL;
 	return n;
 }
 
+/* "--NAME: only -w a, b take it, not c" */
+static void run_not_yours(const struct opt *given, const struct opt *t)
+{
+	char who[256];
+	const struct workload *w;
+	unsigned int i, n = 0;
+	size_t used = 0;
+
+	for_each_workload(w, i)
+		if (run_takes(w, t) && used < sizeof(who)) {
+			used += (size_t)snprintf(who + used, sizeof(who) - used, "%s%s",
+						 n++ ? ", " : "", w->name);
+		}
+	bench_err("--%s: only -w %s %s it, not %s", given->long_name, who,
+		  n > 1 ? "take" : "takes", g.wl->name);
+}
+
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int run_parse(int argc, char **argv)
 {
-	const struct workload *owner[OPT_MAX_TABLES] = { NULL };
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab };
-	unsigned int t, n = run_tables(tab, owner);
+	unsigned int t, n = run_tables(tab);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
 	if (ret)
@@ -249,9 +280,8 @@ static int run_parse(int argc, char **argv)
 		return -1;
 	}
 	for (t = 1; t < n; t++) {
-		if (p.given[t] && owner[t] != g.wl) {
-			bench_err("--%s: only -w %s takes it, not %s", p.given[t]->long_name,
-				  owner[t]->name, g.wl->name);
+		if (p.given[t] && !run_takes(g.wl, tab[t])) {
+			run_not_yours(p.given[t], tab[t]);
 			return -1;
 		}
 	}
@@ -271,28 +301,20 @@ static int run_parse(int argc, char **argv)
 
 static int run_topo(void)
 {
-	char allowed[256];
+	const char *opt;
+	char why[512];
 	int bad = -1, ret;
 
 	ret = topo_init(&g.topo, g.cpus, (unsigned int)g.possible, &bad);
 	if (!ret)
 		return 0;
-	topo_allowed_list(allowed, sizeof(allowed));
-	if (ret == -EINVAL)
-		bench_err("--cpus: '%s' is not a CPU list this process may use (allowed: %s)",
-			  g.cpus, allowed);
-	else if (ret == -EPERM)
-		bench_err("--cpus: CPU %d is not one this process may use (allowed: %s)",
-			  bad, allowed);
-	else if (ret == -E2BIG)
-		bench_err("--cpus: CPU %s%d is above the limit of %d CPUs (NR_CPUS: 0-%d)",
-			  bad == INT_MAX ? ">= " : "", bad, TOPO_MAX_CPUS, TOPO_MAX_CPUS - 1);
-	else if (ret == -ERANGE)
-		bench_err("--possible-cpus: %lu is too few: worker CPU %d needs at least %d",
-			  (unsigned long)g.possible, bad, bad + 1);
-	else
-		fprintf(stderr, "%s: reading the CPU topology: %s\n", bench_prog, strerror(-ret));
-	return ret == -ENOENT || ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
+	opt = topo_why(ret, g.cpus, (unsigned int)g.possible, bad, why, sizeof(why));
+	if (!opt) {
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		return EXIT_ENV;
+	}
+	bench_err("--%s: %s", opt, why);
+	return EXIT_USAGE;
 }
 
 /*
@@ -410,11 +432,10 @@ static void run_wait(void)
 }
 
 /*
- * --reference auto: with --cache cold only. There every sample starts
- * from flushed lines, and the loop, flushed before and after, leaves that
- * state as it was (old path at 480 CPUs within +-3% side by side); in
- * --cache kernel and remote it evicts lines the workload keeps warm
- * (+10-25% at the defaults, measured).
+ * --reference auto: with --cache cold only, where every sample starts
+ * from flushed lines and the loop, flushed before and after, leaves them
+ * so; elsewhere it evicts lines the workload keeps warm (the figures:
+ * docs/design.md, "The gate's reference loop").
  */
 static bool run_reference(void)
 {
@@ -439,7 +460,6 @@ static int run_measure(void)
 		.stamps = g.stamps,
 		.drop_disturbed = g.drop_disturbed,
 		.reference = run_reference(),
-		.irqstat_size = g.snapshot ? 8 : 4,
 	};
 	int ret;
 
@@ -457,11 +477,9 @@ static int run_measure(void)
 	run_wait();
 	ret = engine_join(g.e);
 	if (ret) {
-		unsigned int cpu = 0;
-		const char *what = engine_error(g.e, &cpu);
+		char why[256];
 
-		fprintf(stderr, "%s: worker on CPU %u: %s: %s\n", bench_prog, cpu, what,
-			strerror(-ret));
+		fprintf(stderr, "%s: %s\n", bench_prog, engine_why(g.e, ret, why, sizeof(why)));
 		return EXIT_ENV;
 	}
 	return 0;
@@ -534,206 +552,81 @@ static int run_once(void)
 	return ret;
 }
 
-/* ---- bench run --runs R: one fresh process per run ---- */
+/* ---- bench run --runs R: one fresh process per run (lib/runs.h) ---- */
 
-/*
- * Each run is a child process, so that placement and layout are
- * resampled as separate invocations would resample them: a fresh
- * address space, per-CPU area, descriptors and workers. The child
- * writes its one-run CSV (format 3: exact) to an unlinked temp file
- * that the parent reads back into the set of every run. Runs are
- * sequential: concurrent ones would disturb each other.
- */
-static struct runs {
-	struct results *all;		/* every run read back, and their merge */
-	unsigned int n;			/* runs read back */
-} rs;
-
-/* per-run, per-CPU series only while they stay few (a 480-CPU host: no) */
-#define RUNS_MAX_CPU_SERIES	256
-
-/*
- * The child: its own process group, so that a terminal's SIGINT reaches
- * the parent alone, which forwards it once (the child then stops at a
- * sample boundary and still writes what it measured); and it dies with
- * the parent.
- */
-static void runs_child(unsigned int idx, FILE *out, pid_t parent)
+/* in the child: run @run, its CSV to @out, nothing printed */
+static int runs_child(void *priv, unsigned int run, FILE *out)
 {
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(EXIT_ENV);	/* the parent died before prctl() */
+	(void)priv;
 	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o, not ours */
 	g.output = NULL;
-	g.run_idx = idx;
+	g.run_idx = run;
 	g.run_out = out;
 	g.quiet = true;
-	_exit(run_once());
+	return run_once();
 }
 
-/* bench_wait() on run @idx's child @pid */
-struct runs_child {
-	pid_t pid;			/* the child */
-	unsigned int idx;		/* its run, 1..R */
-	int status;			/* its wait status, once reaped */
-};
-
-static int runs_poll(void *priv)
+/* bench_wait() on one run's child */
+static int runs_poll_child(void *priv)
 {
-	struct runs_child *c = priv;
-	pid_t w = waitpid(c->pid, &c->status, WNOHANG);
-
-	return w == c->pid ? 1 : w < 0 ? -errno : 0;
+	return runs_poll(priv);
 }
 
 static void runs_stop(void *priv, int sig)
 {
-	kill(((struct runs_child *)priv)->pid, sig);
+	runs_signal(priv, sig);
 }
 
 static void runs_leave(void *priv)
 {
-	kill(((struct runs_child *)priv)->pid, SIGKILL);
+	runs_signal(priv, SIGKILL);
 	outfile_abort(&g.out);
 }
 
 static void runs_progress(void *priv)
 {
-	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->idx,
+	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->run,
 		(unsigned long)g.runs);
 }
 
-/*
- * Wait for run @idx; the first SIGINT/SIGTERM is passed on to it, a
- * second one leaves at once. Returns its exit code, or EXIT_ENV after a
- * message when it was killed or cannot be waited for.
- */
-static int runs_wait(pid_t pid, unsigned int idx)
+/* the first SIGINT/SIGTERM is passed on to the child, a second one leaves at once */
+static int runs_wait(void *priv, struct runs_child *c)
 {
-	struct runs_child c = { .pid = pid, .idx = idx };
 	const struct bench_wait w = {
-		.poll = runs_poll, .stop = runs_stop, .leave = runs_leave,
-		.progress = runs_progress, .priv = &c, .tick_ms = 200, .wake = SIGCHLD,
+		.poll = runs_poll_child, .stop = runs_stop, .leave = runs_leave,
+		.progress = runs_progress, .priv = c, .tick_ms = 200, .wake = SIGCHLD,
 		.quiet = g.quiet, .signo = &g.signo,
 	};
-	int ret = bench_wait(&w);
 
-	if (ret) {
-		fprintf(stderr, "%s: run %u: waitpid: %s\n", bench_prog, idx, strerror(-ret));
-		return EXIT_ENV;
-	}
-	if (WIFEXITED(c.status))
-		return WEXITSTATUS(c.status);
-	fprintf(stderr, "%s: run %u: killed by signal %d (%s)\n", bench_prog, idx,
-		WTERMSIG(c.status), strsignal(WTERMSIG(c.status)));
-	return EXIT_ENV;
-}
-
-/* a SIGINT/SIGTERM that came between two runs: start no other */
-static bool runs_stopped(void)
-{
-	struct timespec now = { 0, 0 };
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sig = sigtimedwait(&set, NULL, &now);
-	if (sig > 0)
-		g.signo = sig;
-	return g.signo;
-}
-
-/*
- * Read run @idx's CSV back into the set of runs: as run @idx, and into
- * the merge over the runs; its per-CPU series into the merge alone when
- * runs x series would pass RUNS_MAX_CPU_SERIES, so that the parent's
- * memory does not grow with runs x CPUs. 0, 1 when it holds no sample,
- * or EXIT_ENV after a message.
- */
-static int runs_read(FILE *tmp, unsigned int idx)
-{
-	struct results *one = NULL;
-	struct csv_error err;
-	unsigned int flags = 0;
-	int ret;
-
-	rewind(tmp);
-	ret = csv_read(tmp, &one, &err);
-	if (ret == -EINVAL && g.signo && !err.line)
-		return 1;	/* stopped before its first sample */
-	if (ret) {
-		fprintf(stderr, "%s: run %u: reading its results back: line %lu: %s\n",
-			bench_prog, idx, err.line, ret == -EINVAL ? err.why : strerror(-ret));
-		return EXIT_ENV;
-	}
-	if (!rs.all)
-		rs.all = results_create(one->frac_bits);
-	if (g.runs * one->n > RUNS_MAX_CPU_SERIES)
-		flags = RESULTS_MERGED_CPUS_ONLY;
-	ret = rs.all ? results_add_run(rs.all, one, idx, flags) : -ENOMEM;
-	results_free(one);
-	if (!ret) {
-		rs.n++;
-		return 0;
-	}
-	fprintf(stderr, "%s: merging the runs: %s\n", bench_prog,
-		ret == -EINVAL ? "their histograms differ in layout" : strerror(-ret));
-	return EXIT_ENV;
-}
-
-/* run every child in turn; 0 or the exit code of the first that failed */
-static int runs_measure(void)
-{
-	pid_t pid, parent = getpid();
-	unsigned int idx;
-	FILE *tmp;
-	int rc;
-
-	for (idx = 1; idx <= g.runs && !runs_stopped(); idx++) {
-		tmp = tmpfile();
-		pid = tmp ? fork() : -1;
-		if (pid < 0) {
-			fprintf(stderr, "%s: run %u: %s: %s\n", bench_prog, idx,
-				tmp ? "fork" : "temp file", strerror(errno));
-			if (tmp)
-				fclose(tmp);
-			return EXIT_ENV;
-		}
-		if (!pid)
-			runs_child(idx, tmp, parent);
-		setpgid(pid, pid);	/* as the child does: no window for the tty's SIGINT */
-		rc = runs_wait(pid, idx);
-		if (rc == 0 || rc == 128 + SIGINT || rc == 128 + SIGTERM)
-			rc = runs_read(tmp, idx) == EXIT_ENV ? EXIT_ENV : 0;
-		fclose(tmp);
-		if (rc)
-			return rc;	/* the child said why */
-	}
-	return 0;
+	(void)priv;
+	return bench_wait(&w);
 }
 
 /* bench run --runs R: measure in children, then write and print the set */
 static int runs_main(void)
 {
+	struct runs rs = { .asked = (unsigned int)g.runs };
+	const struct runs_ops ops = {
+		.child = runs_child, .wait = runs_wait, .signo = &g.signo,
+	};
+	struct runs_error err;
 	int ret;
 
 	/* waitpid() needs its children: an inherited SIG_IGN would reap them */
 	signal(SIGCHLD, SIG_DFL);
-	ret = runs_measure();
-	if (!ret && rs.n) {
-		meta_put(&rs.all->meta, "command", "%s", g.cmdline);
-		meta_put(&rs.all->meta, "runs_asked", "%lu", (unsigned long)g.runs);
-		if (g.signo || rs.n < g.runs)
-			meta_put(&rs.all->meta, "partial", "yes");
+	ret = runs_measure(&rs, &ops, &err);
+	if (ret == -ECHILD && err.rc > 0) {
+		ret = err.rc;	/* the child said why */
+	} else if (ret) {
+		fprintf(stderr, "%s: run %u: %s\n", bench_prog, err.run, err.why);
+		ret = EXIT_ENV;
+	} else if (rs.n) {
+		runs_meta(&rs, g.cmdline, g.signo);
 		ret = bench_report(&g.out, g.output, (unsigned int)g.format, rs.all);
 	}
 	if (!ret && g.signo)
 		ret = 128 + g.signo;
-	results_free(rs.all);
-	memset(&rs, 0, sizeof(rs));
+	runs_fini(&rs);
 	return ret;
 }
 
@@ -761,106 +654,6 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
-	engine_destroy(g.e);
-	pcpu_destroy(g.pcpu);
-	topo_fini(&g.topo);
-	return ret;
-}
-
-/* ---- bench list ---- */
-
-int cmd_list(int argc, char **argv)
-{
-	static const struct opt none[] = { OPT_END() };
-	const struct opt *tab[] = { none, NULL };
-	struct opt_parser p = { .tab = tab };
-	const struct workload *w;
-	unsigned int i;
-	int ret;
-
-	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time.\n",
-			    NULL, argc, argv);
-	if (ret)
-		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	for_each_workload(w, i) {
-		printf("%-16s %s\n", w->name, w->summary);
-		printf("%-16s   old: %s\n%-16s   new: %s\n", "", w->variant[WL_OLD],
-		       "", w->variant[WL_NEW]);
-	}
-	return bench_finish_stdout();
-}
-
-/* ---- bench calibrate ---- */
-
-static int calibrate_print(void)
-{
-	const bool tsc = g.tsc.usable;
-	struct engine_worker_results w;
-	unsigned int i;
-
-	printf("tsc_hz: %lu\ntsc_hz_source: %s\ninvariant_tsc: %s\nclocksource: %s\n",
-	       (unsigned long)g.tsc.hz, g.tsc.hz_source,
-	       g.tsc.invariant ? "yes" : "no", g.tsc.clocksource);
-	printf("clock: %s\n", tsc ? "tsc" : "clock_gettime (no usable TSC)");
-	if (!tsc)
-		printf("why: %s\n", g.tsc.why);
-	printf("end_fence: %s\n\n# empty timed region, 4096 samples per CPU%s\n",
-	       tsc_fence_names[g.fence], tsc ? "" : ", timed with clock_gettime");
-	if (tsc)
-		printf("%-5s %-5s %12s %15s %10s\n", "cpu", "node", "min_cycles",
-		       "median_cycles", "median_ns");
-	else
-		printf("%-5s %-5s %12s %15s\n", "cpu", "node", "min_ns", "median_ns");
-	for (i = 0; i < engine_nr_workers(g.e); i++) {
-		engine_worker_results(g.e, i, &w);
-		printf("%-5u %-5d %12lu %15lu", w.cpu, w.node, (unsigned long)w.overhead_min,
-		       (unsigned long)w.overhead_median);
-		if (tsc)
-			printf(" %10lu", (unsigned long)tsc_to_ns(&g.tsc, w.overhead_median));
-		putchar('\n');
-	}
-	return bench_finish_stdout();
-}
-
-static const struct opt calibrate_opts[] = {
-	OPT_STRING('c', "cpus", &g.cpus, "LIST",
-		   "CPUs to calibrate, numactl syntax (default: every\n"
-		   "allowed CPU)"),
-	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
-		 "sfence (default), mfence or none before the end stamp"),
-	OPT_END()
-};
-
-int cmd_calibrate(int argc, char **argv)
-{
-	const struct opt *tab[] = { calibrate_opts, NULL };
-	struct opt_parser p = { .tab = tab };
-	int ret;
-
-	run_defaults();
-	g.wl = &wl_empty;
-	g.samples = 0;
-	g.quiet = true;
-	g.reference = RUN_REF_OFF;
-	ret = bench_options(&p, "Usage: bench calibrate [OPTIONS]\n"
-			    "Print the TSC frequency and how it was found, whether the TSC is\n"
-			    "invariant, the clocksource, and the empty timed region's cost per CPU.\n",
-			    NULL, argc, argv);
-	if (ret)
-		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
-	ret = run_setup();
-	if (!ret)
-		ret = run_measure();
-	if (!ret)
-		ret = calibrate_print();
 	engine_destroy(g.e);
 	pcpu_destroy(g.pcpu);
 	topo_fini(&g.topo);

@@ -43,18 +43,17 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "kstats_hist.h"
 #include "lib/csv.h"
 #include "lib/format.h"
 #include "lib/kimage.h"
 #include "lib/outfile.h"
 #include "lib/results.h"
+#include "lib/runs.h"
 #include "lib/vm.h"
 
 #define BV_MAX_KERNELS	16
 #define BV_MAX_ARGS	64		/* words of one command */
 #define BV_TAIL		4		/* console lines quoted for a failed boot */
-#define BV_MAX_CPU_SERIES 256		/* per-boot per-CPU series kept up to */
 
 
 /* the bench commands a guest may run: each writes a CSV with -o */
@@ -77,8 +76,7 @@ struct bv_boot {
 
 /* the boots' results of one command on one kernel */
 struct bv_runs {
-	struct results *all;		/* the boots as runs 1.., and their merge */
-	unsigned int n;			/* boots read back */
+	struct runs set;		/* the boots as runs 1.., and their merge */
 	struct outfile out;		/* NAME.csv or NAME-CMD.csv */
 	char path[PATH_MAX];		/* its path */
 };
@@ -851,26 +849,18 @@ static int bv_cmd_failed(const struct bv_kernel *k, unsigned int b, unsigned int
 
 /*
  * the CSV command @i wrote in boot @b, read back as run b + 1; per-CPU
- * series of each boot kept while they stay few (as bench run --runs)
+ * series of each boot kept while they stay few (lib/runs.h, as bench
+ * run --runs)
  */
 static int bv_absorb(struct bv_kernel *k, unsigned int b, unsigned int i, struct vm_guest *g)
 {
-	unsigned int flags = v.boots * (v.cpus + 1) > BV_MAX_CPU_SERIES ?
-			     RESULTS_MERGED_CPUS_ONLY : 0;
 	struct csv_error err = { 0, "no CSV" };
-	struct bv_runs *r = &k->runs[i];
-	struct results *one = NULL;
 	int ret = -EINVAL;
 
 	if (g->csv[i])
-		ret = csv_read(g->csv[i], &one, &err);
+		ret = runs_absorb(&k->runs[i].set, g->csv[i], b + 1, &err);
 	if (!ret)
-		ret = results_add_run(r->all, one, b + 1, flags);
-	results_free(one);
-	if (!ret) {
-		r->n++;
 		return 0;
-	}
 	return bv_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", k->name,
 			  b + 1, v.c[i].argv[0], err.line,
 			  ret == -EINVAL ? err.why : strerror(-ret));
@@ -985,12 +975,9 @@ static void bv_meta_boots(struct meta *m, const struct bv_kernel *k, const char 
 /* the first boot's metadata, with the VM's and every boot's */
 static void bv_meta(struct bv_kernel *k, unsigned int i)
 {
-	struct meta *m = &k->runs[i].all->meta;
+	struct meta *m = &k->runs[i].set.all->meta;
 
-	meta_put(m, "command", "%s", v.cmdline);
-	meta_put(m, "runs_asked", "%lu", (unsigned long)v.boots);
-	if (v.signo || k->runs[i].n < v.boots)
-		meta_put(m, "partial", "yes");
+	runs_meta(&k->runs[i].set, v.cmdline, v.signo);
 	meta_put(m, "vm_name", "%s", k->name);
 	meta_put(m, "vm_image", "%s", k->image);
 	meta_put(m, "vm_release", "%s", k->release);
@@ -1009,9 +996,9 @@ static int bv_print(FILE *f, const struct bv_kernel *k, unsigned int i)
 
 	if (v.format != FORMAT_CSV && strcmp(formats[v.format].name, "json"))
 		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
-			k->name, v.c[i].what, r->n, k->release, v.vm.possible, v.vm.cpus,
+			k->name, v.c[i].what, r->set.n, k->release, v.vm.possible, v.vm.cpus,
 			vm_accels[v.accel]);
-	return format_write(f, (unsigned int)v.format, r->all);
+	return format_write(f, (unsigned int)v.format, r->set.all);
 }
 
 /* ---- bench vm ---- */
@@ -1043,9 +1030,7 @@ static int bv_open_outputs(void)
 				bench_err("-o %s: %s: %s", v.outdir, r->path, strerror(-ret));
 				return EXIT_USAGE;
 			}
-			r->all = results_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
-			if (!r->all)
-				return bv_refused("%s", strerror(ENOMEM));
+			r->set.asked = (unsigned int)v.boots;
 		}
 		snprintf(k->console_path, sizeof(k->console_path), "%s.console", base);
 		ret = outfile_open(&k->console, k->console_path);
@@ -1063,16 +1048,8 @@ static int bv_open_outputs(void)
 /* a SIGINT/SIGTERM that came between two boots: start no other */
 static bool bv_stopped(void)
 {
-	struct timespec now = { 0, 0 };
-	sigset_t set;
-	int sig;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sig = sigtimedwait(&set, NULL, &now);
-	if (sig > 0)
-		v.signo = sig;
+	if (!v.signo)
+		v.signo = runs_stop_pending();
 	return v.signo;
 }
 
@@ -1106,10 +1083,10 @@ static int bv_report(void)
 		for (i = 0; i < v.nr_c; i++) {
 			struct bv_runs *r = &k->runs[i];
 
-			if (!r->n)
+			if (!r->set.n)
 				continue;
 			bv_meta(k, i);
-			err = csv_write(r->out.f, r->all) ?: outfile_commit(&r->out);
+			err = csv_write(r->out.f, r->set.all) ?: outfile_commit(&r->out);
 			if (err)
 				ret = bv_refused("writing %s: %s", r->path, strerror(-err));
 			else if (bv_print(stdout, k, i))
@@ -1154,7 +1131,7 @@ static void bv_free(void)
 
 	for (k = v.k; k < v.k + v.nr_k; k++) {
 		for (i = 0; i < v.nr_c; i++) {
-			results_free(k->runs[i].all);
+			runs_fini(&k->runs[i].set);
 			outfile_abort(&k->runs[i].out);
 		}
 		outfile_abort(&k->console);

@@ -77,15 +77,12 @@ struct engine {
 	void *_Atomic last_obj;		/* kernel: the last sample's object */
 	bool neighbours;		/* kernel, serial: dirty neighbours */
 	unsigned int packed_lines;	/* lines pcpu_pack() filled */
+	unsigned int packed_bytes;	/* their holes' size, wl->obj_size() */
 	struct ref *ref;		/* the reference area, NULL without cfg.reference */
 };
 
 #define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
-/*
- * per-CPU objects live beside the measured one, for workloads without
- * nr_live(): 64, what --live-irqs gave every workload before it became
- * irqdesc-sparse's own, so that the packing (and the figures) stay
- */
+/* per-CPU objects live beside the measured one without nr_live() (docs/design.md) */
 #define ENGINE_LIVE_DEFAULT	64
 
 #define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */
@@ -121,8 +118,8 @@ static void worker_serve_dirty(struct engine_worker *w)
 		return;
 	w->dirty_seen = g;
 	obj = atomic_load_explicit(&e->dirty_obj, memory_order_relaxed);
-	/* kstat_incr_irqs_this_cpu(): this_cpu_inc(desc->kstat_irqs->cnt) */
-	(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, obj, w->cpu))++;
+	/* what an interrupt on our CPU does: kstat_incr_irqs_this_cpu() */
+	e->cfg.wl->obj_touch(pcpu_ptr(e->cfg.pcpu, obj, w->cpu));
 	atomic_fetch_add_explicit(&e->dirty_acks, 1, memory_order_release);
 }
 
@@ -134,7 +131,7 @@ static void worker_request_dirty(struct engine_worker *w, void *obj)
 	atomic_store_explicit(&e->dirty_obj, obj, memory_order_relaxed);
 	/* our own request: nothing for us to serve */
 	w->dirty_seen = atomic_fetch_add_explicit(&e->dirty_gen, 1, memory_order_release) + 1;
-	(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, obj, w->cpu))++;
+	e->cfg.wl->obj_touch(pcpu_ptr(e->cfg.pcpu, obj, w->cpu));
 	while (atomic_load_explicit(&e->dirty_acks, memory_order_acquire) <
 	       e->nr_workers - 1 && !engine_leaving(e))
 		cpu_relax();
@@ -142,7 +139,7 @@ static void worker_request_dirty(struct engine_worker *w, void *obj)
 
 /*
  * --cache kernel, serial: once per sample, while it waits for its turn, a
- * worker increments its own CPU's copy of a live neighbour of the last
+ * worker touches its own CPU's copy of a live neighbour of the last
  * sample's counter, as an interrupt on this CPU would. Nobody waits for
  * it, so some land inside another worker's timed window, as other CPUs'
  * interrupts do. A different word of the line: no data race.
@@ -157,7 +154,7 @@ static void worker_dirty_neighbour(struct engine_worker *w, uint64_t turn)
 	w->nb_turn = turn;
 	last = atomic_load_explicit(&e->last_obj, memory_order_relaxed);
 	if (last)
-		(*(volatile unsigned int *)pcpu_ptr(e->cfg.pcpu, pcpu_neighbour(last), w->cpu))++;
+		e->cfg.wl->obj_touch(pcpu_ptr(e->cfg.pcpu, pcpu_neighbour(last), w->cpu));
 }
 
 /* ---- one sample ---- */
@@ -309,7 +306,7 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 	ret = c->wl->prepare(priv, v, &obj);
 	if (ret)
 		return worker_fail(w, ret, "preparing a sample");
-	if (c->cache == WL_CACHE_REMOTE && obj)
+	if (c->cache == WL_CACHE_REMOTE && obj && c->wl->obj_touch)
 		worker_request_dirty(w, obj);
 	/* the region loaded before the start stamp: the window holds the call */
 	d = worker_time(w, c->wl->sample[v], priv, &migrated);
@@ -464,7 +461,6 @@ static int worker_setup(struct engine_worker *w, void **priv)
 		.node = c->topo->node,
 		.nr_possible = c->topo->nr_possible,
 		.cpu = w->cpu,
-		.irqstat_size = c->irqstat_size,
 		.cache = c->cache,
 		.worker_cpu = c->topo->worker_cpu,
 		.nr_workers = c->topo->nr_workers,
@@ -553,7 +549,7 @@ struct engine *engine_create(const struct engine_cfg *cfg)
 		e->w[i].irq_fd = -1;
 	}
 	e->neighbours = cfg->cache == WL_CACHE_KERNEL && !cfg->parallel &&
-			!cfg->wl->no_remote && e->nr_workers > 1;
+			!cfg->wl->no_remote && cfg->wl->obj_touch && e->nr_workers > 1;
 	for (i = 0; i < e->nr_workers; i++)
 		e->w[i].nb_turn = UINT64_MAX;
 	pthread_mutex_init(&e->gate_lock, NULL);
@@ -601,12 +597,13 @@ int engine_start(struct engine *e)
 	int ret = 0;
 
 	/* live neighbours for every object that can be live at once */
-	if (c->pcpu) {
+	if (c->pcpu && c->wl->obj_size) {
 		lines = c->wl->nr_live ? c->wl->nr_live() : ENGINE_LIVE_DEFAULT;
 		lines += e->nr_workers + 1;
 		if (lines > c->pcpu->unit_size / (4 * PCPU_LINE))
 			lines = (unsigned int)(c->pcpu->unit_size / (4 * PCPU_LINE));
-		e->packed_lines = pcpu_pack(c->pcpu, lines, c->irqstat_size ? c->irqstat_size : 4);
+		e->packed_bytes = c->wl->obj_size();
+		e->packed_lines = pcpu_pack(c->pcpu, lines, e->packed_bytes);
 	}
 	/* a neighbour is a live pack word only while every worker has a hole */
 	if (e->packed_lines < e->nr_workers + 1)
@@ -681,6 +678,16 @@ const char *engine_error(const struct engine *e, unsigned int *cpu)
 	return NULL;
 }
 
+char *engine_why(const struct engine *e, int err, char *buf, size_t len)
+{
+	unsigned int cpu = 0;
+	const char *what = engine_error(e, &cpu);
+
+	snprintf(buf, len, "worker on CPU %u: %s: %s", cpu, what ? what : "running",
+		 strerror(-err));
+	return buf;
+}
+
 void engine_results(const struct engine *e, struct engine_results *r)
 {
 	const struct engine_worker *w;
@@ -698,6 +705,7 @@ void engine_results(const struct engine *e, struct engine_results *r)
 			r->irq_read_worst_ns = w->irq_read_ns;
 	}
 	r->packed_lines = e->packed_lines;
+	r->packed_bytes = e->packed_bytes;
 	r->neighbours = e->neighbours;
 }
 

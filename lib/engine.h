@@ -13,10 +13,11 @@
  * --mode parallel: every worker samples at once.
  *
  * Neighbours: before the workers start, the engine packs live per-CPU
- * counters into lines with one hole each (pcpu_pack()), so a workload's
- * small per-CPU objects share their line with live neighbours, as
- * alloc_percpu() packs them. In --cache kernel, serial mode, once per
- * sample every waiting worker increments its own CPU's copy of a
+ * counters into lines with one hole each (pcpu_pack()), the size of the
+ * workload's per-CPU object (wl->obj_size()), so its small per-CPU
+ * objects share their line with live neighbours, as alloc_percpu()
+ * packs them. In --cache kernel, serial mode, once per sample every
+ * waiting worker touches (wl->obj_touch()) its own CPU's copy of a
  * neighbour of the line the last sample used (pcpu_neighbour() of the
  * object prepare() returned), as interrupts on those CPUs would, with
  * nobody waiting for it (some land inside the timed window, as other
@@ -28,8 +29,9 @@
  * worker times a fixed loop of cold stores in an area of its own
  * (ref.h), with the same stamps, flushed before and after: the machine's
  * memory speed during the run, for bench compare to take drift out.
- * Every pair, because one per 4 pairs tracked the drift less well; it
- * evicts warm lines, so bench run asks for it with --cache cold only.
+ * Before every pair; it evicts warm lines, so bench run asks for it with
+ * --cache cold only (why both: docs/design.md, "The gate's reference
+ * loop").
  *
  * Disturbed samples: around each sample, outside the timed window (from
  * before prepare() to after finish()), the worker reads its context
@@ -87,7 +89,6 @@ struct engine_cfg {
 	enum tsc_fence fence;		/* end-stamp fence */
 	enum tsc_stamps stamps;		/* fenced, or kstats' bare rdtsc */
 	bool drop_disturbed;		/* leave disturbed samples out of hist */
-	unsigned int irqstat_size;	/* 4, or 8 with --irqstat-snapshot */
 	bool reference;			/* time the reference loop too (ref.h) */
 };
 
@@ -101,6 +102,7 @@ struct engine_results {
 	bool irq_counted;		/* every worker read its /proc/interrupts column */
 	uint64_t irq_read_worst_ns;	/* the slowest worker's one read, at setup, ns */
 	unsigned int packed_lines;	/* lines of live counters pcpu_pack() filled */
+	unsigned int packed_bytes;	/* the size of their holes: wl->obj_size() */
 	bool neighbours;		/* workers dirtied neighbours between samples */
 };
 
@@ -165,6 +167,12 @@ unsigned int engine_nr_workers(const struct engine *e);
  * worker failed (@cpu untouched).
  */
 const char *engine_error(const struct engine *e, unsigned int *cpu);
+
+/*
+ * engine_why - engine_join()'s @err as one line into @buf: "worker on
+ * CPU 3: setting up the workload: Cannot allocate memory". Returns @buf.
+ */
+char *engine_why(const struct engine *e, int err, char *buf, size_t len);
 
 /*
  * engine_results - after engine_join(): the run's totals over every

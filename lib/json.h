@@ -21,7 +21,7 @@
  * (too deep, a key where none belongs) is remembered and reported by
  * json_finish(). One struct json per thread.
  *
- * THE DOCUMENT (schema version 1; the JSON section of doc/kstats-bench.1
+ * THE DOCUMENT (schema version 1; the JSON section of docs/kstats-bench.1
  * describes it for users). bench hist -f json of the patch's samples:
  *
  *	{

@@ -63,8 +63,8 @@ struct kmod_error {
  * @fb: a series per hist line, labelled (the "workload" line, VARIANT,
  * run "all", CPU, NODE), each slot line checked (COUNT > 0, its sum
  * that of COUNT values of the slot for @fb), n equal to the counts'
- * sum, min and max in the first and last slot. A run still going has
- * no hist lines: *@out then holds no series.
+ * sum, min and max in the first and last slot. A run still going has no
+ * hist lines: *@out then holds no series.
  * Returns 0, -EINVAL with @err (not the module's format: another
  * version?), or -ENOMEM. *@out is NULL on error.
  */

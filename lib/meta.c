@@ -21,7 +21,8 @@ static int meta_find(const struct meta *m, const char *key)
 }
 
 /* pair @i (m->n: a new one) = @key: the formatted value, one line */
-static int meta_vstore(struct meta *m, unsigned int i, const char *key,
+static int __attribute__((format(printf, 4, 0)))
+meta_vstore(struct meta *m, unsigned int i, const char *key,
 		       const char *fmt, va_list ap)
 {
 	char *p;

@@ -15,13 +15,12 @@
 #include "options.h"
 #include "samples.h"
 
-/* OPT_T_ENUM stores an int into an enum field: the two must be alike */
-_Static_assert(sizeof(enum opt_type) == sizeof(int), "enums are ints here");
-
 /* getopt value of a long-only option: this plus its index */
 #define OPT_LONG_BASE	256
 
-static const struct opt opt_help_entry = OPT_FLAG('h', "help", NULL, "this text");
+static const struct opt opt_help_entry = {
+	.type = OPT_T_FLAG, .short_name = 'h', .long_name = "help", .help = "this text",
+};
 
 /* ---- parsing ---- */
 
@@ -296,8 +295,11 @@ int opt_help(FILE *f, const struct opt *const *tab)
 	for (t = 0; tab[t]; t++) {
 		if (t)
 			fputc('\n', f);
-		for (o = tab[t]; o->type != OPT_T_END; o++)
+		for (o = tab[t]; o->type != OPT_T_END; o++) {
+			if (o->type == OPT_T_GROUP && o != tab[t])
+				fputc('\n', f);	/* a heading opens a paragraph */
 			opt_help_one(f, o, col);
+		}
 		if (!t)
 			opt_help_one(f, &opt_help_entry, col);
 	}

@@ -22,8 +22,8 @@
  * opt_help() prints, for every entry, "  -b, --frac-bits B" and the help
  * text in a column after the longest option (at most OPT_HELP_COL), each
  * '\n' of the help continuing in that column; a group entry prints its
- * heading; "-h, --help" closes the first table, and a blank line opens
- * each further one. Every parser takes -h/--help.
+ * heading, after a blank line unless it opens its table; "-h, --help"
+ * closes the first table, and a blank line opens each further one. Every parser takes -h/--help.
  *
  * Values are checked as they come, with one-line messages naming the
  * option and the range or the valid names, e.g.
@@ -74,21 +74,35 @@ struct opt {
 	int (*call)(const struct opt *o, const char *arg, char *why, size_t len);
 };
 
+/*
+ * Each macro checks at compile time that its value has the type the
+ * option stores (perf's check_vtype): OPT_U64 on an `unsigned int`
+ * field, OPT_FLAG on an int, OPT_STRING on a char * do not compile
+ * ("negative width in bit-field"). OPT_ENUM stores an int: its value
+ * may be an enum, and must have an int's size.
+ */
+#define OPT_BUILD_BUG_ON_ZERO(e)	((int)sizeof(struct { int:(-!!(e)); }))
+#define opt_vtype(v, type) \
+	((type)(v) + OPT_BUILD_BUG_ON_ZERO(!__builtin_types_compatible_p(__typeof__(v), type)))
+#define opt_vsize(v, type) \
+	((type *)(v) + OPT_BUILD_BUG_ON_ZERO(sizeof(*(v)) != sizeof(type)))
+
 #define OPT_END()	{ .type = OPT_T_END }
 #define OPT_GROUP(h)	{ .type = OPT_T_GROUP, .help = (h) }
 #define OPT_FLAG(s, l, v, h) \
 	{ .type = OPT_T_FLAG, .short_name = (s), .long_name = (l), \
-	  .value = (bool *)(v), .help = (h) }
+	  .value = opt_vtype(v, bool *), .help = (h) }
 #define OPT_U64(s, l, v, lo, hi, a, h) \
 	{ .type = OPT_T_U64, .short_name = (s), .long_name = (l), \
-	  .value = (uint64_t *)(v), .min = (lo), .max = (hi), .argh = (a), .help = (h) }
+	  .value = opt_vtype(v, uint64_t *), .min = (lo), .max = (hi), .argh = (a), \
+	  .help = (h) }
 #define OPT_DOUBLE(s, l, v, lo, hi, r, a, h) \
 	{ .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), \
-	  .value = (double *)(v), .dlo = (lo), .dhi = (hi), .range = (r), .argh = (a), \
-	  .help = (h) }
+	  .value = opt_vtype(v, double *), .dlo = (lo), .dhi = (hi), .range = (r), \
+	  .argh = (a), .help = (h) }
 #define OPT_ENUM(s, l, v, n, a, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
-	  .value = (int *)(v), .names = (n), .argh = (a), .help = (h) }
+	  .value = opt_vsize(v, int), .names = (n), .argh = (a), .help = (h) }
 /*
  * OPT_ENUM_TABLE - an enum whose names are the rows of table @t, whose
  * rows begin with "const char *name; const char *help;" and end with a
@@ -98,11 +112,11 @@ struct opt {
  */
 #define OPT_ENUM_TABLE(s, l, v, t, a, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
-	  .value = (int *)(v), .names = &(t)[0].name, .stride = sizeof((t)[0]), \
+	  .value = opt_vsize(v, int), .names = &(t)[0].name, .stride = sizeof((t)[0]), \
 	  .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h) \
 	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), \
-	  .value = (const char **)(v), .argh = (a), .help = (h) }
+	  .value = opt_vtype(v, const char **), .argh = (a), .help = (h) }
 #define OPT_CALL(s, l, v, fn, a, h) \
 	{ .type = OPT_T_CALL, .short_name = (s), .long_name = (l), \
 	  .value = (v), .call = (fn), .argh = (a), .help = (h) }

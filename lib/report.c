@@ -17,7 +17,6 @@
 #include "topo.h"
 
 const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
-const char *const report_variants[] = { "old", "new", NULL };
 
 /* ---- metadata ---- */
 
@@ -104,23 +103,9 @@ static void report_disturbed(struct meta *m, const struct engine *e,
 			     (unsigned long)(res->irq_read_worst_ns / 1000));
 }
 
-void report_meta(struct meta *m, const struct report_run *r,
-		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
-		 unsigned long pcpu_unit, bool hugepages)
+/* the CPUs: possible (emulated and real), online, allowed, used; nodes */
+static void report_topo(struct meta *m, const struct topo *t)
 {
-	const struct engine *e = r->e;
-	const struct engine_cfg *c = engine_cfg(e);
-	const struct topo *t = c->topo;
-	struct engine_results res;
-	unsigned int i;
-
-	engine_results(e, &res);
-	meta_set(m, "command", "%s", cmdline);
-	meta_timestamp(m, time(NULL));
-	report_host(m, e);
-	meta_set(m, "workload", "%s", c->wl->name);
-	meta_set(m, "variant_old", "%s", c->wl->variant[WL_OLD]);
-	meta_set(m, "variant_new", "%s", c->wl->variant[WL_NEW]);
 	meta_set(m, "possible_cpus", "%u", t->nr_possible);
 	meta_set(m, "real_possible_cpus", "%u", t->nr_real_possible);
 	meta_set(m, "online_cpus", "%u", t->nr_online);
@@ -128,6 +113,46 @@ void report_meta(struct meta *m, const struct report_run *r,
 	meta_set(m, "used_cpus", "%u", t->nr_workers);
 	meta_set(m, "nodes", "%u", t->nr_nodes);
 	meta_set(m, "numa", "%s", t->numa ? "libnuma" : "unavailable: every CPU on node 0");
+}
+
+/* the live lines packed beside the workload's per-CPU object, if it has one */
+static void report_neighbours(struct meta *m, const struct workload *wl,
+			      const struct engine_results *res)
+{
+	if (!res->packed_bytes) {
+		meta_set(m, "pcpu_neighbours", "none: %s has no per-CPU object", wl->name);
+		return;
+	}
+	meta_set(m, "pcpu_neighbours", "%u lines of live %u-byte counters, one hole each%s",
+		 res->packed_lines, res->packed_bytes,
+		 res->neighbours ? "; other workers dirty their own copy between samples" : "");
+}
+
+/* "variant_old": the metadata key of a variant's description */
+static const char *report_key(char *buf, size_t len, const char *label)
+{
+	snprintf(buf, len, "variant_%s", label);
+	return buf;
+}
+
+void report_meta(struct meta *m, const struct report_run *r,
+		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
+		 unsigned long pcpu_unit, bool hugepages)
+{
+	const struct engine *e = r->e;
+	const struct engine_cfg *c = engine_cfg(e);
+	struct engine_results res;
+	char key[META_KEY];
+	unsigned int i;
+
+	engine_results(e, &res);
+	meta_set(m, "command", "%s", cmdline);
+	meta_timestamp(m, time(NULL));
+	report_host(m, e);
+	meta_set(m, "workload", "%s", c->wl->name);
+	for (i = 0; i < WL_NR_VARIANTS; i++)
+		meta_set(m, report_key(key, sizeof(key), c->wl->label[i]), "%s", c->wl->variant[i]);
+	report_topo(m, c->topo);
 	meta_set(m, "samples_per_variant", "%lu", (unsigned long)c->samples);
 	meta_set(m, "samples_taken", "%lu/%lu",
 		     (unsigned long)kstats_hist_total(r->merged[WL_OLD]),
@@ -137,7 +162,6 @@ void report_meta(struct meta *m, const struct report_run *r,
 	meta_set(m, "unit", "%s", r->unit);
 	meta_set(m, "frac_bits", "%u", c->frac_bits);
 	meta_set(m, "end_fence", "%s", tsc_fence_names[c->fence]);
-	meta_set(m, "irqstat_bytes", "%u", c->irqstat_size);
 	meta_set(m, "stamps", "%s", tsc_stamps_names[c->stamps]);
 	meta_set(m, "pcpu_unit", "%lu", pcpu_unit);
 	if (c->pcpu) {
@@ -147,9 +171,7 @@ void report_meta(struct meta *m, const struct report_run *r,
 		meta_set(m, "pcpu_layout", "%s", layout);
 		meta_set(m, "pcpu_groups", "%u", c->pcpu->nr_groups);
 	}
-	meta_set(m, "pcpu_neighbours", "%u lines of live 4-byte counters, one hole each%s",
-		     res.packed_lines,
-		     res.neighbours ? "; other workers dirty their own copy between samples" : "");
+	report_neighbours(m, c->wl, &res);
 	meta_set(m, "hugepages", "%s", hugepages ? "madvise" : "no");
 	meta_set(m, "pcpu_nodes", "%s", pcpu_nodes);
 	meta_set(m, "mlock", "%s", mlock);
@@ -174,7 +196,7 @@ static int report_variant(struct results *res, const struct report_run *r, const
 			  enum wl_variant v)
 {
 	struct results_label l = {
-		.workload = wl, .variant = report_variants[v], .run = RESULTS_RUN_ALL,
+		.workload = wl, .variant = engine_cfg(r->e)->wl->label[v], .run = RESULTS_RUN_ALL,
 		.cpu = RESULTS_CPU_ALL, .node = -1,
 	};
 	struct engine_worker_results w;

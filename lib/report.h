@@ -20,7 +20,6 @@ struct meta;
 struct results;
 
 extern const char *const report_caches[];	/* "kernel", "cold", "remote" */
-extern const char *const report_variants[];	/* "old", "new" */
 
 #define REPORT_MAX_STATS	16
 

@@ -268,6 +268,36 @@ void topo_allowed_list(char *buf, unsigned int len)
 	}
 }
 
+const char *topo_why(int err, const char *cpus, unsigned int nr_possible,
+		     int bad_cpu, char *buf, size_t len)
+{
+	char allowed[256];
+
+	topo_allowed_list(allowed, sizeof(allowed));
+	switch (err) {
+	case -EINVAL:
+		snprintf(buf, len, "'%s' is not a CPU list this process may use (allowed: %s)",
+			 cpus, allowed);
+		return "cpus";
+	case -EPERM:
+		snprintf(buf, len, "CPU %d is not one this process may use (allowed: %s)",
+			 bad_cpu, allowed);
+		return "cpus";
+	case -E2BIG:
+		snprintf(buf, len, "CPU %s%d is above the limit of %d CPUs (NR_CPUS: 0-%d)",
+			 bad_cpu == INT_MAX ? ">= " : "", bad_cpu, TOPO_MAX_CPUS,
+			 TOPO_MAX_CPUS - 1);
+		return "cpus";
+	case -ERANGE:
+		snprintf(buf, len, "%u is too few: worker CPU %d needs at least %d",
+			 nr_possible, bad_cpu, bad_cpu + 1);
+		return "possible-cpus";
+	default:
+		snprintf(buf, len, "reading the CPU topology: %s", strerror(-err));
+		return NULL;
+	}
+}
+
 int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
 	      int *bad_cpu)
 {

@@ -55,4 +55,13 @@ void topo_fini(struct topo *t);
 /* topo_allowed_list - the allowed CPUs as a cpulist, for messages. */
 void topo_allowed_list(char *buf, unsigned int len);
 
+/*
+ * topo_why - what topo_init()'s @err means, one line into @buf: @cpus,
+ * @nr_possible and @bad_cpu as given to it and set by it. Returns the
+ * argument at fault, "cpus" or "possible-cpus" (bench's option names),
+ * or NULL when the machine is at fault (-ENOENT, -ENOMEM).
+ */
+const char *topo_why(int err, const char *cpus, unsigned int nr_possible,
+		     int bad_cpu, char *buf, size_t len);
+
 #endif /* KSB_TOPO_H */

@@ -19,6 +19,13 @@
  * prepare() returns 0 or -errno, and in *obj the per-CPU object whose
  * lines other CPUs should dirty for --cache remote (a struct irqstat
  * __percpu *), or NULL. A prepare() error ends the worker's run.
+ *
+ * What is the workload's own stays in it: the names of its variants in
+ * the results (label[]), its options and their values (an irqdesc-*
+ * workload's --irqstat-snapshot), and its per-CPU object: how large it
+ * is, so that the engine packs live neighbours of that size beside it,
+ * and what an interrupt does to one CPU's copy (obj_touch()), which the
+ * engine's other workers do for --cache remote and between samples.
  * Workload instances are per worker: no callback runs concurrently with
  * another on the same priv. The shared pcpu allocator locks itself.
  */
@@ -48,7 +55,6 @@ struct wl_env {
 	const int *node;		/* [nr_possible] node of each CPU */
 	unsigned int nr_possible;	/* possible CPUs, real or emulated */
 	unsigned int cpu;		/* the CPU this worker is pinned to */
-	unsigned int irqstat_size;	/* sizeof(struct irqstat): 4 or 8 */
 	enum wl_cache cache;		/* cache state before each sample */
 	const unsigned int *worker_cpu;	/* [nr_workers] every worker's CPU */
 	unsigned int nr_workers;	/* workers in the run */
@@ -63,7 +69,8 @@ struct wl_stat {
 struct workload {
 	const char *name;		/* `bench run -w NAME` */
 	const char *summary;		/* one line for `bench list` */
-	const char *variant[WL_NR_VARIANTS];	/* what old and new time */
+	const char *label[WL_NR_VARIANTS];	/* the variants' names in the results: "old", "new" */
+	const char *variant[WL_NR_VARIANTS];	/* what each variant times, one line */
 	int (*setup)(const struct wl_env *env, void **priv); /* 0 or -errno */
 	int (*prepare)(void *priv, enum wl_variant v, void **obj);
 	void (*sample[WL_NR_VARIANTS])(void *priv);
@@ -76,11 +83,13 @@ struct workload {
 	 */
 	unsigned int (*stats)(struct wl_stat *st, unsigned int max, int *err);
 	/*
-	 * options (optional): the workload's own options (lib/options.h),
-	 * a group heading first, for `bench run` to parse and list in
-	 * --help; their values stay in the workload.
+	 * options (optional): a NULL-terminated list of option tables
+	 * (lib/options.h), each opened by a group heading, for `bench run`
+	 * to parse and list in --help; workloads may share a table (the
+	 * irqdesc-* ones share --irqstat-snapshot's); the values stay in
+	 * the workload.
 	 */
-	const struct opt *options;
+	const struct opt *const *options;
 	/*
 	 * check (optional), before anything is set up: the options against
 	 * the run's @nr_possible CPUs; 0, or -EINVAL with one line in @why.
@@ -88,6 +97,16 @@ struct workload {
 	int (*check)(unsigned int nr_possible, char *why, size_t len);
 	/* nr_live (optional): objects live at once besides one per worker (default 64) */
 	unsigned int (*nr_live)(void);
+	/*
+	 * The per-CPU object prepare() returns (optional; without them the
+	 * engine packs and dirties nothing): obj_size() its bytes in each
+	 * CPU's unit, 4 or 8, the size of the holes of the live lines the
+	 * engine packs; obj_touch(@p) what an interrupt on a CPU does to
+	 * that CPU's copy @p (irqdesc: kstat_incr_irqs_this_cpu(), cnt++),
+	 * from another thread than the sample's, outside its window.
+	 */
+	unsigned int (*obj_size)(void);
+	void (*obj_touch)(void *p);
 	bool no_remote;			/* --cache remote makes no sense here */
 };
 

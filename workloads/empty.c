@@ -40,6 +40,7 @@ static void empty_teardown(void *priv)
 const struct workload wl_empty = {
 	.name = "empty",
 	.summary = "an empty timed region: the timer overhead on each CPU",
+	.label = { "old", "new" },
 	.variant = { "nothing", "nothing" },
 	.setup = empty_setup,
 	.prepare = empty_prepare,

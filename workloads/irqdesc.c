@@ -4,9 +4,11 @@
  * kernel/irq/irqdesc.c so that the cost comes from the same stores.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/options.h"
 #include "../lib/pcpu.h"
 #include "irqdesc.h"
 
@@ -59,7 +61,7 @@ struct irq_desc *irqdesc_alloc(const struct wl_env *env)
 		return NULL;
 	}
 	desc->nr_possible = env->nr_possible;
-	desc->irqstat_size = env->irqstat_size;
+	desc->irqstat_size = irqdesc_irqstat_size();
 	desc->pcpu = env->pcpu;
 	pthread_spin_init(&desc->lock, PTHREAD_PROCESS_PRIVATE);
 	return desc;
@@ -199,4 +201,39 @@ void irqdesc_flush(const struct irq_desc *desc)
 				desc->irqstat_size);
 	irqdesc_clflush(default_affinity, n);
 	asm volatile("mfence" : : : "memory");
+}
+
+/* ---- the workload contract's irqdesc part ---- */
+
+static bool irqdesc_snapshot;		/* --irqstat-snapshot */
+
+const struct opt irqdesc_options[] = {
+	OPT_GROUP("irqdesc-alloc, irqdesc-free, irqdesc-sparse:"),
+	OPT_FLAG(0, "irqstat-snapshot", &irqdesc_snapshot,
+		 "8-byte struct irqstat\n"
+		 "(CONFIG_GENERIC_IRQ_STAT_SNAPSHOT)"),
+	OPT_END()
+};
+
+const struct opt *const irqdesc_option_tables[] = { irqdesc_options, NULL };
+
+unsigned int irqdesc_irqstat_size(void)
+{
+	return irqdesc_snapshot ? sizeof(struct irqstat_snap) : sizeof(struct irqstat);
+}
+
+void irqdesc_touch(void *cnt)
+{
+	/* this_cpu_inc(desc->kstat_irqs->cnt): cnt opens both layouts */
+	(*(volatile unsigned int *)cnt)++;
+}
+
+unsigned int irqdesc_stats(struct wl_stat *st, unsigned int max, int *err)
+{
+	*err = 0;
+	if (!max)
+		return 0;
+	st[0].key = "irqstat_bytes";
+	snprintf(st[0].val, sizeof(st[0].val), "%u", irqdesc_irqstat_size());
+	return 1;
 }

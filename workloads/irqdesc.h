@@ -11,8 +11,10 @@
 #define KSB_IRQDESC_H
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
+#include "../lib/options.h"
 #include "../lib/workload.h"
 
 /* struct irqstat: cnt, plus ref with CONFIG_GENERIC_IRQ_STAT_SNAPSHOT */
@@ -101,5 +103,30 @@ void irqdesc_clear_kstat(struct irq_desc *desc);
 
 /* irqdesc_flush - clflush every line desc_set_defaults() touches. */
 void irqdesc_flush(const struct irq_desc *desc);
+
+/* ---- what every irqdesc-* workload declares (lib/workload.h) ---- */
+
+/* their variants' names: before and after the patch */
+#define IRQDESC_LABELS		{ "old", "new" }
+
+/* --irqstat-snapshot, one table the irqdesc-* workloads share */
+extern const struct opt irqdesc_options[];
+/* the option tables of irqdesc-alloc and irqdesc-free: that one alone */
+extern const struct opt *const irqdesc_option_tables[];
+
+/*
+ * irqdesc_irqstat_size - sizeof(struct irqstat) in this run: 4, or 8
+ * with --irqstat-snapshot; also each workload's obj_size().
+ */
+unsigned int irqdesc_irqstat_size(void);
+
+/* irqdesc_touch - obj_touch(): kstat_incr_irqs_this_cpu() on @cnt, one CPU's */
+void irqdesc_touch(void *cnt);
+
+/*
+ * irqdesc_stats - the metadata every irqdesc-* workload adds
+ * (irqstat_bytes) into @st (@max entries); returns how many, *@err 0.
+ */
+unsigned int irqdesc_stats(struct wl_stat *st, unsigned int max, int *err);
 
 #endif /* KSB_IRQDESC_H */

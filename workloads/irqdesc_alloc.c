@@ -90,6 +90,7 @@ static void ida_teardown(void *priv)
 const struct workload wl_irqdesc_alloc = {
 	.name = "irqdesc-alloc",
 	.summary = "desc_set_defaults() in alloc_desc() (sparse IRQs): the patch's saving",
+	.label = IRQDESC_LABELS,
 	.variant = {
 		"desc_set_defaults() with the for_each_possible_cpu kstat_irqs clear",
 		"desc_set_defaults() without it (alloc_percpu memory is already zero)",
@@ -99,4 +100,8 @@ const struct workload wl_irqdesc_alloc = {
 	.sample = { ida_old, ida_new },
 	.finish = ida_finish,
 	.teardown = ida_teardown,
+	.stats = irqdesc_stats,
+	.options = irqdesc_option_tables,
+	.obj_size = irqdesc_irqstat_size,
+	.obj_touch = irqdesc_touch,
 };

@@ -31,8 +31,8 @@ static int idf_setup(const struct wl_env *env, void **priv)
 		return -ENOMEM;
 	f->desc = irqdesc_alloc(env);
 	if (f->desc)
-		f->desc->kstat_irqs = pcpu_alloc(env->pcpu, env->irqstat_size,
-						 env->irqstat_size);
+		f->desc->kstat_irqs = pcpu_alloc(env->pcpu, f->desc->irqstat_size,
+						 f->desc->irqstat_size);
 	if (!f->desc || !f->desc->kstat_irqs) {
 		irqdesc_free(f->desc);
 		free(f);
@@ -93,6 +93,7 @@ static void idf_teardown(void *priv)
 const struct workload wl_irqdesc_free = {
 	.name = "irqdesc-free",
 	.summary = "free_desc() recycling a static descriptor (non-sparse IRQs): old = new",
+	.label = IRQDESC_LABELS,
 	.variant = {
 		"free_desc(): desc_set_defaults() with the clear inside",
 		"free_desc(): desc_set_defaults() under the lock, then the clear",
@@ -102,4 +103,8 @@ const struct workload wl_irqdesc_free = {
 	.sample = { idf_old, idf_new },
 	.finish = idf_finish,
 	.teardown = idf_teardown,
+	.stats = irqdesc_stats,
+	.options = irqdesc_option_tables,
+	.obj_size = irqdesc_irqstat_size,
+	.obj_touch = irqdesc_touch,
 };

@@ -132,6 +132,10 @@ static const struct opt sparse_options[] = {
 	OPT_END()
 };
 
+static const struct opt *const sparse_option_tables[] = {
+	irqdesc_options, sparse_options, NULL,
+};
+
 static int sparse_check(unsigned int nr_possible, char *why, size_t len)
 {
 	/* each interrupt thread owns one possible CPU's counter */
@@ -475,8 +479,8 @@ static int sparse_alloc_desc(struct sparse_worker *w, unsigned int slot)
 		return -ENOMEM;
 	sd->desc = irqdesc_alloc(&w->env);
 	if (sd->desc)
-		sd->desc->kstat_irqs = pcpu_alloc(w->env.pcpu, w->env.irqstat_size,
-						  w->env.irqstat_size);
+		sd->desc->kstat_irqs = pcpu_alloc(w->env.pcpu, sd->desc->irqstat_size,
+						  sd->desc->irqstat_size);
 	if (!sd->desc || !sd->desc->kstat_irqs) {
 		irqdesc_free(sd->desc);
 		free(sd);
@@ -588,7 +592,7 @@ static unsigned int sparse_stats(struct wl_stat *st, unsigned int max, int *err)
 {
 	unsigned long long counted = atomic_load(&sparse.counted);
 	double secs = sparse.seconds > 0 ? sparse.seconds : 1;
-	unsigned int n = 0;
+	unsigned int n = irqdesc_stats(st, max, err);
 
 	sparse_stat(st, &n, max, "rcu_flavor", "memb (liburcu, membarrier readers)");
 	sparse_stat(st, &n, max, "rcu_table", "cds_lfht, %u buckets, fixed", sparse.nr_irqs);
@@ -611,6 +615,7 @@ static unsigned int sparse_stats(struct wl_stat *st, unsigned int max, int *err)
 const struct workload wl_irqdesc_sparse = {
 	.name = "irqdesc-sparse",
 	.summary = "the sparse-IRQ lifecycle with liburcu: RCU lookups, call_rcu frees",
+	.label = IRQDESC_LABELS,
 	.variant = {
 		"desc_set_defaults() with the clear, interrupt threads reading under RCU",
 		"desc_set_defaults() without it, the same lifecycle around it",
@@ -621,7 +626,8 @@ const struct workload wl_irqdesc_sparse = {
 	.finish = sparse_finish,
 	.teardown = sparse_teardown,
 	.stats = sparse_stats,
-	.options = sparse_options,
+	.options = sparse_option_tables,
+	.obj_size = irqdesc_irqstat_size,
 	.check = sparse_check,
 	.nr_live = sparse_nr_live,
 	.no_remote = true,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * registry.h - the list of workloads: what `bench list` prints and
- * `bench run -w NAME` picks from. Included only by the command that picks
- * a workload (builtin-run.c) and by registry.c; the engine sees a
- * workload only through lib/workload.h.
+ * `bench run -w NAME` picks from. Included only by the commands that pick
+ * or list a workload (builtin-run.c, builtin-calibrate.c, builtin-list.c)
+ * and by registry.c; the engine sees a workload only through
+ * lib/workload.h.
  */
 #ifndef KSB_REGISTRY_H
 #define KSB_REGISTRY_H

@@ -22,3 +22,16 @@ bad() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ "$stderr" == *"$want"* ]]
 }
+
+# wait_for PATTERN FILE: until a line of FILE matches the extended regex
+# PATTERN (an event: a progress line of KSB_PROGRESS=1, say); 1 with a
+# message after 120 s, a bound on a hang, not a measurement
+wait_for() {
+	local i
+	for ((i = 0; i < 2400; i++)); do
+		grep -qE -- "$1" "$2" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	echo "never saw /$1/ in $2" >&2
+	return 1
+}

@@ -76,14 +76,14 @@ expected_files() {
 
 @test "man page: mandoc -T lint and groff -ww are silent, man -l renders every section" {
 	command -v mandoc || skip "mandoc not installed (make deps)"
-	run mandoc -T lint doc/kstats-bench.1
+	run mandoc -T lint docs/kstats-bench.1
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	run groff -ww -man -z doc/kstats-bench.1
+	run groff -ww -man -z docs/kstats-bench.1
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
-	MANWIDTH=80 man -l doc/kstats-bench.1 >"$T/man.txt" 2>"$T/man.err"
+	MANWIDTH=80 man -l docs/kstats-bench.1 >"$T/man.txt" 2>"$T/man.err"
 	[ ! -s "$T/man.err" ]
 	for s in NAME SYNOPSIS DESCRIPTION COMMANDS "THE ONE COMMAND" "OUTPUT FORMATS" \
 		"CSV FORMAT" "JSON FORMAT" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
@@ -92,7 +92,7 @@ expected_files() {
 }
 
 @test "man page documents every command and every long option of their --help" {
-	MANWIDTH=200 man -l doc/kstats-bench.1 >"$T/man.txt" 2>/dev/null
+	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/man.txt" 2>/dev/null
 	for c in run list calibrate kernel compare trend show hist; do
 		grep -qx "   $c" "$T/man.txt" || { echo "no section for $c"; false; }
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
@@ -103,7 +103,7 @@ expected_files() {
 
 # comp WORD...: what the completion offers for the last word, one line
 comp() {
-	bash -c 'source doc/kstats-bench.bash-completion
+	bash -c 'source docs/kstats-bench.bash-completion
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kstats_bench
 		printf "%s\n" "${COMPREPLY[@]}" | LC_ALL=C sort | tr "\n" " "' comp "$@"
 }
@@ -134,10 +134,10 @@ comp() {
 			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }
 		done
 	done
-	bash -c 'source doc/kstats-bench.bash-completion; complete -p kstats-bench' | grep -q _kstats_bench
+	bash -c 'source docs/kstats-bench.bash-completion; complete -p kstats-bench' | grep -q _kstats_bench
 }
 
 @test "bash completion is shellcheck-clean" {
 	command -v shellcheck || skip "shellcheck not installed"
-	shellcheck -s bash doc/kstats-bench.bash-completion
+	shellcheck -s bash docs/kstats-bench.bash-completion
 }

@@ -178,9 +178,12 @@ workloads() { ./bench list | awk '!/^ / { print $1 }'; }
 }
 
 @test "--runs: SIGINT keeps the finished runs and the partial one, exit 130" {
-	./bench run -q --runs 50 -p 1024 --cache cold -n 3000 -o "$T/p.csv" &
+	KSB_PROGRESS=1 ./bench run --runs 50 -p 1024 --cache cold -n 3000 -o "$T/p.csv" 2>"$T/err" &
 	pid=$!
-	sleep 4
+	# run 1 read back, run 2's child started: this bench's children, no one else's
+	wait_for '^bench run: run 2/50$' "$T/err"
+	kids=$(pgrep -P "$pid")
+	[ -n "$kids" ]
 	kill -INT "$pid"
 	rc=0
 	wait "$pid" || rc=$?
@@ -191,14 +194,17 @@ workloads() { ./bench list | awk '!/^ / { print $1 }'; }
 	[ "$runs" -ge 1 ] && [ "$runs" -lt 50 ]
 	[ "$(grep -c "^irqdesc-alloc,old,$runs,all," "$T/p.csv")" -ge 1 ]
 	[ "$(find "$T" -name '.kstats-bench.*' | wc -l)" -eq 0 ]
-	# no child is left behind
-	[ "$(pgrep -c -f "bench run -q --runs 50 -p 1024" || true)" -eq 0 ]
+	# no child of ours is left behind
+	for k in $kids; do
+		run kill -0 "$k"
+		[ "$status" -ne 0 ]
+	done
 }
 
 @test "--runs: a run killed from outside is exit 3 with one line naming it" {
-	./bench run -q --runs 5 -p 1024 --cache cold -n 3000 -o "$T/k.csv" 2>"$T/err" &
+	KSB_PROGRESS=1 ./bench run --runs 5 -p 1024 --cache cold -n 3000 -o "$T/k.csv" 2>"$T/err" &
 	pid=$!
-	sleep 2
+	wait_for '^bench run: run 1/5$' "$T/err"
 	pkill -KILL -P "$pid"
 	rc=0
 	wait "$pid" || rc=$?

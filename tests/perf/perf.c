@@ -111,7 +111,7 @@ static uint64_t engine_stamps(const struct topo *t, const struct tsc_info *tsc)
 	struct engine_cfg cfg = {
 		.wl = &wl_empty, .topo = t, .tsc = tsc,
 		.samples = TIMER_SAMPLES / 2, .frac_bits = TIMER_FB,
-		.cycles = true, .fence = TSC_FENCE_SFENCE, .irqstat_size = 4,
+		.cycles = true, .fence = TSC_FENCE_SFENCE,
 	};
 	struct kstats_hist *h = kstats_hist_create(TIMER_FB);
 	struct engine *e = engine_create(&cfg);

@@ -45,7 +45,7 @@ static struct wl_env test_env(unsigned int live, unsigned int irq_threads,
 {
 	struct wl_env env = {
 		.pcpu = pc, .node = node, .nr_possible = UNITS,
-		.cpu = cpus[0], .irqstat_size = 4, .cache = WL_CACHE_KERNEL,
+		.cpu = cpus[0], .cache = WL_CACHE_KERNEL,
 		.worker_cpu = cpus, .nr_workers = 1,
 	};
 
@@ -163,11 +163,36 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/*
+ * Until @done() holds, yielding; a test fails rather than hang when it
+ * never does (60 s, a bound on a bug, not a measurement).
+ */
+static void wait_until(bool (*done)(void), const char *what)
+{
+	time_t end = time(NULL) + 60;
+
+	while (!done()) {
+		if (time(NULL) > end)
+			fail_msg("never happened: %s", what);
+		sched_yield();
+	}
+}
+
+/*
+ * A grace period is blocked on a reader: liburcu's writer, after its
+ * busy-wait, sets the futex to -1 and sleeps until a reader's unlock
+ * wakes it (urcu/static/urcu-common.h). The only writer here is the
+ * call_rcu thread, the only reader the test's.
+ */
+static bool gp_waits_on_reader(void)
+{
+	return uatomic_read(&urcu_memb_gp.futex) == -1;
+}
+
 static void test_reclaim_waits_for_readers(void **state)
 {
 	struct wl_env env = test_env(4, 1, 1);
 	struct sparse_worker w = { .env = env, .cap = 4 };
-	struct timespec pause = { 0, 100 * 1000 * 1000 };
 	struct sparse_desc *sd;
 	pthread_t t;
 
@@ -181,7 +206,8 @@ static void test_reclaim_waits_for_readers(void **state)
 	assert_int_equal(pthread_create(&t, NULL, reader, NULL), 0);
 	rd_wait(1);
 	sparse_free_desc(sd);		/* out of the table, call_rcu() */
-	nanosleep(&pause, NULL);
+	/* the call_rcu thread took it and its grace period waits on us */
+	wait_until(gp_waits_on_reader, "a grace period waiting on the reader");
 	/* the reader is still inside its read-side section: not freed */
 	assert_int_equal(atomic_load(&sparse.deferred_frees), 0);
 	rd_set(2);
@@ -195,25 +221,47 @@ static void test_reclaim_waits_for_readers(void **state)
 	urcu_memb_unregister_thread();
 }
 
+/* each interrupt thread's epoch (its lookups) when the wait began */
+static unsigned long irq_seen[8];
+
+/* every interrupt thread made a lookup since */
+
+static bool irqs_moved(void)
+{
+	unsigned int i;
+	unsigned long e;
+
+	for (i = 0; i < sparse.nr_irqt; i++) {
+		e = atomic_load_explicit(&sparse.irqt[i].epoch, memory_order_acquire);
+		if (e == irq_seen[i])
+			return false;
+	}
+	return true;
+}
+
 /* the whole workload, interrupt threads flat out: nothing lost */
 static void test_reconciliation(void **state)
 {
 	struct wl_env env = test_env(8, 2, 0);
 	const struct workload *wl = &wl_irqdesc_sparse;
 	struct wl_stat st[16];
-	struct timespec pause = { 0, 200 * 1000 };
-	unsigned int i, n;
+	unsigned int i, t, n;
 	void *priv, *obj;
 	int err = 1;
 
 	(void)state;
 	assert_int_equal(wl->setup(&env, &priv), 0);
+	assert_int_equal(sparse.nr_irqt, 2);
 	for (i = 0; i < 2000; i++) {
 		assert_int_equal(wl->prepare(priv, i & 1, &obj), 0);
 		wl->sample[i & 1](priv);
 		wl->finish(priv, i & 1);
-		if (i % 100 == 0)
-			nanosleep(&pause, NULL);	/* let the interrupts in */
+		if (i % 100)
+			continue;
+		/* let the interrupts in: each thread looks up between two batches */
+		for (t = 0; t < sparse.nr_irqt; t++)
+			irq_seen[t] = atomic_load(&sparse.irqt[t].epoch);
+		wait_until(irqs_moved, "a lookup by every interrupt thread");
 	}
 	wl->teardown(priv);
 	n = wl->stats(st, 16, &err);

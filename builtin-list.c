@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-list.c - bench list: the workloads that bench run -w can
+ * time, generated from the registry (workloads/registry.h).
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "workloads/registry.h"
+
+int cmd_list(int argc, char **argv)
+{
+	static const struct opt none[] = { OPT_END() };
+	const struct opt *tab[] = { none, NULL };
+	struct opt_parser p = { .tab = tab };
+	const struct workload *w;
+	unsigned int i;
+	int ret;
+
+	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time.\n",
+			    NULL, argc, argv);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	if (optind < argc) {
+		bench_err("unexpected argument '%s'", argv[optind]);
+		return EXIT_USAGE;
+	}
+	for_each_workload(w, i) {
+		printf("%-16s %s\n", w->name, w->summary);
+		printf("%-16s   %s: %s\n%-16s   %s: %s\n", "", w->label[WL_OLD],
+		       w->variant[WL_OLD], "", w->label[WL_NEW], w->variant[WL_NEW]);
+	}
+	return bench_finish_stdout();
+}
