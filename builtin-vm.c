@@ -20,7 +20,7 @@
  *	@ksb vm 1
  *	@ksb boot release=6.12.117 possible=0-479 online=0-1 kernel_max=511
  *	@ksb begin 1
- *	# kstats-bench-csv 2 ...		the command's -o CSV
+ *	# kstats-bench-csv 3 ...		the command's -o CSV
  *	@ksb stderr 1
  *	...					its stderr
  *	@ksb end 1 rc=0
@@ -30,7 +30,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -99,7 +98,7 @@ struct bv_kernel {
 };
 
 /* One global, as bench run's: configuration, then run state. */
-static struct vm {
+static struct bv_global {
 	/* configuration */
 	uint64_t boots;			/* -B, per kernel */
 	uint64_t cpus;			/* -c, online vCPUs */
@@ -881,6 +880,60 @@ static int bv_boot_results(struct bv_kernel *k, unsigned int b, struct vm_guest 
 	return ret;
 }
 
+/* the files of one boot, in the work directory */
+struct bv_files {
+	char console[PATH_MAX + 32];	/* ttyS0: the kernel's console */
+	char data[PATH_MAX + 32];	/* ttyS1: what the guest sends */
+	char qerr[PATH_MAX + 32];	/* qemu's own stderr */
+};
+
+/*
+ * One try of boot @b of @k: qemu started and waited for, its console kept,
+ * what the guest sent read into @g. Returns 0 when every command ran; 1
+ * when it hung or crashed (said so; worth booting again); 128 + signal
+ * when stopped; or an exit code after a message.
+ */
+static int bv_boot_try(struct bv_kernel *k, unsigned int b, const struct vm_argv *a,
+		       const struct bv_files *f, struct vm_guest *g)
+{
+	struct bv_boot *bt = &k->boot[b];
+	char tail[512];
+	enum bv_end end;
+	int status = 0, ret, fd;
+	pid_t pid;
+
+	unlink(f->console);
+	unlink(f->data);
+	fd = open(f->qerr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	pid = fd < 0 ? -1 : bv_spawn(a->argv, fd, true, true);
+	if (fd >= 0)
+		close(fd);
+	if (pid < 0)
+		return bv_refused("%s: starting %s: %s", k->name, v.qemu, strerror(errno));
+	end = bv_wait(pid, k, b, &bt->seconds, &status);
+	bv_keep_console(k, b, bt->tries, f->console);
+	if (end == BV_STOPPED)
+		return 128 + v.signo;
+	if (end == BV_EXITED && WIFEXITED(status) && WEXITSTATUS(status)) {
+		bv_tail_of(f->qerr, BV_TAIL, tail, sizeof(tail));
+		return bv_refused("%s boot %u: qemu exited %d: %s", k->name, b + 1,
+				  WEXITSTATUS(status), tail);
+	}
+	ret = bv_guest_read(g, f->data);
+	if (ret)
+		return bv_refused("%s boot %u: reading what the guest sent: %s", k->name, b + 1,
+				  strerror(-ret));
+	if (end == BV_EXITED && g->done)
+		return 0;
+	vm_guest_free(g);
+	bv_tail_of(f->console, BV_TAIL, tail, sizeof(tail));
+	fprintf(stderr, "%s: %s boot %u %s (console: %s)%s\n", bench_prog, k->name, b + 1,
+		end == BV_HUNG ? "hung: killed at --timeout" :
+		g->started ? "stopped before its commands finished" : "never ran /init",
+		tail, bt->tries <= v.retries ? "; booting it again" : "");
+	return 1;
+}
+
 /*
  * Boot @k once (and again after a hang or a crash, --retries times),
  * keep its console and read its results back as run @b + 1. Returns 0,
@@ -888,54 +941,26 @@ static int bv_boot_results(struct bv_kernel *k, unsigned int b, struct vm_guest 
  */
 static int bv_boot(struct bv_kernel *k, unsigned int b)
 {
-	char console[PATH_MAX + 32], data[PATH_MAX + 32], qerr[PATH_MAX + 32], tail[512];
 	struct bv_boot *bt = &k->boot[b];
+	struct bv_files f;
 	struct vm_guest g;
 	struct vm_argv a;
-	enum bv_end end;
-	int status = 0, ret, fd;
-	pid_t pid;
+	int ret = 1;
 
-	snprintf(console, sizeof(console), "%s/console", v.work);
-	snprintf(data, sizeof(data), "%s/data", v.work);
-	snprintf(qerr, sizeof(qerr), "%s/qemu.err", v.work);
-	vm_qemu_argv(&a, &v.vm, k->image, k->initrd, console, data);
+	snprintf(f.console, sizeof(f.console), "%s/console", v.work);
+	snprintf(f.data, sizeof(f.data), "%s/data", v.work);
+	snprintf(f.qerr, sizeof(f.qerr), "%s/qemu.err", v.work);
+	vm_qemu_argv(&a, &v.vm, k->image, k->initrd, f.console, f.data);
 	if (!k->qemu_line[0])
 		vm_qemu_line(&a, k->qemu_line, sizeof(k->qemu_line));
-	for (bt->tries = 1; bt->tries <= v.retries + 1; bt->tries++) {
-		unlink(console);
-		unlink(data);
-		fd = open(qerr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		pid = fd < 0 ? -1 : bv_spawn(a.argv, fd, true, true);
-		if (fd >= 0)
-			close(fd);
-		if (pid < 0)
-			return bv_refused("%s: starting %s: %s", k->name, v.qemu, strerror(errno));
-		end = bv_wait(pid, k, b, &bt->seconds, &status);
-		bv_keep_console(k, b, bt->tries, console);
-		if (end == BV_STOPPED)
-			return 128 + v.signo;
-		if (end == BV_EXITED && WIFEXITED(status) && WEXITSTATUS(status)) {
-			bv_tail_of(qerr, BV_TAIL, tail, sizeof(tail));
-			return bv_refused("%s boot %u: qemu exited %d: %s", k->name, b + 1,
-					  WEXITSTATUS(status), tail);
-		}
-		ret = bv_guest_read(&g, data);
-		if (ret)
-			return bv_refused("%s boot %u: reading what the guest sent: %s", k->name,
-					  b + 1, strerror(-ret));
-		if (end == BV_EXITED && g.done)
-			break;
-		vm_guest_free(&g);
-		bv_tail_of(console, BV_TAIL, tail, sizeof(tail));
-		fprintf(stderr, "%s: %s boot %u %s (console: %s)%s\n", bench_prog, k->name, b + 1,
-			end == BV_HUNG ? "hung: killed at --timeout" :
-			g.started ? "stopped before its commands finished" : "never ran /init",
-			tail, bt->tries <= v.retries ? "; booting it again" : "");
-	}
-	if (bt->tries > v.retries + 1)
+	for (bt->tries = 1; ret == 1 && bt->tries <= v.retries + 1; bt->tries++)
+		ret = bv_boot_try(k, b, &a, &f, &g);
+	bt->tries--;
+	if (ret == 1)
 		return bv_refused("%s boot %u failed %u times (see %s)", k->name, b + 1,
-				  bt->tries - 1, k->console_path);
+				  bt->tries, k->console_path);
+	if (ret)
+		return ret;
 	bt->possible = g.possible;
 	bt->online = g.online;
 	ret = bv_boot_results(k, b, &g);
