@@ -39,8 +39,20 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs
+.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
+
+# ---- the build's version: `git describe` of the tree bench is built from ----
+# build/version.h is rewritten only when the description changes, so that
+# only bench.c is compiled again; outside a git checkout it is "unknown".
+KSB_GIT := $(or $(if $(wildcard .git),$(shell git describe --always --dirty --tags 2>/dev/null)),unknown)
+
+build/version.h: FORCE
+	@mkdir -p build
+	@echo '#define BENCH_GIT "$(KSB_GIT)"' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+build/obj/bench.o build/san/bench.o build/tsan/bench.o: build/version.h
 
 # ---- objects: one tree per flavour, each object with its own .d ----
 # build/obj plain, build/san ASan+UBSan, build/tsan ThreadSanitizer

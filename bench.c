@@ -17,11 +17,16 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "build/version.h"	/* BENCH_GIT, written by the Makefile */
 #include "lib/csv.h"
 #include "lib/format.h"
 #include "lib/outfile.h"
+#include "lib/testbed.h"
 
 #define BENCH_VERSION	"0.1.0"
+
+const char bench_release[] = BENCH_VERSION;
+const char bench_git[] = BENCH_GIT;
 
 /* ---- subcommand registry ---- */
 
@@ -96,6 +101,32 @@ int bench_options(struct opt_parser *p, const char *head, const char *tail,
 	if (ret)
 		bench_err("%s", ret == -EINVAL ? p->why : strerror(-ret));
 	return ret ? -1 : 0;
+}
+
+/* ---- the testbed and who wrote a result ---- */
+
+/* --label KEY=VALUE, in the order given */
+static struct tb_labels bench_labels;
+
+int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)o;
+	return testbed_label(&bench_labels, arg, why, len);
+}
+
+void bench_meta_origin(struct meta *m)
+{
+	testbed_origin(m, bench_release, bench_git, &bench_labels);
+}
+
+int bench_testbed(struct testbed *tb)
+{
+	const char *root = getenv("KSB_TESTBED_ROOT");
+
+	if (!testbed_read(tb, root && *root ? root : NULL))
+		return 0;
+	fprintf(stderr, "%s: KSB_TESTBED_ROOT: %s: not a directory\n", bench_prog, root);
+	return EXIT_USAGE;
 }
 
 /* Flush stdout and report a failed write (disk full, closed pipe). */
@@ -251,7 +282,7 @@ int main(int argc, char **argv)
 		return bench_finish_stdout();
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("bench (kstats-bench) %s\n", BENCH_VERSION);
+		printf("bench (kstats-bench) %s (git %s)\n", bench_release, bench_git);
 		return bench_finish_stdout();
 	}
 	for_each_cmd(c) {

@@ -14,6 +14,9 @@
 
 #include "lib/options.h"
 
+struct meta;
+struct testbed;
+
 /* exit codes, for every command */
 enum {
 	EXIT_DONE = 0,		/* done */
@@ -47,6 +50,29 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv);
  */
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv);
+
+/* the release ("0.1.0") and `git describe` at build time ("unknown": none) */
+extern const char bench_release[];
+extern const char bench_git[];
+
+/*
+ * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, kernel):
+ * kept for bench_meta_origin(). 0, or -EINVAL with @why.
+ */
+int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len);
+
+/*
+ * bench_meta_origin - bench_release, bench_git and every --label into
+ * @m (lib/testbed.h).
+ */
+void bench_meta_origin(struct meta *m);
+
+/*
+ * bench_testbed - testbed_read() of this host, or of the fixture tree
+ * named by KSB_TESTBED_ROOT (tests). EXIT_DONE, or EXIT_USAGE after a
+ * message when that is not a directory.
+ */
+int bench_testbed(struct testbed *tb);
 
 /*
  * bench_fmt_time - a figure for a human, into @buf (@len bytes):
