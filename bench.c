@@ -54,6 +54,8 @@ static const struct cmd cmds[] = {
 	  cmd_kernel },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
 	  cmd_vm },
+	{ "doctor", "check this host for what makes timings noisy; changes nothing",
+	  cmd_doctor },
 	{ NULL, NULL, NULL },
 };
 

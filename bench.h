@@ -151,5 +151,6 @@ int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
+int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 
 #endif /* KSB_BENCH_H */
