@@ -159,6 +159,15 @@ int opt_parse_u64(const struct opt *o, const char *arg, uint64_t min,
 		  uint64_t max, uint64_t *out, char *why, size_t len);
 
 /*
+ * opt_values - the current value of every option of the tables @tab (a
+ * NULL-terminated list, as a workload's .options) as "--name VALUE"
+ * words, space-separated, into @buf (@len bytes): flags when set,
+ * strings when given, OPT_T_CALL never (it keeps its own form). "none"
+ * when nothing is told; NULL @tab is none.
+ */
+void opt_values(const struct opt *const *tab, char *buf, size_t len);
+
+/*
  * opt_help - the option lines of --help for every table of @tab, then
  * "-h, --help". Returns 0 or -EIO when writing @f failed.
  */

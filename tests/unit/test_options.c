@@ -216,6 +216,53 @@ static void test_help_layout(void **state)
 	free(buf);
 }
 
+/* opt_values(): what the tables hold now, as the metadata's workload_options */
+static void test_values(void **state)
+{
+	static const struct {
+		const char *name;	/* an OPT_ENUM_TABLE row */
+		const char *help;
+	} rows[] = { { "one", "1" }, { "two", "2" }, { NULL, NULL } };
+	static int row;
+	static const struct opt t[] = {
+		OPT_GROUP("a group says nothing"),
+		OPT_U64('n', "samples", &v.n, 1, 100, "N", "samples"),
+		OPT_FLAG(0, "flag", &v.flag, "a flag"),
+		OPT_ENUM('c', "colour", &v.colour, colours, "C", "colour"),
+		OPT_ENUM_TABLE('r', "row", &row, rows, "R", "a row"),
+		OPT_END()
+	};
+	static const struct opt t2[] = {
+		OPT_STRING('o', "output", &v.out, "FILE", "where"),
+		OPT_DOUBLE(0, "pct", &v.pct, 0, 100, "in (0,100)", "P", "a percentage"),
+		OPT_CALL(0, "call", &v.calls, count_call, NULL, "never told"),
+		OPT_END()
+	};
+	static const struct opt none[] = { OPT_END() };
+	const struct opt *const both[] = { t, t2, NULL }, *const empty[] = { none, NULL };
+	char buf[256];
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	v.n = 7;
+	v.colour = 1;
+	v.pct = 2.5;
+	row = 1;
+	opt_values(both, buf, sizeof(buf));
+	assert_string_equal(buf, "--samples 7 --colour green --row two --pct 2.5");
+	v.flag = true;
+	v.out = "f.csv";
+	opt_values(both, buf, sizeof(buf));
+	assert_string_equal(buf, "--samples 7 --flag --colour green --row two --output f.csv --pct 2.5");
+	/* cut at the buffer, never past it */
+	opt_values(both, buf, 20);
+	assert_string_equal(buf, "--samples 7 --flag ");
+	opt_values(empty, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	opt_values(NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_help_column),
 		cmocka_unit_test(test_help_layout),
+		cmocka_unit_test(test_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
