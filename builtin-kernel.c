@@ -493,7 +493,7 @@ static void kk_meta(struct meta *m)
 	meta_set(m, "state", "%s", kk_res("state"));
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", strcmp(kk_res("state"), "done") ? "yes" : "no");
-	testbed_meta(&k.tb, m);
+	testbed_meta(&k.tb, m, NULL);
 	bench_meta_origin(m);
 }
 

@@ -499,7 +499,7 @@ static void run_meta_testbed(struct meta *m)
 
 	opt_values(g.wl->options, opts, sizeof(opts));
 	meta_set(m, "workload_options", "%s", opts);
-	testbed_meta(&g.tb, m);
+	testbed_meta(&g.tb, m, NULL);
 	bench_meta_origin(m);
 }
 

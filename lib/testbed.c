@@ -631,14 +631,15 @@ int testbed_value(const struct testbed *tb, const char *key, char *buf, size_t l
 	return -ENOENT;
 }
 
-void testbed_meta(const struct testbed *tb, struct meta *m)
+void testbed_meta(const struct testbed *tb, struct meta *m, const char *prefix)
 {
-	char buf[1024];
+	char buf[META_VAL], key[META_KEY];
 	unsigned int i;
 
 	for (i = 0; testbed_keys[i]; i++) {
 		testbed_value(tb, testbed_keys[i], buf, sizeof(buf));
-		meta_set(m, testbed_keys[i], "%s", buf);
+		snprintf(key, sizeof(key), "%s%s", prefix ? prefix : "", testbed_keys[i]);
+		meta_put(m, key, "%s", buf);
 	}
 }
 
@@ -701,11 +702,14 @@ void testbed_origin(struct meta *m, const char *release, const char *git,
 	char key[META_KEY];
 	unsigned int i;
 
-	meta_set(m, "bench_release", "%s", release);
-	meta_set(m, "bench_git", "%s", git);
+	/* a guest's result keeps the build that measured it */
+	if (!meta_get(m, "bench_release"))
+		meta_set(m, "bench_release", "%s", release);
+	if (!meta_get(m, "bench_git"))
+		meta_set(m, "bench_git", "%s", git);
 	for (i = 0; l && i < l->n; i++) {
 		snprintf(key, sizeof(key), "label_%s", l->kv[i].key);
-		meta_set(m, key, "%s", l->kv[i].val);
+		meta_put(m, key, "%s", l->kv[i].val);
 	}
 }
 
@@ -760,7 +764,7 @@ static bool tb_diff_key(const struct meta *const *const m[2], const unsigned int
 				return false;	/* not recorded: nothing to say */
 	if (!n[0] || !n[1])
 		return false;
-	d->key = key;
+	snprintf(d->key, sizeof(d->key), "%s", key);
 	d->kind = kind;
 	d->val[0] = meta_get(m[0][0], key);
 	d->val[1] = meta_get(m[1][0], key);
@@ -783,11 +787,19 @@ unsigned int testbed_diff(const struct meta *const *const m[2], const unsigned i
 {
 	const unsigned int nc = sizeof(tb_compared) / sizeof(tb_compared[0]);
 	unsigned int i, pass, nr = 0;
+	char key[META_KEY];
 
-	/* bench run's host keys, then testbed_keys[], then configuration and build */
+	/*
+	 * bench run's host keys, then testbed_keys[] and bench vm's host's
+	 * (TB_VM_HOST), then configuration and build
+	 */
 	for (pass = 0; pass < 3; pass++) {
 		for (i = 0; pass == 1 && testbed_keys[i] && nr < max; i++)
 			nr += tb_diff_key(m, n, testbed_keys[i], TB_KIND_TESTBED, &d[nr]);
+		for (i = 0; pass == 1 && testbed_keys[i] && nr < max; i++) {
+			snprintf(key, sizeof(key), TB_VM_HOST "%s", testbed_keys[i]);
+			nr += tb_diff_key(m, n, key, TB_KIND_TESTBED, &d[nr]);
+		}
 		for (i = 0; pass != 1 && i < nc && nr < max; i++)
 			if ((tb_compared[i].kind == TB_KIND_TESTBED) == !pass)
 				nr += tb_diff_key(m, n, tb_compared[i].key, tb_compared[i].kind,

@@ -10,7 +10,7 @@
  *
  *	testbed_read(&tb, NULL);	once, before measuring: file reads only
  *	...measure...
- *	testbed_meta(&tb, &meta);	"# cpufreq_governor: performance", ...
+ *	testbed_meta(&tb, &meta, NULL);	"# cpufreq_governor: performance", ...
  *
  * The keys it writes, in this order (testbed_keys[]), each one line:
  *
@@ -55,7 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct meta;
+#include "meta.h"
 
 #define TB_MAX_GOVERNORS	8	/* governors told apart (Linux has 6); the rest "other" */
 #define TB_LIST			256	/* a cpulist, a list of names */
@@ -128,8 +128,15 @@ int testbed_read(struct testbed *tb, const char *root);
  */
 int testbed_value(const struct testbed *tb, const char *key, char *buf, size_t len);
 
-/* testbed_meta - every key of testbed_keys[] with its value into @m. */
-void testbed_meta(const struct testbed *tb, struct meta *m);
+/* bench vm's prefix for its host's testbed: "vm_host_cpufreq_governor" */
+#define TB_VM_HOST	"vm_host_"
+
+/*
+ * testbed_meta - every key of testbed_keys[] with its value into @m,
+ * each named @prefix KEY (@prefix NULL: KEY), replacing a pair of that
+ * name where there is one (meta_put()).
+ */
+void testbed_meta(const struct testbed *tb, struct meta *m, const char *prefix);
 
 /* ---- who wrote a result: the build, the user's labels ---- */
 
@@ -155,7 +162,9 @@ int testbed_label(struct tb_labels *l, const char *arg, char *why, size_t len);
 /*
  * testbed_origin - who wrote the result: bench_release @release,
  * bench_git @git (git describe at build time) and label_KEY per label
- * of @l (NULL: none), into @m.
+ * of @l (NULL: none), into @m. Where @m has a bench_release or
+ * bench_git already (a guest's result that bench vm folds in) it is
+ * kept: the build that measured; the labels replace any there.
  */
 void testbed_origin(struct meta *m, const char *release, const char *git,
 		    const struct tb_labels *l);
@@ -174,7 +183,7 @@ extern const char *const tb_kind_names[];
 #define TB_MAX_DIFFS	64
 
 struct tb_diff {
-	const char *key;		/* the metadata key */
+	char key[META_KEY];		/* the metadata key */
 	enum tb_kind kind;		/* what it describes */
 	const char *val[2];		/* BEFORE's and AFTER's, of their first file */
 	bool between;			/* a value of one side is not on the other */
@@ -184,15 +193,16 @@ struct tb_diff {
 };
 
 /*
- * testbed_diff - the keys of testbed_keys[], the host keys bench run
- * writes besides (host, kernel, cpu_model, ...), the run configuration
- * (workload, workload_options, samples_per_variant, possible_cpus,
- * cache, unit, frac_bits, ...) and the build (bench_release, bench_git)
- * that differ between the metadata of the @n[0] BEFORE files @m[0] and
- * the @n[1] AFTER files @m[1], or among the files of one side, into @d
- * (at most @max). A key is compared only where every file records it
+ * testbed_diff - the keys of testbed_keys[] and of bench vm's host
+ * (TB_VM_HOST KEY), the host keys bench run writes besides (host,
+ * kernel, cpu_model, ...), the run configuration (workload,
+ * workload_options, samples_per_variant, possible_cpus, cache, unit,
+ * frac_bits, ...) and the build (bench_release, bench_git) that differ
+ * between the metadata of the @n[0] BEFORE files @m[0] and the @n[1]
+ * AFTER files @m[1], or among the files of one side, into @d (at most
+ * @max). A key is compared only where every file records it
  * (files written before it existed say nothing). Returns the number of
- * entries filled, in the order of the key table; their strings point
+ * entries filled, in the order of the key table; their values point
  * into @m.
  */
 unsigned int testbed_diff(const struct meta *const *const m[2], const unsigned int n[2],

@@ -156,7 +156,7 @@ static void test_live_host(void **state)
 	assert_true(tb.nr_cpus >= 1);
 	assert_true(tb.cmdline[0]);
 	assert_int_equal(testbed_read(&tb, "/"), 0);
-	testbed_meta(&tb, &m);
+	testbed_meta(&tb, &m, NULL);
 	for (i = 0; testbed_keys[i]; i++) {
 		assert_string_equal(m.kv[i].key, testbed_keys[i]);
 		assert_true(m.kv[i].val[0]);
@@ -220,6 +220,41 @@ static void test_origin(void **state)
 	memset(&m, 0, sizeof(m));
 	testbed_origin(&m, "0.1.0", "unknown", NULL);
 	assert_int_equal(m.n, 2);
+	/* a guest's result folded in: its build stays, the labels are put */
+	meta_set(&m, "label_commit", "guest's");
+	testbed_origin(&m, "0.2.0", "v0.2.0", &l);
+	assert_int_equal(m.n, 3);
+	assert_string_equal(meta_get(&m, "bench_release"), "0.1.0");
+	assert_string_equal(meta_get(&m, "bench_git"), "unknown");
+	assert_string_equal(m.kv[2].key, "label_commit");
+	assert_string_equal(m.kv[2].val, "abc");
+}
+
+/* bench vm's host beside a guest's own keys: prefixed, replaced in place */
+static void test_meta_prefix(void **state)
+{
+	static struct meta m;
+	struct testbed tb;
+	char key[META_KEY];
+	unsigned int i, n;
+
+	(void)state;
+	assert_int_equal(testbed_read(&tb, HOSTS "tuned"), 0);
+	testbed_meta(&tb, &m, NULL);
+	n = m.n;
+	assert_int_equal(testbed_read(&tb, HOSTS "noisy"), 0);
+	testbed_meta(&tb, &m, TB_VM_HOST);
+	assert_int_equal(m.n, 2 * n);
+	for (i = 0; testbed_keys[i]; i++) {
+		snprintf(key, sizeof(key), TB_VM_HOST "%s", testbed_keys[i]);
+		assert_string_equal(m.kv[n + i].key, key);
+	}
+	assert_string_equal(meta_get(&m, "cpufreq_governor"), "performance");
+	assert_string_equal(meta_get(&m, "vm_host_cpufreq_governor"), "powersave x3, performance x1");
+	/* again: the pairs are replaced, none added */
+	testbed_meta(&tb, &m, NULL);
+	assert_int_equal(m.n, 2 * n);
+	assert_string_equal(m.kv[0].val, "powersave x3, performance x1");
 }
 
 /* one file's metadata: "key=value" pairs */
@@ -299,6 +334,21 @@ static void test_diff(void **state)
 	assert_string_equal(d[0].odd_val[0], "4096");
 	n[0] = 0;
 	assert_int_equal(testbed_diff(m, n, d, TB_MAX_DIFFS), 0);
+	/* bench vm's host keys, after the guests' testbed keys */
+	meta_set(&f[3], "vm_host_turbo", "on");
+	meta_set(&f[2], "vm_host_turbo", "off");
+	meta_set(&f[3], "thp", "never");
+	meta_set(&f[2], "thp", "never");
+	m[0] = a;
+	n[0] = 1;
+	m[1] = a + 1;
+	n[1] = 1;
+	assert_int_equal(testbed_diff(m, n, d, TB_MAX_DIFFS), 2);
+	assert_string_equal(d[0].key, "vm_host_turbo");
+	assert_int_equal(d[0].kind, TB_KIND_TESTBED);
+	assert_string_equal(d[0].val[0], "on");
+	assert_string_equal(d[0].val[1], "off");
+	assert_string_equal(d[1].key, "samples_per_variant");
 }
 
 int main(void)
@@ -311,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_live_host),
 		cmocka_unit_test(test_labels),
 		cmocka_unit_test(test_origin),
+		cmocka_unit_test(test_meta_prefix),
 		cmocka_unit_test(test_diff),
 	};
 
