@@ -14,6 +14,7 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
+#include "lib/cmpfmt.h"
 #include "lib/compare.h"
 #include "lib/json.h"
 #include "lib/results.h"
@@ -29,9 +30,13 @@
  */
 #define COMPARE_ALPHA		0.05
 
-enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON };
+/* compare's own formats, then the CI reports of lib/cmpfmt.h, by name */
+enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON, COMPARE_CI };
 
-static const char *const compare_formats[] = { "table", "csv", "runs", "json", NULL };
+static const char *const compare_formats[] = {
+	"table", "csv", "runs", "json",
+	"markdown", "junit", "bmf", "github-action-benchmark", NULL
+};
 
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
@@ -100,7 +105,9 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 		OPT_ENUM('f', "format", &o->format, compare_formats, "FMT",
 			 "table (default), csv (one row per series), runs\n"
 			 "(CSV of every run's figure: side,workload,variant,\n"
-			 "run,value; what ./run.sh compare plots), or json"),
+			 "run,value; what ./run.sh compare plots), json; for\n"
+			 "CI: markdown (a GitHub table), junit (JUnit XML),\n"
+			 "bmf (Bencher), github-action-benchmark"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -460,32 +467,23 @@ out_nomem:
 	return EXIT_ENV;
 }
 
-static void compare_line(const struct compare_opts *o, const char *wl,
-			 const char *var, const struct cmp_result *r,
-			 unsigned int nb, unsigned int na, bool cycles)
+static void compare_line(const struct compare_opts *o, const struct cmpfmt *f,
+			 const struct cmpfmt_series *s)
 {
-	char b[32], a[32], e[32], lo[32], hi[32], p[16] = "p<0.001";
+	const struct cmp_result *r = s->r;
+	char line[512];
 
-	if (r->p >= 0.0005)
-		snprintf(p, sizeof(p), "p=%.3f", r->p);
-	bench_fmt_time(b, sizeof(b), r->before, cycles);
-	bench_fmt_time(a, sizeof(a), r->after, cycles);
-	bench_fmt_pct(e, sizeof(e), r->change.est);
-	bench_fmt_pct(lo, sizeof(lo), r->change.lo);
-	bench_fmt_pct(hi, sizeof(hi), r->change.hi);
 	if (o->format == COMPARE_CSV) {
 		printf("%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
-		       wl, var, cmp_stat_names[o->stat], r->before, r->before_spread * 100,
-		       r->after, r->after_spread * 100, r->change.est * 100,
-		       r->change.lo * 100, r->change.hi * 100, r->p, nb, na,
+		       s->workload, s->variant, cmp_stat_names[o->stat], r->before,
+		       r->before_spread * 100, r->after, r->after_spread * 100, r->change.est * 100,
+		       r->change.lo * 100, r->change.hi * 100, r->p, s->nb, s->na,
 		       r->verdict == CMP_BELOW ? "significant below threshold" :
 		       cmp_verdict_names[r->verdict]);
 		return;
 	}
-	printf("%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s [%s, %s]  %s n=%u+%u  %s\n",
-	       wl, var, cmp_stat_names[o->stat], b, r->before_spread * 100, a,
-	       r->after_spread * 100, e, lo, hi, p, nb, na,
-	       cmp_verdict_names[r->verdict]);
+	cmpfmt_line(line, sizeof(line), f, s);
+	puts(line);
 }
 
 #define COMPARE_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
@@ -509,9 +507,9 @@ static void compare_pooled(const char *wl, const char *var,
 	printf("%s %s pooled:", wl, var);
 	for (m = 0; m < 5; m++)
 		printf("  %s %s -> %s (%s)", name[m],
-		       bench_fmt_time(b, sizeof(b), v[0][m], cycles),
-		       bench_fmt_time(a, sizeof(a), v[1][m], cycles),
-		       bench_fmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
+		       cmpfmt_value(b, sizeof(b), v[0][m], cycles),
+		       cmpfmt_value(a, sizeof(a), v[1][m], cycles),
+		       cmpfmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
 	putchar('\n');
 }
 
@@ -574,10 +572,10 @@ static void compare_ref_line(const struct compare_res *c, unsigned int n, bool c
 	unsigned int i;
 
 	printf("%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-	       c->s->workload, bench_fmt_time(b, sizeof(b), c->ref_side[0], cycles),
-	       bench_fmt_time(a, sizeof(a), c->ref_side[1], cycles),
-	       bench_fmt_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
-	       bench_fmt_time(m, sizeof(m), c->ref_scale, cycles));
+	       c->s->workload, cmpfmt_value(b, sizeof(b), c->ref_side[0], cycles),
+	       cmpfmt_value(a, sizeof(a), c->ref_side[1], cycles),
+	       cmpfmt_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
+	       cmpfmt_value(m, sizeof(m), c->ref_scale, cycles));
 	for (i = 0; i < n && !strcmp(c[i].s->workload, c->s->workload); i++)
 		printf(" %s %.2f", c[i].s->variant, c[i].ref_share);
 	putchar('\n');
@@ -605,10 +603,16 @@ static void compare_json_begin(const struct compare_opts *o, const char *unit);
 
 /* everything computed: print in the format asked for */
 static void compare_print(const struct compare_opts *o, const struct compare_res *c,
-			  unsigned int n, const struct compare_tally *t, bool cycles)
+			  const struct cmpfmt *f, const struct compare_tally *t)
 {
+	const bool cycles = f->unit && !strcmp(f->unit, "cycles");
+	const unsigned int n = f->n;
 	unsigned int i;
 
+	if (o->format >= COMPARE_CI) {
+		cmpfmt_find(compare_formats[o->format])->write(stdout, f);
+		return;
+	}
 	if (o->format == COMPARE_CSV)
 		printf(COMPARE_CSV_COLUMNS "\n");
 	if (o->format == COMPARE_RUNS)
@@ -622,8 +626,7 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 			compare_json_one(o->json, o, c[i].s, &c[i].r, c[i].x, c[i].nb, c[i].na,
 					 c[i].ref_share);
 		else
-			compare_line(o, c[i].s->workload, c[i].s->variant, &c[i].r,
-				     c[i].nb, c[i].na, cycles);
+			compare_line(o, f, &f->s[i]);
 	}
 	if (o->format == COMPARE_JSON) {
 		json_array_end(o->json);
@@ -645,6 +648,42 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 	       o->scaled ? "scaled" : "raw");
 }
 
+/*
+ * The computed series as lib/cmpfmt.h's view, printed in the format asked
+ * for; under GitHub Actions an ::error annotation per regression on
+ * stderr (the runner reads both streams; stdout may be a report file).
+ */
+static int compare_report(const struct compare_opts *o, const struct compare_res *c,
+			  unsigned int n, struct compare_tally *t, const char *unit)
+{
+	struct cmpfmt_series *s = calloc(n ? n : 1, sizeof(*s));
+	struct cmpfmt f = {
+		.s = s, .n = n, .stat = cmp_stat_names[o->stat], .unit = unit ? unit : "ns",
+		.alpha = o->alpha, .threshold_pct = o->threshold_pct, .scaled = o->scaled,
+	};
+	const char *gha = getenv("GITHUB_ACTIONS");
+	unsigned int i;
+	int ret = 0;
+
+	if (!s) {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	for (i = 0; i < n; i++)
+		s[i] = (struct cmpfmt_series){ c[i].s->workload, c[i].s->variant, c[i].nb,
+					       c[i].na, &c[i].r };
+	compare_tally(c, n, t);
+	if (o->format == COMPARE_JSON)
+		compare_json_begin(o, unit);
+	compare_print(o, c, &f, t);
+	if (o->format == COMPARE_JSON && json_doc_end(o->json))
+		ret = EXIT_ENV;
+	if (gha && !strcmp(gha, "true"))
+		cmpfmt_annotations(stderr, &f);
+	free(s);
+	return ret;
+}
+
 /* compute every series first, so that bad input prints no verdict at all */
 static int compare_all(const struct compare_opts *o, const struct compare_side *side,
 		       struct results_series *const *list, unsigned int n,
@@ -662,14 +701,8 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 		c[i].s = list[i];
 		ret = compare_compute(o, side, side[0].set[0]->frac_bits, &c[i]);
 	}
-	if (!ret) {
-		compare_tally(c, n, t);
-		if (o->format == COMPARE_JSON)
-			compare_json_begin(o, unit);
-		compare_print(o, c, n, t, unit && !strcmp(unit, "cycles"));
-		if (o->format == COMPARE_JSON && json_doc_end(o->json))
-			ret = EXIT_ENV;
-	}
+	if (!ret)
+		ret = compare_report(o, c, n, t, unit);
 	for (i = 0; i < n; i++) {
 		kstats_hist_free(c[i].pool[0]);
 		kstats_hist_free(c[i].pool[1]);
