@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -192,29 +191,6 @@ int bench_load_csv(const char *path, struct results **r)
 	else
 		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
 	return EXIT_USAGE;
-}
-
-const char *bench_fmt_time(char *buf, size_t len, double v, bool cycles)
-{
-	static const char *const ns[] = { "ns", "us", "ms", "s" };
-	static const char *const cy[] = { "", "k", "M", "G" };
-	unsigned int u = 0;
-
-	while (v >= 1000 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
-	return buf;
-}
-
-const char *bench_fmt_pct(char *buf, size_t len, double frac)
-{
-	if (isinf(frac))
-		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
-	else
-		snprintf(buf, len, "%+.1f%%", frac * 100);
-	return buf;
 }
 
 int bench_wait(const struct bench_wait *w)

@@ -75,15 +75,6 @@ void bench_meta_origin(struct meta *m);
 int bench_testbed(struct testbed *tb);
 
 /*
- * bench_fmt_time - a figure for a human, into @buf (@len bytes):
- * 13150.2 -> "13.15us", 252.2 -> "252.2ns"; @cycles: "13.15k".
- * bench_fmt_pct - a fraction as a signed percentage: 0.164 -> "+16.4%",
- * infinities "+inf" / "-inf". Both return @buf.
- */
-const char *bench_fmt_time(char *buf, size_t len, double v, bool cycles);
-const char *bench_fmt_pct(char *buf, size_t len, double frac);
-
-/*
  * bench_finish_stdout - flush stdout: EXIT_DONE, or EXIT_ENV after a
  * message on a failed write. A closed pipe (bench run | head) is done.
  */

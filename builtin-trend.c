@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "lib/cmpfmt.h"
 #include "lib/compare.h"
 #include "lib/json.h"
 #include "lib/meta.h"
@@ -667,11 +668,11 @@ struct cp_text {
 
 static void cp_text(struct cp_text *t, const struct trend_cp *c, bool cycles)
 {
-	bench_fmt_time(t->before, sizeof(t->before), c->before, cycles);
-	bench_fmt_time(t->after, sizeof(t->after), c->after, cycles);
-	bench_fmt_pct(t->est, sizeof(t->est), c->change.est);
-	bench_fmt_pct(t->lo, sizeof(t->lo), c->change.lo);
-	bench_fmt_pct(t->hi, sizeof(t->hi), c->change.hi);
+	cmpfmt_value(t->before, sizeof(t->before), c->before, cycles);
+	cmpfmt_value(t->after, sizeof(t->after), c->after, cycles);
+	cmpfmt_pct(t->est, sizeof(t->est), c->change.est);
+	cmpfmt_pct(t->lo, sizeof(t->lo), c->change.lo);
+	cmpfmt_pct(t->hi, sizeof(t->hi), c->change.hi);
 	snprintf(t->p, sizeof(t->p), "%.2g", c->p);
 }
 
@@ -706,7 +707,7 @@ static void table_series(const struct trend_opts *o, const struct trend_hist *h,
 	med = series_median(s, 0, s->n, &spread);
 	printf("%s %s %s  no change point in %u runs%s  %s +-%.0f%%\n", s->workload, s->variant,
 	       cmp_stat_names[o->stat], s->n, s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
-	       bench_fmt_time(m, sizeof(m), med, cycles), spread * 100);
+	       cmpfmt_value(m, sizeof(m), med, cycles), spread * 100);
 }
 
 /* per workload: the speed the figures were brought to, and each share */
@@ -717,7 +718,7 @@ static void table_ref(const struct trend_hist *h, unsigned int k, bool cycles)
 	unsigned int i;
 
 	printf("%s reference tm10 (median run): %s; figures at it by their share, fitted within each file:",
-	       s->workload, bench_fmt_time(m, sizeof(m), s->ref_at, cycles));
+	       s->workload, cmpfmt_value(m, sizeof(m), s->ref_at, cycles));
 	for (i = k; i < h->ns; i++)
 		if (!strcmp(h->s[i].workload, s->workload))
 			printf(" %s %.2f", h->s[i].variant, h->s[i].share);
@@ -953,7 +954,7 @@ static void md_print(const struct trend_opts *o, const struct trend_hist *h,
 		if (s->nr_cp)
 			continue;
 		med = series_median(s, 0, s->n, &spread);
-		bench_fmt_time(m, sizeof(m), med, cycles);
+		cmpfmt_value(m, sizeof(m), med, cycles);
 		printf("| %s %s %s | no change point | %s | | | | %u | ~ |\n", s->workload,
 		       s->variant, cmp_stat_names[o->stat], m, s->n);
 	}
