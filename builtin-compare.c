@@ -18,6 +18,7 @@
 #include "lib/compare.h"
 #include "lib/json.h"
 #include "lib/results.h"
+#include "lib/testbed.h"
 
 /* ---- bench compare ---- */
 
@@ -44,8 +45,12 @@ struct compare_opts {
 	double alpha;			/* --alpha, in (0, 1) */
 	enum compare_format format;	/* --format */
 	enum cmp_ref reference;		/* --reference */
+	bool strict;			/* --strict: a testbed or config difference is exit 2 */
 	bool scaled;			/* figures scaled by the reference: decided */
 	struct json *json;		/* -f json: the document being written */
+	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in: found */
+	unsigned int nr_diff;		/* how many */
+	const char *const *path[2];	/* each side's file names */
 };
 
 /* one side: its files, read */
@@ -102,6 +107,11 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "run's cold-store timing, the machine's speed in that\n"
 			 "run): auto (default, when every run on both sides has\n"
 			 "it), on, off (raw figures)"),
+		OPT_FLAG(0, "strict", &o->strict,
+			 "exit 2 naming the keys when the testbed (governor,\n"
+			 "turbo, SMT, kernel, ...) or the run's configuration\n"
+			 "(workload options, samples, possible CPUs, cache, ...)\n"
+			 "differs between or within the sides; else a warning"),
 		OPT_ENUM('f', "format", &o->format, compare_formats, "FMT",
 			 "table (default), csv (one row per series), runs\n"
 			 "(CSV of every run's figure: side,workload,variant,\n"
@@ -211,6 +221,127 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 		}
 	}
 	return 0;
+}
+
+/* ---- the testbed: which metadata keys the files differ in ---- */
+
+/* testbed_diff() of every file's metadata into o->diff; 0 or EXIT_ENV */
+static int compare_testbed(struct compare_opts *o, const struct compare_side *side)
+{
+	const struct meta **m[2] = { NULL, NULL };
+	const struct meta *const *mc[2];
+	unsigned int k, i, n[2] = { side[0].n, side[1].n };
+	int ret = 0;
+
+	for (k = 0; k < 2; k++) {
+		o->path[k] = (const char *const *)side[k].path;
+		m[k] = calloc(n[k], sizeof(*m[k]));
+		for (i = 0; m[k] && i < n[k]; i++)
+			m[k][i] = &side[k].set[i]->meta;
+		mc[k] = m[k];
+	}
+	if (m[0] && m[1]) {
+		o->nr_diff = testbed_diff(mc, n, o->diff, TB_MAX_DIFFS);
+	} else {
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		ret = EXIT_ENV;
+	}
+	free(m[0]);
+	free(m[1]);
+	return ret;
+}
+
+/*
+ * The testbed or configuration keys that differ, "testbed kernel (6.1 ->
+ * 6.2), config cache (...)" into @buf; how many (build keys are not).
+ */
+static unsigned int compare_differs(const struct compare_opts *o, char *buf, size_t len,
+				    bool how)
+{
+	const struct cmpfmt f = { .path = { o->path[0], o->path[1] } };
+	unsigned int i, n = 0;
+	size_t used = 0;
+	char text[1200];
+
+	buf[0] = 0;
+	for (i = 0; i < o->nr_diff && used < len; i++) {
+		if (o->diff[i].kind == TB_KIND_BUILD)
+			continue;
+		cmpfmt_diff_text(text, sizeof(text), &f, &o->diff[i]);
+		used += (size_t)snprintf(buf + used, len - used, how ? "%s%s %s (%s)" : "%s%s%s",
+					 n ? ", " : "", how ? tb_kind_names[o->diff[i].kind] : "",
+					 o->diff[i].key, text);
+		n++;
+	}
+	return n;
+}
+
+/* does the format asked for list the keys that differ itself? */
+static bool compare_shows_testbed(const struct compare_opts *o)
+{
+	return o->format == COMPARE_TABLE || o->format == COMPARE_JSON ||
+	       (o->format >= COMPARE_CI && cmpfmt_find(compare_formats[o->format])->testbed);
+}
+
+/*
+ * --strict: a testbed or config difference is bad input, one line naming
+ * the keys. Without it, a format that does not list them (csv, runs,
+ * bmf, github-action-benchmark) gets a warning on stderr. 0 or EXIT_USAGE.
+ */
+static int compare_check_testbed(const struct compare_opts *o)
+{
+	static char buf[8192];
+
+	if (!compare_differs(o, buf, sizeof(buf), o->strict))
+		return 0;
+	if (!o->strict && compare_shows_testbed(o))
+		return 0;
+	if (o->strict) {
+		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
+		bench_prog, buf);
+	return 0;
+}
+
+/* the table's testbed section: every key that differs, and how */
+static void compare_testbed_lines(const struct compare_opts *o)
+{
+	const struct cmpfmt f = { .path = { o->path[0], o->path[1] } };
+	char text[1200];
+	unsigned int i;
+
+	if (!o->nr_diff)
+		return;
+	printf("\ntestbed: the files differ in %u key%s (--strict refuses testbed and config):\n",
+	       o->nr_diff, o->nr_diff == 1 ? "" : "s");
+	for (i = 0; i < o->nr_diff; i++) {
+		cmpfmt_diff_text(text, sizeof(text), &f, &o->diff[i]);
+		printf("  %-7s %s: %s\n", tb_kind_names[o->diff[i].kind], o->diff[i].key, text);
+	}
+}
+
+/* -f json: "differences", one object per key */
+static void compare_json_testbed(const struct compare_opts *o)
+{
+	unsigned int i;
+
+	json_array_begin(o->json, "differences");
+	for (i = 0; i < o->nr_diff; i++) {
+		const struct tb_diff *d = &o->diff[i];
+
+		json_object_begin(o->json, NULL);
+		json_string(o->json, "key", d->key);
+		json_string(o->json, "kind", tb_kind_names[d->kind]);
+		json_string(o->json, "before", d->val[0]);
+		json_string(o->json, "after", d->val[1]);
+		json_bool(o->json, "between", d->between);
+		json_bool(o->json, "within_before", d->within[0]);
+		json_bool(o->json, "within_after", d->within[1]);
+		json_object_end(o->json);
+	}
+	json_array_end(o->json);
 }
 
 /* runs of (@wl, @var) over every file of @s */
@@ -633,6 +764,7 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 		json_u64(o->json, "regressions", t->regressions);
 		json_u64(o->json, "improvements", t->improvements);
 		json_string(o->json, "verdict", t->regressions ? "regression" : "ok");
+		compare_json_testbed(o);
 	}
 	if (o->format != COMPARE_TABLE)
 		return;
@@ -642,6 +774,7 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 	for (i = 0; o->scaled && i < n; i++)
 		if (!i || strcmp(c[i].s->workload, c[i - 1].s->workload))
 			compare_ref_line(&c[i], n - i, cycles);
+	compare_testbed_lines(o);
 	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
 	       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
 	       o->alpha, o->threshold_pct, t->regressions ? "regression" : "ok",
@@ -660,6 +793,7 @@ static int compare_report(const struct compare_opts *o, const struct compare_res
 	struct cmpfmt f = {
 		.s = s, .n = n, .stat = cmp_stat_names[o->stat], .unit = unit ? unit : "ns",
 		.alpha = o->alpha, .threshold_pct = o->threshold_pct, .scaled = o->scaled,
+		.diff = o->diff, .nr_diff = o->nr_diff, .path = { o->path[0], o->path[1] },
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
 	unsigned int i;
@@ -740,6 +874,10 @@ static int compare_run(struct compare_opts *o, struct compare_side *side)
 	ret = compare_load(&side[0], &ref, &ref_path);
 	if (!ret)
 		ret = compare_load(&side[1], &ref, &ref_path);
+	if (!ret)
+		ret = compare_testbed(o, side);
+	if (!ret)
+		ret = compare_check_testbed(o);
 	if (ret)
 		return ret;
 	if (compare_series(side, &list, &n)) {

@@ -31,12 +31,16 @@ report() {
 	[ -z "$stderr" ]
 	python3 tests/cli/gfm_tables.py <"$T/out.markdown" >"$T/page.json"
 	run jq -c '[(.tables | length), .tables[0].align, .tables[0].rows[0], (.tables[0].rows | length)]' "$T/page.json"
-	[ "$output" = '[1,["left","right","right","right","right","right","left"],["series","before","after","change [95% CI]","p","runs","verdict"],3]' ]
+	[ "$output" = '[2,["left","right","right","right","right","right","left"],["series","before","after","change [95% CI]","p","runs","verdict"],3]' ]
+	# the second table: the fixtures were taken with 480 and 528 possible CPUs
+	run jq -c '.tables[1].rows' "$T/page.json"
+	[ "$output" = '[["key","kind","what differs"],["possible_cpus","config","480 -> 528"]]' ]
 	run jq -c '.tables[0].rows[1:]' "$T/page.json"
 	[ "$output" = '[["irqdesc-alloc old","13.15us ±4%","15.33us ±5%","+16.4% [+11.7%, +20.2%]","0.001","6+6","**regression**"],["irqdesc-alloc new","252.2ns ±3%","394.4ns ±4%","+56.1% [+50.5%, +60.2%]","0.001","6+6","**regression**"]]' ]
-	run jq -r '.paragraphs[0].strong[0], (.paragraphs | length)' "$T/page.json"
+	run jq -r '.paragraphs[0].strong[0], (.paragraphs | length), .paragraphs[1].text' "$T/page.json"
 	[ "$output" = "kstats-bench compare: 2 regressions
-1" ]
+2
+The sides differ in 1 key of the metadata (bench compare --strict refuses testbed and config differences):" ]
 	# each row says what the table line says
 	./bench compare "${REG[@]}" >"$T/table" || true
 	for i in 1 2; do
@@ -78,7 +82,7 @@ for tc in s.findall("testcase"):
 EOF
 	cat "$T/cases"
 	[ "$(sed -n 1p "$T/cases")" = "2 2 kstats-bench compare 2 2 0 2" ]
-	[ "$(sed -n 2p "$T/cases")" = "stat=tm10 alpha=0.05 threshold_pct=5 reference=raw unit=ns" ]
+	[ "$(sed -n 2p "$T/cases")" = "stat=tm10 alpha=0.05 threshold_pct=5 reference=raw unit=ns config.possible_cpus=480 -> 528" ]
 	for i in 1 2; do
 		line=$(sed -n "${i}p" "$T/table")
 		var=$(awk '{ print $2 }' <<<"$line")
@@ -126,9 +130,11 @@ assert not s.findall("testcase/failure")' "$T/out.junit"
 	# cycles: the unit follows the files
 	sed 's/^# unit: ns$/# unit: cycles/' "$F/runs6-480.csv" >"$T/b.csv"
 	sed 's/^# unit: ns$/# unit: cycles/' "$F/runs6-576.csv" >"$T/a.csv"
-	run ./bench compare -f github-action-benchmark "$T/b.csv" "$T/a.csv"
+	run --separate-stderr ./bench compare -f github-action-benchmark "$T/b.csv" "$T/a.csv"
 	[ "$(jq -r '.[0].unit' <<<"$output")" = cycles ]
-	run ./bench compare -f bmf "$T/b.csv" "$T/a.csv"
+	# no testbed section in this format: the difference is a warning
+	[ "$stderr" = "bench compare: warning: the files' testbed or configuration differ: possible_cpus (--strict refuses this)" ]
+	run --separate-stderr ./bench compare -f bmf "$T/b.csv" "$T/a.csv"
 	[ "$(jq -r '.[] | keys[0]' <<<"$output" | sort -u)" = cycles ]
 }
 
@@ -137,12 +143,14 @@ assert not s.findall("testcase/failure")' "$T/out.junit"
 	GITHUB_ACTIONS=true run --separate-stderr ./bench compare -f markdown "${REG[@]}"
 	[ "$status" -eq 1 ]
 	[ "$output" = "$(cat "$T/plain")" ]
-	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 3 ]
 	[ "${stderr_lines[0]}" = "::error title=kstats-bench regression::irqdesc-alloc old tm10  13.15us +-4%25 -> 15.33us +-5%25  +16.4%25 [+11.7%25, +20.2%25]  p=0.001 n=6+6  regression" ]
 	[[ "${stderr_lines[1]}" == "::error title=kstats-bench regression::irqdesc-alloc new tm10 "* ]]
+	# and a warning for what differs between the files
+	[ "${stderr_lines[2]}" = "::warning title=kstats-bench config differs::possible_cpus: 480 -> 528" ]
 	# the table too; none without a regression, none outside Actions
 	GITHUB_ACTIONS=true run --separate-stderr ./bench compare "${REG[@]}"
-	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 3 ]
 	GITHUB_ACTIONS=true run --separate-stderr ./bench compare "${AA[@]}"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]

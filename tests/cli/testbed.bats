@@ -111,3 +111,82 @@ EOF
 	[ -z "$output" ]
 	[ ! -e "$T/r.csv" ]
 }
+
+# ---- compare: the testbed section, --strict ----
+# tests/fixtures/testbed/: bench run --runs 6 -n 256 -p 480 --cache cold on
+# this VM, once with KSB_TESTBED_ROOT=tests/fixtures/hosts/tuned and once
+# with a copy of it whose four CPUs run powersave (see their command lines)
+
+@test "compare of two hosts with different governors: the testbed section, exit 0" {
+	P=$F/testbed/performance.csv
+	S=$F/testbed/powersave.csv
+	run --separate-stderr ./bench compare "$P" "$S"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(grep -A2 '^testbed:' <<<"$output")" = "testbed: the files differ in 1 key (--strict refuses testbed and config):
+  testbed cpufreq_governor: performance -> powersave
+COMPARE series=2 regressions=0 improvements=1 stat=tm10 alpha=0.05 threshold=5% verdict=ok reference=scaled" ]
+	# the same host on both sides: no section
+	run ./bench compare "$P" "$P"
+	[[ "$output" != *"testbed:"* ]]
+	# files written before the testbed keys existed: nothing to compare
+	run ./bench compare "$F"/gate/r480_{1..6}.csv -- "$F"/gate/r480_{7..12}.csv
+	[[ "$output" != *"testbed:"* ]]
+}
+
+@test "compare --strict: different governors are exit 2, one line naming the key" {
+	bad "bench compare: --strict: the files differ in testbed cpufreq_governor (performance -> powersave)" \
+		compare --strict "$F/testbed/performance.csv" "$F/testbed/powersave.csv"
+	for f in csv runs json markdown junit bmf github-action-benchmark; do
+		bad "--strict: the files differ in testbed cpufreq_governor" \
+			compare --strict -f "$f" "$F/testbed/performance.csv" "$F/testbed/powersave.csv"
+	done
+	# the run configuration too
+	bad "bench compare: --strict: the files differ in config possible_cpus (480 -> 576)" \
+		compare --strict "$F/runs6-480.csv" "$F/runs6-576.csv"
+	# the same host: --strict passes, and the verdict decides
+	run ./bench compare --strict "$F/testbed/performance.csv" "$F/testbed/performance.csv"
+	[ "$status" -eq 0 ]
+}
+
+@test "compare: a side's own files that differ, and the build, which --strict lets through" {
+	P=$F/testbed/performance.csv
+	S=$F/testbed/powersave.csv
+	run ./bench compare "$P" "$S" -- "$P"
+	[[ "$output" == *"  testbed cpufreq_governor: performance (tests/fixtures/testbed/powersave.csv: powersave) -> performance"* ]]
+	# another build of bench on one side: told, not refused
+	sed 's/^# bench_git: .*/# bench_git: v9.9-1-gdeadbee/' "$P" >"$T/other-build.csv"
+	run --separate-stderr ./bench compare --strict "$P" "$T/other-build.csv"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ "$output" == *"  build   bench_git: $(sed -n 's/^# bench_git: //p' "$P") -> v9.9-1-gdeadbee"* ]]
+	# the workload's options are configuration
+	sed 's/^# workload_options: .*/# workload_options: --live-irqs 8/' "$P" >"$T/opts.csv"
+	bad "--strict: the files differ in config workload_options (none -> --live-irqs 8)" \
+		compare --strict "$P" "$T/opts.csv"
+	# bench vm's host is the testbed too
+	sed '/^# partial:/a # vm_host_turbo: off' "$P" >"$T/vm-a.csv"
+	sed '/^# partial:/a # vm_host_turbo: on' "$P" >"$T/vm-b.csv"
+	bad "bench compare: --strict: the files differ in testbed vm_host_turbo (off -> on)" \
+		compare --strict "$T/vm-a.csv" "$T/vm-b.csv"
+}
+
+@test "compare: the differences in -f json, markdown and junit; a warning for csv" {
+	P=$F/testbed/performance.csv
+	S=$F/testbed/powersave.csv
+	run --separate-stderr ./bench compare -f json "$P" "$S"
+	[ -z "$stderr" ]
+	[ "$(jq -c '.differences' <<<"$output")" = '[{"key":"cpufreq_governor","kind":"testbed","before":"performance","after":"powersave","between":true,"within_before":false,"within_after":false}]' ]
+	run --separate-stderr ./bench compare -f markdown "$P" "$S"
+	[ -z "$stderr" ]
+	python3 tests/cli/gfm_tables.py <<<"$output" >"$T/page.json"
+	[ "$(jq -c '.tables[1].rows' "$T/page.json")" = '[["key","kind","what differs"],["cpufreq_governor","testbed","performance -> powersave"]]' ]
+	./bench compare -f junit "$P" "$S" >"$T/j.xml"
+	python3 -c 'import sys, xml.etree.ElementTree as ET
+p = {e.get("name"): e.get("value") for e in ET.parse(sys.argv[1]).getroot().iter("property")}
+assert p["testbed.cpufreq_governor"] == "performance -> powersave", p' "$T/j.xml"
+	run --separate-stderr ./bench compare -f csv "$P" "$S"
+	[ "$stderr" = "bench compare: warning: the files' testbed or configuration differ: cpufreq_governor (--strict refuses this)" ]
+	GITHUB_ACTIONS=true run --separate-stderr ./bench compare -f markdown "$P" "$S"
+	[ "$stderr" = "::warning title=kstats-bench testbed differs::cpufreq_governor: performance -> powersave" ]
+}
