@@ -54,17 +54,10 @@ struct compare_opts {
 };
 
 /* one side: its files, read */
-/* one file's reference figures, per run, for one workload: built once */
-struct compare_refs {
-	const char *wl;			/* the workload they are of, NULL: not built */
-	double *v;			/* [n] each run's reference tm10 */
-	unsigned int n;			/* runs with reference rows */
-};
-
 struct compare_side {
 	char **path;			/* [n] file names */
 	struct results **set;		/* [n] their contents */
-	struct compare_refs *ref;	/* [n] their reference figures, cached */
+	struct cmp_side cs;		/* the same sets, as lib/compare.h reads them */
 	unsigned int n;			/* files */
 };
 
@@ -170,11 +163,7 @@ static void compare_side_free(struct compare_side *s)
 
 	for (i = 0; s->set && i < s->n; i++)
 		results_free(s->set[i]);
-	for (i = 0; s->ref && i < s->n; i++)
-		free(s->ref[i].v);
-	free(s->ref);
 	free(s->set);
-	s->ref = NULL;
 	s->set = NULL;
 }
 
@@ -186,8 +175,7 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 	int ret;
 
 	s->set = calloc(s->n, sizeof(*s->set));
-	s->ref = calloc(s->n, sizeof(*s->ref));
-	if (!s->set || !s->ref) {
+	if (!s->set) {
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
@@ -220,6 +208,7 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 			return EXIT_USAGE;
 		}
 	}
+	s->cs = (struct cmp_side){ .set = (const struct results *const *)s->set, .n = s->n };
 	return 0;
 }
 
@@ -344,63 +333,16 @@ static void compare_json_testbed(const struct compare_opts *o)
 	json_array_end(o->json);
 }
 
-/* runs of (@wl, @var) over every file of @s */
-static unsigned int compare_nr_runs(const struct compare_side *s,
-				    const char *wl, const char *var)
-{
-	unsigned int i, n = 0;
-
-	for (i = 0; i < s->n; i++)
-		n += results_nr_runs(s->set[i], wl, var);
-	return n;
-}
-
-/*
- * Every (workload, variant) of either side, once, in order of first
- * appearance: checked for runs on both sides before anything prints.
- */
-static int compare_series(const struct compare_side *side, struct results_series ***out,
-			  unsigned int *nr)
-{
-	struct results_series **list = NULL, **nl;
-	unsigned int f, i, j, k, n = 0;
-
-	for (k = 0; k < 2; k++)
-		for (f = 0; f < side[k].n; f++)
-			for (i = 0; i < side[k].set[f]->n; i++) {
-				struct results_series *s = &side[k].set[f]->s[i];
-
-				if (s->cpu >= 0 || !strcmp(s->variant, RESULTS_REFERENCE))
-					continue;
-				for (j = 0; j < n; j++)
-					if (!strcmp(list[j]->workload, s->workload) &&
-					    !strcmp(list[j]->variant, s->variant))
-						break;
-				if (j < n)
-					continue;
-				nl = realloc(list, (n + 1) * sizeof(*list));
-				if (!nl) {
-					free(list);
-					return -ENOMEM;
-				}
-				list = nl;
-				list[n++] = s;
-			}
-	*out = list;
-	*nr = n;
-	return 0;
-}
-
 static int compare_check_runs(const struct compare_side *side,
-			      struct results_series *const *list, unsigned int n)
+			      const struct results_series *const *list, unsigned int n)
 {
 	unsigned int i, nb, na;
 
 	for (i = 0; i < n; i++) {
 		const char *wl = list[i]->workload, *var = list[i]->variant;
 
-		nb = compare_nr_runs(&side[0], wl, var);
-		na = compare_nr_runs(&side[1], wl, var);
+		nb = cmp_side_runs(&side[0].cs, wl, var);
+		na = cmp_side_runs(&side[1].cs, wl, var);
 		if (!nb || !na) {
 			fprintf(stderr, "%s: %s %s is in the %s files only: every series must be on both sides\n",
 				bench_prog, wl, var, nb ? "BEFORE" : "AFTER");
@@ -410,77 +352,13 @@ static int compare_check_runs(const struct compare_side *side,
 	for (i = 0; i < n; i++) {
 		const char *wl = list[i]->workload, *var = list[i]->variant;
 
-		nb = compare_nr_runs(&side[0], wl, var);
-		na = compare_nr_runs(&side[1], wl, var);
+		nb = cmp_side_runs(&side[0].cs, wl, var);
+		na = cmp_side_runs(&side[1].cs, wl, var);
 		if (nb < CMP_MIN_RUNS || na < CMP_MIN_RUNS) {
 			fprintf(stderr, "%s: %s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)\n",
 				bench_prog, wl, var, nb, na, CMP_MIN_RUNS);
 			return EXIT_USAGE;
 		}
-	}
-	return 0;
-}
-
-/* one series, computed whole before anything prints */
-struct compare_res {
-	const struct results_series *s; /* names the series */
-	double *x;			/* [nb + na] per-run figures, file order */
-	unsigned int nb, na;		/* runs before, after */
-	struct kstats_hist *pool[2];	/* every run of a side, merged */
-	double *ref;			/* --reference: [nb + na] each run's reference */
-	double ref_scale;		/* --reference: median reference, both sides */
-	double ref_side[2];		/* --reference: median reference of each side */
-	double ref_share;		/* --reference: cmp_ref_share() of the series */
-	struct cmp_result r;		/* the test and the verdict */
-};
-
-/*
- * Run @i's reference figure in file @f of @s (its 10% trimmed mean), 0
- * when none. Built once per file and workload: results_nr_runs() and
- * results_run_hist() walk the file, and runs x runs of them add up.
- */
-static double compare_ref_value(const struct compare_side *s, unsigned int f,
-				const char *wl, unsigned int i)
-{
-	struct compare_refs *r = &s->ref[f];
-	const struct kstats_hist *h;
-	unsigned int k;
-
-	if (!r->wl || strcmp(r->wl, wl)) {
-		free(r->v);
-		r->wl = wl;
-		r->n = results_nr_runs(s->set[f], wl, RESULTS_REFERENCE);
-		r->v = calloc(r->n ? r->n : 1, sizeof(*r->v));
-		if (!r->v)
-			r->n = 0;
-		for (k = 0; k < r->n; k++) {
-			h = results_run_hist(s->set[f], wl, RESULTS_REFERENCE, k);
-			r->v[k] = h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
-		}
-	}
-	return i < r->n ? r->v[i] : 0;
-}
-
-/*
- * The first run (1-based) of a series of @list in file @f of @s without
- * a reference figure, or 0. Runs pair by position: a run's reference is
- * timed before its first pair, so every run of a variant has one.
- */
-static unsigned int compare_ref_missing(const struct compare_side *s, unsigned int f,
-					struct results_series *const *list, unsigned int n)
-{
-	const char *wl;
-	unsigned int i, r, runs;
-
-	for (i = 0; i < n; i++) {
-		wl = list[i]->workload;
-		runs = results_nr_runs(s->set[f], wl, list[i]->variant);
-		compare_ref_value(s, f, wl, 0);
-		if (s->ref[f].n != runs)
-			return s->ref[f].n < runs ? s->ref[f].n + 1 : 1;
-		for (r = 0; r < runs; r++)
-			if (!(compare_ref_value(s, f, wl, r) > 0))
-				return r + 1;
 	}
 	return 0;
 }
@@ -491,109 +369,43 @@ static unsigned int compare_ref_missing(const struct compare_side *s, unsigned i
  * first file without one (on).
  */
 static int compare_decide_ref(struct compare_opts *o, const struct compare_side *side,
-			      struct results_series *const *list, unsigned int n)
+			      const struct results_series *const *list, unsigned int n)
 {
-	unsigned int k, f, r;
+	const struct cmp_side cs[2] = { side[0].cs, side[1].cs };
+	struct cmp_where w;
 
 	o->scaled = false;
 	if (o->reference == CMP_REF_OFF)
 		return 0;
-	for (k = 0; k < 2; k++)
-		for (f = 0; f < side[k].n; f++) {
-			r = compare_ref_missing(&side[k], f, list, n);
-			if (!r)
-				continue;
-			if (o->reference == CMP_REF_AUTO)
-				return 0;
-			fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
-				bench_prog, side[k].path[f], r);
-			return EXIT_USAGE;
-		}
-	o->scaled = true;
-	return 0;
+	o->scaled = cmp_can_scale(cs, list, n, &w);
+	if (o->scaled || o->reference == CMP_REF_AUTO)
+		return 0;
+	fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
+		bench_prog, side[w.side].path[w.file], w.run);
+	return EXIT_USAGE;
 }
 
-/*
- * The per-run figures of @c's series over @s's files into @x, and their
- * pool. On BEFORE (@base) a figure must be > 0: changes are ratios to it.
- * Returns 0 or an exit code after a message.
- */
-static int compare_collect(const struct compare_side *s, const struct compare_opts *o,
-			   struct compare_res *c, bool base)
-{
-	const char *wl = c->s->workload, *var = c->s->variant;
-	double *x = base ? c->x : c->x + c->nb;
-	double *r = c->ref ? (base ? c->ref : c->ref + c->nb) : NULL;
-	const struct kstats_hist *h;
-	unsigned int f, i, n = 0;
-
-	for (f = 0; f < s->n; f++)
-		for (i = 0; (h = results_run_hist(s->set[f], wl, var, i)); i++) {
-			x[n] = cmp_hist_stat(h, o->stat);
-			if (r)
-				r[n] = compare_ref_value(s, f, wl, i);
-			kstats_hist_merge(c->pool[!base], h);	/* layouts checked at load */
-			if (base && !(x[n] > 0)) {
-				fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-					bench_prog, s->path[f], i + 1, wl, var,
-					cmp_stat_names[o->stat]);
-				return EXIT_USAGE;
-			}
-			n++;
-		}
-	return 0;
-}
-
-/*
- * Each run's figure at the median machine speed, by the series' share
- * of the reference's movement; the reference's medians (per side, and
- * of both, the speed the figures are brought to) from c->ref, sorted
- * in @tmp (nb + na doubles).
- */
-static void compare_adjust(struct compare_res *c, double *tmp)
-{
-	unsigned int n = c->nb + c->na;
-	double spread;
-
-	memcpy(tmp, c->ref, n * sizeof(*tmp));
-	c->ref_side[0] = cmp_median_spread(tmp, c->nb, &spread);
-	c->ref_side[1] = cmp_median_spread(tmp + c->nb, c->na, &spread);
-	memcpy(tmp, c->ref, n * sizeof(*tmp));
-	c->ref_scale = cmp_median_spread(tmp, n, &spread);
-	c->ref_share = cmp_ref_share(c->x, c->ref, c->nb, c->na);
-	cmp_ref_adjust(c->x, c->ref, n, c->ref_scale, c->ref_share);
-}
-
-/* figures, pools and the test of series @c; 0 or an exit code after a message */
+/* series (@wl, @var) into @c; 0 or an exit code after a message */
 static int compare_compute(const struct compare_opts *o, const struct compare_side *side,
-			   unsigned int fb, struct compare_res *c)
+			   const char *wl, const char *var, struct cmp_series *c)
 {
-	double *y;
+	const struct cmp_side cs[2] = { side[0].cs, side[1].cs };
+	const struct cmp_gate g = {
+		.stat = o->stat, .alpha = o->alpha, .threshold = o->threshold_pct / 100,
+		.scaled = o->scaled,
+	};
+	struct cmp_where w;
 	int ret;
 
-	c->nb = compare_nr_runs(&side[0], c->s->workload, c->s->variant);
-	c->na = compare_nr_runs(&side[1], c->s->workload, c->s->variant);
-	c->x = calloc(2 * (size_t)(c->nb + c->na), sizeof(*c->x));
-	c->pool[0] = kstats_hist_create(fb);
-	c->pool[1] = kstats_hist_create(fb);
-	if (!c->x || !c->pool[0] || !c->pool[1])
-		goto out_nomem;
-	if (o->scaled && !(c->ref = calloc(c->nb + c->na, sizeof(*c->ref))))
-		goto out_nomem;
-	ret = compare_collect(&side[0], o, c, true);
+	ret = cmp_series_compute(cs, wl, var, side[0].set[0]->frac_bits, &g, c, &w);
+	if (ret == -EINVAL) {
+		fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
+			bench_prog, side[w.side].path[w.file], w.run, wl, var,
+			cmp_stat_names[o->stat]);
+		return EXIT_USAGE;
+	}
 	if (!ret)
-		ret = compare_collect(&side[1], o, c, false);
-	if (ret)
-		return ret;
-	/* y: the second half of x, scratch until the test's copy */
-	y = c->x + c->nb + c->na;
-	if (c->ref)
-		compare_adjust(c, y);
-	/* the test sorts its copy; x keeps the runs in file order */
-	memcpy(y, c->x, (c->nb + c->na) * sizeof(*y));
-	if (!cmp_runs(y, c->nb, y + c->nb, c->na, o->alpha, o->threshold_pct / 100, &c->r))
 		return 0;
-out_nomem:
 	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 	return EXIT_ENV;
 }
@@ -645,14 +457,13 @@ static void compare_pooled(const char *wl, const char *var,
 }
 
 /* -f runs: every run's figure, before then after, in file order */
-static void compare_print_runs(const struct results_series *s, const double *x,
-			       unsigned int nb, unsigned int na)
+static void compare_print_runs(const struct cmp_series *s)
 {
 	unsigned int i;
 
-	for (i = 0; i < nb + na; i++)
-		printf("%s,%s,%s,%u,%.6g\n", i < nb ? "before" : "after", s->workload,
-		       s->variant, i < nb ? i + 1 : i - nb + 1, x[i]);
+	for (i = 0; i < s->nb + s->na; i++)
+		printf("%s,%s,%s,%u,%.6g\n", i < s->nb ? "before" : "after", s->workload,
+		       s->variant, i < s->nb ? i + 1 : i - s->nb + 1, s->x[i]);
 }
 
 /* -f json: one element of "comparisons" (schema in the man page) */
@@ -673,15 +484,16 @@ static void compare_json_side(struct json *j, const char *key, double med,
 }
 
 static void compare_json_one(struct json *j, const struct compare_opts *o,
-			     const struct results_series *s, const struct cmp_result *r,
-			     const double *x, unsigned int nb, unsigned int na, double share)
+			     const struct cmp_series *s)
 {
+	const struct cmp_result *r = &s->r;
+
 	json_object_begin(j, NULL);
 	json_string(j, "workload", s->workload);
 	json_string(j, "variant", s->variant);
 	json_string(j, "stat", cmp_stat_names[o->stat]);
-	compare_json_side(j, "before", r->before, r->before_spread, x, nb);
-	compare_json_side(j, "after", r->after, r->after_spread, x + nb, na);
+	compare_json_side(j, "before", r->before, r->before_spread, s->x, s->nb);
+	compare_json_side(j, "after", r->after, r->after_spread, s->x + s->nb, s->na);
 	json_double(j, "change_pct", r->change.est * 100, 3);
 	json_double(j, "ci_lo_pct", r->change.lo * 100, 3);
 	json_double(j, "ci_hi_pct", r->change.hi * 100, 3);
@@ -689,7 +501,7 @@ static void compare_json_one(struct json *j, const struct compare_opts *o,
 	json_double(j, "p", r->p, 6);
 	json_bool(j, "exact", r->u.exact);
 	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
-	json_double(j, "reference_share", share, 3);
+	json_double(j, "reference_share", s->ref_share, 3);
 	json_object_end(j);
 }
 
@@ -697,18 +509,18 @@ static void compare_json_one(struct json *j, const struct compare_opts *o,
  * What the figures were adjusted by, per workload: the machine's speed on
  * each side, and each series' share of its movement (cmp_ref_share()).
  */
-static void compare_ref_line(const struct compare_res *c, unsigned int n, bool cycles)
+static void compare_ref_line(const struct cmp_series *c, unsigned int n, bool cycles)
 {
 	char b[32], a[32], m[32], d[32];
 	unsigned int i;
 
 	printf("%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-	       c->s->workload, cmpfmt_value(b, sizeof(b), c->ref_side[0], cycles),
+	       c->workload, cmpfmt_value(b, sizeof(b), c->ref_side[0], cycles),
 	       cmpfmt_value(a, sizeof(a), c->ref_side[1], cycles),
 	       cmpfmt_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
-	       cmpfmt_value(m, sizeof(m), c->ref_scale, cycles));
-	for (i = 0; i < n && !strcmp(c[i].s->workload, c->s->workload); i++)
-		printf(" %s %.2f", c[i].s->variant, c[i].ref_share);
+	       cmpfmt_value(m, sizeof(m), c->ref_at, cycles));
+	for (i = 0; i < n && !strcmp(c[i].workload, c->workload); i++)
+		printf(" %s %.2f", c[i].variant, c[i].ref_share);
 	putchar('\n');
 }
 
@@ -718,7 +530,7 @@ struct compare_tally {
 	unsigned int improvements;	/* verdict improvement */
 };
 
-static void compare_tally(const struct compare_res *c, unsigned int n,
+static void compare_tally(const struct cmp_series *c, unsigned int n,
 			  struct compare_tally *t)
 {
 	unsigned int i;
@@ -733,7 +545,7 @@ static void compare_tally(const struct compare_res *c, unsigned int n,
 static void compare_json_begin(const struct compare_opts *o, const char *unit);
 
 /* everything computed: print in the format asked for */
-static void compare_print(const struct compare_opts *o, const struct compare_res *c,
+static void compare_print(const struct compare_opts *o, const struct cmp_series *c,
 			  const struct cmpfmt *f, const struct compare_tally *t)
 {
 	const bool cycles = f->unit && !strcmp(f->unit, "cycles");
@@ -752,10 +564,9 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 		json_array_begin(o->json, "comparisons");
 	for (i = 0; i < n; i++) {
 		if (o->format == COMPARE_RUNS)
-			compare_print_runs(c[i].s, c[i].x, c[i].nb, c[i].na);
+			compare_print_runs(&c[i]);
 		else if (o->format == COMPARE_JSON)
-			compare_json_one(o->json, o, c[i].s, &c[i].r, c[i].x, c[i].nb, c[i].na,
-					 c[i].ref_share);
+			compare_json_one(o->json, o, &c[i]);
 		else
 			compare_line(o, f, &f->s[i]);
 	}
@@ -770,9 +581,9 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
 		return;
 	printf("\n");
 	for (i = 0; i < n; i++)
-		compare_pooled(c[i].s->workload, c[i].s->variant, c[i].pool, cycles);
+		compare_pooled(c[i].workload, c[i].variant, c[i].pool, cycles);
 	for (i = 0; o->scaled && i < n; i++)
-		if (!i || strcmp(c[i].s->workload, c[i - 1].s->workload))
+		if (!i || strcmp(c[i].workload, c[i - 1].workload))
 			compare_ref_line(&c[i], n - i, cycles);
 	compare_testbed_lines(o);
 	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
@@ -786,7 +597,7 @@ static void compare_print(const struct compare_opts *o, const struct compare_res
  * for; under GitHub Actions an ::error annotation per regression on
  * stderr (the runner reads both streams; stdout may be a report file).
  */
-static int compare_report(const struct compare_opts *o, const struct compare_res *c,
+static int compare_report(const struct compare_opts *o, const struct cmp_series *c,
 			  unsigned int n, struct compare_tally *t, const char *unit)
 {
 	struct cmpfmt_series *s = calloc(n ? n : 1, sizeof(*s));
@@ -804,7 +615,7 @@ static int compare_report(const struct compare_opts *o, const struct compare_res
 		return EXIT_ENV;
 	}
 	for (i = 0; i < n; i++)
-		s[i] = (struct cmpfmt_series){ c[i].s->workload, c[i].s->variant, c[i].nb,
+		s[i] = (struct cmpfmt_series){ c[i].workload, c[i].variant, c[i].nb,
 					       c[i].na, &c[i].r };
 	compare_tally(c, n, t);
 	if (o->format == COMPARE_JSON)
@@ -820,10 +631,10 @@ static int compare_report(const struct compare_opts *o, const struct compare_res
 
 /* compute every series first, so that bad input prints no verdict at all */
 static int compare_all(const struct compare_opts *o, const struct compare_side *side,
-		       struct results_series *const *list, unsigned int n,
+		       const struct results_series *const *list, unsigned int n,
 		       struct compare_tally *t, const char *unit)
 {
-	struct compare_res *c = calloc(n, sizeof(*c));
+	struct cmp_series *c = calloc(n ? n : 1, sizeof(*c));
 	unsigned int i;
 	int ret = 0;
 
@@ -831,18 +642,12 @@ static int compare_all(const struct compare_opts *o, const struct compare_side *
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
-	for (i = 0; i < n && !ret; i++) {
-		c[i].s = list[i];
-		ret = compare_compute(o, side, side[0].set[0]->frac_bits, &c[i]);
-	}
+	for (i = 0; i < n && !ret; i++)
+		ret = compare_compute(o, side, list[i]->workload, list[i]->variant, &c[i]);
 	if (!ret)
 		ret = compare_report(o, c, n, t, unit);
-	for (i = 0; i < n; i++) {
-		kstats_hist_free(c[i].pool[0]);
-		kstats_hist_free(c[i].pool[1]);
-		free(c[i].ref);
-		free(c[i].x);
-	}
+	for (i = 0; i < n; i++)
+		cmp_series_free(&c[i]);
 	free(c);
 	return ret;
 }
@@ -865,7 +670,8 @@ static void compare_json_begin(const struct compare_opts *o, const char *unit)
 static int compare_run(struct compare_opts *o, struct compare_side *side)
 {
 	struct compare_tally t = { 0 };
-	struct results_series **list = NULL;
+	const struct results_series **list;
+	struct cmp_side cs[2];
 	const struct results *ref = NULL;
 	const char *ref_path = NULL, *unit;
 	unsigned int n = 0;
@@ -880,7 +686,10 @@ static int compare_run(struct compare_opts *o, struct compare_side *side)
 		ret = compare_check_testbed(o);
 	if (ret)
 		return ret;
-	if (compare_series(side, &list, &n)) {
+	cs[0] = side[0].cs;
+	cs[1] = side[1].cs;
+	list = cmp_list_series(cs, &n);
+	if (!list && errno) {
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
