@@ -322,9 +322,15 @@ static void opt_help_one(FILE *f, const struct opt *o, int col)
 		h = nl + 1;
 		w = 0;
 	}
-	/* OPT_ENUM_TABLE: a line per row, "  name  its help" */
-	for (i = 0; o->type == OPT_T_ENUM && o->stride && opt_name(o, i); i++)
-		fprintf(f, "%*s  %-8s%s\n", col, "", opt_name(o, i), opt_name_help(o, i));
+	/* OPT_ENUM_TABLE: a line per row, "  name  its help"; a long name's below it */
+	for (i = 0; o->type == OPT_T_ENUM && o->stride && opt_name(o, i); i++) {
+		if (strlen(opt_name(o, i)) >= OPT_ROW_NAME)
+			fprintf(f, "%*s  %s\n%*s  %-*s", col, "", opt_name(o, i), col, "",
+				OPT_ROW_NAME, "");
+		else
+			fprintf(f, "%*s  %-*s", col, "", OPT_ROW_NAME, opt_name(o, i));
+		fprintf(f, "%s\n", opt_name_help(o, i));
+	}
 }
 
 int opt_help(FILE *f, const struct opt *const *tab)

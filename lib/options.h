@@ -23,7 +23,9 @@
  * text in a column after the longest option (at most OPT_HELP_COL), each
  * '\n' of the help continuing in that column; a group entry prints its
  * heading, after a blank line unless it opens its table; "-h, --help"
- * closes the first table, and a blank line opens each further one. Every parser takes -h/--help.
+ * closes the first table, and a blank line opens each further one; an
+ * OPT_ENUM_TABLE lists its rows under its help, one "name  help" line
+ * each. Every parser takes -h/--help.
  *
  * Values are checked as they come, with one-line messages naming the
  * option and the range or the valid names, e.g.
@@ -123,6 +125,11 @@ struct opt {
 
 /* help text starts here at most; a longer option gets a line of its own */
 #define OPT_HELP_COL	28
+/*
+ * an OPT_ENUM_TABLE row's help starts this far after its name's column;
+ * a name as long or longer gets a line of its own, its help below
+ */
+#define OPT_ROW_NAME	8
 /* options in all the tables of one parse, -h included; tables */
 #define OPT_MAX		64
 #define OPT_MAX_TABLES	8

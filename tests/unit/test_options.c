@@ -216,6 +216,41 @@ static void test_help_layout(void **state)
 	free(buf);
 }
 
+/* an OPT_ENUM_TABLE: its rows under its help, a long name's help below it */
+static void test_help_rows(void **state)
+{
+	static const struct {
+		const char *name;	/* a row: name, then help */
+		const char *help;
+	} rows[] = {
+		{ "table", "the default" }, { "markdown", "as long as the column" },
+		{ "github-action-benchmark", "longer" }, { NULL, NULL },
+	};
+	static int row;
+	static const struct opt t[] = {
+		OPT_ENUM_TABLE('f', "format", &row, rows, "FMT", "what goes to stdout:"),
+		OPT_END()
+	};
+	const struct opt *tab[] = { t, NULL };
+	struct opt_parser p = { .tab = tab };
+	char *argv[] = { "bench", "-f", "github-action-benchmark", NULL };
+	char *buf = help_of(tab);
+
+	(void)state;
+	assert_string_equal(buf,
+		"  -f, --format FMT  what goes to stdout:\n"
+		"                      table   the default\n"
+		"                      markdown\n"
+		"                              as long as the column\n"
+		"                      github-action-benchmark\n"
+		"                              longer\n"
+		"  -h, --help        this text\n");
+	free(buf);
+	optind = 0;
+	assert_int_equal(opt_parse(&p, 3, argv), 0);
+	assert_int_equal(row, 2);
+}
+
 /* opt_values(): what the tables hold now, as the metadata's workload_options */
 static void test_values(void **state)
 {
@@ -273,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_help_column),
 		cmocka_unit_test(test_help_layout),
+		cmocka_unit_test(test_help_rows),
 		cmocka_unit_test(test_values),
 	};
 
