@@ -1,22 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-compare.c - bench compare: the CI gate, AFTER's runs against
- * BEFORE's, read back from kstats-bench CSVs.
+ * BEFORE's, read back from kstats-bench CSVs. It reads the files, checks
+ * them and says what is wrong with them; lib/compare.h computes the
+ * gate, lib/cmpfmt.h writes it in the format asked for.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "kstats_hist.h"
 #include "lib/cmpfmt.h"
 #include "lib/compare.h"
-#include "lib/json.h"
 #include "lib/results.h"
 #include "lib/testbed.h"
 
@@ -31,34 +30,32 @@
  */
 #define COMPARE_ALPHA		0.05
 
-/* compare's own formats, then the CI reports of lib/cmpfmt.h, by name */
-enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON, COMPARE_CI };
-
-static const char *const compare_formats[] = {
-	"table", "csv", "runs", "json",
-	"markdown", "junit", "bmf", "github-action-benchmark", NULL
-};
-
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
 	double threshold_pct;		/* --threshold, percent, > 0 */
 	double alpha;			/* --alpha, in (0, 1) */
-	enum compare_format format;	/* --format */
+	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
 	bool strict;			/* --strict: a testbed or config difference is exit 2 */
-	bool scaled;			/* figures scaled by the reference: decided */
-	struct json *json;		/* -f json: the document being written */
-	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in: found */
-	unsigned int nr_diff;		/* how many */
-	const char *const *path[2];	/* each side's file names */
 };
 
 /* one side: its files, read */
 struct compare_side {
 	char **path;			/* [n] file names */
 	struct results **set;		/* [n] their contents */
-	struct cmp_side cs;		/* the same sets, as lib/compare.h reads them */
 	unsigned int n;			/* files */
+};
+
+/* what was read and found, before anything prints */
+struct compare_state {
+	struct compare_side side[2];	/* BEFORE, AFTER */
+	struct cmp_side cs[2];		/* the same sets, as lib/compare.h reads them */
+	const struct results_series **list; /* [n] the series, cmp_list_series() */
+	unsigned int n;			/* series */
+	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
+	unsigned int nr_diff;		/* how many */
+	bool scaled;			/* figures scaled by the reference: decided */
+	const char *unit;		/* the files' unit, "ns" when they say none */
 };
 
 static const char compare_head[] =
@@ -105,12 +102,8 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "turbo, SMT, kernel, ...) or the run's configuration\n"
 			 "(workload options, samples, possible CPUs, cache, ...)\n"
 			 "differs between or within the sides; else a warning"),
-		OPT_ENUM('f', "format", &o->format, compare_formats, "FMT",
-			 "table (default), csv (one row per series), runs\n"
-			 "(CSV of every run's figure: side,workload,variant,\n"
-			 "run,value; what ./run.sh compare plots), json; for\n"
-			 "CI: markdown (a GitHub table), junit (JUnit XML),\n"
-			 "bmf (Bencher), github-action-benchmark"),
+		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
+			       "what goes to stdout:"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -157,14 +150,24 @@ static int compare_sides(int argc, char **argv, struct compare_side *b,
 	return 0;
 }
 
-static void compare_side_free(struct compare_side *s)
+static int compare_nomem(void)
 {
-	unsigned int i;
+	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	return EXIT_ENV;
+}
 
-	for (i = 0; s->set && i < s->n; i++)
-		results_free(s->set[i]);
-	free(s->set);
-	s->set = NULL;
+static void compare_state_free(struct compare_state *st)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; st->side[k].set && i < st->side[k].n; i++)
+			results_free(st->side[k].set[i]);
+		free(st->side[k].set);
+		st->side[k].set = NULL;
+	}
+	free(st->list);
+	st->list = NULL;
 }
 
 /* read every file of @s; the files must measure the same way as @ref */
@@ -175,10 +178,8 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 	int ret;
 
 	s->set = calloc(s->n, sizeof(*s->set));
-	if (!s->set) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
+	if (!s->set)
+		return compare_nomem();
 	for (i = 0; i < s->n; i++) {
 		const char *u, *ru;
 
@@ -208,33 +209,29 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 			return EXIT_USAGE;
 		}
 	}
-	s->cs = (struct cmp_side){ .set = (const struct results *const *)s->set, .n = s->n };
 	return 0;
 }
 
 /* ---- the testbed: which metadata keys the files differ in ---- */
 
-/* testbed_diff() of every file's metadata into o->diff; 0 or EXIT_ENV */
-static int compare_testbed(struct compare_opts *o, const struct compare_side *side)
+/* testbed_diff() of every file's metadata into st->diff; 0 or EXIT_ENV */
+static int compare_testbed(struct compare_state *st)
 {
 	const struct meta **m[2] = { NULL, NULL };
 	const struct meta *const *mc[2];
-	unsigned int k, i, n[2] = { side[0].n, side[1].n };
+	unsigned int k, i, n[2] = { st->side[0].n, st->side[1].n };
 	int ret = 0;
 
 	for (k = 0; k < 2; k++) {
-		o->path[k] = (const char *const *)side[k].path;
 		m[k] = calloc(n[k], sizeof(*m[k]));
 		for (i = 0; m[k] && i < n[k]; i++)
-			m[k][i] = &side[k].set[i]->meta;
+			m[k][i] = &st->side[k].set[i]->meta;
 		mc[k] = m[k];
 	}
-	if (m[0] && m[1]) {
-		o->nr_diff = testbed_diff(mc, n, o->diff, TB_MAX_DIFFS);
-	} else {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		ret = EXIT_ENV;
-	}
+	if (m[0] && m[1])
+		st->nr_diff = testbed_diff(mc, n, st->diff, TB_MAX_DIFFS);
+	else
+		ret = compare_nomem();
 	free(m[0]);
 	free(m[1]);
 	return ret;
@@ -244,32 +241,28 @@ static int compare_testbed(struct compare_opts *o, const struct compare_side *si
  * The testbed or configuration keys that differ, "testbed kernel (6.1 ->
  * 6.2), config cache (...)" into @buf; how many (build keys are not).
  */
-static unsigned int compare_differs(const struct compare_opts *o, char *buf, size_t len,
+static unsigned int compare_differs(const struct compare_state *st, char *buf, size_t len,
 				    bool how)
 {
-	const struct cmpfmt f = { .path = { o->path[0], o->path[1] } };
+	const struct cmpfmt f = {
+		.path = { (const char *const *)st->side[0].path,
+			  (const char *const *)st->side[1].path },
+	};
 	unsigned int i, n = 0;
 	size_t used = 0;
 	char text[1200];
 
 	buf[0] = 0;
-	for (i = 0; i < o->nr_diff && used < len; i++) {
-		if (o->diff[i].kind == TB_KIND_BUILD)
+	for (i = 0; i < st->nr_diff && used < len; i++) {
+		if (st->diff[i].kind == TB_KIND_BUILD)
 			continue;
-		cmpfmt_diff_text(text, sizeof(text), &f, &o->diff[i]);
+		cmpfmt_diff_text(text, sizeof(text), &f, &st->diff[i]);
 		used += (size_t)snprintf(buf + used, len - used, how ? "%s%s %s (%s)" : "%s%s%s",
-					 n ? ", " : "", how ? tb_kind_names[o->diff[i].kind] : "",
-					 o->diff[i].key, text);
+					 n ? ", " : "", how ? tb_kind_names[st->diff[i].kind] : "",
+					 st->diff[i].key, text);
 		n++;
 	}
 	return n;
-}
-
-/* does the format asked for list the keys that differ itself? */
-static bool compare_shows_testbed(const struct compare_opts *o)
-{
-	return o->format == COMPARE_TABLE || o->format == COMPARE_JSON ||
-	       (o->format >= COMPARE_CI && cmpfmt_find(compare_formats[o->format])->testbed);
 }
 
 /*
@@ -277,13 +270,13 @@ static bool compare_shows_testbed(const struct compare_opts *o)
  * the keys. Without it, a format that does not list them (csv, runs,
  * bmf, github-action-benchmark) gets a warning on stderr. 0 or EXIT_USAGE.
  */
-static int compare_check_testbed(const struct compare_opts *o)
+static int compare_check_testbed(const struct compare_opts *o, const struct compare_state *st)
 {
 	static char buf[8192];
 
-	if (!compare_differs(o, buf, sizeof(buf), o->strict))
+	if (!compare_differs(st, buf, sizeof(buf), o->strict))
 		return 0;
-	if (!o->strict && compare_shows_testbed(o))
+	if (!o->strict && cmpfmt_writers[o->format].testbed)
 		return 0;
 	if (o->strict) {
 		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
@@ -294,66 +287,28 @@ static int compare_check_testbed(const struct compare_opts *o)
 	return 0;
 }
 
-/* the table's testbed section: every key that differs, and how */
-static void compare_testbed_lines(const struct compare_opts *o)
-{
-	const struct cmpfmt f = { .path = { o->path[0], o->path[1] } };
-	char text[1200];
-	unsigned int i;
+/* ---- the series: on both sides, with runs enough, and their figures ---- */
 
-	if (!o->nr_diff)
-		return;
-	printf("\ntestbed: the files differ in %u key%s (--strict refuses testbed and config):\n",
-	       o->nr_diff, o->nr_diff == 1 ? "" : "s");
-	for (i = 0; i < o->nr_diff; i++) {
-		cmpfmt_diff_text(text, sizeof(text), &f, &o->diff[i]);
-		printf("  %-7s %s: %s\n", tb_kind_names[o->diff[i].kind], o->diff[i].key, text);
-	}
-}
-
-/* -f json: "differences", one object per key */
-static void compare_json_testbed(const struct compare_opts *o)
-{
-	unsigned int i;
-
-	json_array_begin(o->json, "differences");
-	for (i = 0; i < o->nr_diff; i++) {
-		const struct tb_diff *d = &o->diff[i];
-
-		json_object_begin(o->json, NULL);
-		json_string(o->json, "key", d->key);
-		json_string(o->json, "kind", tb_kind_names[d->kind]);
-		json_string(o->json, "before", d->val[0]);
-		json_string(o->json, "after", d->val[1]);
-		json_bool(o->json, "between", d->between);
-		json_bool(o->json, "within_before", d->within[0]);
-		json_bool(o->json, "within_after", d->within[1]);
-		json_object_end(o->json);
-	}
-	json_array_end(o->json);
-}
-
-static int compare_check_runs(const struct compare_side *side,
-			      const struct results_series *const *list, unsigned int n)
+static int compare_check_runs(const struct compare_state *st)
 {
 	unsigned int i, nb, na;
 
-	for (i = 0; i < n; i++) {
-		const char *wl = list[i]->workload, *var = list[i]->variant;
+	for (i = 0; i < st->n; i++) {
+		const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
 
-		nb = cmp_side_runs(&side[0].cs, wl, var);
-		na = cmp_side_runs(&side[1].cs, wl, var);
+		nb = cmp_side_runs(&st->cs[0], wl, var);
+		na = cmp_side_runs(&st->cs[1], wl, var);
 		if (!nb || !na) {
 			fprintf(stderr, "%s: %s %s is in the %s files only: every series must be on both sides\n",
 				bench_prog, wl, var, nb ? "BEFORE" : "AFTER");
 			return EXIT_USAGE;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		const char *wl = list[i]->workload, *var = list[i]->variant;
+	for (i = 0; i < st->n; i++) {
+		const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
 
-		nb = cmp_side_runs(&side[0].cs, wl, var);
-		na = cmp_side_runs(&side[1].cs, wl, var);
+		nb = cmp_side_runs(&st->cs[0], wl, var);
+		na = cmp_side_runs(&st->cs[1], wl, var);
 		if (nb < CMP_MIN_RUNS || na < CMP_MIN_RUNS) {
 			fprintf(stderr, "%s: %s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)\n",
 				bench_prog, wl, var, nb, na, CMP_MIN_RUNS);
@@ -368,342 +323,123 @@ static int compare_check_runs(const struct compare_side *side,
  * a reference figure (auto, on); 0, or EXIT_USAGE after naming the
  * first file without one (on).
  */
-static int compare_decide_ref(struct compare_opts *o, const struct compare_side *side,
-			      const struct results_series *const *list, unsigned int n)
+static int compare_decide_ref(const struct compare_opts *o, struct compare_state *st)
 {
-	const struct cmp_side cs[2] = { side[0].cs, side[1].cs };
 	struct cmp_where w;
 
-	o->scaled = false;
+	st->scaled = false;
 	if (o->reference == CMP_REF_OFF)
 		return 0;
-	o->scaled = cmp_can_scale(cs, list, n, &w);
-	if (o->scaled || o->reference == CMP_REF_AUTO)
+	st->scaled = cmp_can_scale(st->cs, st->list, st->n, &w);
+	if (st->scaled || o->reference == CMP_REF_AUTO)
 		return 0;
 	fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
-		bench_prog, side[w.side].path[w.file], w.run);
+		bench_prog, st->side[w.side].path[w.file], w.run);
 	return EXIT_USAGE;
 }
 
-/* series (@wl, @var) into @c; 0 or an exit code after a message */
-static int compare_compute(const struct compare_opts *o, const struct compare_side *side,
-			   const char *wl, const char *var, struct cmp_series *c)
+/* series @i of @st into @c; 0 or an exit code after a message */
+static int compare_one(const struct compare_opts *o, const struct compare_state *st,
+		       unsigned int i, struct cmp_series *c)
 {
-	const struct cmp_side cs[2] = { side[0].cs, side[1].cs };
 	const struct cmp_gate g = {
 		.stat = o->stat, .alpha = o->alpha, .threshold = o->threshold_pct / 100,
-		.scaled = o->scaled,
+		.scaled = st->scaled,
 	};
+	const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
 	struct cmp_where w;
 	int ret;
 
-	ret = cmp_series_compute(cs, wl, var, side[0].set[0]->frac_bits, &g, c, &w);
+	ret = cmp_series_compute(st->cs, wl, var, st->side[0].set[0]->frac_bits, &g, c, &w);
 	if (ret == -EINVAL) {
 		fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-			bench_prog, side[w.side].path[w.file], w.run, wl, var,
+			bench_prog, st->side[w.side].path[w.file], w.run, wl, var,
 			cmp_stat_names[o->stat]);
 		return EXIT_USAGE;
 	}
-	if (!ret)
-		return 0;
-	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-	return EXIT_ENV;
+	return ret ? compare_nomem() : 0;
 }
 
-static void compare_line(const struct compare_opts *o, const struct cmpfmt *f,
-			 const struct cmpfmt_series *s)
-{
-	const struct cmp_result *r = s->r;
-	char line[512];
-
-	if (o->format == COMPARE_CSV) {
-		printf("%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
-		       s->workload, s->variant, cmp_stat_names[o->stat], r->before,
-		       r->before_spread * 100, r->after, r->after_spread * 100, r->change.est * 100,
-		       r->change.lo * 100, r->change.hi * 100, r->p, s->nb, s->na,
-		       r->verdict == CMP_BELOW ? "significant below threshold" :
-		       cmp_verdict_names[r->verdict]);
-		return;
-	}
-	cmpfmt_line(line, sizeof(line), f, s);
-	puts(line);
-}
-
-#define COMPARE_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
-
-/* the pooled histograms, for information: not what the gate tests */
-static void compare_pooled(const char *wl, const char *var,
-			   struct kstats_hist *const *pool, bool cycles)
-{
-	static const char *const name[] = { "p50", "p90", "p99", "mean", "max" };
-	char b[32], a[32], d[32];
-	double v[2][5];
-	unsigned int k, m;
-
-	for (k = 0; k < 2; k++) {
-		v[k][0] = (double)kstats_hist_value_at_percentile(pool[k], 50);
-		v[k][1] = (double)kstats_hist_value_at_percentile(pool[k], 90);
-		v[k][2] = (double)kstats_hist_value_at_percentile(pool[k], 99);
-		v[k][3] = kstats_hist_mean(pool[k]);
-		v[k][4] = (double)kstats_hist_max(pool[k]);
-	}
-	printf("%s %s pooled:", wl, var);
-	for (m = 0; m < 5; m++)
-		printf("  %s %s -> %s (%s)", name[m],
-		       cmpfmt_value(b, sizeof(b), v[0][m], cycles),
-		       cmpfmt_value(a, sizeof(a), v[1][m], cycles),
-		       cmpfmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
-	putchar('\n');
-}
-
-/* -f runs: every run's figure, before then after, in file order */
-static void compare_print_runs(const struct cmp_series *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < s->nb + s->na; i++)
-		printf("%s,%s,%s,%u,%.6g\n", i < s->nb ? "before" : "after", s->workload,
-		       s->variant, i < s->nb ? i + 1 : i - s->nb + 1, s->x[i]);
-}
-
-/* -f json: one element of "comparisons" (schema in the man page) */
-static void compare_json_side(struct json *j, const char *key, double med,
-			      double spread, const double *x, unsigned int n)
-{
-	unsigned int i;
-
-	json_object_begin(j, key);
-	json_double(j, "median", med, 3);
-	json_double(j, "spread_pct", spread * 100, 2);
-	json_u64(j, "runs", n);
-	json_array_begin(j, "values");
-	for (i = 0; i < n; i++)
-		json_double(j, NULL, x[i], 3);
-	json_array_end(j);
-	json_object_end(j);
-}
-
-static void compare_json_one(struct json *j, const struct compare_opts *o,
-			     const struct cmp_series *s)
-{
-	const struct cmp_result *r = &s->r;
-
-	json_object_begin(j, NULL);
-	json_string(j, "workload", s->workload);
-	json_string(j, "variant", s->variant);
-	json_string(j, "stat", cmp_stat_names[o->stat]);
-	compare_json_side(j, "before", r->before, r->before_spread, s->x, s->nb);
-	compare_json_side(j, "after", r->after, r->after_spread, s->x + s->nb, s->na);
-	json_double(j, "change_pct", r->change.est * 100, 3);
-	json_double(j, "ci_lo_pct", r->change.lo * 100, 3);
-	json_double(j, "ci_hi_pct", r->change.hi * 100, 3);
-	json_double(j, "ci_confidence", r->change.conf, 4);
-	json_double(j, "p", r->p, 6);
-	json_bool(j, "exact", r->u.exact);
-	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
-	json_double(j, "reference_share", s->ref_share, 3);
-	json_object_end(j);
-}
+/* ---- the report ---- */
 
 /*
- * What the figures were adjusted by, per workload: the machine's speed on
- * each side, and each series' share of its movement (cmp_ref_share()).
+ * Every series computed in @c, in the format asked for; under GitHub
+ * Actions an ::error annotation per regression on stderr (the runner
+ * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
-static void compare_ref_line(const struct cmp_series *c, unsigned int n, bool cycles)
+static int compare_report(const struct compare_opts *o, const struct compare_state *st,
+			  const struct cmp_series *c)
 {
-	char b[32], a[32], m[32], d[32];
-	unsigned int i;
-
-	printf("%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-	       c->workload, cmpfmt_value(b, sizeof(b), c->ref_side[0], cycles),
-	       cmpfmt_value(a, sizeof(a), c->ref_side[1], cycles),
-	       cmpfmt_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
-	       cmpfmt_value(m, sizeof(m), c->ref_at, cycles));
-	for (i = 0; i < n && !strcmp(c[i].workload, c->workload); i++)
-		printf(" %s %.2f", c[i].variant, c[i].ref_share);
-	putchar('\n');
-}
-
-struct compare_tally {
-	unsigned int series;		/* compared */
-	unsigned int regressions;	/* verdict regression */
-	unsigned int improvements;	/* verdict improvement */
-};
-
-static void compare_tally(const struct cmp_series *c, unsigned int n,
-			  struct compare_tally *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		t->series++;
-		t->regressions += c[i].r.verdict == CMP_REGRESSION;
-		t->improvements += c[i].r.verdict == CMP_IMPROVEMENT;
-	}
-}
-
-static void compare_json_begin(const struct compare_opts *o, const char *unit);
-
-/* everything computed: print in the format asked for */
-static void compare_print(const struct compare_opts *o, const struct cmp_series *c,
-			  const struct cmpfmt *f, const struct compare_tally *t)
-{
-	const bool cycles = f->unit && !strcmp(f->unit, "cycles");
-	const unsigned int n = f->n;
-	unsigned int i;
-
-	if (o->format >= COMPARE_CI) {
-		cmpfmt_find(compare_formats[o->format])->write(stdout, f);
-		return;
-	}
-	if (o->format == COMPARE_CSV)
-		printf(COMPARE_CSV_COLUMNS "\n");
-	if (o->format == COMPARE_RUNS)
-		printf("side,workload,variant,run,%s\n", cmp_stat_names[o->stat]);
-	if (o->format == COMPARE_JSON)
-		json_array_begin(o->json, "comparisons");
-	for (i = 0; i < n; i++) {
-		if (o->format == COMPARE_RUNS)
-			compare_print_runs(&c[i]);
-		else if (o->format == COMPARE_JSON)
-			compare_json_one(o->json, o, &c[i]);
-		else
-			compare_line(o, f, &f->s[i]);
-	}
-	if (o->format == COMPARE_JSON) {
-		json_array_end(o->json);
-		json_u64(o->json, "regressions", t->regressions);
-		json_u64(o->json, "improvements", t->improvements);
-		json_string(o->json, "verdict", t->regressions ? "regression" : "ok");
-		compare_json_testbed(o);
-	}
-	if (o->format != COMPARE_TABLE)
-		return;
-	printf("\n");
-	for (i = 0; i < n; i++)
-		compare_pooled(c[i].workload, c[i].variant, c[i].pool, cycles);
-	for (i = 0; o->scaled && i < n; i++)
-		if (!i || strcmp(c[i].workload, c[i - 1].workload))
-			compare_ref_line(&c[i], n - i, cycles);
-	compare_testbed_lines(o);
-	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
-	       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
-	       o->alpha, o->threshold_pct, t->regressions ? "regression" : "ok",
-	       o->scaled ? "scaled" : "raw");
-}
-
-/*
- * The computed series as lib/cmpfmt.h's view, printed in the format asked
- * for; under GitHub Actions an ::error annotation per regression on
- * stderr (the runner reads both streams; stdout may be a report file).
- */
-static int compare_report(const struct compare_opts *o, const struct cmp_series *c,
-			  unsigned int n, struct compare_tally *t, const char *unit)
-{
-	struct cmpfmt_series *s = calloc(n ? n : 1, sizeof(*s));
-	struct cmpfmt f = {
-		.s = s, .n = n, .stat = cmp_stat_names[o->stat], .unit = unit ? unit : "ns",
-		.alpha = o->alpha, .threshold_pct = o->threshold_pct, .scaled = o->scaled,
-		.diff = o->diff, .nr_diff = o->nr_diff, .path = { o->path[0], o->path[1] },
+	const struct cmpfmt f = {
+		.s = c, .n = st->n, .stat = cmp_stat_names[o->stat], .unit = st->unit,
+		.alpha = o->alpha, .threshold_pct = o->threshold_pct, .scaled = st->scaled,
+		.diff = st->diff, .nr_diff = st->nr_diff,
+		.path = { (const char *const *)st->side[0].path,
+			  (const char *const *)st->side[1].path },
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	if (!s) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
-	for (i = 0; i < n; i++)
-		s[i] = (struct cmpfmt_series){ c[i].workload, c[i].variant, c[i].nb,
-					       c[i].na, &c[i].r };
-	compare_tally(c, n, t);
-	if (o->format == COMPARE_JSON)
-		compare_json_begin(o, unit);
-	compare_print(o, c, &f, t);
-	if (o->format == COMPARE_JSON && json_doc_end(o->json))
-		ret = EXIT_ENV;
+	ret = cmpfmt_writers[o->format].write(stdout, &f);
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	free(s);
-	return ret;
+	if (ret == -ENOMEM)
+		return compare_nomem();
+	ret = bench_finish_stdout();
+	return !ret && cmpfmt_count(&f, CMP_REGRESSION) ? EXIT_REGRESSION : ret;
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
-static int compare_all(const struct compare_opts *o, const struct compare_side *side,
-		       const struct results_series *const *list, unsigned int n,
-		       struct compare_tally *t, const char *unit)
+static int compare_all(const struct compare_opts *o, const struct compare_state *st)
 {
-	struct cmp_series *c = calloc(n ? n : 1, sizeof(*c));
+	struct cmp_series *c = calloc(st->n ? st->n : 1, sizeof(*c));
 	unsigned int i;
 	int ret = 0;
 
-	if (!c) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
-	for (i = 0; i < n && !ret; i++)
-		ret = compare_compute(o, side, list[i]->workload, list[i]->variant, &c[i]);
+	if (!c)
+		return compare_nomem();
+	for (i = 0; i < st->n && !ret; i++)
+		ret = compare_one(o, st, i, &c[i]);
 	if (!ret)
-		ret = compare_report(o, c, n, t, unit);
-	for (i = 0; i < n; i++)
+		ret = compare_report(o, st, c);
+	for (i = 0; i < st->n; i++)
 		cmp_series_free(&c[i]);
 	free(c);
 	return ret;
 }
 
-/* -f json: the document, its metadata the gate's settings */
-static void compare_json_begin(const struct compare_opts *o, const char *unit)
+/* read and check the files, then the gate; the exit code */
+static int compare_run(const struct compare_opts *o, struct compare_state *st)
 {
-	static struct meta m;
-
-	meta_set(&m, "command", "bench compare");
-	meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
-	meta_set(&m, "alpha", "%g", o->alpha);
-	meta_set(&m, "threshold_pct", "%g", o->threshold_pct);
-	meta_set(&m, "reference", "%s", o->scaled ? "scaled" : "raw");
-	meta_set(&m, "unit", "%s", unit ? unit : "ns");
-	json_init(o->json, stdout);
-	json_doc_begin(o->json, &m);
-}
-
-static int compare_run(struct compare_opts *o, struct compare_side *side)
-{
-	struct compare_tally t = { 0 };
-	const struct results_series **list;
-	struct cmp_side cs[2];
 	const struct results *ref = NULL;
-	const char *ref_path = NULL, *unit;
-	unsigned int n = 0;
+	const char *ref_path = NULL;
+	unsigned int k;
 	int ret;
 
-	ret = compare_load(&side[0], &ref, &ref_path);
+	ret = compare_load(&st->side[0], &ref, &ref_path);
 	if (!ret)
-		ret = compare_load(&side[1], &ref, &ref_path);
+		ret = compare_load(&st->side[1], &ref, &ref_path);
 	if (!ret)
-		ret = compare_testbed(o, side);
+		ret = compare_testbed(st);
 	if (!ret)
-		ret = compare_check_testbed(o);
+		ret = compare_check_testbed(o, st);
 	if (ret)
 		return ret;
-	cs[0] = side[0].cs;
-	cs[1] = side[1].cs;
-	list = cmp_list_series(cs, &n);
-	if (!list && errno) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
-	ret = compare_check_runs(side, list, n);
+	for (k = 0; k < 2; k++)
+		st->cs[k] = (struct cmp_side){
+			.set = (const struct results *const *)st->side[k].set,
+			.n = st->side[k].n,
+		};
+	st->list = cmp_list_series(st->cs, &st->n);
+	if (!st->list && errno)
+		return compare_nomem();
+	st->unit = meta_get(&ref->meta, "unit");
+	if (!st->unit)
+		st->unit = "ns";
+	ret = compare_check_runs(st);
 	if (!ret)
-		ret = compare_decide_ref(o, side, list, n);
-	unit = meta_get(&ref->meta, "unit");
-	if (!ret)
-		ret = compare_all(o, side, list, n, &t, unit);
-	free(list);
-	if (ret)
-		return ret;
-	ret = bench_finish_stdout();
-	return !ret && t.regressions ? EXIT_REGRESSION : ret;
+		ret = compare_decide_ref(o, st);
+	return ret ? ret : compare_all(o, st);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -712,19 +448,17 @@ int cmd_compare(int argc, char **argv)
 		.stat = CMP_STAT_TM10,
 		.threshold_pct = CMP_THRESHOLD_PCT,
 		.alpha = COMPARE_ALPHA,
+		.format = CMPFMT_TABLE,
 	};
-	struct compare_side side[2] = { { 0 } };
-	struct json j;
+	struct compare_state st = { 0 };
 	int ret;
 
-	o.json = &j;
 	ret = compare_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (compare_sides(argc, argv, &side[0], &side[1]))
+	if (compare_sides(argc, argv, &st.side[0], &st.side[1]))
 		return EXIT_USAGE;
-	ret = compare_run(&o, side);
-	compare_side_free(&side[1]);
-	compare_side_free(&side[0]);
+	ret = compare_run(&o, &st);
+	compare_state_free(&st);
 	return ret;
 }

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmpfmt.c - bench compare's reports for CI systems: markdown, JUnit,
- * Bencher's BMF, github-action-benchmark, workflow commands (cmpfmt.h).
+ * cmpfmt.c - bench compare's reports: its table, csv, runs and JSON, and
+ * for CI systems markdown, JUnit, Bencher's BMF, github-action-benchmark
+ * and workflow commands (cmpfmt.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "../kstats_hist.h"
 #include "cmpfmt.h"
 #include "json.h"
+#include "meta.h"
 #include "testbed.h"
 
 /* ---- what every format shares ---- */
@@ -19,7 +23,7 @@ unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v)
 	unsigned int i, n = 0;
 
 	for (i = 0; i < c->n; i++)
-		n += c->s[i].r->verdict == v;
+		n += c->s[i].r.verdict == v;
 	return n;
 }
 
@@ -73,9 +77,9 @@ static const char *cf_change(char *buf, size_t len, const struct cmp_result *r)
 	return buf;
 }
 
-void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmpfmt_series *s)
+void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s)
 {
-	const struct cmp_result *r = s->r;
+	const struct cmp_result *r = &s->r;
 	char b[32], a[32], ch[112], p[16];
 
 	cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c));
@@ -123,6 +127,223 @@ static void cf_tally(char *buf, size_t len, const struct cmpfmt *c)
 		snprintf(buf + n, len - (size_t)n, ", %u improvement%s", imp, imp == 1 ? "" : "s");
 }
 
+/* ---- table ---- */
+
+/* the pooled histograms, for information: not what the gate tests */
+static void cf_pooled(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	static const char *const name[] = { "p50", "p90", "p99", "mean", "max" };
+	char b[32], a[32], d[32];
+	double v[2][5];
+	unsigned int k, m;
+
+	for (k = 0; k < 2; k++) {
+		v[k][0] = (double)kstats_hist_value_at_percentile(s->pool[k], 50);
+		v[k][1] = (double)kstats_hist_value_at_percentile(s->pool[k], 90);
+		v[k][2] = (double)kstats_hist_value_at_percentile(s->pool[k], 99);
+		v[k][3] = kstats_hist_mean(s->pool[k]);
+		v[k][4] = (double)kstats_hist_max(s->pool[k]);
+	}
+	fprintf(f, "%s %s pooled:", s->workload, s->variant);
+	for (m = 0; m < 5; m++)
+		fprintf(f, "  %s %s -> %s (%s)", name[m],
+			cmpfmt_value(b, sizeof(b), v[0][m], cf_cycles(c)),
+			cmpfmt_value(a, sizeof(a), v[1][m], cf_cycles(c)),
+			cmpfmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
+	fputc('\n', f);
+}
+
+/*
+ * What the figures of @s's workload were adjusted by: the machine's
+ * speed on each side, and each of its series' share of its movement
+ * (the @n series from @s on, while they are of that workload).
+ */
+static void cf_ref_line(FILE *f, const struct cmpfmt *c, const struct cmp_series *s,
+			unsigned int n)
+{
+	char b[32], a[32], m[32], d[32];
+	unsigned int i;
+
+	fprintf(f, "%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
+		s->workload, cmpfmt_value(b, sizeof(b), s->ref_side[0], cf_cycles(c)),
+		cmpfmt_value(a, sizeof(a), s->ref_side[1], cf_cycles(c)),
+		cmpfmt_pct(d, sizeof(d), s->ref_side[1] / s->ref_side[0] - 1),
+		cmpfmt_value(m, sizeof(m), s->ref_at, cf_cycles(c)));
+	for (i = 0; i < n && !strcmp(s[i].workload, s->workload); i++)
+		fprintf(f, " %s %.2f", s[i].variant, s[i].ref_share);
+	fputc('\n', f);
+}
+
+/* the testbed section: every key that differs, and how */
+static void cf_testbed_lines(FILE *f, const struct cmpfmt *c)
+{
+	char text[1200];
+	unsigned int i;
+
+	if (!c->nr_diff)
+		return;
+	fprintf(f, "\ntestbed: the files differ in %u key%s (--strict refuses testbed and config):\n",
+		c->nr_diff, c->nr_diff == 1 ? "" : "s");
+	for (i = 0; i < c->nr_diff; i++) {
+		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
+		fprintf(f, "  %-7s %s: %s\n", tb_kind_names[c->diff[i].kind], c->diff[i].key, text);
+	}
+}
+
+static int cf_table(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
+	char line[512];
+
+	for (i = 0; i < c->n; i++) {
+		cmpfmt_line(line, sizeof(line), c, &c->s[i]);
+		fprintf(f, "%s\n", line);
+	}
+	fputc('\n', f);
+	for (i = 0; i < c->n; i++)
+		cf_pooled(f, c, &c->s[i]);
+	for (i = 0; c->scaled && i < c->n; i++)
+		if (!i || strcmp(c->s[i].workload, c->s[i - 1].workload))
+			cf_ref_line(f, c, &c->s[i], c->n - i);
+	cf_testbed_lines(f, c);
+	fprintf(f, "COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
+		c->n, reg, cmpfmt_count(c, CMP_IMPROVEMENT), c->stat, c->alpha, c->threshold_pct,
+		reg ? "regression" : "ok", c->scaled ? "scaled" : "raw");
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- csv, runs ---- */
+
+static int cf_csv(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i;
+
+	fputs(CMPFMT_CSV_COLUMNS "\n", f);
+	for (i = 0; i < c->n; i++) {
+		const struct cmp_series *s = &c->s[i];
+		const struct cmp_result *r = &s->r;
+
+		fprintf(f, "%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
+			s->workload, s->variant, c->stat, r->before, r->before_spread * 100,
+			r->after, r->after_spread * 100, r->change.est * 100, r->change.lo * 100,
+			r->change.hi * 100, r->p, s->nb, s->na,
+			r->verdict == CMP_BELOW ? "significant below threshold" :
+			cmp_verdict_names[r->verdict]);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* every run's figure, before then after, in file order */
+static int cf_runs(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, k;
+
+	fprintf(f, "side,workload,variant,run,%s\n", c->stat);
+	for (k = 0; k < c->n; k++) {
+		const struct cmp_series *s = &c->s[k];
+
+		for (i = 0; i < s->nb + s->na; i++) {
+			bool b = i < s->nb;
+
+			fprintf(f, "%s,%s,%s,%u,%.6g\n", b ? "before" : "after", s->workload,
+				s->variant, b ? i + 1 : i - s->nb + 1, s->x[i]);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- json ---- */
+
+/* one side of a comparison: its median, spread and every run's figure */
+static void cf_json_side(struct json *j, const char *key, double med, double spread,
+			 const double *x, unsigned int n)
+{
+	unsigned int i;
+
+	json_object_begin(j, key);
+	json_double(j, "median", med, 3);
+	json_double(j, "spread_pct", spread * 100, 2);
+	json_u64(j, "runs", n);
+	json_array_begin(j, "values");
+	for (i = 0; i < n; i++)
+		json_double(j, NULL, x[i], 3);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/* one element of "comparisons" (schema in the man page) */
+static void cf_json_one(struct json *j, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	const struct cmp_result *r = &s->r;
+
+	json_object_begin(j, NULL);
+	json_string(j, "workload", s->workload);
+	json_string(j, "variant", s->variant);
+	json_string(j, "stat", c->stat);
+	cf_json_side(j, "before", r->before, r->before_spread, s->x, s->nb);
+	cf_json_side(j, "after", r->after, r->after_spread, s->x + s->nb, s->na);
+	json_double(j, "change_pct", r->change.est * 100, 3);
+	json_double(j, "ci_lo_pct", r->change.lo * 100, 3);
+	json_double(j, "ci_hi_pct", r->change.hi * 100, 3);
+	json_double(j, "ci_confidence", r->change.conf, 4);
+	json_double(j, "p", r->p, 6);
+	json_bool(j, "exact", r->u.exact);
+	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
+	json_double(j, "reference_share", s->ref_share, 3);
+	json_object_end(j);
+}
+
+/* "differences": one object per key */
+static void cf_json_diff(struct json *j, const struct cmpfmt *c)
+{
+	unsigned int i;
+
+	json_array_begin(j, "differences");
+	for (i = 0; i < c->nr_diff; i++) {
+		const struct tb_diff *d = &c->diff[i];
+
+		json_object_begin(j, NULL);
+		json_string(j, "key", d->key);
+		json_string(j, "kind", tb_kind_names[d->kind]);
+		json_string(j, "before", d->val[0]);
+		json_string(j, "after", d->val[1]);
+		json_bool(j, "between", d->between);
+		json_bool(j, "within_before", d->within[0]);
+		json_bool(j, "within_after", d->within[1]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* the document: its metadata the gate's settings */
+static int cf_json(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
+	struct meta *m = calloc(1, sizeof(*m));
+	struct json j;
+
+	if (!m)
+		return -ENOMEM;
+	meta_set(m, "command", "bench compare");
+	meta_set(m, "stat", "%s", c->stat);
+	meta_set(m, "alpha", "%g", c->alpha);
+	meta_set(m, "threshold_pct", "%g", c->threshold_pct);
+	meta_set(m, "reference", "%s", c->scaled ? "scaled" : "raw");
+	meta_set(m, "unit", "%s", c->unit);
+	json_init(&j, f);
+	json_doc_begin(&j, m);
+	free(m);
+	json_array_begin(&j, "comparisons");
+	for (i = 0; i < c->n; i++)
+		cf_json_one(&j, c, &c->s[i]);
+	json_array_end(&j);
+	json_u64(&j, "regressions", reg);
+	json_u64(&j, "improvements", cmpfmt_count(c, CMP_IMPROVEMENT));
+	json_string(&j, "verdict", reg ? "regression" : "ok");
+	cf_json_diff(&j, c);
+	return json_doc_end(&j) ? -EIO : 0;
+}
+
 /* ---- markdown ---- */
 
 /* @s in a table cell: ASCII punctuation that GFM could read escaped */
@@ -135,9 +356,9 @@ static void cf_md(FILE *f, const char *s)
 	}
 }
 
-static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmpfmt_series *s)
+static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 {
-	const struct cmp_result *r = s->r;
+	const struct cmp_result *r = &s->r;
 	char b[32], a[32], ch[112], p[16];
 
 	fputs("| ", f);
@@ -243,7 +464,7 @@ static void cf_junit_props(FILE *f, const struct cmpfmt *c)
 	fputs("    </properties>\n", f);
 }
 
-static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmpfmt_series *s)
+static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 {
 	char line[512];
 
@@ -253,7 +474,7 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmpfmt_s
 	fputs("\" name=\"", f);
 	cf_xml(f, s->variant);
 	fprintf(f, " %s\">\n", c->stat);
-	if (s->r->verdict == CMP_REGRESSION) {
+	if (s->r.verdict == CMP_REGRESSION) {
 		fputs("      <failure type=\"regression\" message=\"", f);
 		cf_xml(f, line);
 		fprintf(f, "\">slower by more than %g%% at one-sided alpha %g: ", c->threshold_pct,
@@ -293,7 +514,7 @@ static int cf_bmf(FILE *f, const struct cmpfmt *c)
 	json_init(&j, f);
 	json_object_begin(&j, NULL);
 	for (i = 0; i < c->n; i++) {
-		const struct cmp_result *r = c->s[i].r;
+		const struct cmp_result *r = &c->s[i].r;
 
 		snprintf(name, sizeof(name), "%s/%s", c->s[i].workload, c->s[i].variant);
 		json_object_begin(&j, name);
@@ -310,9 +531,9 @@ static int cf_bmf(FILE *f, const struct cmpfmt *c)
 
 /* github-action-benchmark's "extra": what the chart's tooltip shows */
 static void cf_gab_extra(char *buf, size_t len, const struct cmpfmt *c,
-			 const struct cmpfmt_series *s)
+			 const struct cmp_series *s)
 {
-	const struct cmp_result *r = s->r;
+	const struct cmp_result *r = &s->r;
 	char b[32], ch[112], p[16];
 
 	snprintf(buf, len, "before %s ±%.0f%%, change %s, %s, n=%u+%u: %s",
@@ -330,7 +551,7 @@ static int cf_gab(FILE *f, const struct cmpfmt *c)
 	json_init(&j, f);
 	json_array_begin(&j, NULL);
 	for (i = 0; i < c->n; i++) {
-		const struct cmp_result *r = c->s[i].r;
+		const struct cmp_result *r = &c->s[i].r;
 
 		snprintf(name, sizeof(name), "%s %s %s", c->s[i].workload, c->s[i].variant, c->stat);
 		snprintf(range, sizeof(range), "± %.1f%%", r->after_spread * 100);
@@ -347,12 +568,18 @@ static int cf_gab(FILE *f, const struct cmpfmt *c)
 	return json_finish(&j) ? -EIO : 0;
 }
 
+/* ---- the table of writers ---- */
+
 const struct cmpfmt_writer cmpfmt_writers[] = {
-	{ "markdown", true, cf_markdown },
-	{ "junit", true, cf_junit },
-	{ "bmf", false, cf_bmf },
-	{ "github-action-benchmark", false, cf_gab },
-	{ NULL, false, NULL },
+	{ "table", "each series' verdict, pooled figures (default)", true, cf_table },
+	{ "csv", "one row per series", false, cf_csv },
+	{ "runs", "every run's figure (./run.sh compare plots it)", false, cf_runs },
+	{ "json", "one JSON document, every run's figure", true, cf_json },
+	{ "markdown", "for CI: a GitHub table", true, cf_markdown },
+	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
+	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
+	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
+	{ NULL, NULL, false, NULL },
 };
 
 const struct cmpfmt_writer *cmpfmt_find(const char *name)
@@ -388,7 +615,7 @@ int cmpfmt_annotations(FILE *f, const struct cmpfmt *c)
 	unsigned int i;
 
 	for (i = 0; i < c->n; i++) {
-		if (c->s[i].r->verdict != CMP_REGRESSION)
+		if (c->s[i].r.verdict != CMP_REGRESSION)
 			continue;
 		cmpfmt_line(line, sizeof(line), c, &c->s[i]);
 		fputs("::error title=kstats-bench regression::", f);

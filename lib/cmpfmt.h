@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * cmpfmt.h - the reports of bench compare that CI systems read: one
- * writer per format over one structure, the gate's results, picked by
- * name from cmpfmt_writers[]:
+ * cmpfmt.h - every report of bench compare, one writer per format over
+ * one structure (the series lib/compare.h computed, the gate's settings,
+ * the testbed keys that differ), picked from one table, cmpfmt_writers[]:
+ * what `bench compare -f NAME` prints. A new format is one writer and
+ * one row there.
  *
+ *	name			what the writer prints
+ *	table			per series the gate's line, the pooled figures,
+ *				the reference's (scaled), the testbed section,
+ *				one COMPARE line
+ *	csv			one row per series (CMPFMT_CSV_COLUMNS)
+ *	runs			every run's figure: side,workload,variant,run,STAT
+ *	json			the compare as one kstats-bench JSON document
  *	markdown		a GitHub-flavoured table, one row per series,
  *				under a one-line headline: a PR comment, or
  *				$GITHUB_STEP_SUMMARY
@@ -16,11 +25,24 @@
  * and cmpfmt_annotations(), GitHub Actions' ::error workflow command per
  * regression (::warning for a testbed that differs).
  *
- *	struct cmpfmt_series s[] = { { "irqdesc-alloc", "old", 6, 6, &res } };
+ *	struct cmp_series s[] = { ... };		cmp_series_compute() each
  *	struct cmpfmt c = { .s = s, .n = 1, .stat = "tm10", .unit = "ns",
  *			    .alpha = 0.05, .threshold_pct = 5 };
  *
- *	cmpfmt_find("junit")->write(stdout, &c);	0, or -EIO
+ *	cmpfmt_find("junit")->write(stdout, &c);	0, -EIO or -ENOMEM
+ *
+ * table, of the gate fixtures r480_{1..6} -- r528_{1..6} (one series of
+ * two shown; each entry one line):
+ *
+ *	irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%,
+ *	  +20.2%]  p=0.001 n=6+6  regression
+ *
+ *	irqdesc-alloc old pooled:  p50 14.34us -> 16.38us (+14.3%)  p90 ...
+ *
+ *	testbed: the files differ in 1 key (--strict refuses testbed and config):
+ *	  config  possible_cpus: 480 -> 528
+ *	COMPARE series=2 regressions=2 improvements=0 stat=tm10 alpha=0.05
+ *	  threshold=5% verdict=regression reference=raw
  *
  * markdown, for that series:
  *
@@ -43,9 +65,10 @@
  *	[ { "name": "irqdesc-alloc old tm10", "unit": "ns", "value": 15330.0,
  *	    "range": "± 5%", "extra": "before 13.15us ±4%, change +16.4% ..." } ]
  *
- * Each writer prints only to the FILE it is given; strings are escaped
- * for the format (XML entities, markdown's punctuation, JSON by
- * lib/json.h, workflow commands' %-encoding). Pure: any thread.
+ * Each writer prints only to the FILE it is given and returns 0, -EIO
+ * when a write failed, or -ENOMEM; strings are escaped for the format
+ * (XML entities, markdown's punctuation, JSON by lib/json.h, workflow
+ * commands' %-encoding). Pure: any thread, on its own FILE.
  */
 #ifndef KSB_CMPFMT_H
 #define KSB_CMPFMT_H
@@ -58,17 +81,11 @@
 
 struct tb_diff;
 
-/* one series of the compare */
-struct cmpfmt_series {
-	const char *workload;		/* e.g. irqdesc-alloc */
-	const char *variant;		/* old, new, ... */
-	unsigned int nb, na;		/* runs before, after */
-	const struct cmp_result *r;	/* the gate's figures and verdict */
-};
+#define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
 
 /* the whole compare */
 struct cmpfmt {
-	const struct cmpfmt_series *s;	/* [n], in compare's order */
+	const struct cmp_series *s;	/* [n], in compare's order */
 	unsigned int n;			/* series */
 	const char *stat;		/* the per-run figure: "tm10" */
 	const char *unit;		/* "ns" or "cycles" */
@@ -81,14 +98,20 @@ struct cmpfmt {
 };
 
 struct cmpfmt_writer {
-	const char *name;		/* the --format word */
+	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
+	const char *help;		/* one line for --help (second, likewise) */
 	bool testbed;			/* the report lists c->diff itself */
-	/* the whole report of @c on @f: 0, or -EIO when a write failed */
+	/* the whole report of @c on @f: 0, -EIO when a write failed, -ENOMEM */
 	int (*write)(FILE *f, const struct cmpfmt *c);
 };
 
-/* markdown, junit, bmf, github-action-benchmark; then a NULL name */
+/*
+ * cmpfmt_writers - the table, in the order above, ended by a row with a
+ * NULL name; an option's value is an index into it
+ * (OPT_ENUM_TABLE(.., cmpfmt_writers, ..)); CMPFMT_TABLE is the table's.
+ */
 extern const struct cmpfmt_writer cmpfmt_writers[];
+#define CMPFMT_TABLE	0
 
 /* cmpfmt_find - the writer named @name, or NULL. */
 const struct cmpfmt_writer *cmpfmt_find(const char *name);
@@ -110,7 +133,7 @@ const char *cmpfmt_pct(char *buf, size_t len, double frac);
  * irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]
  * p=0.001 n=6+6  regression (one line, two spaces between the groups)
  */
-void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmpfmt_series *s);
+void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s);
 
 /*
  * cmpfmt_diff_text - what differs in @d, into @buf: BEFORE's value ->
