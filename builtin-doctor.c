@@ -267,16 +267,9 @@ static int doctor_parse(int argc, char **argv, struct doctor *d)
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
-	struct opt_parser p = { .tab = tab };
-	int ret = bench_options(&p, doctor_head, doctor_tail, argc, argv);
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 
-	if (ret)
-		return ret;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return 0;
+	return bench_options(&p, doctor_head, doctor_tail, argc, argv);
 }
 
 /* d->worker from -c or the affinity mask; the CPUs to suggest isolating */

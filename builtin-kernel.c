@@ -136,8 +136,9 @@ static const struct opt kk_opts[] = {
 static int kk_parse(int argc, char **argv)
 {
 	const struct opt *tab[] = { kk_opts, NULL };
-	struct opt_parser p = { .tab = tab };
-	int ret = bench_options(&p,
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+
+	return bench_options(&p,
 		"Usage: bench kernel [OPTIONS]\n"
 		"Time the same code inside the running kernel with the module kstats_bench\n"
 		"(kmod/), as the patch's author did with kstats, and print the kstats table.\n"
@@ -147,14 +148,6 @@ static int kk_parse(int argc, char **argv)
 		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no headers,\n"
 		"module loading refused, no debugfs), 130/143 interrupted (partial results).\n",
 		argc, argv);
-
-	if (ret)
-		return ret;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- the environment: root, debugfs, the module ---- */

@@ -274,16 +274,12 @@ static void run_not_yours(const struct opt *given, const struct opt *t)
 static int run_parse(int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
-	struct opt_parser p = { .tab = tab };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	unsigned int t, n = run_tables(tab);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
 	if (ret)
 		return ret;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
 	for (t = 1; t < n; t++) {
 		if (p.given[t] && !run_takes(g.wl, tab[t])) {
 			run_not_yours(p.given[t], tab[t]);

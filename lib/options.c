@@ -226,6 +226,10 @@ int opt_parse(struct opt_parser *p, int argc, char **argv)
 		if (!p->given[tab_of[i]])
 			p->given[tab_of[i]] = all[i];
 	}
+	if ((p->flags & OPT_NO_OPERANDS) && optind < argc) {
+		snprintf(p->why, sizeof(p->why), "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -136,10 +136,11 @@ struct opt {
 
 /* opt_parse() flags */
 #define OPT_STOP_AT_OPERAND	0x1	/* options first: stop at the first operand */
+#define OPT_NO_OPERANDS		0x2	/* a command of options only: refuse any operand */
 
 struct opt_parser {
 	const struct opt *const *tab;	/* in: NULL-terminated list of tables */
-	unsigned int flags;		/* in: OPT_STOP_AT_OPERAND */
+	unsigned int flags;		/* in: OPT_STOP_AT_OPERAND, OPT_NO_OPERANDS */
 	const struct opt *given[OPT_MAX_TABLES]; /* out: tab[t]'s first option given, or NULL */
 	char why[256];			/* out: what was wrong, one line */
 };
@@ -152,8 +153,9 @@ struct opt_parser {
  * options and is skipped).
  * Returns 0, 1 when -h/--help was given (nothing after it is parsed), or
  * -EINVAL with @p->why naming the option: unknown or ambiguous, missing
- * its value, given a value it does not take, or a value out of range
- * (-E2BIG: more than OPT_MAX options or OPT_MAX_TABLES tables, a bug).
+ * its value, given a value it does not take, or a value out of range;
+ * with OPT_NO_OPERANDS, naming the first operand ("unexpected argument
+ * 'x'"). -E2BIG: more than OPT_MAX options or OPT_MAX_TABLES tables, a bug.
  */
 int opt_parse(struct opt_parser *p, int argc, char **argv);
 

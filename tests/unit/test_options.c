@@ -162,6 +162,13 @@ static void test_operands(void **state)
 	assert_int_equal(parse(&p, OPT_STOP_AT_OPERAND, "-n", "3", "a", "--", "-n", NULL), 0);
 	assert_int_equal(v.n, 3);
 	assert_int_equal(optind, 3);
+	/* a command of options only: the first operand is named */
+	assert_int_equal(parse(&p, OPT_NO_OPERANDS, "-n", "3", "--flag", NULL), 0);
+	assert_int_equal(parse(&p, OPT_NO_OPERANDS, "a", "-n", "3", "b", NULL), -EINVAL);
+	assert_string_equal(p.why, "unexpected argument 'a'");
+	assert_int_equal(v.n, 3);
+	assert_int_equal(parse(&p, OPT_NO_OPERANDS, "--", "-n", NULL), -EINVAL);
+	assert_string_equal(p.why, "unexpected argument '-n'");
 }
 
 /* opt_help() of @tab, as a string to free */
