@@ -310,33 +310,35 @@ static int run_add(struct trend_series *s, const struct trend_run *r)
 
 /*
  * Every run of (@wl, @var) in @cf: its figure, which must be > 0 (the
- * changes are ratios), and its reference's tm10 (0 when none). Runs
- * pair with the reference by position, as in compare: a run's
- * reference is timed before its first pair.
+ * changes are ratios), and the reference figure it pairs with (0 when
+ * none), both exactly as compare takes them (cmp_run_figures()).
  */
 static int series_runs(const struct trend_opts *o, struct trend_series *s,
 		       const struct results *cf, unsigned int fi, const char *path)
 {
-	const char *wl = s->workload, *var = s->variant;
-	unsigned int i, runs = results_nr_runs(cf, wl, var);
-	unsigned int refs = results_nr_runs(cf, wl, RESULTS_REFERENCE);
-	const struct kstats_hist *h;
+	unsigned int i, n = results_nr_runs(cf, s->workload, s->variant);
+	double *x = calloc(2 * (size_t)(n ? n : 1), sizeof(*x)), *ref = x + n;
 	struct trend_run r = { .file = fi };
+	int ret = 0;
 
-	for (i = 0; i < runs && (h = results_run_hist(cf, wl, var, i)); i++) {
+	if (!x)
+		return trend_nomem();
+	n = cmp_run_figures(cf, s->workload, s->variant, o->stat, x, ref);
+	for (i = 0; i < n && !ret; i++) {
 		r.run = i + 1;
-		r.x = cmp_hist_stat(h, o->stat);
-		h = i < refs ? results_run_hist(cf, wl, RESULTS_REFERENCE, i) : NULL;
-		r.ref = h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
+		r.x = x[i];
+		r.ref = ref[i];
 		if (!(r.x > 0)) {
 			fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-				bench_prog, path, r.run, wl, var, cmp_stat_names[o->stat]);
-			return EXIT_USAGE;
+				bench_prog, path, r.run, s->workload, s->variant,
+				cmp_stat_names[o->stat]);
+			ret = EXIT_USAGE;
+		} else if (run_add(s, &r)) {
+			ret = trend_nomem();
 		}
-		if (run_add(s, &r))
-			return trend_nomem();
 	}
-	return 0;
+	free(x);
+	return ret;
 }
 
 /* the file's label_KEY metadata as "KEY=VALUE", in order */
