@@ -32,14 +32,27 @@ LIB_SRCS   := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
 # (tests/cli/source.bats); `make reporting` builds the reporting side
 # without libnuma, liburcu or x86 assembly.
 REPORT_SRCS  := kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/json.c \
-		lib/compare.c lib/trend.c lib/samples.c lib/outfile.c lib/options.c lib/host.c
+		lib/compare.c lib/trend.c lib/samples.c lib/outfile.c lib/options.c lib/host.c \
+		lib/testbed.c lib/cmpfmt.c
 MEASURE_SRCS := $(filter-out $(REPORT_SRCS),$(LIB_SRCS))
 UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs
+.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
+
+# ---- the build's version: `git describe` of the tree bench is built from ----
+# build/version.h is rewritten only when the description changes, so that
+# only bench.c is compiled again; outside a git checkout it is "unknown".
+KSB_GIT := $(or $(if $(wildcard .git),$(shell git describe --always --dirty --tags 2>/dev/null)),unknown)
+
+build/version.h: FORCE
+	@mkdir -p build
+	@echo '#define BENCH_GIT "$(KSB_GIT)"' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+build/obj/bench.o build/san/bench.o build/tsan/bench.o: build/version.h
 
 # ---- objects: one tree per flavour, each object with its own .d ----
 # build/obj plain, build/san ASan+UBSan, build/tsan ThreadSanitizer

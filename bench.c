@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -17,11 +16,16 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "build/version.h"	/* BENCH_GIT, written by the Makefile */
 #include "lib/csv.h"
 #include "lib/format.h"
 #include "lib/outfile.h"
+#include "lib/testbed.h"
 
 #define BENCH_VERSION	"0.1.0"
+
+const char bench_release[] = BENCH_VERSION;
+const char bench_git[] = BENCH_GIT;
 
 /* ---- subcommand registry ---- */
 
@@ -49,6 +53,8 @@ static const struct cmd cmds[] = {
 	  cmd_kernel },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
 	  cmd_vm },
+	{ "doctor", "check this host for what makes timings noisy; changes nothing",
+	  cmd_doctor },
 	{ NULL, NULL, NULL },
 };
 
@@ -96,6 +102,32 @@ int bench_options(struct opt_parser *p, const char *head, const char *tail,
 	if (ret)
 		bench_err("%s", ret == -EINVAL ? p->why : strerror(-ret));
 	return ret ? -1 : 0;
+}
+
+/* ---- the testbed and who wrote a result ---- */
+
+/* --label KEY=VALUE, in the order given */
+static struct tb_labels bench_labels;
+
+int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)o;
+	return testbed_label(&bench_labels, arg, why, len);
+}
+
+void bench_meta_origin(struct meta *m)
+{
+	testbed_origin(m, bench_release, bench_git, &bench_labels);
+}
+
+int bench_testbed(struct testbed *tb)
+{
+	const char *root = getenv("KSB_TESTBED_ROOT");
+
+	if (!testbed_read(tb, root && *root ? root : NULL))
+		return 0;
+	fprintf(stderr, "%s: KSB_TESTBED_ROOT: %s: not a directory\n", bench_prog, root);
+	return EXIT_USAGE;
 }
 
 /* Flush stdout and report a failed write (disk full, closed pipe). */
@@ -159,29 +191,6 @@ int bench_load_csv(const char *path, struct results **r)
 	else
 		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
 	return EXIT_USAGE;
-}
-
-const char *bench_fmt_time(char *buf, size_t len, double v, bool cycles)
-{
-	static const char *const ns[] = { "ns", "us", "ms", "s" };
-	static const char *const cy[] = { "", "k", "M", "G" };
-	unsigned int u = 0;
-
-	while (v >= 1000 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
-	return buf;
-}
-
-const char *bench_fmt_pct(char *buf, size_t len, double frac)
-{
-	if (isinf(frac))
-		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
-	else
-		snprintf(buf, len, "%+.1f%%", frac * 100);
-	return buf;
 }
 
 int bench_wait(const struct bench_wait *w)
@@ -251,7 +260,7 @@ int main(int argc, char **argv)
 		return bench_finish_stdout();
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("bench (kstats-bench) %s\n", BENCH_VERSION);
+		printf("bench (kstats-bench) %s (git %s)\n", bench_release, bench_git);
 		return bench_finish_stdout();
 	}
 	for_each_cmd(c) {

@@ -14,6 +14,9 @@
 
 #include "lib/options.h"
 
+struct meta;
+struct testbed;
+
 /* exit codes, for every command */
 enum {
 	EXIT_DONE = 0,		/* done */
@@ -48,14 +51,28 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv);
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv);
 
+/* the release ("0.1.0") and `git describe` at build time ("unknown": none) */
+extern const char bench_release[];
+extern const char bench_git[];
+
 /*
- * bench_fmt_time - a figure for a human, into @buf (@len bytes):
- * 13150.2 -> "13.15us", 252.2 -> "252.2ns"; @cycles: "13.15k".
- * bench_fmt_pct - a fraction as a signed percentage: 0.164 -> "+16.4%",
- * infinities "+inf" / "-inf". Both return @buf.
+ * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, kernel):
+ * kept for bench_meta_origin(). 0, or -EINVAL with @why.
  */
-const char *bench_fmt_time(char *buf, size_t len, double v, bool cycles);
-const char *bench_fmt_pct(char *buf, size_t len, double frac);
+int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len);
+
+/*
+ * bench_meta_origin - bench_release, bench_git and every --label into
+ * @m (lib/testbed.h).
+ */
+void bench_meta_origin(struct meta *m);
+
+/*
+ * bench_testbed - testbed_read() of this host, or of the fixture tree
+ * named by KSB_TESTBED_ROOT (tests). EXIT_DONE, or EXIT_USAGE after a
+ * message when that is not a directory.
+ */
+int bench_testbed(struct testbed *tb);
 
 /*
  * bench_finish_stdout - flush stdout: EXIT_DONE, or EXIT_ENV after a
@@ -125,5 +142,6 @@ int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
+int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 
 #endif /* KSB_BENCH_H */

@@ -115,17 +115,13 @@ static int calibrate_measure(void)
 int cmd_calibrate(int argc, char **argv)
 {
 	const struct opt *tab[] = { calibrate_opts, NULL };
-	struct opt_parser p = { .tab = tab };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	int ret;
 
 	c.fence = TSC_FENCE_SFENCE;	/* as bench run's default */
 	ret = bench_options(&p, calibrate_head, NULL, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
 	ret = calibrate_measure();
 	if (!ret)
 		ret = calibrate_print();

@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-compare.c - bench compare: the CI gate, AFTER's runs against
- * BEFORE's, read back from kstats-bench CSVs.
+ * BEFORE's, read back from kstats-bench CSVs. It reads the files, checks
+ * them and says what is wrong with them; lib/compare.h computes the
+ * gate, lib/cmpfmt.h writes it in the format asked for.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-#include "kstats_hist.h"
+#include "lib/cmpfmt.h"
 #include "lib/compare.h"
-#include "lib/json.h"
 #include "lib/results.h"
+#include "lib/testbed.h"
 
 /* ---- bench compare ---- */
 
@@ -29,33 +30,32 @@
  */
 #define COMPARE_ALPHA		0.05
 
-enum compare_format { COMPARE_TABLE, COMPARE_CSV, COMPARE_RUNS, COMPARE_JSON };
-
-static const char *const compare_formats[] = { "table", "csv", "runs", "json", NULL };
-
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
 	double threshold_pct;		/* --threshold, percent, > 0 */
 	double alpha;			/* --alpha, in (0, 1) */
-	enum compare_format format;	/* --format */
+	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
-	bool scaled;			/* figures scaled by the reference: decided */
-	struct json *json;		/* -f json: the document being written */
+	bool strict;			/* --strict: a testbed or config difference is exit 2 */
 };
 
 /* one side: its files, read */
-/* one file's reference figures, per run, for one workload: built once */
-struct compare_refs {
-	const char *wl;			/* the workload they are of, NULL: not built */
-	double *v;			/* [n] each run's reference tm10 */
-	unsigned int n;			/* runs with reference rows */
-};
-
 struct compare_side {
 	char **path;			/* [n] file names */
 	struct results **set;		/* [n] their contents */
-	struct compare_refs *ref;	/* [n] their reference figures, cached */
 	unsigned int n;			/* files */
+};
+
+/* what was read and found, before anything prints */
+struct compare_state {
+	struct compare_side side[2];	/* BEFORE, AFTER */
+	struct cmp_side cs[2];		/* the same sets, as lib/compare.h reads them */
+	const struct results_series **list; /* [n] the series, cmp_list_series() */
+	unsigned int n;			/* series */
+	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
+	unsigned int nr_diff;		/* how many */
+	bool scaled;			/* figures scaled by the reference: decided */
+	const char *unit;		/* the files' unit, "ns" when they say none */
 };
 
 static const char compare_head[] =
@@ -97,10 +97,13 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "run's cold-store timing, the machine's speed in that\n"
 			 "run): auto (default, when every run on both sides has\n"
 			 "it), on, off (raw figures)"),
-		OPT_ENUM('f', "format", &o->format, compare_formats, "FMT",
-			 "table (default), csv (one row per series), runs\n"
-			 "(CSV of every run's figure: side,workload,variant,\n"
-			 "run,value; what ./run.sh compare plots), or json"),
+		OPT_FLAG(0, "strict", &o->strict,
+			 "exit 2 naming the keys when the testbed (governor,\n"
+			 "turbo, SMT, kernel, ...) or the run's configuration\n"
+			 "(workload options, samples, possible CPUs, cache, ...)\n"
+			 "differs between or within the sides; else a warning"),
+		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
+			       "what goes to stdout:"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -147,18 +150,24 @@ static int compare_sides(int argc, char **argv, struct compare_side *b,
 	return 0;
 }
 
-static void compare_side_free(struct compare_side *s)
+static int compare_nomem(void)
 {
-	unsigned int i;
+	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	return EXIT_ENV;
+}
 
-	for (i = 0; s->set && i < s->n; i++)
-		results_free(s->set[i]);
-	for (i = 0; s->ref && i < s->n; i++)
-		free(s->ref[i].v);
-	free(s->ref);
-	free(s->set);
-	s->ref = NULL;
-	s->set = NULL;
+static void compare_state_free(struct compare_state *st)
+{
+	unsigned int k, i;
+
+	for (k = 0; k < 2; k++) {
+		for (i = 0; st->side[k].set && i < st->side[k].n; i++)
+			results_free(st->side[k].set[i]);
+		free(st->side[k].set);
+		st->side[k].set = NULL;
+	}
+	free(st->list);
+	st->list = NULL;
 }
 
 /* read every file of @s; the files must measure the same way as @ref */
@@ -169,11 +178,8 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 	int ret;
 
 	s->set = calloc(s->n, sizeof(*s->set));
-	s->ref = calloc(s->n, sizeof(*s->ref));
-	if (!s->set || !s->ref) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
+	if (!s->set)
+		return compare_nomem();
 	for (i = 0; i < s->n; i++) {
 		const char *u, *ru;
 
@@ -206,74 +212,103 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 	return 0;
 }
 
-/* runs of (@wl, @var) over every file of @s */
-static unsigned int compare_nr_runs(const struct compare_side *s,
-				    const char *wl, const char *var)
-{
-	unsigned int i, n = 0;
+/* ---- the testbed: which metadata keys the files differ in ---- */
 
-	for (i = 0; i < s->n; i++)
-		n += results_nr_runs(s->set[i], wl, var);
+/* testbed_diff() of every file's metadata into st->diff; 0 or EXIT_ENV */
+static int compare_testbed(struct compare_state *st)
+{
+	const struct meta **m[2] = { NULL, NULL };
+	const struct meta *const *mc[2];
+	unsigned int k, i, n[2] = { st->side[0].n, st->side[1].n };
+	int ret = 0;
+
+	for (k = 0; k < 2; k++) {
+		m[k] = calloc(n[k], sizeof(*m[k]));
+		for (i = 0; m[k] && i < n[k]; i++)
+			m[k][i] = &st->side[k].set[i]->meta;
+		mc[k] = m[k];
+	}
+	if (m[0] && m[1])
+		st->nr_diff = testbed_diff(mc, n, st->diff, TB_MAX_DIFFS);
+	else
+		ret = compare_nomem();
+	free(m[0]);
+	free(m[1]);
+	return ret;
+}
+
+/*
+ * The testbed or configuration keys that differ, "testbed kernel (6.1 ->
+ * 6.2), config cache (...)" into @buf; how many (build keys are not).
+ */
+static unsigned int compare_differs(const struct compare_state *st, char *buf, size_t len,
+				    bool how)
+{
+	const struct cmpfmt f = {
+		.path = { (const char *const *)st->side[0].path,
+			  (const char *const *)st->side[1].path },
+	};
+	unsigned int i, n = 0;
+	size_t used = 0;
+	char text[1200];
+
+	buf[0] = 0;
+	for (i = 0; i < st->nr_diff && used < len; i++) {
+		if (st->diff[i].kind == TB_KIND_BUILD)
+			continue;
+		cmpfmt_diff_text(text, sizeof(text), &f, &st->diff[i]);
+		used += (size_t)snprintf(buf + used, len - used, how ? "%s%s %s (%s)" : "%s%s%s",
+					 n ? ", " : "", how ? tb_kind_names[st->diff[i].kind] : "",
+					 st->diff[i].key, text);
+		n++;
+	}
 	return n;
 }
 
 /*
- * Every (workload, variant) of either side, once, in order of first
- * appearance: checked for runs on both sides before anything prints.
+ * --strict: a testbed or config difference is bad input, one line naming
+ * the keys. Without it, a format that does not list them (csv, runs,
+ * bmf, github-action-benchmark) gets a warning on stderr. 0 or EXIT_USAGE.
  */
-static int compare_series(const struct compare_side *side, struct results_series ***out,
-			  unsigned int *nr)
+static int compare_check_testbed(const struct compare_opts *o, const struct compare_state *st)
 {
-	struct results_series **list = NULL, **nl;
-	unsigned int f, i, j, k, n = 0;
+	static char buf[8192];
 
-	for (k = 0; k < 2; k++)
-		for (f = 0; f < side[k].n; f++)
-			for (i = 0; i < side[k].set[f]->n; i++) {
-				struct results_series *s = &side[k].set[f]->s[i];
-
-				if (s->cpu >= 0 || !strcmp(s->variant, RESULTS_REFERENCE))
-					continue;
-				for (j = 0; j < n; j++)
-					if (!strcmp(list[j]->workload, s->workload) &&
-					    !strcmp(list[j]->variant, s->variant))
-						break;
-				if (j < n)
-					continue;
-				nl = realloc(list, (n + 1) * sizeof(*list));
-				if (!nl) {
-					free(list);
-					return -ENOMEM;
-				}
-				list = nl;
-				list[n++] = s;
-			}
-	*out = list;
-	*nr = n;
+	if (!compare_differs(st, buf, sizeof(buf), o->strict))
+		return 0;
+	if (!o->strict && cmpfmt_writers[o->format].testbed)
+		return 0;
+	if (o->strict) {
+		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
+		bench_prog, buf);
 	return 0;
 }
 
-static int compare_check_runs(const struct compare_side *side,
-			      struct results_series *const *list, unsigned int n)
+/* ---- the series: on both sides, with runs enough, and their figures ---- */
+
+static int compare_check_runs(const struct compare_state *st)
 {
 	unsigned int i, nb, na;
 
-	for (i = 0; i < n; i++) {
-		const char *wl = list[i]->workload, *var = list[i]->variant;
+	for (i = 0; i < st->n; i++) {
+		const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
 
-		nb = compare_nr_runs(&side[0], wl, var);
-		na = compare_nr_runs(&side[1], wl, var);
+		nb = cmp_side_runs(&st->cs[0], wl, var);
+		na = cmp_side_runs(&st->cs[1], wl, var);
 		if (!nb || !na) {
 			fprintf(stderr, "%s: %s %s is in the %s files only: every series must be on both sides\n",
 				bench_prog, wl, var, nb ? "BEFORE" : "AFTER");
 			return EXIT_USAGE;
 		}
 	}
-	for (i = 0; i < n; i++) {
-		const char *wl = list[i]->workload, *var = list[i]->variant;
+	for (i = 0; i < st->n; i++) {
+		const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
 
-		nb = compare_nr_runs(&side[0], wl, var);
-		na = compare_nr_runs(&side[1], wl, var);
+		nb = cmp_side_runs(&st->cs[0], wl, var);
+		na = cmp_side_runs(&st->cs[1], wl, var);
 		if (nb < CMP_MIN_RUNS || na < CMP_MIN_RUNS) {
 			fprintf(stderr, "%s: %s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)\n",
 				bench_prog, wl, var, nb, na, CMP_MIN_RUNS);
@@ -283,447 +318,128 @@ static int compare_check_runs(const struct compare_side *side,
 	return 0;
 }
 
-/* one series, computed whole before anything prints */
-struct compare_res {
-	const struct results_series *s; /* names the series */
-	double *x;			/* [nb + na] per-run figures, file order */
-	unsigned int nb, na;		/* runs before, after */
-	struct kstats_hist *pool[2];	/* every run of a side, merged */
-	double *ref;			/* --reference: [nb + na] each run's reference */
-	double ref_scale;		/* --reference: median reference, both sides */
-	double ref_side[2];		/* --reference: median reference of each side */
-	double ref_share;		/* --reference: cmp_ref_share() of the series */
-	struct cmp_result r;		/* the test and the verdict */
-};
-
-/*
- * Run @i's reference figure in file @f of @s (its 10% trimmed mean), 0
- * when none. Built once per file and workload: results_nr_runs() and
- * results_run_hist() walk the file, and runs x runs of them add up.
- */
-static double compare_ref_value(const struct compare_side *s, unsigned int f,
-				const char *wl, unsigned int i)
-{
-	struct compare_refs *r = &s->ref[f];
-	const struct kstats_hist *h;
-	unsigned int k;
-
-	if (!r->wl || strcmp(r->wl, wl)) {
-		free(r->v);
-		r->wl = wl;
-		r->n = results_nr_runs(s->set[f], wl, RESULTS_REFERENCE);
-		r->v = calloc(r->n ? r->n : 1, sizeof(*r->v));
-		if (!r->v)
-			r->n = 0;
-		for (k = 0; k < r->n; k++) {
-			h = results_run_hist(s->set[f], wl, RESULTS_REFERENCE, k);
-			r->v[k] = h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
-		}
-	}
-	return i < r->n ? r->v[i] : 0;
-}
-
-/*
- * The first run (1-based) of a series of @list in file @f of @s without
- * a reference figure, or 0. Runs pair by position: a run's reference is
- * timed before its first pair, so every run of a variant has one.
- */
-static unsigned int compare_ref_missing(const struct compare_side *s, unsigned int f,
-					struct results_series *const *list, unsigned int n)
-{
-	const char *wl;
-	unsigned int i, r, runs;
-
-	for (i = 0; i < n; i++) {
-		wl = list[i]->workload;
-		runs = results_nr_runs(s->set[f], wl, list[i]->variant);
-		compare_ref_value(s, f, wl, 0);
-		if (s->ref[f].n != runs)
-			return s->ref[f].n < runs ? s->ref[f].n + 1 : 1;
-		for (r = 0; r < runs; r++)
-			if (!(compare_ref_value(s, f, wl, r) > 0))
-				return r + 1;
-	}
-	return 0;
-}
-
 /*
  * --reference: scale when every run of every series on both sides has
  * a reference figure (auto, on); 0, or EXIT_USAGE after naming the
  * first file without one (on).
  */
-static int compare_decide_ref(struct compare_opts *o, const struct compare_side *side,
-			      struct results_series *const *list, unsigned int n)
+static int compare_decide_ref(const struct compare_opts *o, struct compare_state *st)
 {
-	unsigned int k, f, r;
+	struct cmp_where w;
 
-	o->scaled = false;
+	st->scaled = false;
 	if (o->reference == CMP_REF_OFF)
 		return 0;
-	for (k = 0; k < 2; k++)
-		for (f = 0; f < side[k].n; f++) {
-			r = compare_ref_missing(&side[k], f, list, n);
-			if (!r)
-				continue;
-			if (o->reference == CMP_REF_AUTO)
-				return 0;
-			fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
-				bench_prog, side[k].path[f], r);
-			return EXIT_USAGE;
-		}
-	o->scaled = true;
-	return 0;
+	st->scaled = cmp_can_scale(st->cs, st->list, st->n, &w);
+	if (st->scaled || o->reference == CMP_REF_AUTO)
+		return 0;
+	fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
+		bench_prog, st->side[w.side].path[w.file], w.run);
+	return EXIT_USAGE;
 }
 
-/*
- * The per-run figures of @c's series over @s's files into @x, and their
- * pool. On BEFORE (@base) a figure must be > 0: changes are ratios to it.
- * Returns 0 or an exit code after a message.
- */
-static int compare_collect(const struct compare_side *s, const struct compare_opts *o,
-			   struct compare_res *c, bool base)
+/* series @i of @st into @c; 0 or an exit code after a message */
+static int compare_one(const struct compare_opts *o, const struct compare_state *st,
+		       unsigned int i, struct cmp_series *c)
 {
-	const char *wl = c->s->workload, *var = c->s->variant;
-	double *x = base ? c->x : c->x + c->nb;
-	double *r = c->ref ? (base ? c->ref : c->ref + c->nb) : NULL;
-	const struct kstats_hist *h;
-	unsigned int f, i, n = 0;
-
-	for (f = 0; f < s->n; f++)
-		for (i = 0; (h = results_run_hist(s->set[f], wl, var, i)); i++) {
-			x[n] = cmp_hist_stat(h, o->stat);
-			if (r)
-				r[n] = compare_ref_value(s, f, wl, i);
-			kstats_hist_merge(c->pool[!base], h);	/* layouts checked at load */
-			if (base && !(x[n] > 0)) {
-				fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-					bench_prog, s->path[f], i + 1, wl, var,
-					cmp_stat_names[o->stat]);
-				return EXIT_USAGE;
-			}
-			n++;
-		}
-	return 0;
-}
-
-/*
- * Each run's figure at the median machine speed, by the series' share
- * of the reference's movement; the reference's medians (per side, and
- * of both, the speed the figures are brought to) from c->ref, sorted
- * in @tmp (nb + na doubles).
- */
-static void compare_adjust(struct compare_res *c, double *tmp)
-{
-	unsigned int n = c->nb + c->na;
-	double spread;
-
-	memcpy(tmp, c->ref, n * sizeof(*tmp));
-	c->ref_side[0] = cmp_median_spread(tmp, c->nb, &spread);
-	c->ref_side[1] = cmp_median_spread(tmp + c->nb, c->na, &spread);
-	memcpy(tmp, c->ref, n * sizeof(*tmp));
-	c->ref_scale = cmp_median_spread(tmp, n, &spread);
-	c->ref_share = cmp_ref_share(c->x, c->ref, c->nb, c->na);
-	cmp_ref_adjust(c->x, c->ref, n, c->ref_scale, c->ref_share);
-}
-
-/* figures, pools and the test of series @c; 0 or an exit code after a message */
-static int compare_compute(const struct compare_opts *o, const struct compare_side *side,
-			   unsigned int fb, struct compare_res *c)
-{
-	double *y;
+	const struct cmp_gate g = {
+		.stat = o->stat, .alpha = o->alpha, .threshold = o->threshold_pct / 100,
+		.scaled = st->scaled,
+	};
+	const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
+	struct cmp_where w;
 	int ret;
 
-	c->nb = compare_nr_runs(&side[0], c->s->workload, c->s->variant);
-	c->na = compare_nr_runs(&side[1], c->s->workload, c->s->variant);
-	c->x = calloc(2 * (size_t)(c->nb + c->na), sizeof(*c->x));
-	c->pool[0] = kstats_hist_create(fb);
-	c->pool[1] = kstats_hist_create(fb);
-	if (!c->x || !c->pool[0] || !c->pool[1])
-		goto out_nomem;
-	if (o->scaled && !(c->ref = calloc(c->nb + c->na, sizeof(*c->ref))))
-		goto out_nomem;
-	ret = compare_collect(&side[0], o, c, true);
-	if (!ret)
-		ret = compare_collect(&side[1], o, c, false);
-	if (ret)
-		return ret;
-	/* y: the second half of x, scratch until the test's copy */
-	y = c->x + c->nb + c->na;
-	if (c->ref)
-		compare_adjust(c, y);
-	/* the test sorts its copy; x keeps the runs in file order */
-	memcpy(y, c->x, (c->nb + c->na) * sizeof(*y));
-	if (!cmp_runs(y, c->nb, y + c->nb, c->na, o->alpha, o->threshold_pct / 100, &c->r))
-		return 0;
-out_nomem:
-	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-	return EXIT_ENV;
-}
-
-static void compare_line(const struct compare_opts *o, const char *wl,
-			 const char *var, const struct cmp_result *r,
-			 unsigned int nb, unsigned int na, bool cycles)
-{
-	char b[32], a[32], e[32], lo[32], hi[32], p[16] = "p<0.001";
-
-	if (r->p >= 0.0005)
-		snprintf(p, sizeof(p), "p=%.3f", r->p);
-	bench_fmt_time(b, sizeof(b), r->before, cycles);
-	bench_fmt_time(a, sizeof(a), r->after, cycles);
-	bench_fmt_pct(e, sizeof(e), r->change.est);
-	bench_fmt_pct(lo, sizeof(lo), r->change.lo);
-	bench_fmt_pct(hi, sizeof(hi), r->change.hi);
-	if (o->format == COMPARE_CSV) {
-		printf("%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
-		       wl, var, cmp_stat_names[o->stat], r->before, r->before_spread * 100,
-		       r->after, r->after_spread * 100, r->change.est * 100,
-		       r->change.lo * 100, r->change.hi * 100, r->p, nb, na,
-		       r->verdict == CMP_BELOW ? "significant below threshold" :
-		       cmp_verdict_names[r->verdict]);
-		return;
+	ret = cmp_series_compute(st->cs, wl, var, st->side[0].set[0]->frac_bits, &g, c, &w);
+	if (ret == -EINVAL) {
+		fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
+			bench_prog, st->side[w.side].path[w.file], w.run, wl, var,
+			cmp_stat_names[o->stat]);
+		return EXIT_USAGE;
 	}
-	printf("%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s [%s, %s]  %s n=%u+%u  %s\n",
-	       wl, var, cmp_stat_names[o->stat], b, r->before_spread * 100, a,
-	       r->after_spread * 100, e, lo, hi, p, nb, na,
-	       cmp_verdict_names[r->verdict]);
+	return ret ? compare_nomem() : 0;
 }
 
-#define COMPARE_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
-
-/* the pooled histograms, for information: not what the gate tests */
-static void compare_pooled(const char *wl, const char *var,
-			   struct kstats_hist *const *pool, bool cycles)
-{
-	static const char *const name[] = { "p50", "p90", "p99", "mean", "max" };
-	char b[32], a[32], d[32];
-	double v[2][5];
-	unsigned int k, m;
-
-	for (k = 0; k < 2; k++) {
-		v[k][0] = (double)kstats_hist_value_at_percentile(pool[k], 50);
-		v[k][1] = (double)kstats_hist_value_at_percentile(pool[k], 90);
-		v[k][2] = (double)kstats_hist_value_at_percentile(pool[k], 99);
-		v[k][3] = kstats_hist_mean(pool[k]);
-		v[k][4] = (double)kstats_hist_max(pool[k]);
-	}
-	printf("%s %s pooled:", wl, var);
-	for (m = 0; m < 5; m++)
-		printf("  %s %s -> %s (%s)", name[m],
-		       bench_fmt_time(b, sizeof(b), v[0][m], cycles),
-		       bench_fmt_time(a, sizeof(a), v[1][m], cycles),
-		       bench_fmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
-	putchar('\n');
-}
-
-/* -f runs: every run's figure, before then after, in file order */
-static void compare_print_runs(const struct results_series *s, const double *x,
-			       unsigned int nb, unsigned int na)
-{
-	unsigned int i;
-
-	for (i = 0; i < nb + na; i++)
-		printf("%s,%s,%s,%u,%.6g\n", i < nb ? "before" : "after", s->workload,
-		       s->variant, i < nb ? i + 1 : i - nb + 1, x[i]);
-}
-
-/* -f json: one element of "comparisons" (schema in the man page) */
-static void compare_json_side(struct json *j, const char *key, double med,
-			      double spread, const double *x, unsigned int n)
-{
-	unsigned int i;
-
-	json_object_begin(j, key);
-	json_double(j, "median", med, 3);
-	json_double(j, "spread_pct", spread * 100, 2);
-	json_u64(j, "runs", n);
-	json_array_begin(j, "values");
-	for (i = 0; i < n; i++)
-		json_double(j, NULL, x[i], 3);
-	json_array_end(j);
-	json_object_end(j);
-}
-
-static void compare_json_one(struct json *j, const struct compare_opts *o,
-			     const struct results_series *s, const struct cmp_result *r,
-			     const double *x, unsigned int nb, unsigned int na, double share)
-{
-	json_object_begin(j, NULL);
-	json_string(j, "workload", s->workload);
-	json_string(j, "variant", s->variant);
-	json_string(j, "stat", cmp_stat_names[o->stat]);
-	compare_json_side(j, "before", r->before, r->before_spread, x, nb);
-	compare_json_side(j, "after", r->after, r->after_spread, x + nb, na);
-	json_double(j, "change_pct", r->change.est * 100, 3);
-	json_double(j, "ci_lo_pct", r->change.lo * 100, 3);
-	json_double(j, "ci_hi_pct", r->change.hi * 100, 3);
-	json_double(j, "ci_confidence", r->change.conf, 4);
-	json_double(j, "p", r->p, 6);
-	json_bool(j, "exact", r->u.exact);
-	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
-	json_double(j, "reference_share", share, 3);
-	json_object_end(j);
-}
+/* ---- the report ---- */
 
 /*
- * What the figures were adjusted by, per workload: the machine's speed on
- * each side, and each series' share of its movement (cmp_ref_share()).
+ * Every series computed in @c, in the format asked for; under GitHub
+ * Actions an ::error annotation per regression on stderr (the runner
+ * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
-static void compare_ref_line(const struct compare_res *c, unsigned int n, bool cycles)
+static int compare_report(const struct compare_opts *o, const struct compare_state *st,
+			  const struct cmp_series *c)
 {
-	char b[32], a[32], m[32], d[32];
-	unsigned int i;
+	const struct cmpfmt f = {
+		.s = c, .n = st->n, .stat = cmp_stat_names[o->stat], .unit = st->unit,
+		.alpha = o->alpha, .threshold_pct = o->threshold_pct, .scaled = st->scaled,
+		.diff = st->diff, .nr_diff = st->nr_diff,
+		.path = { (const char *const *)st->side[0].path,
+			  (const char *const *)st->side[1].path },
+	};
+	const char *gha = getenv("GITHUB_ACTIONS");
+	int ret;
 
-	printf("%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-	       c->s->workload, bench_fmt_time(b, sizeof(b), c->ref_side[0], cycles),
-	       bench_fmt_time(a, sizeof(a), c->ref_side[1], cycles),
-	       bench_fmt_pct(d, sizeof(d), c->ref_side[1] / c->ref_side[0] - 1),
-	       bench_fmt_time(m, sizeof(m), c->ref_scale, cycles));
-	for (i = 0; i < n && !strcmp(c[i].s->workload, c->s->workload); i++)
-		printf(" %s %.2f", c[i].s->variant, c[i].ref_share);
-	putchar('\n');
-}
-
-struct compare_tally {
-	unsigned int series;		/* compared */
-	unsigned int regressions;	/* verdict regression */
-	unsigned int improvements;	/* verdict improvement */
-};
-
-static void compare_tally(const struct compare_res *c, unsigned int n,
-			  struct compare_tally *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		t->series++;
-		t->regressions += c[i].r.verdict == CMP_REGRESSION;
-		t->improvements += c[i].r.verdict == CMP_IMPROVEMENT;
-	}
-}
-
-static void compare_json_begin(const struct compare_opts *o, const char *unit);
-
-/* everything computed: print in the format asked for */
-static void compare_print(const struct compare_opts *o, const struct compare_res *c,
-			  unsigned int n, const struct compare_tally *t, bool cycles)
-{
-	unsigned int i;
-
-	if (o->format == COMPARE_CSV)
-		printf(COMPARE_CSV_COLUMNS "\n");
-	if (o->format == COMPARE_RUNS)
-		printf("side,workload,variant,run,%s\n", cmp_stat_names[o->stat]);
-	if (o->format == COMPARE_JSON)
-		json_array_begin(o->json, "comparisons");
-	for (i = 0; i < n; i++) {
-		if (o->format == COMPARE_RUNS)
-			compare_print_runs(c[i].s, c[i].x, c[i].nb, c[i].na);
-		else if (o->format == COMPARE_JSON)
-			compare_json_one(o->json, o, c[i].s, &c[i].r, c[i].x, c[i].nb, c[i].na,
-					 c[i].ref_share);
-		else
-			compare_line(o, c[i].s->workload, c[i].s->variant, &c[i].r,
-				     c[i].nb, c[i].na, cycles);
-	}
-	if (o->format == COMPARE_JSON) {
-		json_array_end(o->json);
-		json_u64(o->json, "regressions", t->regressions);
-		json_u64(o->json, "improvements", t->improvements);
-		json_string(o->json, "verdict", t->regressions ? "regression" : "ok");
-	}
-	if (o->format != COMPARE_TABLE)
-		return;
-	printf("\n");
-	for (i = 0; i < n; i++)
-		compare_pooled(c[i].s->workload, c[i].s->variant, c[i].pool, cycles);
-	for (i = 0; o->scaled && i < n; i++)
-		if (!i || strcmp(c[i].s->workload, c[i - 1].s->workload))
-			compare_ref_line(&c[i], n - i, cycles);
-	printf("COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
-	       t->series, t->regressions, t->improvements, cmp_stat_names[o->stat],
-	       o->alpha, o->threshold_pct, t->regressions ? "regression" : "ok",
-	       o->scaled ? "scaled" : "raw");
+	ret = cmpfmt_writers[o->format].write(stdout, &f);
+	if (gha && !strcmp(gha, "true"))
+		cmpfmt_annotations(stderr, &f);
+	if (ret == -ENOMEM)
+		return compare_nomem();
+	ret = bench_finish_stdout();
+	return !ret && cmpfmt_count(&f, CMP_REGRESSION) ? EXIT_REGRESSION : ret;
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
-static int compare_all(const struct compare_opts *o, const struct compare_side *side,
-		       struct results_series *const *list, unsigned int n,
-		       struct compare_tally *t, const char *unit)
+static int compare_all(const struct compare_opts *o, const struct compare_state *st)
 {
-	struct compare_res *c = calloc(n, sizeof(*c));
+	struct cmp_series *c = calloc(st->n ? st->n : 1, sizeof(*c));
 	unsigned int i;
 	int ret = 0;
 
-	if (!c) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
-	for (i = 0; i < n && !ret; i++) {
-		c[i].s = list[i];
-		ret = compare_compute(o, side, side[0].set[0]->frac_bits, &c[i]);
-	}
-	if (!ret) {
-		compare_tally(c, n, t);
-		if (o->format == COMPARE_JSON)
-			compare_json_begin(o, unit);
-		compare_print(o, c, n, t, unit && !strcmp(unit, "cycles"));
-		if (o->format == COMPARE_JSON && json_doc_end(o->json))
-			ret = EXIT_ENV;
-	}
-	for (i = 0; i < n; i++) {
-		kstats_hist_free(c[i].pool[0]);
-		kstats_hist_free(c[i].pool[1]);
-		free(c[i].ref);
-		free(c[i].x);
-	}
+	if (!c)
+		return compare_nomem();
+	for (i = 0; i < st->n && !ret; i++)
+		ret = compare_one(o, st, i, &c[i]);
+	if (!ret)
+		ret = compare_report(o, st, c);
+	for (i = 0; i < st->n; i++)
+		cmp_series_free(&c[i]);
 	free(c);
 	return ret;
 }
 
-/* -f json: the document, its metadata the gate's settings */
-static void compare_json_begin(const struct compare_opts *o, const char *unit)
+/* read and check the files, then the gate; the exit code */
+static int compare_run(const struct compare_opts *o, struct compare_state *st)
 {
-	static struct meta m;
-
-	meta_set(&m, "command", "bench compare");
-	meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
-	meta_set(&m, "alpha", "%g", o->alpha);
-	meta_set(&m, "threshold_pct", "%g", o->threshold_pct);
-	meta_set(&m, "reference", "%s", o->scaled ? "scaled" : "raw");
-	meta_set(&m, "unit", "%s", unit ? unit : "ns");
-	json_init(o->json, stdout);
-	json_doc_begin(o->json, &m);
-}
-
-static int compare_run(struct compare_opts *o, struct compare_side *side)
-{
-	struct compare_tally t = { 0 };
-	struct results_series **list = NULL;
 	const struct results *ref = NULL;
-	const char *ref_path = NULL, *unit;
-	unsigned int n = 0;
+	const char *ref_path = NULL;
+	unsigned int k;
 	int ret;
 
-	ret = compare_load(&side[0], &ref, &ref_path);
+	ret = compare_load(&st->side[0], &ref, &ref_path);
 	if (!ret)
-		ret = compare_load(&side[1], &ref, &ref_path);
+		ret = compare_load(&st->side[1], &ref, &ref_path);
+	if (!ret)
+		ret = compare_testbed(st);
+	if (!ret)
+		ret = compare_check_testbed(o, st);
 	if (ret)
 		return ret;
-	if (compare_series(side, &list, &n)) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
-	}
-	ret = compare_check_runs(side, list, n);
+	for (k = 0; k < 2; k++)
+		st->cs[k] = (struct cmp_side){
+			.set = (const struct results *const *)st->side[k].set,
+			.n = st->side[k].n,
+		};
+	st->list = cmp_list_series(st->cs, &st->n);
+	if (!st->list && errno)
+		return compare_nomem();
+	st->unit = meta_get(&ref->meta, "unit");
+	if (!st->unit)
+		st->unit = "ns";
+	ret = compare_check_runs(st);
 	if (!ret)
-		ret = compare_decide_ref(o, side, list, n);
-	unit = meta_get(&ref->meta, "unit");
-	if (!ret)
-		ret = compare_all(o, side, list, n, &t, unit);
-	free(list);
-	if (ret)
-		return ret;
-	ret = bench_finish_stdout();
-	return !ret && t.regressions ? EXIT_REGRESSION : ret;
+		ret = compare_decide_ref(o, st);
+	return ret ? ret : compare_all(o, st);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -732,19 +448,17 @@ int cmd_compare(int argc, char **argv)
 		.stat = CMP_STAT_TM10,
 		.threshold_pct = CMP_THRESHOLD_PCT,
 		.alpha = COMPARE_ALPHA,
+		.format = CMPFMT_TABLE,
 	};
-	struct compare_side side[2] = { { 0 } };
-	struct json j;
+	struct compare_state st = { 0 };
 	int ret;
 
-	o.json = &j;
 	ret = compare_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (compare_sides(argc, argv, &side[0], &side[1]))
+	if (compare_sides(argc, argv, &st.side[0], &st.side[1]))
 		return EXIT_USAGE;
-	ret = compare_run(&o, side);
-	compare_side_free(&side[1]);
-	compare_side_free(&side[0]);
+	ret = compare_run(&o, &st);
+	compare_state_free(&st);
 	return ret;
 }

@@ -33,6 +33,7 @@
 #include "lib/kmod.h"
 #include "lib/outfile.h"
 #include "lib/results.h"
+#include "lib/testbed.h"
 #include "lib/topo.h"
 
 #define KK_MODNAME	KMOD_NAME
@@ -58,6 +59,7 @@ static struct kk {
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
+	struct testbed tb;		/* the host, read before the run */
 	struct outfile out;		/* -o, open from the start */
 	char release[65];		/* uname -r */
 	char ko[PATH_MAX];		/* the module file */
@@ -108,8 +110,9 @@ static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 
 static const struct opt kk_opts[] = {
 	OPT_ENUM('w', "workload", &k.wl, kk_workloads, "NAME",
-		 "kernel-set-defaults (default): desc_set_defaults() before\n"
-		 "(old) and after (new) the patch, interrupts off, ABBA\n"
+		 "kernel-set-defaults (default): desc_set_defaults()\n"
+		 "before (old) and after (new) the patch, interrupts\n"
+		 "off, ABBA\n"
 		 "kernel-irq-alloc: irq_alloc_descs() (alloc) and\n"
 		 "irq_free_descs() (free), timed apart, interrupts on"),
 	OPT_U64('n', "samples", &k.samples, 1, UINT64_C(1) << 32, "N",
@@ -123,6 +126,8 @@ static const struct opt kk_opts[] = {
 	OPT_STRING('o', "output", &k.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_STRING(0, "module", &k.module, "FILE", "the kstats_bench.ko to load"),
+	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+		 "record label_KEY: VALUE in the metadata; repeatable"),
 	OPT_FLAG('q', "quiet", &k.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -131,8 +136,9 @@ static const struct opt kk_opts[] = {
 static int kk_parse(int argc, char **argv)
 {
 	const struct opt *tab[] = { kk_opts, NULL };
-	struct opt_parser p = { .tab = tab };
-	int ret = bench_options(&p,
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+
+	return bench_options(&p,
 		"Usage: bench kernel [OPTIONS]\n"
 		"Time the same code inside the running kernel with the module kstats_bench\n"
 		"(kmod/), as the patch's author did with kstats, and print the kstats table.\n"
@@ -142,14 +148,6 @@ static int kk_parse(int argc, char **argv)
 		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no headers,\n"
 		"module loading refused, no debugfs), 130/143 interrupted (partial results).\n",
 		argc, argv);
-
-	if (ret)
-		return ret;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- the environment: root, debugfs, the module ---- */
@@ -488,6 +486,8 @@ static void kk_meta(struct meta *m)
 	meta_set(m, "state", "%s", kk_res("state"));
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", strcmp(kk_res("state"), "done") ? "yes" : "no");
+	testbed_meta(&k.tb, m, NULL);
+	bench_meta_origin(m);
 }
 
 static int kk_report(void)
@@ -526,7 +526,9 @@ int cmd_kernel(int argc, char **argv)
 	}
 	uname(&u);
 	snprintf(k.release, sizeof(k.release), "%s", u.release);
-	ret = kk_debugfs();
+	ret = bench_testbed(&k.tb);
+	if (!ret)
+		ret = kk_debugfs();
 	if (!ret)
 		ret = kk_load();
 	if (!ret)

@@ -13,7 +13,7 @@ int cmd_list(int argc, char **argv)
 {
 	static const struct opt none[] = { OPT_END() };
 	const struct opt *tab[] = { none, NULL };
-	struct opt_parser p = { .tab = tab };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	const struct workload *w;
 	unsigned int i;
 	int ret;
@@ -22,10 +22,6 @@ int cmd_list(int argc, char **argv)
 			    NULL, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return EXIT_USAGE;
-	}
 	for_each_workload(w, i) {
 		printf("%-16s %s\n", w->name, w->summary);
 		printf("%-16s   %s: %s\n%-16s   %s: %s\n", "", w->label[WL_OLD],

@@ -31,6 +31,7 @@
 #include "lib/results.h"
 #include "lib/runs.h"
 #include "lib/samples.h"
+#include "lib/testbed.h"
 #include "lib/topo.h"
 #include "lib/tsc.h"
 #include "workloads/registry.h"
@@ -84,6 +85,7 @@ static struct global {
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
+	struct testbed tb;		/* the host, read before the first run */
 	struct topo topo;		/* CPUs and nodes */
 	struct tsc_info tsc;		/* clock */
 	struct pcpu *pcpu;		/* emulated per-CPU allocator */
@@ -214,6 +216,9 @@ static const struct opt run_opts[] = {
 		   "regular file is replaced whole (a symlink's target,\n"
 		   "mode kept), a FIFO or device written in place;\n"
 		   "- is stdout, and then the report goes to stderr"),
+	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+		 "record label_KEY: VALUE in the metadata (a commit,\n"
+		 "branch, build id; KEY of a-z, 0-9, _); repeatable"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -269,16 +274,12 @@ static void run_not_yours(const struct opt *given, const struct opt *t)
 static int run_parse(int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
-	struct opt_parser p = { .tab = tab };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	unsigned int t, n = run_tables(tab);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
 	if (ret)
 		return ret;
-	if (optind < argc) {
-		bench_err("unexpected argument '%s'", argv[optind]);
-		return -1;
-	}
 	for (t = 1; t < n; t++) {
 		if (p.given[t] && !run_takes(g.wl, tab[t])) {
 			run_not_yours(p.given[t], tab[t]);
@@ -487,6 +488,17 @@ static int run_measure(void)
 
 /* ---- bench run: reporting ---- */
 
+/* the testbed, the workload's options, who wrote it (lib/testbed.h) */
+static void run_meta_testbed(struct meta *m)
+{
+	char opts[512];
+
+	opt_values(g.wl->options, opts, sizeof(opts));
+	meta_set(m, "workload_options", "%s", opts);
+	testbed_meta(&g.tb, m, NULL);
+	bench_meta_origin(m);
+}
+
 static int run_report(void)
 {
 	static struct wl_stat stats[REPORT_MAX_STATS];
@@ -518,6 +530,7 @@ static int run_report(void)
 		goto out_nomem;
 	report_meta(&res->meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
 		    (unsigned long)g.pcpu_unit, g.hugepages);
+	run_meta_testbed(&res->meta);
 	if (g.run_out)	/* a --runs child: its CSV to the parent, nothing printed */
 		ret = csv_write(g.run_out, res) || fflush(g.run_out) ? EXIT_ENV : EXIT_DONE;
 	else
@@ -652,7 +665,10 @@ int cmd_run(int argc, char **argv)
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
-	ret = g.runs > 1 ? runs_main() : run_once();
+	/* the host once, before any timing; --runs children inherit it */
+	ret = bench_testbed(&g.tb);
+	if (!ret)
+		ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
 	engine_destroy(g.e);
 	pcpu_destroy(g.pcpu);

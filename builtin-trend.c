@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "lib/cmpfmt.h"
 #include "lib/compare.h"
 #include "lib/json.h"
 #include "lib/meta.h"
@@ -309,33 +310,35 @@ static int run_add(struct trend_series *s, const struct trend_run *r)
 
 /*
  * Every run of (@wl, @var) in @cf: its figure, which must be > 0 (the
- * changes are ratios), and its reference's tm10 (0 when none). Runs
- * pair with the reference by position, as in compare: a run's
- * reference is timed before its first pair.
+ * changes are ratios), and the reference figure it pairs with (0 when
+ * none), both exactly as compare takes them (cmp_run_figures()).
  */
 static int series_runs(const struct trend_opts *o, struct trend_series *s,
 		       const struct results *cf, unsigned int fi, const char *path)
 {
-	const char *wl = s->workload, *var = s->variant;
-	unsigned int i, runs = results_nr_runs(cf, wl, var);
-	unsigned int refs = results_nr_runs(cf, wl, RESULTS_REFERENCE);
-	const struct kstats_hist *h;
+	unsigned int i, n = results_nr_runs(cf, s->workload, s->variant);
+	double *x = calloc(2 * (size_t)(n ? n : 1), sizeof(*x)), *ref = x + n;
 	struct trend_run r = { .file = fi };
+	int ret = 0;
 
-	for (i = 0; i < runs && (h = results_run_hist(cf, wl, var, i)); i++) {
+	if (!x)
+		return trend_nomem();
+	n = cmp_run_figures(cf, s->workload, s->variant, o->stat, x, ref);
+	for (i = 0; i < n && !ret; i++) {
 		r.run = i + 1;
-		r.x = cmp_hist_stat(h, o->stat);
-		h = i < refs ? results_run_hist(cf, wl, RESULTS_REFERENCE, i) : NULL;
-		r.ref = h ? cmp_hist_stat(h, CMP_STAT_TM10) : 0;
+		r.x = x[i];
+		r.ref = ref[i];
 		if (!(r.x > 0)) {
 			fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-				bench_prog, path, r.run, wl, var, cmp_stat_names[o->stat]);
-			return EXIT_USAGE;
+				bench_prog, path, r.run, s->workload, s->variant,
+				cmp_stat_names[o->stat]);
+			ret = EXIT_USAGE;
+		} else if (run_add(s, &r)) {
+			ret = trend_nomem();
 		}
-		if (run_add(s, &r))
-			return trend_nomem();
 	}
-	return 0;
+	free(x);
+	return ret;
 }
 
 /* the file's label_KEY metadata as "KEY=VALUE", in order */
@@ -667,11 +670,11 @@ struct cp_text {
 
 static void cp_text(struct cp_text *t, const struct trend_cp *c, bool cycles)
 {
-	bench_fmt_time(t->before, sizeof(t->before), c->before, cycles);
-	bench_fmt_time(t->after, sizeof(t->after), c->after, cycles);
-	bench_fmt_pct(t->est, sizeof(t->est), c->change.est);
-	bench_fmt_pct(t->lo, sizeof(t->lo), c->change.lo);
-	bench_fmt_pct(t->hi, sizeof(t->hi), c->change.hi);
+	cmpfmt_value(t->before, sizeof(t->before), c->before, cycles);
+	cmpfmt_value(t->after, sizeof(t->after), c->after, cycles);
+	cmpfmt_pct(t->est, sizeof(t->est), c->change.est);
+	cmpfmt_pct(t->lo, sizeof(t->lo), c->change.lo);
+	cmpfmt_pct(t->hi, sizeof(t->hi), c->change.hi);
 	snprintf(t->p, sizeof(t->p), "%.2g", c->p);
 }
 
@@ -706,7 +709,7 @@ static void table_series(const struct trend_opts *o, const struct trend_hist *h,
 	med = series_median(s, 0, s->n, &spread);
 	printf("%s %s %s  no change point in %u runs%s  %s +-%.0f%%\n", s->workload, s->variant,
 	       cmp_stat_names[o->stat], s->n, s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
-	       bench_fmt_time(m, sizeof(m), med, cycles), spread * 100);
+	       cmpfmt_value(m, sizeof(m), med, cycles), spread * 100);
 }
 
 /* per workload: the speed the figures were brought to, and each share */
@@ -717,7 +720,7 @@ static void table_ref(const struct trend_hist *h, unsigned int k, bool cycles)
 	unsigned int i;
 
 	printf("%s reference tm10 (median run): %s; figures at it by their share, fitted within each file:",
-	       s->workload, bench_fmt_time(m, sizeof(m), s->ref_at, cycles));
+	       s->workload, cmpfmt_value(m, sizeof(m), s->ref_at, cycles));
 	for (i = k; i < h->ns; i++)
 		if (!strcmp(h->s[i].workload, s->workload))
 			printf(" %s %.2f", h->s[i].variant, h->s[i].share);
@@ -953,7 +956,7 @@ static void md_print(const struct trend_opts *o, const struct trend_hist *h,
 		if (s->nr_cp)
 			continue;
 		med = series_median(s, 0, s->n, &spread);
-		bench_fmt_time(m, sizeof(m), med, cycles);
+		cmpfmt_value(m, sizeof(m), med, cycles);
 		printf("| %s %s %s | no change point | %s | | | | %u | ~ |\n", s->workload,
 		       s->variant, cmp_stat_names[o->stat], m, s->n);
 	}

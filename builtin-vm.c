@@ -48,6 +48,7 @@
 #include "lib/outfile.h"
 #include "lib/results.h"
 #include "lib/runs.h"
+#include "lib/testbed.h"
 #include "lib/vm.h"
 
 #define BV_MAX_KERNELS	16
@@ -120,6 +121,8 @@ static struct bv_global {
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
+	struct testbed tb;		/* this host, read before the first boot */
+	time_t started;			/* when: the files' timestamp */
 	struct bv_kernel k[BV_MAX_KERNELS]; /* operands, in order */
 	unsigned int nr_k;		/* used */
 	struct bv_cmd c[VM_MAX_CMDS];	/* after "--", in order */
@@ -160,6 +163,8 @@ static const struct opt bv_opts[] = {
 	OPT_STRING(0, "busybox", &v.busybox, "FILE", "a static busybox (default /bin/busybox)"),
 	OPT_STRING(0, "bench", &v.bench, "FILE",
 		   "the static bench the guests run (default\nbench-static beside this one)"),
+	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+		 "record label_KEY: VALUE in every file; repeatable"),
 	OPT_FLAG('q', "quiet", &v.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -1012,6 +1017,14 @@ static void bv_meta(struct bv_kernel *k, unsigned int i)
 	bv_meta_boots(m, k, "vm_boots");
 	bv_meta_boots(m, k, "vm_boot_seconds");
 	bv_meta_boots(m, k, "vm_boot_tries");
+	/*
+	 * The guests' testbed keys say what they ran in; this host's
+	 * settings move a TCG guest's timings as much. The guests' build
+	 * stays: it measured; the start and the labels are this command's.
+	 */
+	testbed_meta(&v.tb, m, TB_VM_HOST);
+	meta_timestamp(m, v.started);
+	bench_meta_origin(m);
 }
 
 /* command @i on @k, merged over its boots, in -f's format, under a title */
@@ -1164,7 +1177,7 @@ static void bv_free(void)
 	}
 }
 
-/* checks, the work directory, the initramfs of every kernel */
+/* the host, checks, the work directory, the initramfs of every kernel */
 static int bv_setup(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -1172,6 +1185,11 @@ static int bv_setup(void)
 	struct bv_kernel *k;
 	int ret;
 
+	/* this host once, before the first boot: the files' vm_host_ keys */
+	v.started = time(NULL);
+	ret = bench_testbed(&v.tb);
+	if (ret)
+		return ret;
 	if (bv_which(v.qemu, qemu, sizeof(qemu)))
 		return bv_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
 				  v.qemu);

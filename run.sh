@@ -45,7 +45,8 @@ Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh trend [OPTIONS] FILE|DIR...
 
 The whole job: installs what building and running need (make deps),
-builds, runs `bench run --runs 6` on every allowed CPU (old and new,
+builds, prints the warnings of `bench doctor` for this host, runs
+`bench run --runs 6` on every allowed CPU (old and new,
 six runs in fresh processes), and writes results/<UTC stamp>/:
 bench.csv, table-old.txt, table-new.txt (the merge over the runs),
 hist/cdf/heatmap plots (PNG and SVG), output.txt and summary.txt (each
@@ -99,6 +100,18 @@ build() {
 		make -s -C "$top" deps || die "missing dependencies (see above; KSB_NO_DEPS=1 skips this check)"
 	fi
 	make -s -C "$top" >/dev/null || die "build failed"
+}
+
+# doctor [BENCH RUN OPTIONS]: what bench doctor warns about on this host
+# for the run's worker CPUs, on stderr before measuring; never fatal
+doctor() {
+	local a prev='' cpus=''
+	for a in "$@"; do
+		case $prev in -c | --cpus) cpus=$a ;; esac
+		case $a in --cpus=*) cpus=${a#--cpus=} ;; esac
+		prev=$a
+	done
+	"$bench" doctor -q ${cpus:+--cpus "$cpus"} 2>&1 | sed 's/^/run.sh: doctor: /' >&2 || true
 }
 
 # a fresh results directory, never an existing one: stamp, then -2, -3...
@@ -237,6 +250,7 @@ one_run() {
 main_job() {
 	local dir possible run_rc=0
 	build
+	doctor "$@"
 	dir=$(new_results_dir)
 	one_run "$dir" "$@"
 	echo "== old: $(sed -n 's/^# variant_old: //p' "$dir/bench.csv")"
@@ -287,6 +301,7 @@ sweep() {
 	done
 	[ "$from" -le "$to" ] || die "--from $from is above --to $to" 2
 	build
+	doctor "${args[@]}"
 	dir=$(new_results_dir)
 	for ((p = from; p <= to; p *= 2)); do
 		echo "run.sh: sweep: $p possible CPUs" >&2

@@ -22,6 +22,12 @@
  *     the two-sided 95% one whatever alpha is, so at alpha 0.05 (a 90%
  *     two-sided test) a regression's interval may just reach below 0.
  *
+ * Below them, the same gate over results sets (lib/results.h), one per
+ * file, as bench compare runs it: which runs a side holds, each run's
+ * figure and the reference figure it pairs with, the scaling by the
+ * reference, the test per series (COMPARING RESULTS SETS). bench trend
+ * takes the per-run figure from there, so that it is compare's exactly.
+ *
  * Pure functions of their arguments: any thread, no shared state.
  *
  *	figure		5+5 runs	6+6 runs
@@ -35,6 +41,8 @@
 #include <stdio.h>
 
 struct kstats_hist;
+struct results;
+struct results_series;
 
 /* exact U distribution up to this many runs in all (both sides) */
 #define CMP_EXACT_MAX	120
@@ -186,5 +194,142 @@ struct cmp_result {
  */
 int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 	     double alpha, double threshold, struct cmp_result *r);
+
+/* ---- comparing results sets: what bench compare tests ---- */
+
+/*
+ * COMPARING RESULTS SETS
+ *
+ * A side (BEFORE or AFTER) is a list of results sets, one per file. A
+ * series is a (workload, variant) of them, merged over the CPUs (the
+ * per-CPU series and the reference loop's are no series of their own);
+ * its runs are results_run_hist()'s, file after file:
+ *
+ *  - a run's figure: cmp_hist_stat(its histogram, --stat);
+ *  - a run's reference figure: the 10% trimmed mean of the reference
+ *    loop's run of the same position in the same file and workload
+ *    (variant RESULTS_REFERENCE). bench run times a run's reference
+ *    before its first pair, so every run of a variant has one, and they
+ *    pair by position; a file whose reference runs are not as many as
+ *    the series' runs pairs from the position where they part
+ *    (cmp_ref_missing());
+ *  - --reference (enum cmp_ref): auto scales when every run of every
+ *    series on both sides pairs with a reference figure > 0, on insists
+ *    on it, off never scales (cmp_can_scale());
+ *  - scaled: the share of the reference's movement the series follows,
+ *    fitted within each side (cmp_ref_share()), and every figure brought
+ *    to the median reference of both sides (cmp_ref_adjust());
+ *  - then cmp_runs() on the figures of the two sides.
+ *
+ *	const struct results *b[] = { before1, before2 }, *a[] = { after1 };
+ *	struct cmp_side side[2] = { { b, 2 }, { a, 1 } };
+ *	struct cmp_gate g = { CMP_STAT_TM10, 0.05, 0.05, false };
+ *	struct cmp_series c;
+ *	struct cmp_where w;
+ *
+ *	g.scaled = cmp_can_scale(side, list, n, &w);	(list: cmp_list_series())
+ *	ret = cmp_series_compute(side, "irqdesc-alloc", "old", frac_bits, &g, &c, &w);
+ *	... c.r.verdict, c.x[0..c.nb + c.na - 1] ...
+ *	cmp_series_free(&c);
+ *
+ * One file alone, as bench trend reads its history (each night a file):
+ *
+ *	n = results_nr_runs(set, wl, var);
+ *	cmp_run_figures(set, wl, var, CMP_STAT_TM10, x, ref);	x[n], ref[n]
+ *
+ * The sets are only read: any thread, as long as no one changes them.
+ */
+
+/* the figure the reference loop's runs are told by */
+#define CMP_REF_STAT	CMP_STAT_TM10
+
+/* one side of a compare: its files, read */
+struct cmp_side {
+	const struct results *const *set; /* [n], in the order given */
+	unsigned int n;			/* files */
+};
+
+/* which run: of which side and file */
+struct cmp_where {
+	unsigned int side;		/* 0 BEFORE, 1 AFTER */
+	unsigned int file;		/* index into the side's sets */
+	unsigned int run;		/* in that file, 1-based */
+};
+
+/* how the gate runs */
+struct cmp_gate {
+	enum cmp_stat stat;		/* the per-run figure (--stat) */
+	double alpha;			/* one-sided level, in (0, 1) */
+	double threshold;		/* a change counts above it, fraction (0.05) */
+	bool scaled;			/* figures scaled by the reference */
+};
+
+/* one series of a compare, computed whole */
+struct cmp_series {
+	const char *workload;		/* names it: points into a set */
+	const char *variant;		/* same */
+	unsigned int nb, na;		/* runs before, after */
+	double *x;			/* [nb + na] each run's figure, in file order (scaled:
+					 * adjusted) */
+	double *ref;			/* [nb + na] each run's reference figure; NULL: raw */
+	double ref_side[2];		/* scaled: median reference of BEFORE, of AFTER */
+	double ref_at;			/* scaled: median reference of both, x brought to it */
+	double ref_share;		/* scaled: cmp_ref_share() of the series; raw: 0 */
+	struct kstats_hist *pool[2];	/* every run of a side merged: told, not tested */
+	struct cmp_result r;		/* the test and the verdict */
+};
+
+/*
+ * cmp_run_figures - every run of (@wl, @var) in @set, in results_run_hist()
+ * order (results_nr_runs() of them): its figure @stat into x[i], and
+ * when @ref is not NULL the reference figure it pairs with into ref[i],
+ * 0 when none. Returns the number of runs filled.
+ */
+unsigned int cmp_run_figures(const struct results *set, const char *wl, const char *var,
+			     enum cmp_stat stat, double *x, double *ref);
+
+/*
+ * cmp_ref_missing - the first run (1-based) of (@wl, @var) in @set that
+ * pairs with no reference figure > 0, or 0 when every one does. With as
+ * many reference runs as runs, the first whose figure is 0; with fewer,
+ * the first past them; with more, run 1 (which run a reference was
+ * timed for is then unknown).
+ */
+unsigned int cmp_ref_missing(const struct results *set, const char *wl, const char *var);
+
+/* cmp_side_runs - the runs of (@wl, @var) over every file of @s. */
+unsigned int cmp_side_runs(const struct cmp_side *s, const char *wl, const char *var);
+
+/*
+ * cmp_list_series - every series of either side, once, in the order they
+ * first appear (BEFORE's files, then AFTER's). An array of *@n pointers
+ * into the sets, to free(); NULL with errno ENOMEM, or with errno 0 and
+ * *@n 0 when there is none.
+ */
+const struct results_series **cmp_list_series(const struct cmp_side side[2], unsigned int *n);
+
+/*
+ * cmp_can_scale - whether every run of the @n series @list on both
+ * sides pairs with a reference figure > 0. True, or false with the
+ * first run that does not in @w.
+ */
+bool cmp_can_scale(const struct cmp_side side[2], const struct results_series *const *list,
+		   unsigned int n, struct cmp_where *w);
+
+/*
+ * cmp_series_compute - series (@wl, @var) of @side under @g into @c:
+ * every run's figure, each side's pool (histograms of @frac_bits, the
+ * sets' layout), the reference's medians and share when g->scaled, the
+ * test. @c is zeroed first; cmp_series_free() it whatever this returns.
+ * Returns 0; -EINVAL when a side has no run of the series, or a BEFORE
+ * run's figure is 0 (no change can be a ratio to it: that run in @w);
+ * -ENOMEM.
+ */
+int cmp_series_compute(const struct cmp_side side[2], const char *wl, const char *var,
+		       unsigned int frac_bits, const struct cmp_gate *g, struct cmp_series *c,
+		       struct cmp_where *w);
+
+/* cmp_series_free - what cmp_series_compute() allocated in @c; NULL ok. */
+void cmp_series_free(struct cmp_series *c);
 
 #endif /* KSB_COMPARE_H */

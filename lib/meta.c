@@ -77,7 +77,7 @@ int meta_timestamp(struct meta *m, time_t t)
 
 	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof(buf), META_TIME_FMT, &tm))
 		return -EINVAL;
-	return meta_set(m, "timestamp", "%s", buf);
+	return meta_put(m, "timestamp", "%s", buf);
 }
 
 int meta_time(const struct meta *m, time_t *t)

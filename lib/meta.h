@@ -19,7 +19,7 @@
 
 #include <time.h>
 
-#define META_MAX	64	/* pairs */
+#define META_MAX	128	/* pairs: bench vm of a sparse run, 16 labels: 109 */
 #define META_KEY	32	/* bytes of a key, NUL included */
 #define META_VAL	1024	/* bytes of a value, NUL included */
 
@@ -50,10 +50,11 @@ int meta_put(struct meta *m, const char *key, const char *fmt, ...)
 const char *meta_get(const struct meta *m, const char *key);
 
 /*
- * meta_timestamp - add "timestamp: " @t, ISO 8601 in UTC to the second
- * ("2025-01-31T02:00:00Z"): when a result was taken, the order of a
- * history for bench trend. 0, -ENOSPC, or -EINVAL for a @t gmtime()
- * cannot take.
+ * meta_timestamp - put "timestamp: " @t, ISO 8601 in UTC to the second
+ * ("2025-01-31T02:00:00Z"), where it is or at the end (bench vm gives
+ * its files its own start over the guests'): when a result was taken,
+ * the order of a history for bench trend. 0, -ENOSPC, or -EINVAL for a
+ * @t gmtime() cannot take.
  * meta_time - the "timestamp" of @m into *@t. 0, -ENOENT (no such key),
  * -EINVAL (not YYYY-MM-DDTHH:MM:SSZ, or not a date).
  */

@@ -226,7 +226,52 @@ int opt_parse(struct opt_parser *p, int argc, char **argv)
 		if (!p->given[tab_of[i]])
 			p->given[tab_of[i]] = all[i];
 	}
+	if ((p->flags & OPT_NO_OPERANDS) && optind < argc) {
+		snprintf(p->why, sizeof(p->why), "unexpected argument '%s'", argv[optind]);
+		return -EINVAL;
+	}
 	return 0;
+}
+
+/* ---- what was chosen, for the metadata ---- */
+
+/* "--name VALUE" of @o into @buf, "" when it has none to tell */
+static int opt_value_of(const struct opt *o, char *buf, size_t len)
+{
+	switch (o->type) {
+	case OPT_T_FLAG:
+		return *(bool *)o->value ? snprintf(buf, len, "--%s", o->long_name) : 0;
+	case OPT_T_U64:
+		return snprintf(buf, len, "--%s %lu", o->long_name,
+				(unsigned long)*(uint64_t *)o->value);
+	case OPT_T_DOUBLE:
+		return snprintf(buf, len, "--%s %g", o->long_name, *(double *)o->value);
+	case OPT_T_ENUM:
+		return snprintf(buf, len, "--%s %s", o->long_name, opt_name(o, *(int *)o->value));
+	case OPT_T_STRING:
+		return *(const char **)o->value ?
+		       snprintf(buf, len, "--%s %s", o->long_name, *(const char **)o->value) : 0;
+	default:
+		return 0;
+	}
+}
+
+void opt_values(const struct opt *const *tab, char *buf, size_t len)
+{
+	const struct opt *o;
+	size_t used = 0;
+	char one[256];
+
+	buf[0] = 0;
+	for (; tab && *tab; tab++)
+		for (o = *tab; o->type != OPT_T_END && used < len; o++) {
+			if (o->type == OPT_T_GROUP || opt_value_of(o, one, sizeof(one)) <= 0)
+				continue;
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " " : "",
+						 one);
+		}
+	if (!buf[0])
+		snprintf(buf, len, "none");
 }
 
 /* ---- --help ---- */
@@ -281,9 +326,15 @@ static void opt_help_one(FILE *f, const struct opt *o, int col)
 		h = nl + 1;
 		w = 0;
 	}
-	/* OPT_ENUM_TABLE: a line per row, "  name  its help" */
-	for (i = 0; o->type == OPT_T_ENUM && o->stride && opt_name(o, i); i++)
-		fprintf(f, "%*s  %-8s%s\n", col, "", opt_name(o, i), opt_name_help(o, i));
+	/* OPT_ENUM_TABLE: a line per row, "  name  its help"; a long name's below it */
+	for (i = 0; o->type == OPT_T_ENUM && o->stride && opt_name(o, i); i++) {
+		if (strlen(opt_name(o, i)) >= OPT_ROW_NAME)
+			fprintf(f, "%*s  %s\n%*s  %-*s", col, "", opt_name(o, i), col, "",
+				OPT_ROW_NAME, "");
+		else
+			fprintf(f, "%*s  %-*s", col, "", OPT_ROW_NAME, opt_name(o, i));
+		fprintf(f, "%s\n", opt_name_help(o, i));
+	}
 }
 
 int opt_help(FILE *f, const struct opt *const *tab)

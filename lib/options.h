@@ -23,7 +23,9 @@
  * text in a column after the longest option (at most OPT_HELP_COL), each
  * '\n' of the help continuing in that column; a group entry prints its
  * heading, after a blank line unless it opens its table; "-h, --help"
- * closes the first table, and a blank line opens each further one. Every parser takes -h/--help.
+ * closes the first table, and a blank line opens each further one; an
+ * OPT_ENUM_TABLE lists its rows under its help, one "name  help" line
+ * each. Every parser takes -h/--help.
  *
  * Values are checked as they come, with one-line messages naming the
  * option and the range or the valid names, e.g.
@@ -123,16 +125,22 @@ struct opt {
 
 /* help text starts here at most; a longer option gets a line of its own */
 #define OPT_HELP_COL	28
+/*
+ * an OPT_ENUM_TABLE row's help starts this far after its name's column;
+ * a name as long or longer gets a line of its own, its help below
+ */
+#define OPT_ROW_NAME	8
 /* options in all the tables of one parse, -h included; tables */
 #define OPT_MAX		64
 #define OPT_MAX_TABLES	8
 
 /* opt_parse() flags */
 #define OPT_STOP_AT_OPERAND	0x1	/* options first: stop at the first operand */
+#define OPT_NO_OPERANDS		0x2	/* a command of options only: refuse any operand */
 
 struct opt_parser {
 	const struct opt *const *tab;	/* in: NULL-terminated list of tables */
-	unsigned int flags;		/* in: OPT_STOP_AT_OPERAND */
+	unsigned int flags;		/* in: OPT_STOP_AT_OPERAND, OPT_NO_OPERANDS */
 	const struct opt *given[OPT_MAX_TABLES]; /* out: tab[t]'s first option given, or NULL */
 	char why[256];			/* out: what was wrong, one line */
 };
@@ -145,8 +153,9 @@ struct opt_parser {
  * options and is skipped).
  * Returns 0, 1 when -h/--help was given (nothing after it is parsed), or
  * -EINVAL with @p->why naming the option: unknown or ambiguous, missing
- * its value, given a value it does not take, or a value out of range
- * (-E2BIG: more than OPT_MAX options or OPT_MAX_TABLES tables, a bug).
+ * its value, given a value it does not take, or a value out of range;
+ * with OPT_NO_OPERANDS, naming the first operand ("unexpected argument
+ * 'x'"). -E2BIG: more than OPT_MAX options or OPT_MAX_TABLES tables, a bug.
  */
 int opt_parse(struct opt_parser *p, int argc, char **argv);
 
@@ -157,6 +166,15 @@ int opt_parse(struct opt_parser *p, int argc, char **argv);
  */
 int opt_parse_u64(const struct opt *o, const char *arg, uint64_t min,
 		  uint64_t max, uint64_t *out, char *why, size_t len);
+
+/*
+ * opt_values - the current value of every option of the tables @tab (a
+ * NULL-terminated list, as a workload's .options) as "--name VALUE"
+ * words, space-separated, into @buf (@len bytes): flags when set,
+ * strings when given, OPT_T_CALL never (it keeps its own form). "none"
+ * when nothing is told; NULL @tab is none.
+ */
+void opt_values(const struct opt *const *tab, char *buf, size_t len);
 
 /*
  * opt_help - the option lines of --help for every table of @tab, then

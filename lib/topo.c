@@ -248,24 +248,31 @@ static int topo_allowed(bool *allowed, unsigned int *n)
 	return 0;
 }
 
-void topo_allowed_list(char *buf, unsigned int len)
+void topo_format_cpulist(const bool *set, unsigned int max, char *buf, unsigned int len)
 {
-	bool allowed[TOPO_MAX_CPUS];
-	unsigned int n, cpu, end, used = 0;
+	unsigned int cpu, end, used = 0;
 
 	buf[0] = 0;
-	if (topo_allowed(allowed, &n))
-		return;
-	for (cpu = 0; cpu < TOPO_MAX_CPUS && used < len; cpu = end) {
+	for (cpu = 0; cpu < max && used < len; cpu = end) {
 		end = cpu + 1;
-		if (!allowed[cpu])
+		if (!set[cpu])
 			continue;
-		while (end < TOPO_MAX_CPUS && allowed[end])
+		while (end < max && set[end])
 			end++;
 		used += (unsigned int)snprintf(buf + used, len - used,
 					       end - cpu > 1 ? "%s%u-%u" : "%s%u",
 					       used ? "," : "", cpu, end - 1);
 	}
+}
+
+void topo_allowed_list(char *buf, unsigned int len)
+{
+	bool allowed[TOPO_MAX_CPUS];
+	unsigned int n;
+
+	buf[0] = 0;
+	if (!topo_allowed(allowed, &n))
+		topo_format_cpulist(allowed, TOPO_MAX_CPUS, buf, len);
 }
 
 const char *topo_why(int err, const char *cpus, unsigned int nr_possible,

@@ -52,6 +52,12 @@ int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
 /* topo_fini - release what topo_init() allocated; safe on a zeroed topo. */
 void topo_fini(struct topo *t);
 
+/*
+ * topo_format_cpulist - the CPUs set in @set (@max flags) as a cpulist,
+ * "0-3,8", into @buf (@len bytes, cut there); "" when none is set.
+ */
+void topo_format_cpulist(const bool *set, unsigned int max, char *buf, unsigned int len);
+
 /* topo_allowed_list - the allowed CPUs as a cpulist, for messages. */
 void topo_allowed_list(char *buf, unsigned int len);
 

@@ -5,16 +5,20 @@
 #   run    build and run: C compiler, make, pkg-config, libnuma and
 #          liburcu headers, gnuplot (`make deps`, ./run.sh)
 #   test   the tests on top: cmocka, bats, shellcheck, valgrind, python3,
-#          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that clang
+#          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that
+#          clang, and the parsers that read compare's CI reports and the
+#          CI jobs: PyYAML, python3's jsonschema, a GitHub-flavoured
+#          markdown renderer (cmark-gfm, or the cmarkgfm module)
 #          (`make test-deps`)
 #   -n     only say what is missing and the command that would install it
 #   -l     print the packages of ROLE on this distribution, installed or not
 #
 # Each capability is checked by what it provides, whatever the
 # distribution: `pkg-config --exists` for a library, `command -v` for a
-# tool, a link of an empty fuzz target for the libFuzzer runtime. The
-# package that provides it is looked up in the table below for the
-# distribution named by /etc/os-release (ID, then ID_LIKE).
+# tool, a link of an empty fuzz target for the libFuzzer runtime, an
+# import for a python3 module. The package that provides it is looked up
+# in the table below for the distribution named by /etc/os-release (ID,
+# then ID_LIKE).
 #
 #   deps.sh PKG...   (anything but a role) the Debian packages PKG, checked
 #                    with dpkg-query: `make vmcheck` boots Debian's kernel.
@@ -49,6 +53,9 @@ mandoc        test  cmd:mandoc        mandoc               mandoc              m
 man           test  cmd:man           man-db               man-db              man             man-db
 clang         test  cmd:clang         clang                clang               clang           clang
 libfuzzer     test  fuzzer            libclang-rt-@CLANG@-dev compiler-rt   clang           compiler-rt
+pyyaml        test  py:yaml           python3-yaml         python3-pyyaml      python3-PyYAML  python-yaml
+jsonschema    test  py:jsonschema     python3-jsonschema   python3-jsonschema  python3-jsonschema python-jsonschema
+gfm           test  gfm               cmark-gfm            python3-cmarkgfm    python3-cmarkgfm cmark-gfm
 '
 
 dry=0
@@ -129,6 +136,10 @@ have() {
 	case $1 in
 	cmd:*) command -v "${1#cmd:}" >/dev/null ;;
 	pc:*) command -v pkg-config >/dev/null && pkg-config --exists "${1#pc:}" ;;
+	py:*) command -v python3 >/dev/null && python3 -c "import ${1#py:}" 2>/dev/null ;;
+	# Debian and Arch ship the renderer, Fedora and openSUSE its bindings
+	gfm) command -v cmark-gfm >/dev/null ||
+		{ command -v python3 >/dev/null && python3 -c 'import cmarkgfm' 2>/dev/null; } ;;
 	fuzzer) have_fuzzer ;;
 	esac
 }
@@ -247,6 +258,8 @@ if [ -z "$family" ]; then
 		cmd:*) echo "deps:   $cap: the command ${check#cmd:}" >&2 ;;
 		pc:*) echo "deps:   $cap: pkg-config --exists ${check#pc:}" >&2 ;;
 		fuzzer) echo "deps:   $cap: the libFuzzer runtime of clang (clang -fsanitize=fuzzer)" >&2 ;;
+		py:*) echo "deps:   $cap: the python3 module ${check#py:}" >&2 ;;
+		gfm) echo "deps:   $cap: the command cmark-gfm, or the python3 module cmarkgfm" >&2 ;;
 		esac
 	done <<<"$table"
 	die "unknown distribution (ID=$(os_field ID) ID_LIKE=$(os_field ID_LIKE) in $os_release): install what provides these, or set KSB_NO_DEPS=1 for ./run.sh"

@@ -60,7 +60,7 @@ fuzz() {
 	sed -n 's/^Done \(.*\)/STAT: fuzz_'"$1"': \1, no crash/p' "$out"
 }
 
-echo "1..19"
+echo "1..21"
 check "tsan: serial, kernel cache" tsan -n 512 -p 64
 check "tsan: serial, cold cache, irqdesc-free" tsan -n 256 -p 64 --cache cold -w irqdesc-free
 check "tsan: serial, remote cache" tsan -n 256 -p 64 --cache remote
@@ -75,6 +75,8 @@ check "valgrind: bench hist" memcheck 0 hist tests/fixtures/patch_samples.txt
 check "valgrind: bench hist, bad input" memcheck 2 hist tests/fuzz/corpus-samples/negative.txt
 check "valgrind: bench compare" memcheck 1 compare tests/fixtures/runs6-480.csv tests/fixtures/runs6-480.csv -- tests/fixtures/gate/r480_1.csv tests/fixtures/runs6-576.csv
 check "valgrind: bench compare -f json" memcheck 1 compare -f json tests/fixtures/runs6-480.csv tests/fixtures/runs6-576.csv
+GITHUB_ACTIONS=true check "valgrind: bench compare -f junit, annotations" memcheck 1 compare -f junit tests/fixtures/runs6-480.csv tests/fixtures/runs6-576.csv
+check "valgrind: bench doctor" memcheck 0 doctor
 check "valgrind: bench compare, too few runs" memcheck 2 compare tests/fixtures/aa-before.csv tests/fixtures/aa-after.csv
 check "valgrind: bench compare, truncated CSV" memcheck 2 compare tests/fixtures/aa-before.csv tests/fuzz/corpus-csv/truncated.csv
 check "valgrind: bench show" memcheck 0 show -v new tests/fixtures/16cpu-4node.csv

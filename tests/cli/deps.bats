@@ -40,6 +40,15 @@ case $1 in
 *) exit 1 ;;
 esac
 EOF
+	# python3 modules in FAKE_PY_MISSING are missing until something is installed
+	cat >"$B/.python3" <<'EOF'
+#!/bin/bash
+[ "$1" = -c ] || exit 0
+[ -e "$T/installed" ] && exit 0
+m=${2#import }
+[[ " $FAKE_PY_MISSING " == *" $m "* ]] && exit 1
+exit 0
+EOF
 	cat >"$B/apt-cache" <<'EOF'
 #!/bin/bash
 [ "${FAKE_NO_LISTS:-0}" = 1 ] && exit 100
@@ -63,7 +72,7 @@ exit "${FAKE_PM_RC:-0}"
 EOF
 	chmod +x "$B"/* "$B"/.[a-z]*
 	for pm in apt-get dnf zypper pacman; do ln -s .pm "$B/$pm"; done
-	unset FAKE_UID FAKE_PC_MISSING FAKE_CLANG FAKE_FUZZER FAKE_PM_RC FAKE_NO_LISTS
+	unset FAKE_UID FAKE_PC_MISSING FAKE_PY_MISSING FAKE_CLANG FAKE_FUZZER FAKE_PM_RC FAKE_NO_LISTS
 }
 
 # tools NAME...: these commands exist (pkg-config and clang as their fakes)
@@ -95,7 +104,8 @@ osr() {
 deps() {
 	run --separate-stderr /usr/bin/env -i PATH="$B" T="$T" B="$B" \
 		KSB_OS_RELEASE="$T/os-release" FAKE_UID="${FAKE_UID:-0}" \
-		FAKE_PC_MISSING="${FAKE_PC_MISSING:-}" FAKE_CLANG="${FAKE_CLANG:-18.1.3}" \
+		FAKE_PC_MISSING="${FAKE_PC_MISSING:-}" FAKE_PY_MISSING="${FAKE_PY_MISSING:-}" \
+		FAKE_CLANG="${FAKE_CLANG:-18.1.3}" \
 		FAKE_FUZZER="${FAKE_FUZZER:-0}" FAKE_PM_RC="${FAKE_PM_RC:-0}" FAKE_NO_LISTS="${FAKE_NO_LISTS:-0}" \
 		/bin/bash tests/deps.sh "$@"
 	echo "status $status"
@@ -122,9 +132,9 @@ deps() {
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
 	[ -z "$output" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man clang libfuzzer" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man clang libfuzzer pyyaml jsonschema gfm" ]
 	[ "${stderr_lines[1]}" = "deps: on RHEL and its rebuilds, bats and ShellCheck are in EPEL and libcmocka-devel in CRB: dnf install -y epel-release && dnf config-manager --set-enabled crb" ]
-	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db clang compiler-rt" ]
+	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db clang compiler-rt python3-pyyaml python3-jsonschema python3-cmarkgfm" ]
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
 
@@ -144,8 +154,8 @@ deps() {
 	deps test
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man libfuzzer" ]
-	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man clang" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man libfuzzer pyyaml jsonschema gfm" ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man clang python3-PyYAML python3-jsonschema python3-cmarkgfm" ]
 }
 
 @test "deps: Ubuntu 24.04 without clang: apt installs clang and the runtime of the clang apt offers (18)" {
@@ -215,7 +225,33 @@ apt-get install -y --no-install-recommends libclang-rt-18-dev" ]
 	FAKE_PC_MISSING=cmocka
 	deps test
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db clang compiler-rt" ]
+	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db clang compiler-rt python-yaml python-jsonschema cmark-gfm" ]
+}
+
+@test "deps: Debian 12 with python3 but not its modules: the YAML, JSON Schema and GFM packages" {
+	osr debian12
+	run_tools
+	test_tools
+	FAKE_FUZZER=1 FAKE_PY_MISSING="yaml jsonschema cmarkgfm"
+	deps test
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: pyyaml jsonschema gfm" ]
+	[ "$(cat "$T/log")" = "apt-get update -qq
+apt-get install -y --no-install-recommends python3-yaml python3-jsonschema cmark-gfm" ]
+	# cmark-gfm present: the renderer is there, the modules still missing
+	rm "$T/log" "$T/installed"
+	tools cmark-gfm
+	FAKE_UID=1000
+	deps test
+	[ "$status" -eq 3 ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: pyyaml jsonschema" ]
+	# Fedora's bindings count as the renderer
+	osr rocky9
+	rm "$B/cmark-gfm"
+	FAKE_PY_MISSING="yaml"
+	deps -n test
+	[ "${stderr_lines[0]}" = "deps: missing for test: pyyaml" ]
+	[ "${stderr_lines[2]}" = "deps: would run: dnf install -y python3-pyyaml" ]
 }
 
 @test "deps: an unknown distribution: exit 3, the missing capabilities listed, nothing run" {
@@ -265,7 +301,7 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "$status" -eq 0 ]
 	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev gnuplot-nox" ]
 	deps -l test
-	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db clang libclang-rt-18-dev" ]
+	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db clang libclang-rt-18-dev python3-yaml python3-jsonschema cmark-gfm" ]
 	[ ! -e "$T/log" ]
 	# the real make deps on this machine asks for the run role only
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]

@@ -93,7 +93,7 @@ expected_files() {
 
 @test "man page documents every command and every long option of their --help" {
 	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/man.txt" 2>/dev/null
-	for c in run list calibrate kernel compare trend show hist; do
+	for c in run list calibrate doctor kernel compare trend show hist; do
 		grep -qx "   $c" "$T/man.txt" || { echo "no section for $c"; false; }
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			grep -q -- "$o" "$T/man.txt" || { echo "$c: $o undocumented"; false; }
@@ -109,8 +109,9 @@ comp() {
 }
 
 @test "bash completion: commands, options, values, workloads, CSV files" {
-	[ "$(comp kstats-bench "")" = "--help --version calibrate compare hist kernel list run show trend vm " ]
+	[ "$(comp kstats-bench "")" = "--help --version calibrate compare doctor hist kernel list run show trend vm " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
+	[ "$(comp kstats-bench doctor -)" = "--cpus --help --quiet " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
 	[ "$(comp kstats-bench run -C "")" = "cold kernel remote " ]
 	[ "$(comp kstats-bench run -m "")" = "parallel serial " ]
@@ -128,7 +129,7 @@ comp() {
 	ln -s "$PWD/bench" "$T/bin/kstats-bench"
 	[ "$(PATH=$T/bin:$PATH comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
 	# every long option of every command's --help is offered
-	for c in run calibrate kernel vm compare trend show hist; do
+	for c in run calibrate doctor kernel vm compare trend show hist; do
 		offered=$(comp kstats-bench "$c" --)
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }

@@ -111,6 +111,36 @@ vm() {
 	grep -q "^=== stock boot 5, try 1$" "$T/out/stock.console"
 }
 
+@test "vm: the guests' testbed, this host's as vm_host_ keys, and bench vm's start and --label" {
+	t0=$(date -u +%s)
+	KSB_TESTBED_ROOT=tests/fixtures/hosts/noisy FAKE_QEMU_TESTBED=tests/fixtures/hosts/tuned \
+		vm -B 2 -p 4 --label commit=0123abc "$IMG" -- run -n 32 --label side=guest
+	t1=$(date -u +%s)
+	[ "$status" -eq 0 ]
+	f=$T/out/stock.csv
+	# what the guests ran in, and this host after bench vm's own keys
+	[ "$(sed -n 's/^# cpufreq_governor: //p' "$f")" = performance ]
+	[ "$(sed -n 's/^# vm_host_cpufreq_governor: //p' "$f")" = "powersave x3, performance x1" ]
+	[ "$(sed -n 's/^# vm_host_irqbalance: //p' "$f")" = running ]
+	[ "$(grep -c '^# vm_host_' "$f")" -eq 13 ]
+	awk '/^# vm_boot_tries:/ { b = NR } /^# vm_host_cpufreq_governor:/ { h = NR }
+		END { exit !(b && b < h) }' "$f"
+	# one timestamp, bench vm's start; the guests' label and bench vm's
+	[ "$(grep -c '^# timestamp: ' "$f")" -eq 1 ]
+	t=$(date -u -d "$(sed -n 's/^# timestamp: //p' "$f")" +%s)
+	[ "$t" -ge "$t0" ] && [ "$t" -le "$t1" ]
+	[ "$(grep '^# label_' "$f")" = "# label_side: guest
+# label_commit: 0123abc" ]
+	[[ "$(./bench --version)" == *"(git $(sed -n 's/^# bench_git: //p' "$f"))" ]]
+	# a bad tree or label is refused before anything boots
+	KSB_TESTBED_ROOT=$T/none vm -B 1 "$IMG" -- run -n 32
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench vm: KSB_TESTBED_ROOT: $T/none: not a directory" ]
+	vm --label Commit=x "$IMG" -- run -n 32
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bench vm: --label: 'Commit=x' is not KEY=VALUE"* ]]
+}
+
 @test "vm: bench show of the file gives the merge of its boots' tables" {
 	vm -B 2 -p 4 "$IMG" -- run -n 32
 	[ "$status" -eq 0 ]

@@ -4,7 +4,10 @@
  * against the published table (Mann and Whitney 1947) and against brute
  * force with ties, the Hodges-Lehmann change and its interval, the
  * trimmed mean of a histogram against that of its samples, the median's
- * spread and the verdicts (reading runs back from CSV: test_csv.c).
+ * spread and the verdicts (reading runs back from CSV: test_csv.c);
+ * and the gate over results sets as bench compare runs it: which runs a
+ * side holds, each run's figure and the reference it pairs with, the
+ * series compared, the scaling, a BEFORE figure of 0.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 
 #include "kstats_hist.h"
 #include "lib/compare.h"
+#include "lib/results.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 
@@ -417,6 +421,221 @@ static void test_ref_adjust(void **state)
 	assert_true(x[0] == 0 && fabs(x[1] - 10000) < 1e-6);
 }
 
+/* ---- the gate over results sets ---- */
+
+/* run @run (RESULTS_RUN_ALL: the merge) of (@wl, @var) in @r: @n samples from @base */
+static void add_run(struct results *r, const char *wl, const char *var, unsigned int run,
+		    uint64_t base, unsigned int n)
+{
+	const struct results_label l = { wl, var, run, RESULTS_CPU_ALL, -1 };
+	struct kstats_hist *h = kstats_hist_create(2);
+	unsigned int i;
+
+	assert_non_null(h);
+	for (i = 0; i < n; i++)
+		kstats_hist_record(h, base + 37 * i);
+	assert_int_equal(results_add_hist(r, &l, h), 0);
+	kstats_hist_free(h);
+}
+
+/* a file of @runs runs of w/old and w/new, and @refs runs of the reference */
+static struct results *file_of(unsigned int runs, unsigned int refs, uint64_t old,
+			       uint64_t ref)
+{
+	struct results *r = results_create(2);
+	unsigned int i;
+
+	assert_non_null(r);
+	for (i = 1; i <= refs; i++)
+		add_run(r, "w", RESULTS_REFERENCE, i, ref + 100 * i, 64);
+	for (i = 1; i <= runs; i++) {
+		add_run(r, "w", "old", i, old + 200 * i, 64);
+		add_run(r, "w", "new", i, old / 4 + 10 * i, 64);
+	}
+	return r;
+}
+
+static void test_run_figures(void **state)
+{
+	struct results *r = file_of(3, 3, 8000, 5000);
+	double x[3], ref[3];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(cmp_run_figures(r, "w", "old", CMP_STAT_P90, x, ref), 3);
+	for (i = 0; i < 3; i++) {
+		assert_close(x[i], cmp_hist_stat(results_run_hist(r, "w", "old", i), CMP_STAT_P90),
+			     0);
+		assert_close(ref[i], cmp_hist_stat(results_run_hist(r, "w", RESULTS_REFERENCE, i),
+						   CMP_STAT_TM10), 0);
+		assert_true(ref[i] > 5000);
+	}
+	assert_true(x[0] < x[1] && x[1] < x[2]);
+	assert_int_equal(cmp_run_figures(r, "w", "old", CMP_STAT_TM10, x, NULL), 3);
+	assert_int_equal(cmp_ref_missing(r, "w", "old"), 0);
+	assert_int_equal(cmp_run_figures(r, "w", "gone", CMP_STAT_TM10, x, ref), 0);
+	results_free(r);
+	/* fewer references than runs: the runs past them pair with none */
+	r = file_of(3, 2, 8000, 5000);
+	assert_int_equal(cmp_run_figures(r, "w", "old", CMP_STAT_TM10, x, ref), 3);
+	assert_true(ref[0] > 0 && ref[1] > 0 && ref[2] == 0);
+	assert_int_equal(cmp_ref_missing(r, "w", "old"), 3);
+	results_free(r);
+	/* more: which run a reference was timed for is unknown, from run 1 */
+	r = file_of(3, 4, 8000, 5000);
+	assert_int_equal(cmp_ref_missing(r, "w", "new"), 1);
+	results_free(r);
+	r = file_of(3, 0, 8000, 5000);
+	assert_int_equal(cmp_ref_missing(r, "w", "old"), 1);
+	results_free(r);
+	/* a reference of 0 (an empty run) pairs with nothing */
+	r = file_of(2, 1, 8000, 5000);
+	add_run(r, "w", RESULTS_REFERENCE, 2, 0, 0);
+	assert_int_equal(cmp_ref_missing(r, "w", "old"), 2);
+	results_free(r);
+	/* a one-run file (format 1, bench hist) is its "all" series */
+	r = results_create(2);
+	add_run(r, "w", "old", RESULTS_RUN_ALL, 9000, 16);
+	assert_int_equal(cmp_run_figures(r, "w", "old", CMP_STAT_MEAN, x, ref), 1);
+	assert_close(x[0], 9000 + 37 * 7.5, 1e-9);
+	assert_true(ref[0] == 0);
+	results_free(r);
+}
+
+static void test_list_series(void **state)
+{
+	struct results *b = file_of(2, 2, 8000, 5000), *a = results_create(2);
+	const struct results *bs[] = { b }, *as[] = { a, b };
+	struct cmp_side side[2] = { { bs, 1 }, { as, 2 } };
+	const struct results_label cpu0 = { "w", "old", 1, 0, 0 };
+	const struct results_series **list;
+	unsigned int n;
+
+	(void)state;
+	/* AFTER's first file: a series of its own, and a per-CPU one that is none */
+	add_run(a, "v", "x", 1, 100, 8);
+	assert_int_equal(results_add_hist(a, &cpu0, results_run_hist(b, "w", "old", 0)), 0);
+	list = cmp_list_series(side, &n);
+	assert_non_null(list);
+	assert_int_equal(n, 3);
+	assert_string_equal(list[0]->variant, "old");
+	assert_string_equal(list[1]->variant, "new");
+	assert_string_equal(list[2]->workload, "v");
+	assert_int_equal(cmp_side_runs(&side[0], "w", "old"), 2);
+	assert_int_equal(cmp_side_runs(&side[1], "w", "old"), 2);
+	assert_int_equal(cmp_side_runs(&side[1], "v", "x"), 1);
+	assert_int_equal(cmp_side_runs(&side[0], "v", "x"), 0);
+	free(list);
+	side[0].n = side[1].n = 0;
+	assert_null(cmp_list_series(side, &n));
+	assert_int_equal(errno, 0);
+	assert_int_equal(n, 0);
+	results_free(a);
+	results_free(b);
+}
+
+static void test_can_scale(void **state)
+{
+	struct results *f[3] = { file_of(2, 2, 8000, 5000), file_of(2, 2, 8000, 5000),
+				 file_of(3, 2, 8000, 5000) };
+	const struct results *bs[] = { f[0] }, *as[] = { f[1], f[2] };
+	struct cmp_side side[2] = { { bs, 1 }, { as, 2 } };
+	const struct results_series **list;
+	struct cmp_where w = { 9, 9, 9 };
+	unsigned int n;
+
+	(void)state;
+	list = cmp_list_series(side, &n);
+	assert_non_null(list);
+	assert_false(cmp_can_scale(side, list, n, &w));
+	assert_int_equal(w.side, 1);
+	assert_int_equal(w.file, 1);
+	assert_int_equal(w.run, 3);
+	side[1].n = 1;
+	assert_true(cmp_can_scale(side, list, n, &w));
+	free(list);
+	for (n = 0; n < 3; n++)
+		results_free(f[n]);
+}
+
+/* what cmp_series_compute() does, by hand from the figures */
+static void test_series_compute(void **state)
+{
+	struct results *f[3] = { file_of(3, 3, 8000, 5000), file_of(3, 3, 8000, 5200),
+				 file_of(3, 3, 9000, 5600) };
+	const struct results *bs[] = { f[0], f[1] }, *as[] = { f[2] }, *bz[] = { f[1], f[2] };
+	struct cmp_side side[2] = { { bs, 2 }, { as, 1 } };
+	struct cmp_gate g = { CMP_STAT_TM10, 0.05, 0.05, false };
+	double x[9], r[9], y[9], tmp[9], spread;
+	struct cmp_result want;
+	struct cmp_series c;
+	struct cmp_where w;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		cmp_run_figures(f[i], "w", "old", CMP_STAT_TM10, x + 3 * i, r + 3 * i);
+		memcpy(y + 3 * i, x + 3 * i, 3 * sizeof(*y));
+	}
+	assert_int_equal(cmp_series_compute(side, "w", "old", 2, &g, &c, &w), 0);
+	assert_int_equal(c.nb, 6);
+	assert_int_equal(c.na, 3);
+	assert_null(c.ref);
+	assert_true(c.ref_share == 0);
+	for (i = 0; i < 9; i++)
+		assert_close(c.x[i], x[i], 0);
+	assert_int_equal(kstats_hist_total(c.pool[0]), 6 * 64);
+	assert_int_equal(kstats_hist_total(c.pool[1]), 3 * 64);
+	assert_int_equal(cmp_runs(y, 6, y + 6, 3, 0.05, 0.05, &want), 0);
+	assert_int_equal(c.r.verdict, want.verdict);
+	assert_close(c.r.change.est, want.change.est, 0);
+	assert_close(c.r.p, want.p, 0);
+	cmp_series_free(&c);
+	/* scaled: the reference's medians, the share, each figure brought to it */
+	g.scaled = true;
+	assert_int_equal(cmp_series_compute(side, "w", "old", 2, &g, &c, &w), 0);
+	assert_non_null(c.ref);
+	memcpy(tmp, r, sizeof(tmp));
+	assert_close(c.ref_side[0], cmp_median_spread(tmp, 6, &spread), 0);
+	assert_close(c.ref_side[1], cmp_median_spread(tmp + 6, 3, &spread), 0);
+	memcpy(tmp, r, sizeof(tmp));
+	assert_close(c.ref_at, cmp_median_spread(tmp, 9, &spread), 0);
+	assert_close(c.ref_share, cmp_ref_share(x, r, 6, 3), 0);
+	assert_true(c.ref_share > 0);
+	cmp_ref_adjust(x, r, 9, c.ref_at, c.ref_share);
+	for (i = 0; i < 9; i++) {
+		assert_close(c.x[i], x[i], 0);
+		assert_close(c.ref[i], r[i], 0);
+	}
+	cmp_series_free(&c);
+	cmp_series_free(NULL);
+	/* a BEFORE run of 0: no ratio to it, named by side, file and run */
+	add_run(f[1], "w", "zero", 1, 1000, 8);
+	add_run(f[1], "w", "zero", 2, 0, 0);
+	add_run(f[2], "w", "zero", 1, 1000, 8);
+	add_run(f[2], "w", "zero", 2, 0, 0);
+	g.scaled = false;
+	assert_int_equal(cmp_series_compute(side, "w", "zero", 2, &g, &c, &w), -EINVAL);
+	assert_int_equal(w.side, 0);
+	assert_int_equal(w.file, 1);
+	assert_int_equal(w.run, 2);
+	cmp_series_free(&c);
+	/* AFTER's may be 0; a series one side lacks is refused */
+	add_run(f[0], "w", "zero", 1, 1000, 8);
+	bs[1] = f[0];
+	side[0] = (struct cmp_side){ bs + 1, 1 };
+	side[1] = (struct cmp_side){ bz, 2 };
+	assert_int_equal(cmp_series_compute(side, "w", "zero", 2, &g, &c, &w), 0);
+	assert_int_equal(c.nb, 1);
+	assert_int_equal(c.na, 4);
+	assert_true(c.x[1] > 0 && c.x[2] == 0 && c.x[4] == 0);
+	cmp_series_free(&c);
+	assert_int_equal(cmp_series_compute(side, "w", "gone", 2, &g, &c, &w), -EINVAL);
+	cmp_series_free(&c);
+	for (i = 0; i < 3; i++)
+		results_free(f[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +650,10 @@ int main(void)
 		cmocka_unit_test(test_ref_share),
 		cmocka_unit_test(test_ref_share_groups),
 		cmocka_unit_test(test_ref_adjust),
+		cmocka_unit_test(test_run_figures),
+		cmocka_unit_test(test_list_series),
+		cmocka_unit_test(test_can_scale),
+		cmocka_unit_test(test_series_compute),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,6 +162,13 @@ static void test_operands(void **state)
 	assert_int_equal(parse(&p, OPT_STOP_AT_OPERAND, "-n", "3", "a", "--", "-n", NULL), 0);
 	assert_int_equal(v.n, 3);
 	assert_int_equal(optind, 3);
+	/* a command of options only: the first operand is named */
+	assert_int_equal(parse(&p, OPT_NO_OPERANDS, "-n", "3", "--flag", NULL), 0);
+	assert_int_equal(parse(&p, OPT_NO_OPERANDS, "a", "-n", "3", "b", NULL), -EINVAL);
+	assert_string_equal(p.why, "unexpected argument 'a'");
+	assert_int_equal(v.n, 3);
+	assert_int_equal(parse(&p, OPT_NO_OPERANDS, "--", "-n", NULL), -EINVAL);
+	assert_string_equal(p.why, "unexpected argument '-n'");
 }
 
 /* opt_help() of @tab, as a string to free */
@@ -216,6 +223,88 @@ static void test_help_layout(void **state)
 	free(buf);
 }
 
+/* an OPT_ENUM_TABLE: its rows under its help, a long name's help below it */
+static void test_help_rows(void **state)
+{
+	static const struct {
+		const char *name;	/* a row: name, then help */
+		const char *help;
+	} rows[] = {
+		{ "table", "the default" }, { "markdown", "as long as the column" },
+		{ "github-action-benchmark", "longer" }, { NULL, NULL },
+	};
+	static int row;
+	static const struct opt t[] = {
+		OPT_ENUM_TABLE('f', "format", &row, rows, "FMT", "what goes to stdout:"),
+		OPT_END()
+	};
+	const struct opt *tab[] = { t, NULL };
+	struct opt_parser p = { .tab = tab };
+	char *argv[] = { "bench", "-f", "github-action-benchmark", NULL };
+	char *buf = help_of(tab);
+
+	(void)state;
+	assert_string_equal(buf,
+		"  -f, --format FMT  what goes to stdout:\n"
+		"                      table   the default\n"
+		"                      markdown\n"
+		"                              as long as the column\n"
+		"                      github-action-benchmark\n"
+		"                              longer\n"
+		"  -h, --help        this text\n");
+	free(buf);
+	optind = 0;
+	assert_int_equal(opt_parse(&p, 3, argv), 0);
+	assert_int_equal(row, 2);
+}
+
+/* opt_values(): what the tables hold now, as the metadata's workload_options */
+static void test_values(void **state)
+{
+	static const struct {
+		const char *name;	/* an OPT_ENUM_TABLE row */
+		const char *help;
+	} rows[] = { { "one", "1" }, { "two", "2" }, { NULL, NULL } };
+	static int row;
+	static const struct opt t[] = {
+		OPT_GROUP("a group says nothing"),
+		OPT_U64('n', "samples", &v.n, 1, 100, "N", "samples"),
+		OPT_FLAG(0, "flag", &v.flag, "a flag"),
+		OPT_ENUM('c', "colour", &v.colour, colours, "C", "colour"),
+		OPT_ENUM_TABLE('r', "row", &row, rows, "R", "a row"),
+		OPT_END()
+	};
+	static const struct opt t2[] = {
+		OPT_STRING('o', "output", &v.out, "FILE", "where"),
+		OPT_DOUBLE(0, "pct", &v.pct, 0, 100, "in (0,100)", "P", "a percentage"),
+		OPT_CALL(0, "call", &v.calls, count_call, NULL, "never told"),
+		OPT_END()
+	};
+	static const struct opt none[] = { OPT_END() };
+	const struct opt *const both[] = { t, t2, NULL }, *const empty[] = { none, NULL };
+	char buf[256];
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	v.n = 7;
+	v.colour = 1;
+	v.pct = 2.5;
+	row = 1;
+	opt_values(both, buf, sizeof(buf));
+	assert_string_equal(buf, "--samples 7 --colour green --row two --pct 2.5");
+	v.flag = true;
+	v.out = "f.csv";
+	opt_values(both, buf, sizeof(buf));
+	assert_string_equal(buf, "--samples 7 --flag --colour green --row two --output f.csv --pct 2.5");
+	/* cut at the buffer, never past it */
+	opt_values(both, buf, 20);
+	assert_string_equal(buf, "--samples 7 --flag ");
+	opt_values(empty, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+	opt_values(NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +315,8 @@ int main(void)
 		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_help_column),
 		cmocka_unit_test(test_help_layout),
+		cmocka_unit_test(test_help_rows),
+		cmocka_unit_test(test_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# The CI jobs of ci/ (GitHub Actions, GitLab CI): parsed by PyYAML with
+# duplicate keys refused, checked for what their runners need, written out
+# in README.md as they are, their shell shellcheck-clean, and run end to
+# end on a clone of this checkout (base = head) with small runs.
+
+load common
+
+setup() {
+	common_setup
+	GH=ci/github-actions.yml
+	GL=ci/gitlab-ci.yml
+}
+
+# a clone of this checkout under $T/w, its HEAD in $sha
+clone() {
+	git rev-parse --git-dir >/dev/null 2>&1 || skip "not a git checkout: the jobs build git worktrees"
+	mkdir -p "$T/w"
+	git clone -q "$PWD" "$T/w/repo"
+	sha=$(git -C "$T/w/repo" rev-parse HEAD)
+}
+
+# the results a job leaves: 3 CSVs a side with their labels, the reports
+# read back; $1 the job's exit status, 0 or 1 as the JUnit report says
+check_results() {
+	local r=$T/w/repo/results rc=$1 i
+	for i in 1 2 3; do
+		grep -qx "# label_side: base" "$r/base-$i.csv"
+		grep -qx "# label_commit: $sha" "$r/head-$i.csv"
+		grep -qx "# runs: 2" "$r/head-$i.csv"
+	done
+	python3 tests/cli/gfm_tables.py <"$r/compare.md" >"$T/page.json"
+	[ "$(jq '.tables[0].rows | length' "$T/page.json")" -eq 3 ]
+	failures=$(python3 -c 'import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find("testsuite")
+assert len(s.findall("testcase")) == 2
+print(s.get("failures"))' "$r/compare.xml")
+	if [ "$rc" -eq 0 ]; then [ "$failures" -eq 0 ]; else [ "$rc" -eq 1 ] && [ "$failures" -gt 0 ]; fi
+}
+
+@test "ci/: both jobs parse, without duplicate keys, with what their runners need" {
+	run python3 tests/cli/ci_jobs.py check github "$GH"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "actions/checkout@v4" ]
+	[ "${lines[5]}" = "Compare" ]
+	run python3 tests/cli/ci_jobs.py check gitlab "$GL"
+	[ "$status" -eq 0 ]
+	[ "$output" = kstats-bench ]
+	# the checker has teeth: a duplicate key, a step that runs and uses, a
+	# report that is not what compare writes
+	sed 's/^  checks: write.*/&\n  checks: read/' "$GH" >"$T/dup.yml"
+	run python3 tests/cli/ci_jobs.py check github "$T/dup.yml"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"duplicate key 'checks'"* ]]
+	sed 's|^        run: ../head/bench doctor|&\n        uses: actions/cache@v4|' "$GH" >"$T/both.yml"
+	run python3 tests/cli/ci_jobs.py check github "$T/both.yml"
+	[[ "$output" == *"step 4: exactly one of run and uses"* ]]
+	sed 's|junit: results/compare.xml|junit: results/other.xml|' "$GL" >"$T/junit.yml"
+	run python3 tests/cli/ci_jobs.py check gitlab "$T/junit.yml"
+	[[ "$output" == *"the JUnit report is not what compare writes"* ]]
+}
+
+@test "README.md writes out both jobs as they are in ci/" {
+	python3 - "$GH" "$GL" <<'EOF'
+import re, sys
+blocks = re.findall(r"^```yaml\n(.*?)^```$", open("README.md").read(), re.S | re.M)
+for path in sys.argv[1:]:
+    assert open(path).read() in blocks, path + " is not a yaml block of README.md"
+EOF
+}
+
+@test "every shell step of both jobs is shellcheck-clean" {
+	command -v shellcheck || skip "shellcheck not installed"
+	python3 tests/cli/ci_jobs.py scripts github "$GH" "$T/gh"
+	python3 tests/cli/ci_jobs.py scripts gitlab "$GL" "$T/gl"
+	[ "$(find "$T/gh" -name '*.sh' | wc -l)" -eq 5 ]
+	shellcheck -s bash "$T"/gh/*.sh "$T/gl/job.sh"
+}
+
+@test "the GitHub Actions job runs end to end: build, doctor, interleave, compare, summary" {
+	clone
+	python3 tests/cli/ci_jobs.py scripts github "$GH" "$T/steps"
+	mkdir "$T/bin"
+	printf '#!/bin/sh\nexec "$@"\n' >"$T/bin/sudo"
+	chmod +x "$T/bin/sudo"
+	for s in "$T"/steps/*.sh; do
+		(cd "$T/w/repo" && BASE_SHA=$sha HEAD_SHA=$sha BENCH_ARGS="-q --runs 2 -n 64" \
+			GITHUB_STEP_SUMMARY=$T/summary GITHUB_OUTPUT=$T/output GITHUB_ACTIONS=true \
+			PATH="$T/bin:$PATH" bash --noprofile --norc -eo pipefail "$s") >"$T/log" 2>&1 ||
+			{ cat "$T/log"; echo "failed: $(head -1 "$s")"; false; }
+	done
+	cmp "$T/summary" "$T/w/repo/results/compare.md"
+	rc=$(sed -n 's/^rc=//p' "$T/output")
+	check_results "$rc"
+}
+
+@test "the GitLab CI job runs end to end: its script, exit 0 or 1 as the verdict says" {
+	clone
+	python3 tests/cli/ci_jobs.py scripts gitlab "$GL" "$T/job"
+	rc=0
+	(cd "$T/w/repo" && CI_MERGE_REQUEST_DIFF_BASE_SHA=$sha CI_COMMIT_SHA=$sha \
+		BENCH_ARGS="-q --runs 2 -n 64" bash --noprofile --norc -eo pipefail "$T/job/job.sh") \
+		>"$T/log" 2>&1 || rc=$?
+	cat "$T/log"
+	[[ "$(cat "$T/log")" == *"DOCTOR checks=11 "* ]]
+	[[ "$(cat "$T/log")" == *"COMPARE series=2 "* ]]
+	check_results "$rc"
+}
