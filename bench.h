@@ -33,6 +33,12 @@ extern const char *bench_prog;
 void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * bench_refused - "bench CMD: <fmt>" on stderr, one line naming why the
+ * environment refused (not root, no module, no BPF). Returns EXIT_ENV.
+ */
+int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * bench_cmdline - @argv joined by spaces into @buf (@len bytes, cut
  * there), for the "command" metadata.
  */
