@@ -47,6 +47,8 @@ static const struct cmd cmds[] = {
 	  cmd_hist },
 	{ "kernel", "time the same code inside the running kernel (module, root)",
 	  cmd_kernel },
+	{ "trace", "time any kernel function with BPF into kstats tables (root)",
+	  cmd_trace },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
 	  cmd_vm },
 	{ NULL, NULL, NULL },

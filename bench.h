@@ -130,6 +130,7 @@ int cmd_show(int argc, char **argv);		/* builtin-show.c */
 int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
+int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 
 #endif /* KSB_BENCH_H */

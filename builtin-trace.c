@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-trace.c - bench trace: time any kernel function with BPF into
+ * kstats histograms, as kstats' `trace` does (lib/trace.c loads
+ * bpf/ksb_trace.bpf.c): attach, record until COMMAND exits, for
+ * --duration, or until SIGINT; then print its tables.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "kstats_hist.h"
+#include "lib/trace.h"
+
+#define TR_MAX_DURATION	31536000.0	/* --duration below it: a year, s */
+
+/* One global, as bench run's: configuration, then run state. */
+static struct tr {
+	/* configuration */
+	struct trace_cfg cfg;		/* function, --end, --probe, -v */
+	uint64_t frac_bits;		/* -b, into cfg.frac_bits */
+	const char *name;		/* FUNC: the tables' name */
+	double duration;		/* -d, s; 0: until COMMAND or SIGINT */
+	bool quiet;			/* -q */
+	char **command;			/* after "--", NULL-terminated; NULL: none */
+	char cmdline[1024];		/* for the metadata */
+
+	/* run state */
+	struct trace *t;		/* attached */
+	pid_t child;			/* COMMAND, 0 when none or reaped */
+	int child_status;		/* its waitpid() status */
+	bool child_done;		/* reaped */
+	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
+	bool partial;			/* stopped before --duration or COMMAND ended */
+	double start;			/* CLOCK_MONOTONIC s when recording began */
+	bool stopped;			/* recording has stopped */
+	double elapsed;			/* s recorded */
+} tr;
+
+/* ---- options ---- */
+
+static const struct opt tr_opts[] = {
+	OPT_ENUM('p', "probe", &tr.cfg.probe, trace_probe_names, "KIND",
+		 "auto (default): fentry/fexit where the kernel's BTF\n"
+		 "describes the function, else kprobe/kretprobe;\n"
+		 "fentry; kprobe"),
+	OPT_STRING('s', "start", &tr.cfg.func, "F1",
+		   "the function timed, or the section's start\n"
+		   "(default FUNC, which names the tables)"),
+	OPT_STRING('e', "end", &tr.cfg.end, "F2",
+		   "time the section from the entry of F1 to the\n"
+		   "entry of F2 on one CPU, not F1's calls"),
+	OPT_U64('b', "frac-bits", &tr.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+		"histogram sub-bucket bits, 0..12 (default 2)"),
+	OPT_DOUBLE('d', "duration", &tr.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
+		   "record for SECS seconds (default: until COMMAND\n"
+		   "exits, or until SIGINT)"),
+	OPT_FLAG('q', "quiet", &tr.quiet, "no progress on stderr"),
+	OPT_FLAG('v', "verbose", &tr.cfg.verbose, "libbpf's messages on stderr"),
+	OPT_END()
+};
+
+/*
+ * Everything before the first "--" is options and FUNC, everything after
+ * it COMMAND. Returns 0 to run, 1 after --help, -1 after a usage error.
+ */
+static int tr_parse(int argc, char **argv)
+{
+	const struct opt *tab[] = { tr_opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret, dd;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
+		;
+	if (dd < argc - 1)
+		tr.command = argv + dd + 1;
+	ret = bench_options(&p,
+		"Usage: bench trace [OPTIONS] FUNC [-- COMMAND [ARG...]]\n"
+		"Time every call of the kernel function FUNC with BPF, from its entry to its\n"
+		"return, into kstats histograms per CPU in the kernel, as kstats' trace does,\n"
+		"with a second series (kstats' GAP table): the time from one call's end to the\n"
+		"next call's start on the same CPU. Records until COMMAND exits, for\n"
+		"--duration, or until SIGINT, then prints the two kstats tables.\n"
+		"Needs root and a kernel that allows BPF tracing (kprobes, or BTF for fentry).\n",
+		"Stamps are bpf_ktime_get_ns() (CLOCK_MONOTONIC ns, as kstats' ktime_get_ns()).\n"
+		"Each time includes what the probe adds inside the timed window: see README,\n"
+		"\"bench trace\", for the figures to subtract.\n"
+		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no BTF for\n"
+		"fentry, no such function or not probeable, the kernel refuses BPF),\n"
+		"130/143 interrupted (partial results); SIGINT or SIGTERM is the end of a\n"
+		"trace without COMMAND or --duration: 0.\n",
+		dd, argv);
+
+	if (ret)
+		return ret;
+	if (optind >= dd) {
+		bench_err("no function to trace");
+		return -1;
+	}
+	if (optind < dd - 1) {
+		bench_err("unexpected argument '%s' (a command goes after '--')", argv[optind + 1]);
+		return -1;
+	}
+	if (dd == argc - 1) {
+		bench_err("no command after '--'");
+		return -1;
+	}
+	tr.name = argv[optind];
+	tr.cfg.frac_bits = (unsigned int)tr.frac_bits;
+	if (!tr.cfg.func)
+		tr.cfg.func = tr.name;
+	return 0;
+}
+
+/* ---- recording ---- */
+
+static double tr_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* COMMAND in a child with the signals of a fresh process; 0 or EXIT_USAGE */
+static int tr_spawn(void)
+{
+	sigset_t none;
+	int pipefd[2], err = 0;
+
+	/* the exec's failure comes back through a close-on-exec pipe */
+	if (pipe2(pipefd, O_CLOEXEC))
+		return bench_refused("pipe: %s", strerror(errno));
+	fflush(NULL);
+	tr.child = fork();
+	if (tr.child < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return bench_refused("fork: %s", strerror(errno));
+	}
+	if (!tr.child) {
+		close(pipefd[0]);
+		/* what bench changed (main() ignores SIGPIPE), not what it inherited */
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execvp(tr.command[0], tr.command);
+		err = errno;
+		if (write(pipefd[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	if (read(pipefd[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	close(pipefd[0]);
+	if (!err)
+		return 0;
+	waitpid(tr.child, NULL, 0);
+	tr.child = 0;
+	bench_err("cannot run '%s': %s", tr.command[0], strerror(err));
+	return EXIT_USAGE;
+}
+
+/* reap COMMAND if it ended; true when it has */
+static bool tr_reaped(void)
+{
+	if (!tr.child || tr.child_done)
+		return tr.child_done;
+	if (waitpid(tr.child, &tr.child_status, WNOHANG) == tr.child)
+		tr.child_done = true;
+	return tr.child_done;
+}
+
+/* stop recording, once: what the slots hold from then on is what is reported */
+static void tr_stop_recording(void)
+{
+	if (tr.stopped)
+		return;
+	trace_stop(tr.t);
+	tr.elapsed = tr_now() - tr.start;
+	tr.stopped = true;
+}
+
+/* bench_wait() while recording: done when COMMAND exits, --duration passes */
+static int tr_poll(void *priv)
+{
+	(void)priv;
+	if (tr_reaped() || (tr.signo && !tr.child))
+		return 1;
+	return !tr.signo && tr.duration > 0 && tr_now() - tr.start >= tr.duration;
+}
+
+/* did the terminal send @sig to our whole process group, COMMAND too? */
+static bool tr_from_terminal(int sig)
+{
+	return sig == SIGINT && isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
+}
+
+/*
+ * The first SIGINT/SIGTERM: recording stops; COMMAND gets the signal
+ * unless the terminal sent it to COMMAND as well, and is waited for.
+ * With neither COMMAND nor --duration it is the planned end.
+ */
+static void tr_stop(void *priv, int sig)
+{
+	(void)priv;
+	tr_stop_recording();
+	tr.partial = tr.command || tr.duration > 0;
+	if (tr.child && !tr_reaped() && !tr_from_terminal(sig))
+		kill(tr.child, sig);
+}
+
+/* the second: COMMAND must not outlive us */
+static void tr_leave(void *priv)
+{
+	(void)priv;
+	if (tr.child && !tr_reaped())
+		kill(tr.child, SIGKILL);
+}
+
+static void tr_progress(void *priv)
+{
+	(void)priv;
+	fprintf(stderr, "%s: %s by %s, %.1f s", bench_prog, tr.name,
+		trace_probe_names[trace_probe_used(tr.t)], tr_now() - tr.start);
+}
+
+/* bench_wait() on COMMAND after --duration ended first: sent SIGTERM */
+static int tr_poll_child(void *priv)
+{
+	(void)priv;
+	return tr_reaped();
+}
+
+/* a signal while COMMAND does not end on its SIGTERM: it is killed */
+static void tr_stop_child(void *priv, int sig)
+{
+	(void)priv;
+	(void)sig;
+	kill(tr.child, SIGKILL);
+}
+
+static int tr_record(void)
+{
+	struct bench_wait w = {
+		.poll = tr_poll, .stop = tr_stop, .leave = tr_leave, .progress = tr_progress,
+		.tick_ms = 100, .wake = SIGCHLD, .quiet = tr.quiet, .signo = &tr.signo,
+	};
+	int ret;
+
+	if (!tr.quiet)
+		fprintf(stderr, "%s: tracing %s%s%s by %s%s\n", bench_prog, tr.cfg.func,
+			tr.cfg.end ? " to " : "", tr.cfg.end ? tr.cfg.end : "",
+			trace_probe_names[trace_probe_used(tr.t)],
+			tr.command || tr.duration > 0 ? "" : ", Ctrl-C to stop");
+	trace_start(tr.t);
+	tr.start = tr_now();
+	if (tr.command && (ret = tr_spawn())) {
+		tr_stop_recording();
+		return ret;
+	}
+	bench_wait(&w);
+	tr_stop_recording();
+	if (tr.child && !tr_reaped()) {
+		if (!tr.signo)
+			kill(tr.child, SIGTERM);
+		w.poll = tr_poll_child;
+		w.stop = tr_stop_child;
+		w.progress = NULL;
+		bench_wait(&w);
+	}
+	ret = trace_collect(tr.t);
+	if (ret)
+		return bench_refused("reading the BPF maps: %s", strerror(-ret));
+	return 0;
+}
+
+/* ---- reporting ---- */
+
+static const struct kstats_hist *tr_merged(unsigned int s)
+{
+	return trace_hist(tr.t, s, -1);
+}
+
+/* what each series is, in words */
+static void tr_describe(unsigned int s, char *buf, size_t len)
+{
+	if (s == KSB_TRACE_GAP)
+		snprintf(buf, len, "from the end of one %s to the start of the next on the same CPU",
+			 tr.cfg.end ? "section" : "call");
+	else if (tr.cfg.end)
+		snprintf(buf, len, "from the entry of %s to the entry of %s on one CPU",
+			 tr.cfg.func, tr.cfg.end);
+	else
+		snprintf(buf, len, "%s() from its entry to its return", tr.cfg.func);
+}
+
+/* the patch's table of each series, merged over CPUs */
+static int tr_report(void)
+{
+	char what[256];
+	unsigned int s;
+
+	for (s = 0; s < KSB_TRACE_NR_SERIES; s++) {
+		tr_describe(s, what, sizeof(what));
+		printf("# %s%s: %s\n# %lu samples, %u possible CPUs, %s, %.1f s\n",
+		       s == KSB_TRACE_GAP ? "GAP-" : "", tr.name, what,
+		       (unsigned long)kstats_hist_total(tr_merged(s)), trace_nr_cpus(tr.t),
+		       trace_probe_names[trace_probe_used(tr.t)], tr.elapsed);
+		kstats_hist_print_table(tr_merged(s), stdout);
+		putchar('\n');
+	}
+	return bench_finish_stdout();
+}
+
+/* ---- the command ---- */
+
+static int tr_attach(void)
+{
+	char why[512];
+	int ret = trace_open(&tr.t, &tr.cfg, why, sizeof(why));
+
+	if (tr.cfg.verbose || (ret && ret != -EPERM && ret != -ENOENT && ret != -ENODATA &&
+			       ret != -EINVAL && *trace_log()))
+		fputs(trace_log(), stderr);
+	return ret ? bench_refused("%s", why) : 0;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	sigset_t all;
+	int ret;
+
+	/* blocked from here on: SIGINT/SIGTERM only reach tr_wait()'s sigtimedwait */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	tr.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	bench_cmdline(tr.cmdline, sizeof(tr.cmdline), argc, argv);
+	ret = tr_parse(argc, argv);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	if (geteuid())
+		return bench_refused("needs root to load BPF programs (running as uid %u)",
+				  (unsigned int)geteuid());
+	/* waitpid() needs its child: an inherited SIG_IGN would reap it */
+	signal(SIGCHLD, SIG_DFL);
+	ret = tr_attach();
+	if (!ret)
+		ret = tr_record();
+	if (!ret)
+		ret = tr_report();
+	if (!ret && tr.signo && tr.partial)
+		ret = 128 + tr.signo;
+	trace_close(tr.t);
+	return ret;
+}
