@@ -3,11 +3,12 @@
  * builtin-trace.c - bench trace: time any kernel function with BPF into
  * kstats histograms, as kstats' `trace` does (lib/trace.c loads
  * bpf/ksb_trace.bpf.c): attach, record until COMMAND exits, for
- * --duration, or until SIGINT; then print its tables.
+ * --duration, or until SIGINT; then print and write what bench run does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <numa.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,9 +20,18 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
+#include "lib/format.h"
+#include "lib/host.h"
+#include "lib/outfile.h"
+#include "lib/readfile.h"
+#include "lib/results.h"
 #include "lib/trace.h"
 
 #define TR_MAX_DURATION	31536000.0	/* --duration below it: a year, s */
+#define TR_MAX_NAME	63		/* FUNC, the workload label: results.h's */
+
+/* the two series, as the CSV's variants */
+static const char *const tr_variants[KSB_TRACE_NR_SERIES] = { "time", "gap" };
 
 /* One global, as bench run's: configuration, then run state. */
 static struct tr {
@@ -30,12 +40,16 @@ static struct tr {
 	uint64_t frac_bits;		/* -b, into cfg.frac_bits */
 	const char *name;		/* FUNC: the tables' name */
 	double duration;		/* -d, s; 0: until COMMAND or SIGINT */
+	int format;			/* -f, an index of formats[] */
+	const char *output;		/* -o */
 	bool quiet;			/* -q */
 	char **command;			/* after "--", NULL-terminated; NULL: none */
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
+	struct outfile out;		/* -o, open from the start */
 	struct trace *t;		/* attached */
+	struct results *res;		/* what it recorded, to report */
 	pid_t child;			/* COMMAND, 0 when none or reaped */
 	int child_status;		/* its waitpid() status */
 	bool child_done;		/* reaped */
@@ -64,6 +78,9 @@ static const struct opt tr_opts[] = {
 	OPT_DOUBLE('d', "duration", &tr.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
 		   "record for SECS seconds (default: until COMMAND\n"
 		   "exits, or until SIGINT)"),
+	OPT_ENUM_TABLE('f', "format", &tr.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &tr.output, "FILE",
+		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_FLAG('q', "quiet", &tr.quiet, "no progress on stderr"),
 	OPT_FLAG('v', "verbose", &tr.cfg.verbose, "libbpf's messages on stderr"),
 	OPT_END()
@@ -89,7 +106,7 @@ static int tr_parse(int argc, char **argv)
 		"return, into kstats histograms per CPU in the kernel, as kstats' trace does,\n"
 		"with a second series (kstats' GAP table): the time from one call's end to the\n"
 		"next call's start on the same CPU. Records until COMMAND exits, for\n"
-		"--duration, or until SIGINT, then prints the two kstats tables.\n"
+		"--duration, or until SIGINT, then prints and writes what bench run does.\n"
 		"Needs root and a kernel that allows BPF tracing (kprobes, or BTF for fentry).\n",
 		"Stamps are bpf_ktime_get_ns() (CLOCK_MONOTONIC ns, as kstats' ktime_get_ns()).\n"
 		"Each time includes what the probe adds inside the timed window: see README,\n"
@@ -115,6 +132,12 @@ static int tr_parse(int argc, char **argv)
 		return -1;
 	}
 	tr.name = argv[optind];
+	if (!*tr.name || strlen(tr.name) > TR_MAX_NAME ||
+	    tr.name[strspn(tr.name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
+		bench_err("FUNC '%s' names the tables: [a-z0-9_.-], 1 to %d characters (trace another function with --start)",
+			  tr.name, TR_MAX_NAME);
+		return -1;
+	}
 	tr.cfg.frac_bits = (unsigned int)tr.frac_bits;
 	if (!tr.cfg.func)
 		tr.cfg.func = tr.name;
@@ -220,12 +243,13 @@ static void tr_stop(void *priv, int sig)
 		kill(tr.child, sig);
 }
 
-/* the second: COMMAND must not outlive us */
+/* the second: COMMAND must not outlive us, nor a half-written -o */
 static void tr_leave(void *priv)
 {
 	(void)priv;
 	if (tr.child && !tr_reaped())
 		kill(tr.child, SIGKILL);
+	outfile_abort(&tr.out);
 }
 
 static void tr_progress(void *priv)
@@ -287,9 +311,21 @@ static int tr_record(void)
 
 /* ---- reporting ---- */
 
-static const struct kstats_hist *tr_merged(unsigned int s)
+/* CPUs with samples of the function's series */
+static unsigned int tr_used_cpus(void)
 {
-	return trace_hist(tr.t, s, -1);
+	unsigned int cpu, n = 0;
+
+	for (cpu = 0; cpu < trace_nr_cpus(tr.t); cpu++)
+		n += trace_hist(tr.t, KSB_TRACE_TIME, (int)cpu) != NULL;
+	return n;
+}
+
+static int tr_node(unsigned int cpu)
+{
+	int node = numa_available() < 0 ? 0 : numa_node_of_cpu((int)cpu);
+
+	return node < 0 ? 0 : node;
 }
 
 /* what each series is, in words */
@@ -305,22 +341,114 @@ static void tr_describe(unsigned int s, char *buf, size_t len)
 		snprintf(buf, len, "%s() from its entry to its return", tr.cfg.func);
 }
 
-/* the patch's table of each series, merged over CPUs */
-static int tr_report(void)
+/* the series, merged over CPUs then each CPU's, into the results set */
+static int tr_results(void)
 {
-	char what[256];
+	struct results_label l = { .workload = tr.name, .run = RESULTS_RUN_ALL };
+	const struct kstats_hist *h;
+	unsigned int s, cpu;
+	int ret = 0;
+
+	tr.res = results_create(tr.cfg.frac_bits);
+	if (!tr.res)
+		return -errno;
+	for (s = 0; !ret && s < KSB_TRACE_NR_SERIES; s++) {
+		l.variant = tr_variants[s];
+		l.cpu = RESULTS_CPU_ALL;
+		l.node = -1;
+		ret = results_add_hist(tr.res, &l, trace_hist(tr.t, s, -1));
+		for (cpu = 0; !ret && cpu < trace_nr_cpus(tr.t); cpu++) {
+			if (!(h = trace_hist(tr.t, s, (int)cpu)))
+				continue;
+			l.cpu = (int)cpu;
+			l.node = tr_node(cpu);
+			ret = results_add_hist(tr.res, &l, h);
+		}
+	}
+	return ret;
+}
+
+static void tr_meta_command(struct meta *m)
+{
+	char buf[1024] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; tr.command && tr.command[i] && used < sizeof(buf); i++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? " " : "",
+					 tr.command[i]);
+	meta_set(m, "traced_command", "%s", tr.command ? buf : "none");
+	if (!tr.child_done)
+		meta_set(m, "traced_command_status", "%s", tr.command ? "not reaped" : "none");
+	else if (WIFEXITED(tr.child_status))
+		meta_set(m, "traced_command_status", "exit %d", WEXITSTATUS(tr.child_status));
+	else
+		meta_set(m, "traced_command_status", "signal %d", WTERMSIG(tr.child_status));
+}
+
+/* what the probe was and what it lost */
+static void tr_meta_probe(struct meta *m)
+{
+	struct trace_counts c;
+
+	trace_counts(tr.t, &c);
+	meta_set(m, "function", "%s", tr.cfg.func);
+	meta_set(m, "end", "%s", tr.cfg.end ? tr.cfg.end : "return");
+	meta_set(m, "probe", "%s", trace_probe_used(tr.t) == TRACE_PROBE_FENTRY ?
+		 "fentry/fexit" : tr.cfg.end ? "kprobe/kprobe" : "kprobe/kretprobe");
+	if (*trace_probe_why(tr.t))
+		meta_set(m, "probe_why", "%s", trace_probe_why(tr.t));
+	meta_set(m, "entries", "%lu", (unsigned long)c.c[KSB_TRACE_ENTRIES]);
+	meta_set(m, "lost", "no_entry %lu too_deep %lu no_task %lu missed %lu",
+		 (unsigned long)c.c[KSB_TRACE_NO_ENTRY], (unsigned long)c.c[KSB_TRACE_TOO_DEEP],
+		 (unsigned long)c.c[KSB_TRACE_NO_TASK], (unsigned long)c.missed);
+	if (tr.cfg.end)
+		meta_set(m, "ends_without_start", "%lu", (unsigned long)c.c[KSB_TRACE_NO_START]);
+}
+
+static void tr_meta(struct meta *m)
+{
+	char buf[256], key[48];
 	unsigned int s;
 
+	meta_set(m, "command", "%s", tr.cmdline);
+	meta_set(m, "source", "trace");
+	host_meta(m);
+	readfile_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		      buf, sizeof(buf));
+	meta_set(m, "clock", "bpf_ktime_get_ns (CLOCK_MONOTONIC, as ktime_get_ns)");
+	meta_set(m, "clocksource", "%s", buf);
+	meta_set(m, "workload", "%s", tr.name);
 	for (s = 0; s < KSB_TRACE_NR_SERIES; s++) {
-		tr_describe(s, what, sizeof(what));
-		printf("# %s%s: %s\n# %lu samples, %u possible CPUs, %s, %.1f s\n",
-		       s == KSB_TRACE_GAP ? "GAP-" : "", tr.name, what,
-		       (unsigned long)kstats_hist_total(tr_merged(s)), trace_nr_cpus(tr.t),
-		       trace_probe_names[trace_probe_used(tr.t)], tr.elapsed);
-		kstats_hist_print_table(tr_merged(s), stdout);
-		putchar('\n');
+		tr_describe(s, buf, sizeof(buf));
+		snprintf(key, sizeof(key), "variant_%s", tr_variants[s]);
+		meta_set(m, key, "%s", buf);
 	}
-	return bench_finish_stdout();
+	tr_meta_probe(m);
+	meta_set(m, "possible_cpus", "%u", trace_nr_cpus(tr.t));
+	readfile_line("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	meta_set(m, "online_cpus_list", "%s", buf);
+	meta_set(m, "used_cpus", "%u", tr_used_cpus());
+	meta_set(m, "samples_taken", "%lu/%lu",
+		 (unsigned long)kstats_hist_total(trace_hist(tr.t, KSB_TRACE_TIME, -1)),
+		 (unsigned long)kstats_hist_total(trace_hist(tr.t, KSB_TRACE_GAP, -1)));
+	meta_set(m, "duration_s", "%.3f", tr.elapsed);
+	tr_meta_command(m);
+	meta_set(m, "mode", "trace");
+	meta_set(m, "unit", "ns");
+	meta_set(m, "frac_bits", "%u", tr.cfg.frac_bits);
+	meta_set(m, "runs", "1");
+	meta_set(m, "partial", "%s", tr.partial ? "yes" : "no");
+}
+
+static int tr_report(void)
+{
+	int ret = tr_results();
+
+	if (ret)
+		return bench_refused("%s", strerror(-ret));
+	tr_meta(&tr.res->meta);
+	return bench_report(&tr.out, tr.output, (unsigned int)tr.format, tr.res);
 }
 
 /* ---- the command ---- */
@@ -345,6 +473,7 @@ int cmd_trace(int argc, char **argv)
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	tr.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	tr.format = FORMAT_TABLE;
 	bench_cmdline(tr.cmdline, sizeof(tr.cmdline), argc, argv);
 	ret = tr_parse(argc, argv);
 	if (ret)
@@ -352,6 +481,10 @@ int cmd_trace(int argc, char **argv)
 	if (geteuid())
 		return bench_refused("needs root to load BPF programs (running as uid %u)",
 				  (unsigned int)geteuid());
+	if (tr.output && (ret = outfile_open(&tr.out, tr.output))) {
+		bench_err("--output: %s: %s", tr.output, strerror(-ret));
+		return EXIT_USAGE;
+	}
 	/* waitpid() needs its child: an inherited SIG_IGN would reap it */
 	signal(SIGCHLD, SIG_DFL);
 	ret = tr_attach();
@@ -361,6 +494,8 @@ int cmd_trace(int argc, char **argv)
 		ret = tr_report();
 	if (!ret && tr.signo && tr.partial)
 		ret = 128 + tr.signo;
+	outfile_abort(&tr.out);
 	trace_close(tr.t);
+	results_free(tr.res);
 	return ret;
 }
