@@ -176,10 +176,17 @@ test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
-# many-core, multi-node checks in a real kernel under qemu TCG (2-8 min),
-# with the module kmod/kstats_bench.ko built for the kernel the VM boots
+# many-core, multi-node checks in a real kernel under qemu TCG (3-10 min),
+# with the module kmod/kstats_bench.ko built for the kernel the VM boots,
+# and bench trace's BPF in it
 VM_PKGS := qemu-system-x86 linux-image-amd64 busybox-static
-vmcheck: bench
+# VMCHECK_PLANS="trace" (or any of numa maxcpus taskset many trace) boots
+# only those; sysloop makes the system calls bench trace's checks count
+build/vm/sysloop: tests/vm/sysloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(LDFLAGS) -static -o $@ $<
+
+vmcheck: bench bench-static build/vm/sysloop
 	@tests/deps.sh $(VM_PKGS)
 	@kver=$$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -1 | sed 's|.*/vmlinuz-||') && \
 		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver
