@@ -9,7 +9,9 @@ BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/kstats-bench
 MAN1DIR ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-PKGS    := numa liburcu-memb liburcu-cds
+PKGS    := numa liburcu-memb liburcu-cds libbpf
+CLANG   ?= clang
+BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 
 WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes
 ifeq ($(CI),true)
@@ -18,8 +20,8 @@ endif
 
 # Recursive (=) so that pkg-config runs after `make deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds)
-ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. $(PKG_CFLAGS)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds -lbpf)
+ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
 BENCH_SRCS := bench.c $(wildcard builtin-*.c)
@@ -70,17 +72,43 @@ build/tsan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TSAN) -c -o $@ $<
 
+# ---- the BPF program of bench trace, and its skeleton ----
+# clang -target bpf has no <asm/types.h> of its own: the host's, from its
+# multiarch directory where there is one (Debian). The object keeps its
+# BTF (libbpf needs it) and loses its DWARF (bpftool gen object), then
+# `bpftool gen skeleton` embeds it in a header: bench carries it inside.
+MULTIARCH  := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -g -O2 -target bpf -std=gnu11 -Wall -Wextra -Wno-unused-parameter \
+	      $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH)) -Ibpf
+BPF_SKEL   := build/bpf/ksb_trace.skel.h
+
+build/bpf/ksb_trace.bpf.o: bpf/ksb_trace.bpf.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) $(if $(filter true,$(CI)),-Werror) -MMD -MP -MF $(@:.o=.d) -MT $@ \
+		-c -o $@.tmp.o $<
+	$(BPFTOOL) gen object $@ $@.tmp.o
+	@rm -f $@.tmp.o
+
+$(BPF_SKEL): build/bpf/ksb_trace.bpf.o
+	$(BPFTOOL) gen skeleton $< name ksb_trace_bpf >$@.tmp
+	@mv $@.tmp $@
+
+# the loader includes the skeleton (a first build has no .d to say so)
+$(foreach f,obj san tsan,build/$(f)/lib/trace.o): $(BPF_SKEL)
+
 bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # ---- one static binary, for hosts without a compiler or the -dev packages ----
-# glibc, libnuma and liburcu from the .a files that libc6-dev, libnuma-dev
-# and liburcu-dev ship. ld warns that getaddrinfo needs glibc's shared NSS
+# glibc, libnuma, liburcu and libbpf (with the libelf and zlib it needs)
+# from the .a files that libc6-dev, libnuma-dev, liburcu-dev, libbpf-dev,
+# libelf-dev and zlib1g-dev ship; the BPF object is inside, in the
+# skeleton. ld warns that getaddrinfo needs glibc's shared NSS
 # libraries at run time: libnuma.a's affinity.o calls it, for the "ip:HOST"
 # device names of numa_parse_nodestring(), which bench never calls (--cpus
 # goes to numa_parse_cpustring_all(), which resolves no names); nothing in
 # bench looks up hosts, users or groups, so that path is never taken.
-STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds) -pthread -lm
+STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds -lbpf -lelf -lz) -pthread -lm
 static: bench-static
 bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
@@ -161,10 +189,17 @@ test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
 		tests/tools.sh -- tests/cli/*.bats
 
-# many-core, multi-node checks in a real kernel under qemu TCG (2-8 min),
-# with the module kmod/kstats_bench.ko built for the kernel the VM boots
+# many-core, multi-node checks in a real kernel under qemu TCG (3-10 min),
+# with the module kmod/kstats_bench.ko built for the kernel the VM boots,
+# and bench trace's BPF in it
 VM_PKGS := qemu-system-x86 linux-image-amd64 busybox-static
-vmcheck: bench
+# VMCHECK_PLANS="trace" (or any of numa maxcpus taskset many trace) boots
+# only those; sysloop makes the system calls bench trace's checks count
+build/vm/sysloop: tests/vm/sysloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(WARN) $(LDFLAGS) -static -o $@ $<
+
+vmcheck: bench bench-static build/vm/sysloop
 	@tests/deps.sh $(VM_PKGS)
 	@kver=$$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -1 | sed 's|.*/vmlinuz-||') && \
 		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver

@@ -51,6 +51,8 @@ static const struct cmd cmds[] = {
 	  cmd_hist },
 	{ "kernel", "time the same code inside the running kernel (module, root)",
 	  cmd_kernel },
+	{ "trace", "time any kernel function with BPF into kstats tables (root)",
+	  cmd_trace },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
 	  cmd_vm },
 	{ "doctor", "check this host for what makes timings noisy; changes nothing",
@@ -64,15 +66,33 @@ static const struct cmd cmds[] = {
 
 const char *bench_prog = "bench";	/* "bench CMD" once a command runs */
 
+/* "bench CMD: <fmt><tail>" and a newline on stderr */
+static void bench_vmsg(const char *tail, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", bench_prog);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "%s\n", tail);
+}
+
 void bench_err(const char *fmt, ...)
+{
+	char tail[96];
+	va_list ap;
+
+	snprintf(tail, sizeof(tail), " (see '%s --help')", bench_prog);
+	va_start(ap, fmt);
+	bench_vmsg(tail, fmt, ap);
+	va_end(ap);
+}
+
+int bench_refused(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bench_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	bench_vmsg("", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see '%s --help')\n", bench_prog);
+	return EXIT_ENV;
 }
 
 void bench_cmdline(char *buf, size_t len, int argc, char **argv)

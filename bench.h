@@ -36,6 +36,12 @@ extern const char *bench_prog;
 void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * bench_refused - "bench CMD: <fmt>" on stderr, one line naming why the
+ * environment refused (not root, no module, no BPF). Returns EXIT_ENV.
+ */
+int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * bench_cmdline - @argv joined by spaces into @buf (@len bytes, cut
  * there), for the "command" metadata.
  */
@@ -141,6 +147,7 @@ int cmd_show(int argc, char **argv);		/* builtin-show.c */
 int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
+int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 

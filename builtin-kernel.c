@@ -12,7 +12,6 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include "lib/host.h"
 #include "lib/kmod.h"
 #include "lib/outfile.h"
+#include "lib/readfile.h"
 #include "lib/results.h"
 #include "lib/testbed.h"
 #include "lib/topo.h"
@@ -78,8 +78,7 @@ static struct kk {
 static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 {
 	static bool want[TOPO_MAX_CPUS], possible[TOPO_MAX_CPUS];
-	char line[256] = "";
-	FILE *f;
+	char line[256];
 	int i;
 
 	*(const char **)o->value = arg;
@@ -88,13 +87,7 @@ static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 		snprintf(why, len, "--%s: '%s' is not a CPU list (e.g. 0-3,8)", o->long_name, arg);
 		return -EINVAL;
 	}
-	f = fopen("/sys/devices/system/cpu/possible", "r");
-	if (f) {
-		if (!fgets(line, sizeof(line), f))
-			line[0] = 0;
-		fclose(f);
-	}
-	line[strcspn(line, "\n")] = 0;
+	readfile_line("/sys/devices/system/cpu/possible", line, sizeof(line));
 	if (topo_parse_cpulist(line, possible, TOPO_MAX_CPUS) < 0)
 		return 0;	/* not known here: the kernel says */
 	/* -ERANGE: a CPU past TOPO_MAX_CPUS, which no machine here has */
@@ -152,20 +145,6 @@ static int kk_parse(int argc, char **argv)
 
 /* ---- the environment: root, debugfs, the module ---- */
 
-/* one line naming the cause, exit 3 */
-static int kk_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int kk_refused(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", bench_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_ENV;
-}
-
 static int kk_debugfs(void)
 {
 	struct statfs s;
@@ -174,22 +153,8 @@ static int kk_debugfs(void)
 		return 0;
 	if (!mount("debugfs", KK_DEBUGFS, "debugfs", 0, NULL))
 		return 0;
-	return kk_refused("no debugfs: %s is not mounted and mounting it failed: %s",
+	return bench_refused("no debugfs: %s is not mounted and mounting it failed: %s",
 			  KK_DEBUGFS, strerror(errno));
-}
-
-/* the first line of @path into @buf (empty when unreadable) */
-static void kk_read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = 0;
-	if (f) {
-		if (!fgets(buf, (int)len, f))
-			buf[0] = 0;
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = 0;
 }
 
 /* does @ko carry "vermagic=<this release> "? */
@@ -248,12 +213,12 @@ static int kk_find_module(void)
 	if (k.module) {
 		snprintf(k.ko, sizeof(k.ko), "%s", k.module);
 		if (access(k.ko, R_OK))
-			return kk_refused("--module: %s: %s", k.ko, strerror(errno));
+			return bench_refused("--module: %s: %s", k.ko, strerror(errno));
 		return 0;
 	}
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n <= 0)
-		return kk_refused("finding bench's own directory: %s", strerror(errno));
+		return bench_refused("finding bench's own directory: %s", strerror(errno));
 	exe[n] = 0;
 	slash = strrchr(exe, '/');
 	*slash = 0;
@@ -267,15 +232,15 @@ static int kk_find_module(void)
 		return 0;
 	snprintf(build, sizeof(build), "/lib/modules/%s/build", k.release);
 	if (access(build, F_OK))
-		return kk_refused("no kernel headers for %s: %s is missing (apt-get install linux-headers-%s)",
+		return bench_refused("no kernel headers for %s: %s is missing (apt-get install linux-headers-%s)",
 				  k.release, build, k.release);
 	if (access(dir, W_OK))
-		return kk_refused("no %s built for %s, and %s cannot be built in: %s",
+		return bench_refused("no %s built for %s, and %s cannot be built in: %s",
 				  k.ko, k.release, dir, strerror(errno));
 	if (!k.quiet)
 		fprintf(stderr, "%s: building %s for %s\n", bench_prog, k.ko, k.release);
 	if (kk_make(dir) || !kk_ko_matches(k.ko))
-		return kk_refused("building the module in %s for %s failed (see above)", dir,
+		return bench_refused("building the module in %s for %s failed (see above)", dir,
 				  k.release);
 	return 0;
 }
@@ -285,12 +250,12 @@ static void kk_why_refused(char *buf, size_t len)
 {
 	char v[128];
 
-	kk_read_line("/proc/sys/kernel/modules_disabled", v, sizeof(v));
+	readfile_line("/proc/sys/kernel/modules_disabled", v, sizeof(v));
 	if (!strcmp(v, "1")) {
 		snprintf(buf, len, "kernel.modules_disabled is 1");
 		return;
 	}
-	kk_read_line("/sys/kernel/security/lockdown", v, sizeof(v));
+	readfile_line("/sys/kernel/security/lockdown", v, sizeof(v));
 	if (*v && !strstr(v, "[none]")) {
 		snprintf(buf, len, "the kernel is locked down (%s; secure boot?)", v);
 		return;
@@ -311,7 +276,7 @@ static int kk_load(void)
 		return ret;
 	fd = open(k.ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return kk_refused("%s: %s", k.ko, strerror(errno));
+		return bench_refused("%s: %s", k.ko, strerror(errno));
 	ret = (int)syscall(SYS_finit_module, fd, "", 0);
 	close(fd);
 	if (!ret) {
@@ -322,12 +287,12 @@ static int kk_load(void)
 		return 0;
 	if (errno == EPERM) {
 		kk_why_refused(why, sizeof(why));
-		return kk_refused("module loading refused: %s", why);
+		return bench_refused("module loading refused: %s", why);
 	}
 	if (errno == EKEYREJECTED || errno == ENOKEY)
-		return kk_refused("module loading refused: %s is not signed with a key this kernel trusts (module.sig_enforce or secure boot): %s",
+		return bench_refused("module loading refused: %s is not signed with a key this kernel trusts (module.sig_enforce or secure boot): %s",
 				  k.ko, strerror(errno));
-	return kk_refused("loading %s: %s", k.ko, strerror(errno));
+	return bench_refused("loading %s: %s", k.ko, strerror(errno));
 }
 
 static void kk_unload(void)
@@ -401,12 +366,12 @@ static int kk_run(void)
 		return EXIT_USAGE;
 	}
 	if (ret == -EBUSY)
-		return kk_refused("%s is busy with another run (another bench kernel?)", KK_MODNAME);
+		return bench_refused("%s is busy with another run (another bench kernel?)", KK_MODNAME);
 	if (ret)
-		return kk_refused("starting the run (%s/control): %s", KK_DIR, strerror(-ret));
+		return bench_refused("starting the run (%s/control): %s", KK_DIR, strerror(-ret));
 	ret = bench_wait(&w);
 	if (ret)
-		return kk_refused("reading %s/results: %s", KK_DIR, strerror(-ret));
+		return bench_refused("reading %s/results: %s", KK_DIR, strerror(-ret));
 	return 0;
 }
 
@@ -427,18 +392,18 @@ static int kk_parse_results(void)
 	int ret = kmod_parse(k.results, (unsigned int)k.frac_bits, &k.hdr, &k.res, &err);
 
 	if (ret == -ENOMEM)
-		return kk_refused("%s", strerror(ENOMEM));
+		return bench_refused("%s", strerror(ENOMEM));
 	if (ret)
-		return kk_refused("%s/results:%lu: %s (a module of another version?)", KK_DIR,
+		return bench_refused("%s/results:%lu: %s (a module of another version?)", KK_DIR,
 				  err.line, err.why);
 	if (!strcmp(kk_res("state"), "failed"))
-		return kk_refused("the module failed: %s", kk_res("error"));
+		return bench_refused("the module failed: %s", kk_res("error"));
 	if (sscanf(kk_res("variants"), "%31s %31s", k.variant[0], k.variant[1]) != 2)
-		return kk_refused("%s/results: no variants (a module of another version?)", KK_DIR);
+		return bench_refused("%s/results: no variants (a module of another version?)", KK_DIR);
 	for (v = 0; v < 2; v++)
 		if (!results_find(k.res, kk_res("workload"), k.variant[v], RESULTS_RUN_ALL,
 				  RESULTS_CPU_ALL))
-			return kk_refused("%s/results: no histogram of %s (a module of another version?)",
+			return bench_refused("%s/results: no histogram of %s (a module of another version?)",
 					  KK_DIR, k.variant[v]);
 	return 0;
 }
@@ -456,7 +421,7 @@ static void kk_meta(struct meta *m)
 	char clocksource[64], key[48];
 	unsigned int v;
 
-	kk_read_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+	readfile_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		     clocksource, sizeof(clocksource));
 	meta_set(m, "command", "%s", k.cmdline);
 	meta_timestamp(m, time(NULL));
@@ -518,7 +483,7 @@ int cmd_kernel(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (geteuid())
-		return kk_refused("needs root to load the module %s (running as uid %u)",
+		return bench_refused("needs root to load the module %s (running as uid %u)",
 				  KK_MODNAME, (unsigned int)geteuid());
 	if (k.output && (ret = outfile_open(&k.out, k.output))) {
 		bench_err("--output: %s: %s", k.output, strerror(-ret));

@@ -95,6 +95,9 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 	if (!strcmp(fmt_meta(r, "source", ""), "kernel"))
 		fprintf(f, "in-kernel, %s, irqs %s\n", fmt_meta(r, "clock", "?"),
 			strncmp(fmt_meta(r, "irqs", ""), "off", 3) ? "on" : "off");
+	else if (!strcmp(fmt_meta(r, "source", ""), "trace"))
+		fprintf(f, "traced by %s, %s s, %s\n", fmt_meta(r, "probe", "?"),
+			fmt_meta(r, "duration_s", "?"), fmt_meta(r, "unit", "ns"));
 	else
 		fprintf(f, "cache %s, mode %s, %s\n", fmt_meta(r, "cache", "?"),
 			fmt_meta(r, "mode", "?"), fmt_meta(r, "unit", "ns"));
@@ -154,7 +157,8 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 	double m1 = nv > 1 ? kstats_hist_mean(v[1]->h) : 0;
 
 	fprintf(f, "SUMMARY %sworkload=%s unit=%s",
-		!strcmp(fmt_meta(r, "source", ""), "kernel") ? "source=kernel " : "", wl,
+		!strcmp(fmt_meta(r, "source", ""), "kernel") ? "source=kernel " :
+		!strcmp(fmt_meta(r, "source", ""), "trace") ? "source=trace " : "", wl,
 		fmt_meta(r, "unit", "ns"));
 	for (i = 0; i < nv; i++) {
 		const struct kstats_hist *h = v[i]->h;
@@ -165,7 +169,10 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 			n, (unsigned long)kstats_hist_value_at_percentile(h, 99),
 			n, (unsigned long)kstats_hist_max(h), n, kstats_hist_mean(h));
 	}
-	fprintf(f, " ratio=%.2f samples=", m1 > 0 ? kstats_hist_mean(v[0]->h) / m1 : 0.0);
+	/* a trace's two series are a call and the gap after it: no ratio */
+	if (strcmp(fmt_meta(r, "source", ""), "trace"))
+		fprintf(f, " ratio=%.2f", m1 > 0 ? kstats_hist_mean(v[0]->h) / m1 : 0.0);
+	fprintf(f, " samples=");
 	for (i = 0; i < nv; i++)
 		fprintf(f, "%s%lu", i ? "/" : "", (unsigned long)kstats_hist_total(v[i]->h));
 	if (disturbed)

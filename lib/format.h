@@ -21,15 +21,17 @@
  * The titles and SUMMARY read the set's metadata: "variant_<v>" (the
  * description), "used_cpus", "possible_cpus", "cache", "mode", "unit",
  * "runs", "disturbed", "partial", and for "source: kernel" "clock" and
- * "irqs" in place of cache and mode.
+ * "irqs" in place of cache and mode, for "source: trace" (bench trace)
+ * "probe" and "duration_s".
  *
  *	SUMMARY workload=irqdesc-alloc unit=ns old_p50=8191 old_p99=12287
  *	  old_max=79837 old_mean=7589.7 new_p50=191 ... ratio=39.01
  *	  samples=7802/7814 disturbed=390/378 cpus=2 possible=480 partial=no
  *	(one line)
  *
- * (source=kernel first for the module's results; disturbed only where
- * the metadata has it.) A new format is one writer and one row of
+ * (source=kernel or source=trace first for the module's and bench
+ * trace's results, a trace's without the ratio; disturbed only where the
+ * metadata has it.) A new format is one writer and one row of
  * formats[] in format.c. Writers print only to the FILE they are given
  * and return 0, -EIO when a write failed, or -ENOMEM; any thread, on
  * its own FILE.

@@ -2,8 +2,10 @@
 # deps.sh [-n|-l] ROLE - make sure what ROLE needs is here; install what is
 # missing when root, else print the exact command and exit 3.
 #
-#   run    build and run: C compiler, make, pkg-config, libnuma and
-#          liburcu headers, gnuplot (`make deps`, ./run.sh)
+#   run    build and run: C compiler, make, pkg-config, libnuma,
+#          liburcu, libbpf (with libelf and zlib) headers, clang and
+#          bpftool for bench trace's BPF program, gnuplot (`make deps`,
+#          ./run.sh)
 #   test   the tests on top: cmocka, bats, shellcheck, valgrind, python3,
 #          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that
 #          clang, and the parsers that read compare's CI reports and the
@@ -15,10 +17,10 @@
 #
 # Each capability is checked by what it provides, whatever the
 # distribution: `pkg-config --exists` for a library, `command -v` for a
-# tool, a link of an empty fuzz target for the libFuzzer runtime, an
-# import for a python3 module. The package that provides it is looked up
-# in the table below for the distribution named by /etc/os-release (ID,
-# then ID_LIKE).
+# tool (or /usr/sbin/NAME, where bpftool lives), a link of an empty fuzz
+# target for the libFuzzer runtime, an import for a python3 module. The
+# package that provides it is looked up in the table below for the
+# distribution named by /etc/os-release (ID, then ID_LIKE).
 #
 #   deps.sh PKG...   (anything but a role) the Debian packages PKG, checked
 #                    with dpkg-query: `make vmcheck` boots Debian's kernel.
@@ -26,8 +28,8 @@
 # Exit: 0 everything present (or installed), 3 missing and not installed
 # (not root, unknown distribution, no package manager), 1 the package
 # manager failed, 2 bad usage.
-# Environment: KSB_OS_RELEASE=FILE reads FILE instead of /etc/os-release
-# (for tests).
+# Environment: KSB_OS_RELEASE=FILE reads FILE instead of /etc/os-release,
+# KSB_SBIN=DIR looks there instead of /usr/sbin (for tests).
 set -euo pipefail
 
 # The packages per distribution family. "a,b": two packages; @CLANG@: the
@@ -41,6 +43,11 @@ pkg-config    run   cmd:pkg-config    pkg-config           pkgconf-pkg-config  p
 numa          run   pc:numa           libnuma-dev          numactl-devel       libnuma-devel   numactl
 liburcu-memb  run   pc:liburcu-memb   liburcu-dev          userspace-rcu-devel liburcu-devel   liburcu
 liburcu-cds   run   pc:liburcu-cds    liburcu-dev          userspace-rcu-devel liburcu-devel   liburcu
+libbpf        run   pc:libbpf         libbpf-dev           libbpf-devel        libbpf-devel    libbpf
+libelf        run   pc:libelf         libelf-dev           elfutils-libelf-devel libelf-devel  libelf
+zlib          run   pc:zlib           zlib1g-dev           zlib-devel          zlib-devel      zlib
+clang-bpf     run   cmd:clang         clang                clang               clang           clang
+bpftool       run   sbin:bpftool      bpftool              bpftool             bpftool         bpf
 gnuplot       run   cmd:gnuplot       gnuplot-nox          gnuplot             gnuplot         gnuplot
 cmocka        test  pc:cmocka         libcmocka-dev        libcmocka-devel     libcmocka-devel cmocka
 bats          test  cmd:bats          bats                 bats                bats            bats
@@ -135,6 +142,7 @@ have_fuzzer() {
 have() {
 	case $1 in
 	cmd:*) command -v "${1#cmd:}" >/dev/null ;;
+	sbin:*) command -v "${1#sbin:}" >/dev/null || [ -x "${KSB_SBIN:-/usr/sbin}/${1#sbin:}" ] ;;
 	pc:*) command -v pkg-config >/dev/null && pkg-config --exists "${1#pc:}" ;;
 	py:*) command -v python3 >/dev/null && python3 -c "import ${1#py:}" 2>/dev/null ;;
 	# Debian and Arch ship the renderer, Fedora and openSUSE its bindings
@@ -256,6 +264,7 @@ if [ -z "$family" ]; then
 		[[ " ${missing[*]} " == *" $cap "* ]] || continue
 		case $check in
 		cmd:*) echo "deps:   $cap: the command ${check#cmd:}" >&2 ;;
+		sbin:*) echo "deps:   $cap: the command ${check#sbin:}" >&2 ;;
 		pc:*) echo "deps:   $cap: pkg-config --exists ${check#pc:}" >&2 ;;
 		fuzzer) echo "deps:   $cap: the libFuzzer runtime of clang (clang -fsanitize=fuzzer)" >&2 ;;
 		py:*) echo "deps:   $cap: the python3 module ${check#py:}" >&2 ;;

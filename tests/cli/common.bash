@@ -10,6 +10,21 @@ common_setup() {
 	T=$BATS_TEST_TMPDIR
 }
 
+# public_bench: PUB, a directory holding a copy of bench that an
+# unprivileged user can run (the teardown removes it)
+public_bench() {
+	PUB=$(mktemp -d /tmp/ksb-public.XXXXXX)
+	chmod 755 "$PUB"
+	install -m 0755 bench "$PUB/bench"
+}
+
+# as_nobody ARGS...: `run` that copy of bench with ARGS as uid 65534
+as_nobody() {
+	public_bench
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups "$PUB/bench" "$@"
+	echo "status $status stderr: $stderr"
+}
+
 # bad WANT ARGS...: bench exits 2 with exactly one line on stderr that
 # contains WANT, and prints nothing on stdout
 bad() {

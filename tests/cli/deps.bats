@@ -63,7 +63,7 @@ echo "${0##*/} $*" >>"$T/log"
 case " $* " in
 *" install "* | *" -S "*)
 	touch "$T/installed"
-	for t in cc make pkg-config gnuplot bats shellcheck valgrind python3 jq cpio mandoc man clang; do
+	for t in cc make pkg-config clang bpftool gnuplot bats shellcheck valgrind python3 jq cpio mandoc man; do
 		[ -e "$B/$t" ] && continue
 		if [ -e "$B/.$t" ]; then ln -s ".$t" "$B/$t"; else ln -s .stub "$B/$t"; fi
 	done ;;
@@ -83,7 +83,9 @@ tools() {
 	done
 }
 
-run_tools() { tools cc make pkg-config gnuplot; }
+run_tools() { tools cc make pkg-config clang bpftool gnuplot; }
+# the run role's tools but clang (which the test role installs too)
+run_tools_no_clang() { tools cc make pkg-config bpftool gnuplot; }
 test_tools() { tools bats shellcheck valgrind python3 jq cpio mandoc man clang; }
 
 # osr NAME: the os-release of NAME
@@ -103,7 +105,7 @@ osr() {
 # deps ARGS...: tests/deps.sh with nothing but the fakes on PATH
 deps() {
 	run --separate-stderr /usr/bin/env -i PATH="$B" T="$T" B="$B" \
-		KSB_OS_RELEASE="$T/os-release" FAKE_UID="${FAKE_UID:-0}" \
+		KSB_OS_RELEASE="$T/os-release" KSB_SBIN="$T/sbin" FAKE_UID="${FAKE_UID:-0}" \
 		FAKE_PC_MISSING="${FAKE_PC_MISSING:-}" FAKE_PY_MISSING="${FAKE_PY_MISSING:-}" \
 		FAKE_CLANG="${FAKE_CLANG:-18.1.3}" \
 		FAKE_FUZZER="${FAKE_FUZZER:-0}" FAKE_PM_RC="${FAKE_PM_RC:-0}" FAKE_NO_LISTS="${FAKE_NO_LISTS:-0}" \
@@ -119,14 +121,14 @@ deps() {
 	FAKE_PC_MISSING="numa liburcu-memb liburcu-cds"
 	deps run
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "dnf install -y numactl-devel userspace-rcu-devel gnuplot" ]
-	[ "${stderr_lines[0]}" = "deps: missing for run: numa liburcu-memb liburcu-cds gnuplot" ]
-	[ "${stderr_lines[1]}" = "deps: installed numactl-devel userspace-rcu-devel gnuplot" ]
+	[ "$(cat "$T/log")" = "dnf install -y numactl-devel userspace-rcu-devel clang bpftool gnuplot" ]
+	[ "${stderr_lines[0]}" = "deps: missing for run: numa liburcu-memb liburcu-cds clang-bpf bpftool gnuplot" ]
+	[ "${stderr_lines[1]}" = "deps: installed numactl-devel userspace-rcu-devel clang bpftool gnuplot" ]
 }
 
 @test "deps: Rocky 9 not root: exit 3, the exact dnf line and where EPEL/CRB come in" {
 	osr rocky9
-	run_tools
+	run_tools_no_clang
 	FAKE_UID=1000 FAKE_PC_MISSING=cmocka
 	deps test
 	[ "$status" -eq 3 ]
@@ -143,7 +145,7 @@ deps() {
 	FAKE_PC_MISSING="numa liburcu-memb liburcu-cds"
 	deps run
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "zypper --non-interactive install gcc make pkg-config libnuma-devel liburcu-devel gnuplot" ]
+	[ "$(cat "$T/log")" = "zypper --non-interactive install gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel clang bpftool gnuplot" ]
 }
 
 @test "deps: openSUSE Leap 15 not root, test role: the exact zypper line, exit 3" {
@@ -160,7 +162,7 @@ deps() {
 
 @test "deps: Ubuntu 24.04 without clang: apt installs clang and the runtime of the clang apt offers (18)" {
 	osr ubuntu2404
-	run_tools
+	run_tools_no_clang
 	tools bats shellcheck valgrind python3 jq cpio mandoc man
 	deps test
 	[ "$status" -eq 0 ]
@@ -182,7 +184,7 @@ apt-get install -y --no-install-recommends libclang-rt-19-dev" ]
 
 @test "deps: apt cannot name clang's version yet: as root, clang first, then its runtime" {
 	osr ubuntu2404
-	run_tools
+	run_tools_no_clang
 	tools bats shellcheck valgrind python3 jq cpio mandoc man
 	FAKE_NO_LISTS=1 FAKE_CLANG=18.1.3
 	deps test
@@ -216,12 +218,12 @@ apt-get install -y --no-install-recommends libclang-rt-18-dev" ]
 	FAKE_PC_MISSING="numa liburcu-memb"
 	deps run
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm numactl liburcu gnuplot" ]
+	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm numactl liburcu clang bpf gnuplot" ]
 }
 
 @test "deps: Arch as root: pacman, with Arch's names (test role)" {
 	osr arch
-	run_tools
+	run_tools_no_clang
 	FAKE_PC_MISSING=cmocka
 	deps test
 	[ "$status" -eq 0 ]
@@ -261,8 +263,10 @@ apt-get install -y --no-install-recommends python3-yaml python3-jsonschema cmark
 	deps run
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
-	[ "$stderr" = "deps: missing for run: liburcu-cds gnuplot
+	[ "$stderr" = "deps: missing for run: liburcu-cds clang-bpf bpftool gnuplot
 deps:   liburcu-cds: pkg-config --exists liburcu-cds
+deps:   clang-bpf: the command clang
+deps:   bpftool: the command bpftool
 deps:   gnuplot: the command gnuplot
 deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): install what provides these, or set KSB_NO_DEPS=1 for ./run.sh" ]
 }
@@ -299,7 +303,7 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	osr ubuntu2404
 	deps -l run
 	[ "$status" -eq 0 ]
-	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev gnuplot-nox" ]
+	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev clang bpftool gnuplot-nox" ]
 	deps -l test
 	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db clang libclang-rt-18-dev python3-yaml python3-jsonschema cmark-gfm" ]
 	[ ! -e "$T/log" ]
@@ -307,8 +311,36 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]
 	if grep -qx 'ID=debian' /etc/os-release; then
 		run tests/deps.sh -l run
-		[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev gnuplot-nox" ]
+		[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev clang bpftool gnuplot-nox" ]
 	fi
+}
+
+@test "deps: -l: libbpf, libelf, zlib, clang and bpftool for bench trace, by each distribution's names" {
+	osr rocky9
+	deps -l run
+	[ "$output" = "gcc make pkgconf-pkg-config numactl-devel userspace-rcu-devel libbpf-devel elfutils-libelf-devel zlib-devel clang bpftool gnuplot" ]
+	osr leap15
+	deps -l run
+	[ "$output" = "gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel clang bpftool gnuplot" ]
+	osr arch
+	deps -l run
+	[ "$output" = "gcc make pkgconf numactl liburcu libbpf libelf zlib clang bpf gnuplot" ]
+}
+
+@test "deps: bpftool outside PATH, in /usr/sbin (KSB_SBIN here), counts as present" {
+	osr debian12
+	tools cc make pkg-config clang gnuplot
+	mkdir -p "$T/sbin"
+	ln -s "$B/.stub" "$T/sbin/bpftool"
+	deps run
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ ! -e "$T/log" ]
+	rm "$T/sbin/bpftool"
+	FAKE_UID=1000
+	deps run
+	[ "$status" -eq 3 ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo apt-get install -y --no-install-recommends bpftool" ]
 }
 
 @test "deps: the package manager fails: exit 1 naming the command" {

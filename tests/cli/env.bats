@@ -14,13 +14,6 @@ teardown() {
 	[ -z "${PUB:-}" ] || rm -rf "$PUB"
 }
 
-# a copy of bench that an unprivileged user can run
-public_bench() {
-	PUB=$(mktemp -d /tmp/ksb-env.XXXXXX)
-	chmod 755 "$PUB"
-	install -m 0755 bench "$PUB/bench"
-}
-
 @test "taskset -c 0: one worker, on CPU 0" {
 	run --separate-stderr taskset -c 0 ./bench run -q -n 32 -f csv
 	[ "$status" -eq 0 ]

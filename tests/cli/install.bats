@@ -93,7 +93,7 @@ expected_files() {
 
 @test "man page documents every command and every long option of their --help" {
 	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/man.txt" 2>/dev/null
-	for c in run list calibrate doctor kernel compare trend show hist; do
+	for c in run list calibrate doctor kernel trace vm compare trend show hist; do
 		grep -qx "   $c" "$T/man.txt" || { echo "no section for $c"; false; }
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			grep -q -- "$o" "$T/man.txt" || { echo "$c: $o undocumented"; false; }
@@ -109,7 +109,7 @@ comp() {
 }
 
 @test "bash completion: commands, options, values, workloads, CSV files" {
-	[ "$(comp kstats-bench "")" = "--help --version calibrate compare doctor hist kernel list run show trend vm " ]
+	[ "$(comp kstats-bench "")" = "--help --version calibrate compare doctor hist kernel list run show trace trend vm " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
 	[ "$(comp kstats-bench doctor -)" = "--cpus --help --quiet " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
@@ -124,12 +124,17 @@ comp() {
 	[ "$(comp kstats-bench trend -w "")" = " " ]
 	[ "$(comp kstats-bench show -c "")" = "all " ]
 	[ "$(comp kstats-bench run -c "")" = " " ]
+	[ "$(comp kstats-bench trace -p "")" = "auto fentry kprobe " ]
+	[ "$(comp kstats-bench trace --probe k)" = "kprobe " ]
+	[ "$(comp kstats-bench run -p "")" = " " ]
+	[ "$(comp kstats-bench trace -f c)" = "csv " ]
+	[ "$(comp kstats-bench compare -s m)" = "mean median " ]
 	[ "$(comp kstats-bench show tests/fixtures/aa-)" = "tests/fixtures/aa-after.csv tests/fixtures/aa-before.csv " ]
 	mkdir "$T/bin"
 	ln -s "$PWD/bench" "$T/bin/kstats-bench"
 	[ "$(PATH=$T/bin:$PATH comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
 	# every long option of every command's --help is offered
-	for c in run calibrate doctor kernel vm compare trend show hist; do
+	for c in run calibrate doctor kernel trace vm compare trend show hist; do
 		offered=$(comp kstats-bench "$c" --)
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }

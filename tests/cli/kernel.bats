@@ -12,13 +12,6 @@ teardown() {
 	[ -z "${PUB:-}" ] || rm -rf "$PUB"
 }
 
-# a copy of bench that an unprivileged user can run, as $PUB/bench
-public_bench() {
-	PUB=$(mktemp -d /tmp/ksb-kernel.XXXXXX)
-	chmod 755 "$PUB"
-	install -m 0755 bench "$PUB/bench"
-}
-
 @test "kernel: --help names both workloads and the exit codes" {
 	run --separate-stderr ./bench kernel --help
 	[ "$status" -eq 0 ]
@@ -34,10 +27,7 @@ public_bench() {
 
 @test "kernel: as a non-root user, exit 3 with one line naming root" {
 	command -v setpriv || skip "no setpriv"
-	public_bench
-	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$PUB/bench" kernel -n 16
-	echo "status $status stderr: $stderr"
+	as_nobody kernel -n 16
 	[ "$status" -eq 3 ]
 	[ -z "$output" ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
@@ -61,10 +51,7 @@ public_bench() {
 
 @test "kernel: options are checked before the environment (-c 99999 as non-root: exit 2)" {
 	command -v setpriv || skip "no setpriv"
-	public_bench
-	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$PUB/bench" kernel -c 99999
-	echo "status $status stderr: $stderr"
+	as_nobody kernel -c 99999
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "bench kernel: --cpus: '99999' names CPUs this machine does not have (possible: "* ]]
 }

@@ -28,7 +28,7 @@ setup() {
 }
 
 @test "bench-static has the same commands, help and exit codes" {
-	for c in "" run list calibrate doctor compare show hist; do
+	for c in "" run list calibrate doctor compare show hist kernel trace; do
 		./bench-static $c --help >"$T/s"
 		./bench $c --help >"$T/d"
 		cmp "$T/d" "$T/s"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # vmcheck.sh - many-core, multi-node checks in a real kernel: boots
-# Debian's kernel under qemu TCG three times with an initramfs holding
-# busybox, bench and its libraries, and checks what bench reports.
+# Debian's kernel under qemu TCG five times with an initramfs holding
+# busybox, bench, bench-static, sysloop and bench's libraries, and checks
+# what bench reports.
 #
 #   1. 16 vCPUs on 4 NUMA nodes: calibrate, run (kernel and remote cache)
 #   2. -smp 8,maxcpus=16: 16 possible CPUs, 8 workers
@@ -15,6 +16,16 @@
 #      equal to bench's, unloading mid-run, loading again; and the
 #      in-kernel table printed beside bench run's emulated one.
 #
+#   5. bench trace (BPF, 4 vCPUs): __irq_alloc_descs() by fentry and by
+#      kprobe while the module allocates (every call counted, the traced
+#      median within the module's by what the probe adds, the gap around
+#      the module's free), a section to irq_free_descs(), getppid() loops
+#      by both probes compared with bench compare, the static binary, the
+#      auto choice, every refusal by its message, SIGINT and --duration,
+#      and the overhead of each probe on an empty function
+#
+# VMCHECK_PLANS="trace" (any of numa maxcpus taskset many trace; default
+# all) boots only those plans.
 # VMCHECK_FAULT=node0 binds every per-CPU unit to node 0 inside the VM,
 # VMCHECK_FAULT=nomodules sets kernel.modules_disabled there: the checks
 # must then fail. Prints one summary line; exit 1 on any mismatch, 3 when
@@ -23,7 +34,8 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# VMCHECK_KEEP=DIR keeps the logs and files there, whatever the outcome
+trap '[ -z "${VMCHECK_KEEP:-}" ] || cp -r "$work" "$VMCHECK_KEEP"; rm -rf "$work"' EXIT
 fails=0
 checks=0
 
@@ -40,6 +52,8 @@ initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	install -m 0755 "$top/tests/vm/init" "$root/init"
 	install -m 0755 "$top/bench" "$root/bench"
+	install -m 0755 "$top/bench-static" "$root/bench-static"
+	install -m 0755 "$top/build/vm/sysloop" "$root/sysloop"
 	mkdir -p "$root/kmod"
 	install -m 0644 "$ko" "$root/kmod/kstats_bench.ko"
 	# the shared libraries ldd lists, at the same paths
@@ -187,21 +201,220 @@ side_by_side() {
 
 kmod_line() { grep -qx "$2" "$1"; }
 
-main() {
-	local all16 d possible=${VMCHECK_POSSIBLE:-480} o16 omany release
+# ---- bench trace checks ----
+
+# What a probe adds to one call of __irq_alloc_descs() under the module
+# at most, in ns, cold (the module's reference loop flushes the TLB
+# before each pair, so the trampoline, the program and its maps miss
+# qemu's software TLB): README ("bench trace", "Overhead") states these,
+# about twice the 7-12 us (fentry) and 11-14 us (kprobe) measured; the traced
+# median must lie below the module's own by no more than this.
+TRACE_ADDS_FENTRY=20000
+TRACE_ADDS_KPROBE=25000
+
+# the exit code of file NAME in LOG, from its "=== END NAME rc=N" line
+rc_of() { tr -d '\r' <"$1" | sed -n "s/^=== END $2 rc=//p"; }
+
+# the upper bound of the bucket that holds the median of series VARIANT
+# (merged over CPUs) in CSV: hi_ns - 1 of the first row at 0.5
+p50_of() {
+	awk -F, -v v="$2" '$2 == v && $3 == "all" && $4 == "all" && $11 >= 0.5 { print $8 - 1; exit }' "$1"
+}
+
+# the samples of series VARIANT in CSV, merged over CPUs
+count_of() {
+	awk -F, -v v="$2" '$2 == v && $3 == "all" && $4 == "all" { n += $9 } END { print n + 0 }' "$1"
+}
+
+# is A <= B <= A + D (all numbers)?
+within() { awk -v a="$1" -v b="$2" -v d="$3" 'BEGIN { exit !(a != "" && b != "" && a + 0 <= b + 0 && b + 0 <= a + d) }'; }
+
+# the rows of the patch table in FILE (bench trace's stdout), table N (1 or 2)
+table_rows() {
+	awk -v n="$2" '/^BUCKET/ { t++ } t == n && /^ *[0-9]+ +[0-9]/' "$1"
+}
+
+# table N of FILE is bench show -v VARIANT of CSV, and has rows
+same_table() {
+	local rows
+	rows=$(table_rows "$1" "$2")
+	[ -n "$rows" ] && diff <(echo "$rows") <("$top/bench" show -v "$3" "$4" | grep -E '^ *[0-9]+ +[0-9]')
+}
+
+# file F of the trace boot: exit 0, source trace, the probe P
+trace_ran() {
+	local f=$1 probe=$2
+	test "$(rc_of "$work/trace.log" "${f%.csv}.txt")" = 0 -a "$(meta "$work/$f" source)" = trace -a \
+		"$(meta "$work/$f" probe)" = "$probe"
+}
+
+# __irq_alloc_descs() traced by probe P while the module ran its alloc loop
+trace_irq_checks() {
+	local p=$1 limit=$2 probe t m mod n cpus gap
+	probe=$([ "$p" = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)
+	t=$work/irq-$p.csv
+	mod=$work/irqmod-$p.csv
+	n=$(count_of "$t" time)
+	cpus=$(meta "$t" used_cpus)
+	check "trace irq ($p): exit 0, probe $probe, function __irq_alloc_descs" \
+		trace_ran "irq-$p.csv" "$probe"
+	check "trace irq ($p): every call counted, as many as the module's allocations ($n = $(count_of "$mod" alloc) = 512)" \
+		test "$n" = 512 -a "$(count_of "$mod" alloc)" = 512
+	check "trace irq ($p): a gap before every call but each CPU's first ($(count_of "$t" gap) = 512 - $cpus)" \
+		test "$(count_of "$t" gap)" = $((512 - cpus)) -a "$cpus" = 4
+	m=$(p50_of "$mod" alloc)
+	check "trace irq ($p): traced median at or below the module's, by at most what $p adds ($(p50_of "$t" time) <= $m <= $(p50_of "$t" time) + $limit ns)" \
+		within "$(p50_of "$t" time)" "$m" "$limit"
+	gap=$(p50_of "$t" gap)
+	check "trace irq ($p): the gap holds the module's irq_free_descs() (gap median $gap >= free median $(p50_of "$mod" free) ns)" \
+		within "$(p50_of "$mod" free)" "$gap" 1e18
+	check "trace irq ($p): bench show of its CSV prints the two tables it printed" \
+		same_table "$work/irq-$p.txt" 1 time "$t" && same_table "$work/irq-$p.txt" 2 gap "$t"
+	echo "      __irq_alloc_descs medians (ns): untraced module $(p50_of "$work/irqbase.csv" alloc), module under $p $m, traced $(p50_of "$t" time)"
+}
+
+# the syscall loops: every call, both probes, five runs each, compared
+trace_loop_checks() {
+	local p probe r ok rc
+	for p in fentry kprobe; do
+		probe=$([ "$p" = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)
+		ok=0
+		for r in 1 2 3 4 5; do
+			trace_ran "getppid-$p-$r.csv" "$probe" &&
+				test "$(count_of "$work/getppid-$p-$r.csv" time)" = 5000 && ok=$((ok + 1))
+		done
+		check "trace getppid ($p): 5 runs of 5000 getppid(), every __do_sys_getppid() call counted" test "$ok" = 5
+	done
+	rc=0
+	"$top/bench" compare "$work"/getppid-fentry-?.csv -- "$work"/getppid-kprobe-?.csv \
+		>"$work/compare.txt" 2>&1 || rc=$?
+	check "trace getppid: bench compare of fentry's runs against kprobe's finds kprobe's window slower (exit 1)" \
+		test "$rc" = 1
+	grep -E '^(__do_sys_getppid|SUMMARY|workload)' "$work/compare.txt" | head -4 | sed 's/^/      /'
+	check "trace: bench-static traces too (1000 of 1000 calls)" \
+		test "$(count_of "$work/static.csv" time)" = 1000
+	check "trace auto: no BTF for __x64_sys_getppid, so kprobe, saying why; 1000 of 1000 calls" \
+		test "$(meta "$work/auto.csv" probe)" = kprobe/kretprobe -a \
+		"$(meta "$work/auto.csv" probe_why)" = "no BTF for __x64_sys_getppid: the kernel's BTF does not describe it" -a \
+		"$(count_of "$work/auto.csv" time)" = 1000
+	check "trace section: --end irq_free_descs, 256 of 256 sections, by fentry" \
+		test "$(count_of "$work/section.csv" time)" = 256 -a "$(meta "$work/section.csv" end)" = irq_free_descs -a \
+		"$(meta "$work/section.csv" probe)" = fentry/fexit
+}
+
+# refusal NAME MESSAGE: exit 3 and that one line
+refused() {
+	local f=$work/$1
+	test "$(rc_of "$work/trace.log" "$1")" = 3 -a "$(wc -l <"$f")" = 1 -a "$(cat "$f")" = "bench trace: $2"
+}
+
+# what | the file | the one line after "bench trace: "
+trace_refusals='
+not root|refuse-user.txt|needs root to load BPF programs (running as uid 65534)
+no BTF for fentry|refuse-btf.txt|no BTF for __x64_sys_getppid: the kernel'"'"'s BTF does not describe it
+a function inlined away|refuse-inlined.txt|no function desc_set_defaults in this kernel: not in /proc/kallsyms (inlined, or in a module not loaded)
+kprobe on the kprobe blacklist|refuse-kprobe.txt|do_syscall_64 cannot be probed: it is in the kprobe blacklist (NOKPROBE_SYMBOL, noinstr or entry code)
+fentry where ftrace cannot patch (noinstr)|refuse-fentry.txt|do_syscall_64 cannot be traced by fentry: ftrace does not list it (notrace, or noinstr)
+the kernel refuses BPF (root of a user namespace)|refuse-userns.txt|the kernel refuses BPF: loading a kprobe program: Operation not permitted: root of a user namespace (uid_map 0 0 1), and BPF needs CAP_BPF and CAP_PERFMON in the initial one
+'
+
+trace_refusal_checks() {
+	local what file msg
+	while IFS='|' read -r what file msg; do
+		[ -n "$what" ] || continue
+		check "trace refuses (3): $what" refused "$file" "$msg"
+	done <<<"$trace_refusals"
+}
+
+trace_signal_checks() {
+	local s=$work/signals.txt
+	check "trace: SIGINT ends a trace without COMMAND or --duration: exit 0, not partial" \
+		test "$(grep -c '^sigint, no command: rc=0$' "$s")" = 1 -a "$(meta "$work/sigint.csv" partial)" = no
+	check "trace: SIGTERM before COMMAND exits: exit 143, partial, passed on to COMMAND" \
+		test "$(grep -c '^sigterm, command: rc=143$' "$s")" = 1 -a "$(meta "$work/sigcmd.csv" partial)" = yes -a \
+		"$(meta "$work/sigcmd.csv" traced_command_status)" = "signal 15"
+	check "trace: --duration 1: exit 0, 1 s recorded" \
+		test "$(grep -c '^duration 1: rc=0$' "$s")" = 1 -a "$(meta "$work/duration.csv" duration_s | cut -d. -f1)" = 1
+	check "trace: --duration 1 before COMMAND exits: exit 0, COMMAND sent SIGTERM" \
+		test "$(grep -c '^duration 1, command: rc=0$' "$s")" = 1 -a \
+		"$(meta "$work/durcmd.csv" traced_command_status)" = "signal 15"
+}
+
+# the median of numbers on stdin
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# the median time of one call, from a sysloop line
+call_ns() { sed -n 's/.*ns_per_call \([0-9]*\).*/\1/p' "$1"; }
+
+# the overhead rounds: each call counted; the figures, medians of rounds
+trace_overhead() {
+	local r p ok=0 none fen kpr wf wk rounds="1 2 3 4 5"
+	for r in $rounds; do
+		for p in fentry kprobe; do
+			test "$(count_of "$work/overhead-$r-$p.csv" time)" = 20000 && ok=$((ok + 1))
+		done
+	done
+	check "trace overhead: 5 rounds of 20000 getsid(1) by each probe, every bpf_lsm_task_getsid() call counted" \
+		test "$ok" = 10
+	none=$(for r in $rounds; do call_ns "$work/overhead-$r-none.txt"; done | median)
+	fen=$(for r in $rounds; do call_ns "$work/overhead-$r-fentry.txt"; done | median)
+	kpr=$(for r in $rounds; do call_ns "$work/overhead-$r-kprobe.txt"; done | median)
+	wf=$(for r in $rounds; do median_of "$work/overhead-$r-fentry.csv" time; done | median)
+	wk=$(for r in $rounds; do median_of "$work/overhead-$r-kprobe.csv" time; done | median)
+	echo "vmcheck: bench trace overhead, the empty bpf_lsm_task_getsid() under getsid(1), medians of 5 rounds (ns, TCG):"
+	echo "      untraced getsid(1) $none; by fentry $fen (adds $((fen - none)), inside the window $wf); by kprobe $kpr (adds $((kpr - none)), inside the window $wk)"
+	echo "      per round (untraced fentry kprobe | window fentry kprobe):"
+	for r in $rounds; do
+		echo "      $r: $(call_ns "$work/overhead-$r-none.txt") $(call_ns "$work/overhead-$r-fentry.txt") $(call_ns "$work/overhead-$r-kprobe.txt") | $(median_of "$work/overhead-$r-fentry.csv" time) $(median_of "$work/overhead-$r-kprobe.csv" time)"
+	done
+}
+
+plan_trace() {
+	local d p r
+	echo "vmcheck: booting 4 vCPUs for bench trace (fentry, kprobe)... (${SECONDS}s)"
+	if [ -n "${VMCHECK_TRACE_LOG:-}" ]; then
+		cp "$VMCHECK_TRACE_LOG" "$work/trace.log"	# the checks again, no boot
+	else
+		boot trace trace 4
+	fi
+	[ -z "${VMCHECK_DEBUG:-}" ] || cat "$work/trace.log"
+	for d in irqbase.csv irqshow.txt section.txt section.csv static.csv auto.txt auto.csv signals.txt \
+		sigint.csv sigcmd.csv duration.csv durcmd.csv; do
+		extract "$work/trace.log" "$d" >"$work/$d"
+	done
+	for p in fentry kprobe; do
+		for d in irq-$p.txt irq-$p.csv irqmod-$p.csv; do extract "$work/trace.log" "$d" >"$work/$d"; done
+		for r in 1 2 3 4 5; do
+			for d in getppid-$p-$r.txt getppid-$p-$r.csv; do extract "$work/trace.log" "$d" >"$work/$d"; done
+		done
+		for r in 1 2 3 4 5; do
+			for d in overhead-$r-$p.txt overhead-$r-$p.csv overhead-$r-none.txt; do
+				extract "$work/trace.log" "$d" >"$work/$d"
+			done
+		done
+	done
+	while IFS='|' read -r _ d _; do
+		[ -z "$d" ] || extract "$work/trace.log" "$d" >"$work/$d"
+	done <<<"$trace_refusals"
+	trace_irq_checks fentry "$TRACE_ADDS_FENTRY"
+	trace_irq_checks kprobe "$TRACE_ADDS_KPROBE"
+	trace_loop_checks
+	trace_refusal_checks
+	trace_signal_checks
+	trace_overhead
+	echo "vmcheck: __irq_alloc_descs traced by fentry while bench kernel -w kernel-irq-alloc ran (-b 2):"
+	sed -n '/^# __irq_alloc_descs/,$p' "$work/irqshow.txt" | expand | sed 's/^/    /'
+}
+
+# ---- the plans: one boot each, then its checks ----
+
+plan_numa() {
+	local d all16
 	all16=$(seq -s ' ' 0 15)
-	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
-	[ -x "$top/bench" ] || die "build bench first"
-	release=$(basename "$(vm_kernel)")
-	release=${release#vmlinuz-}
-	ko=$top/kmod/kstats_bench.ko
-	[ -f "$ko" ] || die "no $ko: make vmcheck builds it (make -C kmod KVER=$release)"
-	grep -aq "vermagic=$release " "$ko" || die "$ko is not built for $release (make -C kmod KVER=$release)"
-	initramfs
 	echo "vmcheck: booting 16 vCPUs on 4 nodes (TCG)... (${SECONDS}s)"
 	boot numa numa 16 "${NUMA4[@]}"
 	[ -z "${VMCHECK_DEBUG:-}" ] || cat "$work/numa.log"
-	for d in calibrate.txt calibrate-tsc.txt kernel.csv remote.csv; do
+	for d in calibrate.txt calibrate-tsc.txt kernel.csv remote.csv ksd16.csv irq16.csv kmod.txt irq.csv modtable.txt; do
 		extract "$work/numa.log" "$d" >"$work/$d"
 	done
 	check "calibrate: clock_gettime fallback, overhead on 16 CPUs" \
@@ -212,41 +425,16 @@ main() {
 	check "kernel.csv: 4 nodes" test "$(meta "$work/kernel.csv" nodes)" = 4
 	run_checks "$work/kernel.csv" "$all16" 16 16
 	run_checks "$work/remote.csv" "$all16" 16 16
-	echo "vmcheck: booting 8 of 16 possible vCPUs... (${SECONDS}s)"
-	boot maxcpus maxcpus 8,maxcpus=16 "${NUMA4[@]}"
-	extract "$work/maxcpus.log" maxcpus.csv >"$work/maxcpus.csv"
-	check "maxcpus.csv: 8 online" test "$(meta "$work/maxcpus.csv" online_cpus)" = 8
-	run_checks "$work/maxcpus.csv" "$(seq -s ' ' 0 7)" 8 16
-	echo "vmcheck: booting 16 vCPUs, taskset -c 2,5,11... (${SECONDS}s)"
-	boot taskset taskset 16 "${NUMA4[@]}"
-	extract "$work/taskset.log" taskset.csv >"$work/taskset.csv"
-	check "taskset.csv: 3 allowed" test "$(meta "$work/taskset.csv" allowed_cpus)" = 3
-	run_checks "$work/taskset.csv" "2 5 11" 3 16
-	for d in offline.csv hotplug.rc hotplug.csv; do extract "$work/taskset.log" "$d" >"$work/$d"; done
-	check "offline.csv: CPU 5 offline, 15 online" test "$(meta "$work/offline.csv" online_cpus)" = 15
-	run_checks "$work/offline.csv" "0 1 2 3 4 6 7 8 9 10 11 12 13 14 15" 15 16
-	check "hotplug: CPU 7 offlined mid-run, SIGINT: exit 130, partial" \
-		test "$(cat "$work/hotplug.rc")" = 130 -a "$(meta "$work/hotplug.csv" partial)" = yes
-	check "hotplug: the displaced worker's samples counted as migrations" \
-		test "$(meta "$work/hotplug.csv" migrations)" -gt 0
-	for d in ksd16.csv irq16.csv kmod.txt irq.csv modtable.txt; do extract "$work/numa.log" "$d" >"$work/$d"; done
-	echo "vmcheck: booting 16 vCPUs with possible_cpus=$possible (in-kernel)... (${SECONDS}s)"
-	append="possible_cpus=$possible" boot many many 16 "${NUMA4[@]}"
-	for d in ksdmany.csv irqmany.csv emulmany.csv; do extract "$work/many.log" "$d" >"$work/$d"; done
 	kernel_checks "$work/ksd16.csv" old new 2048 16
 	kernel_checks "$work/irq16.csv" alloc free 512 16
-	kernel_checks "$work/ksdmany.csv" old new 2048 "$possible"
-	kernel_checks "$work/irqmany.csv" alloc free 512 "$possible"
-	check "emulmany.csv: bench run sees the same $possible possible CPUs" \
-		test "$(meta "$work/emulmany.csv" possible_cpus)" = "$possible"
-	o16=$(median_of "$work/ksd16.csv" old)
-	omany=$(median_of "$work/ksdmany.csv" old)
-	check "in-kernel, 16 possible: old slower than new (median $o16 > $(median_of "$work/ksd16.csv" new) ns)" \
-		greater "$o16" "$(median_of "$work/ksd16.csv" new)"
-	check "in-kernel, $possible possible: old slower than new (median $omany > $(median_of "$work/ksdmany.csv" new) ns)" \
-		greater "$omany" "$(median_of "$work/ksdmany.csv" new)"
-	check "in-kernel: old slower with $possible possible CPUs than with 16 (median $omany > $o16 ns)" \
-		greater "$omany" "$o16"
+	check "in-kernel, 16 possible: old slower than new (median $(median_of "$work/ksd16.csv" old) > $(median_of "$work/ksd16.csv" new) ns)" \
+		greater "$(median_of "$work/ksd16.csv" old)" "$(median_of "$work/ksd16.csv" new)"
+	kmod_checks
+}
+
+# the module by hand (tests/vm/init's kmod_checks), in the numa boot
+kmod_checks() {
+	local d
 	check "kmod: bench kernel unloads the module it loaded" kmod_line "$work/kmod.txt" "after bench kernel: unloaded"
 	check "kmod: insmod loads it" kmod_line "$work/kmod.txt" "insmod: ok"
 	for d in samples=0 samples=4294967297 frac_bits=13 cpus=0-4095 cpus= workload=nope bogus=1 samples; do
@@ -262,15 +450,93 @@ main() {
 	check "kmod: loads again and runs after that" \
 		test "$(grep -cxE 'insmod again: ok|run after reload: done|rmmod again: ok' "$work/kmod.txt")" = 3
 	check "kmod: no BUG, WARNING or Oops in dmesg" test -z "$(grep '^dmesg: ' "$work/kmod.txt")"
+}
+
+plan_maxcpus() {
+	echo "vmcheck: booting 8 of 16 possible vCPUs... (${SECONDS}s)"
+	boot maxcpus maxcpus 8,maxcpus=16 "${NUMA4[@]}"
+	extract "$work/maxcpus.log" maxcpus.csv >"$work/maxcpus.csv"
+	check "maxcpus.csv: 8 online" test "$(meta "$work/maxcpus.csv" online_cpus)" = 8
+	run_checks "$work/maxcpus.csv" "$(seq -s ' ' 0 7)" 8 16
+}
+
+plan_taskset() {
+	local d
+	echo "vmcheck: booting 16 vCPUs, taskset -c 2,5,11... (${SECONDS}s)"
+	boot taskset taskset 16 "${NUMA4[@]}"
+	extract "$work/taskset.log" taskset.csv >"$work/taskset.csv"
+	check "taskset.csv: 3 allowed" test "$(meta "$work/taskset.csv" allowed_cpus)" = 3
+	run_checks "$work/taskset.csv" "2 5 11" 3 16
+	for d in offline.csv hotplug.rc hotplug.csv; do extract "$work/taskset.log" "$d" >"$work/$d"; done
+	check "offline.csv: CPU 5 offline, 15 online" test "$(meta "$work/offline.csv" online_cpus)" = 15
+	run_checks "$work/offline.csv" "0 1 2 3 4 6 7 8 9 10 11 12 13 14 15" 15 16
+	check "hotplug: CPU 7 offlined mid-run, SIGINT: exit 130, partial" \
+		test "$(cat "$work/hotplug.rc")" = 130 -a "$(meta "$work/hotplug.csv" partial)" = yes
+	check "hotplug: the displaced worker's samples counted as migrations" \
+		test "$(meta "$work/hotplug.csv" migrations)" -gt 0
+}
+
+plan_many() {
+	local d omany
+	echo "vmcheck: booting 16 vCPUs with possible_cpus=$possible (in-kernel)... (${SECONDS}s)"
+	append="possible_cpus=$possible" boot many many 16 "${NUMA4[@]}"
+	for d in ksdmany.csv irqmany.csv emulmany.csv; do extract "$work/many.log" "$d" >"$work/$d"; done
+	kernel_checks "$work/ksdmany.csv" old new 2048 "$possible"
+	kernel_checks "$work/irqmany.csv" alloc free 512 "$possible"
+	check "emulmany.csv: bench run sees the same $possible possible CPUs" \
+		test "$(meta "$work/emulmany.csv" possible_cpus)" = "$possible"
+	omany=$(median_of "$work/ksdmany.csv" old)
+	check "in-kernel, $possible possible: old slower than new (median $omany > $(median_of "$work/ksdmany.csv" new) ns)" \
+		greater "$omany" "$(median_of "$work/ksdmany.csv" new)"
+}
+
+# numa's and many's in-kernel runs side by side: 16 against $possible
+plan_numa_many() {
+	local o16 omany
+	o16=$(median_of "$work/ksd16.csv" old)
+	omany=$(median_of "$work/ksdmany.csv" old)
+	check "in-kernel: old slower with $possible possible CPUs than with 16 (median $omany > $o16 ns)" \
+		greater "$omany" "$o16"
 	echo "vmcheck: kernel-set-defaults in-kernel beside emulated, same VM (TCG models no caches)"
 	side_by_side "16 possible CPUs" "$work/ksd16.csv" "$work/kernel.csv"
 	side_by_side "$possible possible CPUs" "$work/ksdmany.csv" "$work/emulmany.csv"
-	echo "vmcheck: 4 boots and the checks took ${SECONDS}s"
+}
+
+# is plan NAME in VMCHECK_PLANS (default: all of them)?
+want() { [[ " $plans " == *" $1 "* ]]; }
+
+main() {
+	local release p
+	plans=${VMCHECK_PLANS:-numa maxcpus taskset many trace}
+	possible=${VMCHECK_POSSIBLE:-480}
+	for p in $plans; do
+		[[ " numa maxcpus taskset many trace " == *" $p "* ]] ||
+			die "VMCHECK_PLANS: '$p' is not one of numa, maxcpus, taskset, many, trace"
+	done
+	command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
+	[ -x "$top/bench" ] || die "build bench first"
+	[ -x "$top/bench-static" ] || die "build bench-static first (make static)"
+	[ -x "$top/build/vm/sysloop" ] || die "build build/vm/sysloop first (make vmcheck does)"
+	release=$(basename "$(vm_kernel)")
+	release=${release#vmlinuz-}
+	ko=$top/kmod/kstats_bench.ko
+	[ -f "$ko" ] || die "no $ko: make vmcheck builds it (make -C kmod KVER=$release)"
+	grep -aq "vermagic=$release " "$ko" || die "$ko is not built for $release (make -C kmod KVER=$release)"
+	initramfs
+	for p in numa maxcpus taskset many; do
+		if want $p; then plan_$p; fi
+	done
+	if want numa && want many; then plan_numa_many; fi
+	if want trace; then plan_trace; fi
+	echo "vmcheck: $(wc -w <<<"$plans") boots and the checks took ${SECONDS}s"
 	if [ "$fails" -eq 0 ]; then
-		echo "VMCHECK passed: $checks checks; 16 CPUs on 4 nodes (calibrate, kernel, remote), 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug; in-kernel (kstats_bench on $release): both workloads, every sample, old slower than new, old slower at $possible possible CPUs than at 16, unload mid-run and reload"
+		if [ -z "${VMCHECK_PLANS:-}" ]; then
+			echo "VMCHECK passed: $checks checks; 16 CPUs on 4 nodes (calibrate, kernel, remote), 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug; in-kernel (kstats_bench on $release): both workloads, every sample, old slower than new, old slower at $possible possible CPUs than at 16, unload mid-run and reload; bench trace by fentry and kprobe: every call counted, within the module's times, sections, refusals"
+		else
+			echo "VMCHECK passed: $checks checks; plans: $plans (on $release)"
+		fi
 	else
-		[ -z "${VMCHECK_KEEP:-}" ] || cp -r "$work" "$VMCHECK_KEEP"
-		echo "VMCHECK FAILED: $fails of $checks checks; 16 CPUs on 4 nodes, 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug, in-kernel at 16 and $possible possible CPUs"
+		echo "VMCHECK FAILED: $fails of $checks checks; plans: $plans (on $release)"
 		exit 1
 	fi
 }
