@@ -62,7 +62,7 @@ extern const char bench_release[];
 extern const char bench_git[];
 
 /*
- * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, kernel):
+ * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, kernel, trace):
  * kept for bench_meta_origin(). 0, or -EINVAL with @why.
  */
 int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len);

@@ -25,6 +25,7 @@
 #include "lib/outfile.h"
 #include "lib/readfile.h"
 #include "lib/results.h"
+#include "lib/testbed.h"
 #include "lib/trace.h"
 
 #define TR_MAX_DURATION	31536000.0	/* --duration below it: a year, s */
@@ -48,6 +49,7 @@ static struct tr {
 
 	/* run state */
 	struct outfile out;		/* -o, open from the start */
+	struct testbed tb;		/* the host, read before recording */
 	struct trace *t;		/* attached */
 	struct results *res;		/* what it recorded, to report */
 	pid_t child;			/* COMMAND, 0 when none or reaped */
@@ -81,6 +83,8 @@ static const struct opt tr_opts[] = {
 	OPT_ENUM_TABLE('f', "format", &tr.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &tr.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
+	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+		 "record label_KEY: VALUE in the metadata; repeatable"),
 	OPT_FLAG('q', "quiet", &tr.quiet, "no progress on stderr"),
 	OPT_FLAG('v', "verbose", &tr.cfg.verbose, "libbpf's messages on stderr"),
 	OPT_END()
@@ -439,6 +443,8 @@ static void tr_meta(struct meta *m)
 	meta_set(m, "frac_bits", "%u", tr.cfg.frac_bits);
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", tr.partial ? "yes" : "no");
+	testbed_meta(&tr.tb, m, NULL);
+	bench_meta_origin(m);
 }
 
 static int tr_report(void)
@@ -487,7 +493,9 @@ int cmd_trace(int argc, char **argv)
 	}
 	/* waitpid() needs its child: an inherited SIG_IGN would reap it */
 	signal(SIGCHLD, SIG_DFL);
-	ret = tr_attach();
+	ret = bench_testbed(&tr.tb);
+	if (!ret)
+		ret = tr_attach();
 	if (!ret)
 		ret = tr_record();
 	if (!ret)

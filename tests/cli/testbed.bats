@@ -105,6 +105,7 @@ EOF
 	bad "option '--label' needs a value" run --label
 	# bench kernel takes it too, checked before it needs root
 	bad "--label: 'Commit=x' is not KEY=VALUE" kernel --label Commit=x
+	bad "--label: 'Commit=x' is not KEY=VALUE" trace --label Commit=x f
 	KSB_TESTBED_ROOT=$T/none run --separate-stderr ./bench run -q -n 64 -o "$T/r.csv"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bench run: KSB_TESTBED_ROOT: $T/none: not a directory" ]

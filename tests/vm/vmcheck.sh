@@ -335,6 +335,9 @@ trace_signal_checks() {
 		"$(meta "$work/sigcmd.csv" traced_command_status)" = "signal 15"
 	check "trace: --duration 1: exit 0, 1 s recorded" \
 		test "$(grep -c '^duration 1: rc=0$' "$s")" = 1 -a "$(meta "$work/duration.csv" duration_s | cut -d. -f1)" = 1
+	check "trace: --label and the testbed in its metadata (label_side vm, virtualization, bench_git)" \
+		test "$(meta "$work/duration.csv" label_side)" = vm -a \
+		-n "$(meta "$work/duration.csv" virtualization)" -a -n "$(meta "$work/duration.csv" bench_git)"
 	check "trace: --duration 1 before COMMAND exits: exit 0, COMMAND sent SIGTERM" \
 		test "$(grep -c '^duration 1, command: rc=0$' "$s")" = 1 -a \
 		"$(meta "$work/durcmd.csv" traced_command_status)" = "signal 15"
