@@ -10,7 +10,7 @@
 # `bench compare` does by default (threshold 5%) and with -t 1 (any
 # significant slowdown). Prints a GATE line per grade:
 #
-#   PLANT ns=8000 change=+4.6%..+6.1% flagged=19/20 flagged_t1=20/20 rounds=20 possible=255
+#   PLANT ns=5000 change=+3.7%..+7.2% flagged=1/9 flagged_t1=7/9 rounds=9 possible=255
 #
 # ROUNDS defaults to 20; one round of 5 sides is 30 boots (about 4 minutes
 # here). KERNELPLANT_NS sets the grades (default "0 4000 8000 12000"). KSB_KERNELCHECK_DIR as for kernelcheck; results in
@@ -43,10 +43,11 @@ boot() {
 		-- kernel -w kernel-irq-alloc -n 512 >/dev/null
 }
 
-# verdict and change of the alloc series: "regression +5.2%"
+# change and verdict of the alloc series: "+5.2 regression" (the
+# verdict last: "significant below threshold" is three words)
 judge() {
 	"$bench" compare -f csv "$@" 2>/dev/null |
-		awk -F, '$2 == "alloc" { printf "%s %+.1f\n", $NF, $8 }'
+		awk -F, '$2 == "alloc" { printf "%+.1f %s\n", $8, $NF }'
 }
 
 declare -A flagged flagged1 lo hi
@@ -59,8 +60,8 @@ for r in $(seq "$rounds"); do
 		done
 	done
 	for ns in "${grades[@]}"; do
-		read -r v c < <(judge "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
-		read -r v1 _ < <(judge -t 1 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
+		read -r c v < <(judge "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
+		read -r _ v1 < <(judge -t 1 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
 		[ "$v" = regression ] && flagged[$ns]=$((${flagged[$ns]:-0} + 1))
 		[ "$v1" = regression ] && flagged1[$ns]=$((${flagged1[$ns]:-0} + 1))
 		lo[$ns]=$(awk -v a="${lo[$ns]:-}" -v c="$c" 'BEGIN { print (a == "" || c < a) ? c : a }')
