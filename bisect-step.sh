@@ -49,6 +49,9 @@ read -r -a vm_opts <<<"${KSB_BISECT_VM:--B 6 -p 480 -c 2}"
 read -r -a cmd <<<"${KSB_BISECT_CMD:-kernel -w kernel-irq-alloc -n 512}"
 read -r -a cmp_opts <<<"${KSB_BISECT_COMPARE:-}"
 jobs=${KSB_BISECT_JOBS:-$(nproc)}
+# The kernel's build is its own: a make above us (make bisectcheck) would
+# hand it its jobserver and level, and make's messages would change.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 
 say() { printf 'bisect-step: %s\n' "$*" >&2; }
 
