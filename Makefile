@@ -297,4 +297,6 @@ clean:
 	$(MAKE) -s -C kmod clean
 
 .SECONDARY:
--include $(shell find build -name '*.d' 2>/dev/null)
+# every object's .d; not the kernel tree make kernelcheck unpacks under
+# build/ (it has directories named *.d, and 70000 files to walk)
+-include $(shell find build -path build/kernelcheck -prune -o -type f -name '*.d' -print 2>/dev/null)
