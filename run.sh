@@ -495,7 +495,10 @@ bisect() {
 		exit "$rc"
 	fi
 	git -C "$tree" bisect start "$bad" "$good" >/dev/null
-	(cd "$tree" && git bisect run "$step") >"$dir/bisect-run.txt" 2>&1 || true
+	# git bisect run's transcript to the file, each step's own lines to
+	# stderr as they come: a step is a build and 2B boots, minutes each
+	(cd "$tree" && git bisect run "$step") 2>&1 | tee "$dir/bisect-run.txt" |
+		grep --line-buffered '^bisect-step: ' >&2 || true
 	git -C "$tree" bisect log >"$dir/bisect.log"
 	bisect_restore "$tree" "$orig"
 	trap - INT TERM
