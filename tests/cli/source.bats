@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck
 # shellcheck shell=bats
 # Checks on the source tree itself: the layering between the folders,
 # the link rules, the line length, the documents cited, and the bats

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: python3 jq
 # bench trend: change points over a history of runs (lib/trend.h), and
 # the independent reference its unit test is checked against.
 
