@@ -51,11 +51,16 @@ pattern_of() {
 	sed -n "s/^$1 //p" <<<"$patterns"
 }
 
+# calls CAP LINE: LINE calls CAP, by its pattern
+calls() {
+	grep -qE -- "$(pattern_of "$1")" <<<"$2"
+}
+
 # the code of FILE: no comments, no test names; then the python it runs
 code_of() {
 	local f=$1 py
 	grep -v -e '^[[:space:]]*#' -e '^@test ' "$f"
-	for py in $(grep -o 'tests/cli/[a-z_]*\.py' "$f" | sort -u); do
+	grep -o 'tests/cli/[a-z_]*\.py' "$f" | sort -u | while read -r py; do
 		cat "$py"
 	done
 }
@@ -93,17 +98,18 @@ code_of() {
 
 @test "testdeps: the patterns catch what they are for, and only that" {
 	printf '%s\n' '#!/usr/bin/env bats' '# needs: -' '# jq in a comment is no call' \
-		'@test "busybox in a name is none either" {' '	./bench vm --qemu "$Q" x -- run' '}' >"$T/a.bats"
-	re=$(pattern_of busybox)
-	code_of "$T/a.bats" | grep -qE -- "$re"
-	re=$(pattern_of jq)
-	! code_of "$T/a.bats" | grep -qE -- "$re"
-	printf '%s\n' 'x=$(jq -r .a f)' | grep -qE -- "$re"
-	printf '%s\n' 'run jq . f' | grep -qE -- "$re"
-	! printf '%s\n' 'the jquery' | grep -qE -- "$re"
-	re=$(pattern_of python3)
-	printf '%s\n' 'run tests/cli/png_ok.py x.png' | grep -qE -- "$re"
-	! printf '%s\n' '/usr/lib/python3/dist' | grep -qE -- "$re"
+		'@test "busybox in a name is none either" {' '	./bench vm -q x -- run' '}' >"$T/a.bats"
+	calls busybox "$(code_of "$T/a.bats")"
+	run calls jq "$(code_of "$T/a.bats")"
+	[ "$status" -eq 1 ]
+	# shellcheck disable=SC2016 # a line of code, not expanded
+	calls jq 'x=$(jq -r .a f)'
+	calls jq 'run jq . f'
+	run calls jq 'the jquery'
+	[ "$status" -eq 1 ]
+	calls python3 'run tests/cli/png_ok.py x.png'
+	run calls python3 '/usr/lib/python3/dist'
+	[ "$status" -eq 1 ]
 }
 
 @test "testdeps: this machine has every capability of the test role (make check ran test-deps)" {
