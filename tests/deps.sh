@@ -10,7 +10,8 @@
 #          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that
 #          clang, and the parsers that read compare's CI reports and the
 #          CI jobs: PyYAML, python3's jsonschema, a GitHub-flavoured
-#          markdown renderer (cmark-gfm, or the cmarkgfm module)
+#          markdown renderer (cmark-gfm, or the cmarkgfm module), and
+#          scipy (bench scale's fits against scipy.stats.theilslopes)
 #          (`make test-deps`)
 #   -n     only say what is missing and the command that would install it
 #   -l     print the packages of ROLE on this distribution, installed or not
@@ -62,6 +63,7 @@ clang         test  cmd:clang         clang                clang               c
 libfuzzer     test  fuzzer            libclang-rt-@CLANG@-dev compiler-rt   clang           compiler-rt
 pyyaml        test  py:yaml           python3-yaml         python3-pyyaml      python3-PyYAML  python-yaml
 jsonschema    test  py:jsonschema     python3-jsonschema   python3-jsonschema  python3-jsonschema python-jsonschema
+scipy         test  py:scipy          python3-scipy        python3-scipy       python3-scipy   python-scipy
 gfm           test  gfm               cmark-gfm            python3-cmarkgfm    python3-cmarkgfm cmark-gfm
 '
 
