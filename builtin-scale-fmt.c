@@ -103,11 +103,11 @@ static int table_write(FILE *f, const struct scale_opts *o, const struct scale_r
 		for (k = 0; k < r->nr_groups; k++)
 			if (row->side[k].has)
 				table_fit(f, o, r, row, k);
-		if (row->gated)
-			fprintf(f, "%s %s  B-A  %s  threshold %s  %s\n", row->workload, row->variant,
-				sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi),
-				sf_threshold(th, sizeof(th), o, r, row),
-				row->regression ? "regression" : "ok");
+		if (!row->gated)
+			continue;
+		sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi);
+		fprintf(f, "%s %s  B-A  %s  threshold %s  %s\n", row->workload, row->variant, s,
+			sf_threshold(th, sizeof(th), o, r, row), row->regression ? "regression" : "ok");
 	}
 	fprintf(f, "SCALE series=%u grows=%u flat=%u shrinks=%u stat=%s", r->n,
 		t.verdict[SCALE_GROWS], t.verdict[SCALE_FLAT], t.verdict[SCALE_SHRINKS],
