@@ -365,12 +365,12 @@ static int md_write(FILE *f, const struct scale_opts *o, const struct scale_repo
 }
 
 const struct scale_writer scale_writers[] = {
-	{ "table", "per series and group the slope line, B-A lines, SCALE", table_write },
-	{ "csv", "one row per fit (kind fit) and per difference (kind diff)", csv_write },
-	{ "points", "every point: group,file,run,possible_cpus,...: what run.sh plots",
+	{ "table", "the slope lines, the B-A lines, one SCALE line", table_write },
+	{ "csv", "a row per fit and per B-A difference", csv_write },
+	{ "points", "every point, every digit: what run.sh plots",
 	  points_write },
-	{ "json", "the fits and differences as one kstats-bench JSON document",
+	{ "json", "one kstats-bench JSON document",
 	  json_write_scale },
-	{ "markdown", "GitHub-flavoured tables under a headline: a PR comment", md_write },
+	{ "markdown", "GitHub tables: a PR comment", md_write },
 	{ NULL, NULL, NULL },
 };
