@@ -11,8 +11,9 @@
 #          clang, and the parsers that read compare's CI reports and the
 #          CI jobs: PyYAML, python3's jsonschema, a GitHub-flavoured
 #          markdown renderer (cmark-gfm, or the cmarkgfm module), and
-#          a static busybox at /bin/busybox (bench vm's tests build its
-#          guests' initramfs with it) (`make test-deps`)
+#          scipy (bench scale's fits against scipy.stats.theilslopes),
+#          and a static busybox at /bin/busybox (bench vm's tests build
+#          its guests' initramfs with it) (`make test-deps`)
 #   -n     only say what is missing and the command that would install it
 #   -l     print the packages of ROLE on this distribution, installed or not
 #
@@ -31,7 +32,9 @@
 # manager failed, 2 bad usage.
 # Environment: KSB_OS_RELEASE=FILE reads FILE instead of /etc/os-release,
 # KSB_SBIN=DIR looks there instead of /usr/sbin, KSB_ROOT=DIR looks for
-# the static executables (/bin/busybox) under DIR (for tests).
+# the static executables (/bin/busybox) under DIR, KSB_PYTHON=PROG
+# imports the python3 modules with PROG (default /usr/bin/python3, where
+# the distribution's packages put them) (for tests).
 set -euo pipefail
 
 # The packages per distribution family. "a,b": two packages; @CLANG@: the
@@ -65,6 +68,7 @@ clang         test  cmd:clang         clang                clang               c
 libfuzzer     test  fuzzer            libclang-rt-@CLANG@-dev compiler-rt   clang           compiler-rt
 pyyaml        test  py:yaml           python3-yaml         python3-pyyaml      python3-PyYAML  python-yaml
 jsonschema    test  py:jsonschema     python3-jsonschema   python3-jsonschema  python3-jsonschema python-jsonschema
+scipy         test  py:scipy          python3-scipy        python3-scipy       python3-scipy   python-scipy
 gfm           test  gfm               cmark-gfm            python3-cmarkgfm    python3-cmarkgfm cmark-gfm
 busybox       test  static:/bin/busybox busybox-static     busybox             busybox-static  busybox
 '
@@ -148,7 +152,9 @@ have() {
 	cmd:*) command -v "${1#cmd:}" >/dev/null ;;
 	sbin:*) command -v "${1#sbin:}" >/dev/null || [ -x "${KSB_SBIN:-/usr/sbin}/${1#sbin:}" ] ;;
 	pc:*) command -v pkg-config >/dev/null && pkg-config --exists "${1#pc:}" ;;
-	py:*) command -v python3 >/dev/null && python3 -c "import ${1#py:}" 2>/dev/null ;;
+	# Debian's modules are Debian's python3's: a python3 earlier on PATH
+	# (pyenv) may not see them
+	py:*) "$python" -c "import ${1#py:}" 2>/dev/null ;;
 	# Debian and Arch ship the renderer, Fedora and openSUSE its bindings
 	gfm) command -v cmark-gfm >/dev/null ||
 		{ command -v python3 >/dev/null && python3 -c 'import cmarkgfm' 2>/dev/null; } ;;
@@ -209,6 +215,8 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 
 os_release=${KSB_OS_RELEASE:-/etc/os-release}
+python=${KSB_PYTHON:-$(command -v /usr/bin/python3 python3 | head -n 1)}
+python=${python:-python3}
 family=$(pm_family)
 
 case $1 in

@@ -111,7 +111,7 @@ osr() {
 # deps ARGS...: tests/deps.sh with nothing but the fakes on PATH
 deps() {
 	run --separate-stderr /usr/bin/env -i PATH="$B" T="$T" B="$B" \
-		KSB_OS_RELEASE="$T/os-release" KSB_SBIN="$T/sbin" KSB_ROOT="$KSB_ROOT" FAKE_UID="${FAKE_UID:-0}" \
+		KSB_OS_RELEASE="$T/os-release" KSB_SBIN="$T/sbin" KSB_ROOT="$KSB_ROOT" KSB_PYTHON=python3 FAKE_UID="${FAKE_UID:-0}" \
 		FAKE_PC_MISSING="${FAKE_PC_MISSING:-}" FAKE_PY_MISSING="${FAKE_PY_MISSING:-}" \
 		FAKE_CLANG="${FAKE_CLANG:-18.1.3}" \
 		FAKE_FUZZER="${FAKE_FUZZER:-0}" FAKE_PM_RC="${FAKE_PM_RC:-0}" FAKE_NO_LISTS="${FAKE_NO_LISTS:-0}" \
@@ -140,9 +140,9 @@ deps() {
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
 	[ -z "$output" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man groff clang libfuzzer pyyaml jsonschema gfm" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man groff clang libfuzzer pyyaml jsonschema scipy gfm" ]
 	[ "${stderr_lines[1]}" = "deps: on RHEL and its rebuilds, bats and ShellCheck are in EPEL and libcmocka-devel in CRB: dnf install -y epel-release && dnf config-manager --set-enabled crb" ]
-	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db groff clang compiler-rt python3-pyyaml python3-jsonschema python3-cmarkgfm" ]
+	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db groff clang compiler-rt python3-pyyaml python3-jsonschema python3-scipy python3-cmarkgfm" ]
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
 
@@ -162,8 +162,8 @@ deps() {
 	deps test
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man groff libfuzzer pyyaml jsonschema gfm" ]
-	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man groff clang python3-PyYAML python3-jsonschema python3-cmarkgfm" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man groff libfuzzer pyyaml jsonschema scipy gfm" ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man groff clang python3-PyYAML python3-jsonschema python3-scipy python3-cmarkgfm" ]
 }
 
 @test "deps: Ubuntu 24.04 without clang: apt installs clang and the runtime of the clang apt offers (18)" {
@@ -233,7 +233,7 @@ apt-get install -y --no-install-recommends libclang-rt-18-dev" ]
 	FAKE_PC_MISSING=cmocka
 	deps test
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db groff clang compiler-rt python-yaml python-jsonschema cmark-gfm" ]
+	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db groff clang compiler-rt python-yaml python-jsonschema python-scipy cmark-gfm" ]
 }
 
 @test "deps: Debian 12 with python3 but not its modules: the YAML, JSON Schema and GFM packages" {
@@ -334,7 +334,7 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "$status" -eq 0 ]
 	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev clang bpftool gnuplot-nox" ]
 	deps -l test
-	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db groff-base clang libclang-rt-18-dev python3-yaml python3-jsonschema cmark-gfm busybox-static" ]
+	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db groff-base clang libclang-rt-18-dev python3-yaml python3-jsonschema python3-scipy cmark-gfm busybox-static" ]
 	[ ! -e "$T/log" ]
 	# the real make deps on this machine asks for the run role only
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]

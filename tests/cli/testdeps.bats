@@ -42,6 +42,7 @@ groff (^|[|(; ]|\$\()groff -
 clang (^|[^-[:alnum:]_])clang( |$)
 pyyaml import yaml|yaml\.safe_load
 jsonschema jsonschema
+scipy scipy|scale_ref\.py
 gfm cmark-gfm|cmarkgfm|gfm_tables\.py
 busybox busybox|bench vm
 '
