@@ -15,6 +15,7 @@
 #include "json.h"
 #include "meta.h"
 #include "testbed.h"
+#include "textfmt.h"
 
 /* ---- what every format shares ---- */
 
@@ -346,32 +347,22 @@ static int cf_json(FILE *f, const struct cmpfmt *c)
 
 /* ---- markdown ---- */
 
-/* @s in a table cell: ASCII punctuation that GFM could read escaped */
-static void cf_md(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("\\|*_~`<[]", *s))
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-}
-
 static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 {
 	const struct cmp_result *r = &s->r;
 	char b[32], a[32], ch[112], p[16];
 
 	fputs("| ", f);
-	cf_md(f, s->workload);
+	tf_md_cell(f, s->workload);
 	fputc(' ', f);
-	cf_md(f, s->variant);
+	tf_md_cell(f, s->variant);
 	fprintf(f, " | %s ±%.0f%% | %s ±%.0f%% | %s | ",
 		cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c)), r->before_spread * 100,
 		cmpfmt_value(a, sizeof(a), r->after, cf_cycles(c)), r->after_spread * 100,
 		cf_change(ch, sizeof(ch), r));
-	cf_md(f, cf_p(p, sizeof(p), r->p, ""));
+	tf_md_cell(f, cf_p(p, sizeof(p), r->p, ""));
 	fprintf(f, " | %u+%u | %s", s->nb, s->na, r->verdict == CMP_REGRESSION ? "**" : "");
-	cf_md(f, cmp_verdict_names[r->verdict]);
+	tf_md_cell(f, cmp_verdict_names[r->verdict]);
 	fprintf(f, "%s |\n", r->verdict == CMP_REGRESSION ? "**" : "");
 }
 
@@ -388,9 +379,9 @@ static void cf_md_diff(FILE *f, const struct cmpfmt *c)
 	for (i = 0; i < c->nr_diff; i++) {
 		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
 		fputs("| ", f);
-		cf_md(f, c->diff[i].key);
+		tf_md_cell(f, c->diff[i].key);
 		fprintf(f, " | %s | ", tb_kind_names[c->diff[i].kind]);
-		cf_md(f, text);
+		tf_md_cell(f, text);
 		fputs(" |\n", f);
 	}
 }
