@@ -253,6 +253,34 @@ static int cf_runs(FILE *f, const struct cmpfmt *c)
 	return ferror(f) ? -EIO : 0;
 }
 
+/*
+ * Each side's pooled distribution, the CDF ./run.sh compare draws: one
+ * row per non-empty bucket, its exclusive upper bound and the fraction
+ * of the side's samples at or below it; the unit in a metadata line.
+ */
+static int cf_cdf(FILE *f, const struct cmpfmt *c)
+{
+	static const char *const side[] = { "before", "after" };
+	struct kstats_hist_iter it;
+	unsigned int i, k;
+
+	fprintf(f, "# unit: %s\nside,workload,variant,hi,fraction\n", c->unit);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < c->n; i++) {
+			const struct cmp_series *s = &c->s[i];
+
+			kstats_hist_for_each_slot(&it, s->pool[k]) {
+				fprintf(f, "%s,%s,%s,", side[k], s->workload, s->variant);
+				if (it.last == UINT64_MAX)
+					fputs("18446744073709551616", f);
+				else
+					fprintf(f, "%lu", (unsigned long)(it.last + 1));
+				fprintf(f, ",%.6g\n", (double)it.cum / (double)it.total);
+			}
+		}
+	return ferror(f) ? -EIO : 0;
+}
+
 /* ---- json ---- */
 
 /* one side of a comparison: its median, spread and every run's figure */
@@ -570,6 +598,7 @@ const struct cmpfmt_writer cmpfmt_writers[] = {
 	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
 	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
 	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
+	{ "cdf", "each side's pooled CDF (./run.sh compare plots it)", false, cf_cdf },
 	{ NULL, NULL, false, NULL },
 };
 
