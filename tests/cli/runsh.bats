@@ -15,7 +15,9 @@ png_ok() {
 
 @test "run.sh is shellcheck-clean" {
 	command -v shellcheck || skip "shellcheck not installed"
-	shellcheck run.sh tests/deps.sh tests/run-all.sh tests/tools.sh tests/vm/vmcheck.sh .ci/run && shellcheck -s sh tests/vm/init
+	# -x: the drivers source tests/lib.sh
+	shellcheck -x run.sh tests/deps.sh tests/run-all.sh tests/tools.sh tests/lib.sh tests/vm/vmcheck.sh \
+		tests/kernel/kernelcheck.sh tests/kernel/bisectcheck.sh .ci/run && shellcheck -s sh tests/vm/init
 }
 
 @test "run.sh --help exits 0 and names the subcommands" {
