@@ -118,11 +118,14 @@ static int trend_control(const struct opt *o, const char *arg, char *why, size_t
 		ret = hist_add_dir(o->value, arg);
 	else
 		ret = hist_add_file(o->value, NULL, arg);
+	if (!ret)
+		return 0;
 	if (ret == -ENODATA)
 		snprintf(why, len, "--control: %s: no .csv files in it", arg);
-	else if (ret)
+	else
 		snprintf(why, len, "--control: %s: %s", arg, strerror(-ret));
-	return ret;
+	/* the parser prints @why for -EINVAL */
+	return -EINVAL;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */

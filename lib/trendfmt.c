@@ -107,15 +107,15 @@ static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *
 		fprintf(f, " run %u", r->run);
 }
 
-/* paired: "  subject 9.75us -> 11.17us, control 8.93us -> 8.95us" */
+/* paired: "  subject 9.75us -> 11.17us, control 8.93us -> 8.95us" (@md: "; subject") */
 static void tfm_own(FILE *f, const struct trendfmt *t, const struct hist_series *s,
-		    const struct trend_cp *c)
+		    const struct trend_cp *c, bool md)
 {
 	char a[32], b[32], d[32], e[32];
 
 	if (!t->h->paired)
 		return;
-	fprintf(f, "  subject %s -> %s, control %s -> %s",
+	fprintf(f, "%ssubject %s -> %s, control %s -> %s", md ? "; " : "  ",
 		cmpfmt_value(a, sizeof(a), tfm_side(s->subject, c, false), tfm_cycles(t)),
 		cmpfmt_value(b, sizeof(b), tfm_side(s->subject, c, true), tfm_cycles(t)),
 		cmpfmt_value(d, sizeof(d), tfm_side(s->control, c, false), tfm_cycles(t)),
@@ -171,7 +171,7 @@ static void tfm_cp(FILE *f, const struct trendfmt *t, const struct hist_series *
 		c->idx + 1, s->n, x.before, x.after, x.est, x.lo, x.hi, x.p, c->idx - c->lo,
 		c->hi - c->idx, cmp_verdict_names[trendfmt_verdict(t, c)],
 		!tfm_recent(t, s, c) ? "" : md ? ", **recent**" : ", recent");
-	tfm_own(f, t, s, c);
+	tfm_own(f, t, s, c, md);
 	fputs(md ? " |\n" : "\n", f);
 }
 

@@ -8,6 +8,7 @@ The machine's level moves both sides alike: piecewise constant, a new
 level in [0.8, 1.2] every 3 to 8 nights (shifts of up to +-20%); each run
 adds 1% noise; the subject alone steps by STEP_PCT from night STEP_NIGHT
 (1-based; 0: no step). Seeded: the same arguments, the same files."""
+import datetime
 import os
 import random
 import sys
@@ -29,7 +30,8 @@ def slot(v):
 def write(path, night, figures):
     with open(path, "w") as f:
         f.write("# kstats-bench-csv 2\n")
-        f.write("# timestamp: 2025-%02d-%02dT02:00:00Z\n" % (1 + (night - 1) // 28, 1 + (night - 1) % 28))
+        day = datetime.date(2025, 1, 1) + datetime.timedelta(days=night - 1)
+        f.write("# timestamp: %sT02:00:00Z\n" % day.isoformat())
         f.write("# unit: ns\n# frac_bits: 2\n# runs: %d\n" % len(figures))
         f.write("workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile\n")
         rows = {}

@@ -174,3 +174,63 @@ history() {
 	done
 	[ -z "$(awk 'length > 80' <<<"$output")" ]
 }
+
+# ---- a control measured beside every night (docs/trend-control.md) ----
+
+# nights DIR [NIGHTS SEED STEP_NIGHT STEP_PCT]: DIR/subject and DIR/control,
+# one file a night: shared level shifts of up to +-20% on both sides, 1%
+# noise per run, the subject alone +10% from night 25 of 40 (seeded)
+nights() {
+	/usr/bin/python3 tests/cli/synth_nights.py "$1" "${2:-40}" "${3:-1}" "${4:-25}" "${5:-10}"
+}
+
+@test "trend --control: the subject's +10% step at its night, none of the shared shifts, the subject's own medians" {
+	nights "$T/n"
+	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "synth old tm10/control  2025-01-25T02:00:00Z $T/n/subject/n025.csv (#25 of 40)  x1.110 -> x1.223  +10.0% [+9.4%, +10.7%]  p=0.0005 n=24+16  regression  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]
+	[ "${lines[1]}" = "TREND series=1 files=40 change_points=1 regressions=1 improvements=0 failing=0 stat=tm10 alpha=0.001 min_change=5% window=50 recent=12 seed=1 reference=raw order=timestamp verdict=ok control=paired" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ -z "$stderr" ]
+	# the subject alone: the machine's shifts are change points too, and the note says why
+	run --separate-stderr ./bench trend "$T/n/subject"
+	[[ "$output" == *"TREND series=1 files=40 change_points=7 "* ]]
+	[[ "$output" == *" 2025-01-25T02:00:00Z $T/n/subject/n025.csv run 1 (#73 of 120) "* ]]
+	[ "$stderr" = "bench trend: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)" ]
+	# the control given file by file is the same; --recent counts nights
+	run ./bench trend --recent 16 $(printf -- "-c %s " "$T"/n/control/*.csv) "$T/n/subject"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *"  regression, recent  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]]
+}
+
+@test "trend --control -f csv, runs, json, markdown: the paired figure and both sides' own" {
+	nights "$T/n"
+	run ./bench trend -f csv -c "$T/n/control" "$T/n/subject"
+	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent,subject_before,subject_after,control_before,control_after" ]
+	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/n/subject/n025.csv,3,1.11039,1.22309,10.04,9.45,10.66,0.000500,24,16,regression,no,11076,11619,9909.5,9491" ]
+	./bench trend -f runs -c "$T/n/control" "$T/n/subject" >"$T/runs"
+	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control" ]
+	[ "$(sed -n 3p "$T/runs")" = "synth,old,1,2025-01-01T02:00:00Z,3,1.10297,1.11039,8516,7721" ]
+	[ "$(wc -l <"$T/runs")" -eq 42 ]
+	run jq -c '[.metadata.control, .series[0].change_points[0].index, .series[0].change_points[0].subject, .series[0].change_points[0].control]' \
+		<(./bench trend -f json -c "$T/n/control" "$T/n/subject")
+	[ "$output" = '["paired",25,{"before":11076,"after":11619},{"before":9909.5,"after":9491}]' ]
+	run ./bench trend -f markdown -c "$T/n/control" "$T/n/subject"
+	[[ "${lines[0]}" == *"; each night against its control)" ]]
+	[[ "${lines[3]}" == "| synth old tm10/control | 2025-01-25T02:00:00Z "*" (#25 of 40) | x1.110 | x1.223 | +10.0% [+9.4%, +10.7%] | 0.0005 | 24+16 | regression; subject 11.08us -> 11.62us, control 9.91us -> 9.49us |" ]]
+}
+
+@test "trend --control: nights that do not pair are refused, one line, exit 2" {
+	nights "$T/n"
+	mv "$T/n/control/n040.csv" "$T/last.csv"
+	bad "40 subject files, 39 control files: the nights pair by order, one file each" \
+		trend -c "$T/n/control" "$T/n/subject"
+	sed 's/^# timestamp: .*/# timestamp: 2025-03-01T02:00:00Z/' "$T/last.csv" >"$T/n/control/n040.csv"
+	bad "night 40: $T/n/subject/n040.csv (2025-02-09T02:00:00Z) and $T/n/control/n040.csv (2025-03-01T02:00:00Z) are more than 12 hours apart: a night missing on one side?" \
+		trend -c "$T/n/control" "$T/n/subject"
+	sed 's/^synth,old,/synth,new,/' "$T/last.csv" >"$T/n/control/n040.csv"
+	bad "$T/n/control/n040.csv: no synth old runs in it (night 40)" trend -c "$T/n/control" "$T/n/subject"
+	mkdir "$T/empty"
+	bad "--control: $T/empty: no .csv files in it" trend -c "$T/empty" "$T/n/subject"
+	bad "$T/nope.csv: No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
+}
