@@ -425,11 +425,11 @@ int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len)
 		return -EINVAL;
 	}
 	for (i = 0; h->by_time && ctl->by_time && i < h->nf; i++) {
-		time_t d = h->f[i].t > ctl->f[i].t ? h->f[i].t - ctl->f[i].t : ctl->f[i].t - h->f[i].t;
+		const struct hist_file *a = &h->f[i], *b = &ctl->f[i];
 
-		if (d > HIST_PAIR_SKEW) {
+		if (a->t - b->t > HIST_PAIR_SKEW || b->t - a->t > HIST_PAIR_SKEW) {
 			snprintf(why, len, "night %u: %s (%s) and %s (%s) are more than 12 hours apart: a night missing on one side?",
-				 i + 1, h->f[i].path, h->f[i].stamp, ctl->f[i].path, ctl->f[i].stamp);
+				 i + 1, a->path, a->stamp, b->path, b->stamp);
 			return -EINVAL;
 		}
 	}

@@ -179,17 +179,19 @@ static void tfm_cp(FILE *f, const struct trendfmt *t, const struct hist_series *
 static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series *s)
 {
 	char m[32], a[32], b[32];
-	double med, spread, sp;
+	double med, spread, sp, sub, con;
 
 	med = hist_median(s->x, 0, s->n, &spread);
 	tfm_name(f, t, s, false);
 	fprintf(f, "  no change point in %u %s%s  %s +-%.0f%%", s->n,
 		t->h->paired ? "nights" : "runs", s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
 		tfm_value(m, sizeof(m), t, med), spread * 100);
-	if (t->h->paired)
-		fprintf(f, "  subject %s, control %s",
-			cmpfmt_value(a, sizeof(a), hist_median(s->subject, 0, s->n, &sp), tfm_cycles(t)),
-			cmpfmt_value(b, sizeof(b), hist_median(s->control, 0, s->n, &sp), tfm_cycles(t)));
+	if (t->h->paired) {
+		sub = hist_median(s->subject, 0, s->n, &sp);
+		con = hist_median(s->control, 0, s->n, &sp);
+		fprintf(f, "  subject %s, control %s", cmpfmt_value(a, sizeof(a), sub, tfm_cycles(t)),
+			cmpfmt_value(b, sizeof(b), con, tfm_cycles(t)));
+	}
 	fputc('\n', f);
 }
 

@@ -372,3 +372,19 @@ side,workload,variant,hi,fraction" ]
 	bad "--also: 'csv' is not FMT=FILE" compare --also csv "$F/runs6-480.csv" "$F/runs6-480.csv"
 	bad "--also $T/no/such/x.csv: No such file or directory" compare --also csv="$T/no/such/x.csv" "$F/runs6-480.csv" "$F/runs6-480.csv"
 }
+
+@test "run.sh trend --control: subject, control and their ratio with its change point, drawn" {
+	/usr/bin/python3 tests/cli/synth_nights.py "$T/n" 40 1 25 10
+	KSB_NO_DEPS=1 run ./run.sh trend --control "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	d=("$T/results"/*)
+	[[ "$output" == *"control=paired"* ]]
+	[ "$(head -2 "${d[0]}/trend-runs.csv" | tail -1)" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control" ]
+	# two rows for the one series: 300 px each
+	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 660
+	gnuplot -c plots/trend.gp "${d[0]}/trend-runs.csv" "${d[0]}/trend.csv" "$T/t.svg"
+	grep -q '>subject<' "$T/t.svg"
+	grep -q '>control<' "$T/t.svg"
+	grep -q 'tm10 subject/control: 1 change point' "$T/t.svg"
+	grep -q '> +10.0%</tspan>' "$T/t.svg"
+}

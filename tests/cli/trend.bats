@@ -7,6 +7,7 @@ load common
 setup() {
 	common_setup
 	# $T as a markdown cell holds it (lib/textfmt.h's escapes)
+	# shellcheck disable=SC2001
 	md_T=$(sed 's/[][\\|*_~`<]/\\&/g' <<<"$T")
 }
 
@@ -198,9 +199,21 @@ nights() {
 	[[ "$output" == *" 2025-01-25T02:00:00Z $T/n/subject/n025.csv run 1 (#73 of 120) "* ]]
 	[ "$stderr" = "bench trend: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)" ]
 	# the control given file by file is the same; --recent counts nights
-	run ./bench trend --recent 16 $(printf -- "-c %s " "$T"/n/control/*.csv) "$T/n/subject"
+	local f c=()
+	for f in "$T"/n/control/*.csv; do c+=(-c "$f"); done
+	run ./bench trend --recent 16 "${c[@]}" "$T/n/subject"
 	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == *"  regression, recent  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]]
+}
+
+@test "trend --control: A/A nights under the same shifts, no change point; alone, five" {
+	nights "$T/aa" 40 2 0 0
+	run ./bench trend -c "$T/aa/control" "$T/aa/subject"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "synth old tm10/control  no change point in 40 nights  x1.109 +-1%  subject 10.40us, control 9.35us" ]
+	[[ "${lines[1]}" == "TREND series=1 files=40 change_points=0 "*" control=paired" ]]
+	run ./bench trend "$T/aa/subject"
+	[[ "$output" == *"TREND series=1 files=40 change_points=5 "* ]]
 }
 
 @test "trend --control -f csv, runs, json, markdown: the paired figure and both sides' own" {
