@@ -86,8 +86,11 @@ does not build or boot.
 trend takes what `bench trend` takes, prints its change points, and
 writes results/<stamp>/: trend.txt, trend.csv, trend-runs.csv and
 trend.png (each series' per-run figures over time, each segment's
-median, the change points with their change). Exit 0, 1 when a series'
-newest change point is a recent regression, 2 bad input.
+median, the change points with their change); with --control DIR (a
+pinned baseline measured beside each night), the subject's and the
+control's nightly medians and their ratio, whose change points are the
+subject's own. Exit 0, 1 when a series' newest change point is a recent
+regression, 2 bad input.
 
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps),
 KSB_BENCH=PATH (the bench binary to run).
