@@ -598,7 +598,7 @@ const struct cmpfmt_writer cmpfmt_writers[] = {
 	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
 	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
 	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
-	{ "cdf", "each side's pooled CDF (./run.sh compare plots it)", false, cf_cdf },
+	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", false, cf_cdf },
 	{ NULL, NULL, false, NULL },
 };
 
