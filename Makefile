@@ -256,8 +256,9 @@ perf-trend-control: build/perf-trend-control
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
 
-# bench trend on real runs (README "bench trend"): two histories of 40
-# nightly invocations, a step at night 25 and A/A; 20-30 min
+# bench trend on real runs (README "bench trend"): three histories of 40
+# nightly invocations, a step at night 25 and two A/A, each judged alone
+# and against the first A/A as its control; 30-45 min
 trend-history: bench
 	tests/perf/trend-history.sh $(NIGHTS)
 
