@@ -44,7 +44,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -235,7 +235,7 @@ fuzz: $(TOOLS) bench
 build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-perf: build/perf perf-trend
+perf: build/perf perf-trend perf-trend-control
 	build/perf
 
 # bench trend's figures (tests/perf/trend.c): false change points, the two
@@ -246,12 +246,21 @@ build/perf-trend: build/obj/tests/perf/trend.o $(call objs,obj,$(LIB_SRCS))
 perf-trend: bench build/perf-trend
 	build/perf-trend $(FILES)
 
+# bench trend --control on synthetic nights (tests/perf/trend-control.c):
+# false change points per 100 nights with and without the control
+build/perf-trend-control: build/obj/tests/perf/trend-control.o $(call objs,obj,$(LIB_SRCS))
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+perf-trend-control: build/perf-trend-control
+	build/perf-trend-control $(NIGHTS)
+
 # the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
 
-# bench trend on real runs (README "bench trend"): two histories of 40
-# nightly invocations, a step at night 25 and A/A; 20-30 min
+# bench trend on real runs (README "bench trend"): three histories of 40
+# nightly invocations, a step at night 25 and two A/A, each judged alone
+# and against the first A/A as its control; 30-45 min
 trend-history: bench
 	tests/perf/trend-history.sh $(NIGHTS)
 
