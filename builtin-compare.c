@@ -16,6 +16,7 @@
 #include "bench.h"
 #include "lib/cmpfmt.h"
 #include "lib/compare.h"
+#include "lib/kcidb.h"
 #include "lib/results.h"
 #include "lib/testbed.h"
 
@@ -37,6 +38,7 @@ struct compare_opts {
 	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
 	bool strict;			/* --strict: a testbed or config difference is exit 2 */
+	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 };
 
 /* one side: its files, read */
@@ -104,6 +106,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "differs between or within the sides; else a warning"),
 		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
+		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -376,6 +379,8 @@ static int compare_report(const struct compare_opts *o, const struct compare_sta
 		.diff = st->diff, .nr_diff = st->nr_diff,
 		.path = { (const char *const *)st->side[0].path,
 			  (const char *const *)st->side[1].path },
+		.meta = { &st->side[0].set[0]->meta, &st->side[1].set[0]->meta },
+		.origin = o->origin,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
 	int ret;

@@ -13,6 +13,8 @@
 #include "../kstats_hist.h"
 #include "cmpfmt.h"
 #include "json.h"
+#include "kcidb.h"
+#include "lkp.h"
 #include "meta.h"
 #include "testbed.h"
 
@@ -579,6 +581,8 @@ const struct cmpfmt_writer cmpfmt_writers[] = {
 	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
 	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
 	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
+	{ "kcidb", "for KernelCI: KCIDB v5.3, a test per series", true, kcidb_write_compare },
+	{ "lkp", "0-day's %change table, with the verdicts", false, lkp_write_compare },
 	{ NULL, NULL, false, NULL },
 };
 

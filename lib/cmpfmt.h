@@ -21,6 +21,11 @@
  *				whose message is the series' line of the table
  *	bmf			Bencher Metric Format
  *	github-action-benchmark	its customSmallerIsBetter array
+ *	kcidb			KernelCI's KCIDB v5.3: the AFTER side's checkout
+ *				and build, one PASS or FAIL test per series
+ *				(lib/kcidb.h, kcidb_write_compare())
+ *	lkp			0-day's two-column table, bench's verdict beside
+ *				each row (lib/lkp.h)
  *
  * and cmpfmt_annotations(), GitHub Actions' ::error workflow command per
  * regression (::warning for a testbed that differs).
@@ -79,6 +84,7 @@
 
 #include "compare.h"
 
+struct meta;
 struct tb_diff;
 
 #define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
@@ -95,6 +101,8 @@ struct cmpfmt {
 	const struct tb_diff *diff;	/* keys that differ (testbed_diff()), or NULL */
 	unsigned int nr_diff;		/* how many */
 	const char *const *path[2];	/* each side's file names; NULL: "file N" */
+	const struct meta *meta[2];	/* each side's first file's metadata, or NULL */
+	const char *origin;		/* kcidb: the CI system's name; NULL: KCIDB_ORIGIN */
 };
 
 struct cmpfmt_writer {
