@@ -8,7 +8,8 @@
  *	---------------- ---------------------------
  *	         %stddev     %change         %stddev
  *	             \          |                \
- *	     13191 ±  3%     +16.1%      15317 ±  3%  irqdesc-alloc.old.tm10  regression +16.4% [+11.7%, +20.2%] p=0.001 n=6+6
+ *	     13193 ±  3%     +16.0%      15306 ±  3%  irqdesc-alloc.old.tm10  regression
+ *	  +16.4% [+11.7%, +20.2%] p=0.001 n=6+6				(one line)
  *
  * (the header's commits are the sides' --label commit=SHA, cut to 16 and
  * 27 characters as 0-day cuts them, else "before" and "after"; the first
