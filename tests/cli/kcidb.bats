@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# needs: python3 jq jsonschema
+# needs: python3 jq jsonschema busybox
 # -f kcidb: KernelCI's KCIDB v5.3, for bench compare's gate and for a
 # results set (bench show here; run, kernel and vm write through the same
 # writer). Every document is checked against tests/fixtures/schemas/
@@ -136,4 +136,42 @@ labelled() {
 		echo "$edit: $status $output"
 		[ "$status" -eq 1 ]
 	done
+}
+
+@test "run -f kcidb: the run's document; bench show of its CSV prints it again, byte for byte" {
+	./bench run -q -R 2 -n 64 --label commit="$SHA" -f kcidb -o "$T/r.csv" >"$T/run.json"
+	valid "$T/run.json"
+	./bench show -f kcidb "$T/r.csv" >"$T/show.json"
+	cmp "$T/run.json" "$T/show.json"
+	# the run's start names its tests, and starts them
+	stamp=$(sed -n 's/^# timestamp: //p' "$T/r.csv")
+	run jq -r '.tests[0] | [.start_time, .id] | join(" ")' "$T/run.json"
+	[[ "$output" == "$stamp kstats_bench:$SHA:"*":$stamp:kstats_bench.irqdesc-alloc.old.min" ]]
+}
+
+@test "a vm gate: bench vm's two kernels (fake-qemu), compare -f kcidb, the build its release" {
+	# a bzImage's setup header, as vm.bats makes it: release 6.12.117
+	mkdir -p "$T/stock" "$T/patched"
+	/usr/bin/python3 - "$T/stock/bzImage" <<-'EOF'
+		import struct, sys
+		img = bytearray(0x1000)
+		img[0x202:0x206] = b"HdrS"
+		img[0x206:0x208] = struct.pack("<H", 0x20f)
+		img[0x20e:0x210] = struct.pack("<H", 0x400)
+		v = b"6.12.117 (root@ci) #1 SMP\0"
+		img[0x600:0x600 + len(v)] = v
+		open(sys.argv[1], "wb").write(img)
+	EOF
+	cp "$T/stock/bzImage" "$T/patched/bzImage"
+	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 5 -p 8 --label tree=mainline \
+		"$T/stock/bzImage" "$T/patched/bzImage" -- run -n 64 >/dev/null
+	run --separate-stderr ./bench compare -f kcidb --origin ci_lab "$T/out/stock.csv" -- "$T/out/patched.csv"
+	[ "$status" -le 1 ]
+	printf '%s\n' "$output" >"$T/vm-gate.json"
+	valid "$T/vm-gate.json"
+	run jq -c '[.checkouts[0].id, .checkouts[0].tree_name, .builds[0].id, .builds[0].misc.vm_image, [.tests[] | .path, .misc.n_before, .misc.n_after]]' "$T/vm-gate.json"
+	[ "$output" = "[\"ci_lab:6.12.117\",\"mainline\",\"ci_lab:6.12.117\",\"$T/patched/bzImage\",[\"kstats_bench.gate.irqdesc-alloc.old.tm10\",5,5,\"kstats_bench.gate.irqdesc-alloc.new.tm10\",5,5]]" ]
+	./bench show -f kcidb "$T/out/patched.csv" >"$T/vm-res.json"
+	valid "$T/vm-res.json"
+	[ "$(jq '.tests | length' "$T/vm-res.json")" = 14 ]
 }
