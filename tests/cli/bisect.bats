@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: busybox
 # ./run.sh bisect's refusals, which come before anything is built, and
 # bisect-step.sh's; the bisect itself runs in make bisectcheck, on real
 # kernels.
@@ -104,6 +105,8 @@ refuses() {
 }
 
 # fake_kit: $K, a copy of run.sh and bisect-step.sh beside a fake bench
+# (it boots nothing: "needs: busybox" is for the report's "bench vm" text,
+# which testdeps.bats's pattern reads as a call)
 # whose vm writes fixture CSVs instead of booting (good-REV: 6 runs at
 # 480 possible CPUs; REV: the same, or the 576 ones where the tree's f
 # says slow) and whose other commands are the real bench; and $S, a
