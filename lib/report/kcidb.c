@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmpfmt.h"
-#include "kcidb.h"
-#include "meta.h"
-#include "options.h"
-#include "testbed.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/meta.h"
+#include "lib/report/options.h"
+#include "lib/report/testbed.h"
 
 #define KCIDB_PATH_MAX	512	/* bytes of a test path */
 

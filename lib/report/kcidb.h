@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kcidb.h - KernelCI's KCIDB report (kcidb-io schema v5.3), built with
- * lib/json.h's writer: what `-f kcidb` prints, for a results set
- * (lib/format.c: one DONE test per series and statistic) and for bench
- * compare's gate (lib/cmpfmt.c: one PASS or FAIL test per series).
+ * lib/report/json.h's writer: what `-f kcidb` prints, for a results set
+ * (lib/report/format.c: one DONE test per series and statistic) and for bench
+ * compare's gate (lib/report/cmpfmt.c: one PASS or FAIL test per series).
  *
  *	struct kcidb k;
  *	const char *seg[] = { "kstats_bench", "irqdesc-alloc", "old", "p50" };
@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "json.h"
+#include "lib/report/json.h"
 
 struct cmpfmt;
 struct meta;
@@ -42,7 +42,7 @@ struct opt;
 #define KCIDB_ORIGIN		"kstats_bench"	/* the default --origin */
 #define KCIDB_ORIGIN_MAX	64		/* bytes of an origin, NUL included */
 #define KCIDB_ID_MAX		512		/* bytes of an ID */
-#define KCIDB_META_ORIGIN	"kcidb_origin"	/* --origin, for lib/format.c's writer */
+#define KCIDB_META_ORIGIN	"kcidb_origin"	/* --origin, for lib/report/format.c's writer */
 
 struct kcidb {
 	struct json j;			/* the document */

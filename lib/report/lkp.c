@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmpfmt.h"
-#include "lkp.h"
-#include "meta.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/lkp.h"
+#include "lib/report/meta.h"
 
 /* 0-day shows a row's ± only from this relative stddev on, percent */
 #define LKP_NOISY_PCT	2
