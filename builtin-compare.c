@@ -17,6 +17,7 @@
 #include "lib/report/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/results.h"
 #include "lib/report/testbed.h"
 
@@ -39,6 +40,7 @@ struct compare_opts {
 	enum cmp_ref reference;		/* --reference */
 	bool strict;			/* --strict: a testbed or config difference is exit 2 */
 	struct outset also;		/* --also FMT=FILE */
+	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 };
 
 /* one side: its files, read */
@@ -109,6 +111,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically\n"
 			 "(repeatable: one compare, several reports)"),
+		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -381,6 +384,8 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		.diff = st->diff, .nr_diff = st->nr_diff,
 		.path = { (const char *const *)st->side[0].path,
 			  (const char *const *)st->side[1].path },
+		.meta = { &st->side[0].set[0]->meta, &st->side[1].set[0]->meta },
+		.origin = o->origin,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
 	unsigned int i;

@@ -74,8 +74,10 @@ vm beside GOOD's kernel, interleaved, and compares the two: a regression
 is bad, '~' good, a change below the threshold good (said so), a build or
 boot failure skipped. BAD is checked first. It writes results/<stamp>/:
 good/ (GOOD's kernel), REV.csv, good-REV.csv, REV.compare.txt and the
-consoles per step, bisect.log (git bisect log) and bisect.txt; prints the
-first bad commit, its subject and the compare line that condemned it.
+consoles per step, bisect.log (git bisect log) and bisect.txt, and prints
+it: a regression report shaped as 0-day's mails (subject, commit, testbed,
+the commands that reproduce it, the %change table, #regzbot introduced:),
+then the first bad commit, the compare line that condemned it, BISECT.
 Options: -B, --boots N (6); -p, --possible-cpus N (480); -c, --cpus N (2);
 -t, --threshold PCT (compare's, 5); --vm 'OPTIONS' (more bench vm options);
 --no-check-bad. COMMAND: the bench command in the guests (default
@@ -424,6 +426,85 @@ bisect_restore() {
 	git -C "$tree" checkout -q "$orig" 2>/dev/null || true
 }
 
+# bisect_label CSV KEY: the run's --label KEY=VALUE (bench vm --label,
+# through --vm), or nothing
+bisect_label() {
+	sed -n "s/^# label_$2: //p" "$1" 2>/dev/null | head -1
+}
+
+# bisect_tree TREE ORIG CSV: "TREE:BRANCH" of a report's subject, from the
+# labels tree= and branch=, else the repository (its origin remote's
+# name, else its directory) and the branch it was on (else HEAD)
+bisect_tree() {
+	local tree=$1 orig=$2 csv=$3 name branch url
+	name=$(bisect_label "$csv" tree)
+	branch=$(bisect_label "$csv" branch)
+	if [ -z "$name" ]; then
+		url=$(git -C "$tree" remote get-url origin 2>/dev/null || true)
+		name=$(basename "${url:-$tree}" .git)
+	fi
+	if [ -z "$branch" ]; then
+		branch=$(git -C "$tree" rev-parse -q --verify "refs/heads/$orig" >/dev/null && echo "$orig" || echo HEAD)
+	fi
+	echo "$name:$branch"
+}
+
+# bisect_report TREE DIR GOOD FIRST SHA ORIG: the regression report, in
+# the shape of 0-day's mails (docs/formats.md): subject, the commit, the
+# testbed, the commands that reproduce it, the table of GOOD against the
+# first bad commit, and regzbot's line. No Reported-by or Closes: those
+# are 0-day's tags.
+bisect_report() {
+	local tree=$1 dir=$2 good=$3 first=$4 sha=$5 orig=$6 s10 g10 subject gsubj sys row wl var ch
+	local csv=$dir/$sha.csv gcsv=$dir/good-$sha.csv cpu host cmpo
+	read -r -a cmpo <<<"$KSB_BISECT_COMPARE"
+	s10=$(git -C "$tree" rev-parse --short=10 "$first")
+	g10=$(git -C "$tree" rev-parse --short=10 "$good")
+	subject=$(git -C "$tree" log -1 --format=%s "$first")
+	gsubj=$(git -C "$tree" log -1 --format=%s "$good")
+	sys=${subject%%:*}
+	[ "$sys" != "$subject" ] || sys=unknown
+	# the first regression in compare's order, the series that condemned it
+	row=$("$bench" compare -f csv "${cmpo[@]}" "$gcsv" -- "$csv" 2>/dev/null |
+		awk -F, '$14 == "regression" { print; exit }' || true)
+	IFS=, read -r wl var _ _ _ _ _ ch _ <<<"$row"
+	ch=$(printf '%+.1f%%' "${ch:-0}")
+	cpu=$(sed -n 's/^# cpu_model: //p' "$csv" | head -1)
+	host=$(sed -n 's/^# host: //p' "$csv" | head -1)
+	echo "Subject: [$(bisect_tree "$tree" "$orig" "$csv")] [$sys] $s10: $wl.$var $ch regression"
+	echo
+	echo "kstats-bench noticed a $ch regression of $wl.$var on:"
+	echo
+	echo "commit: $first (\"$subject\")"
+	echo
+	echo "testbed: bench vm on $host (${cpu:-unknown CPU}), $b_boots boots a kernel at $b_possible possible CPUs, $b_cpus CPUs"
+	echo "parameters:"
+	echo
+	echo "	command: bench ${b_cmd[*]}"
+	echo "	boots: $b_boots"
+	echo "	possible_cpus: $b_possible"
+	echo "	cpus: $b_cpus"
+	echo "	threshold: $b_threshold%"
+	echo
+	echo "To reproduce, in $tree (the good kernel as bisect-step.sh --baseline keeps it):"
+	echo
+	echo "	git checkout $first"
+	echo "	make olddefconfig && make bzImage modules"
+	echo "	bench vm $KSB_BISECT_VM -o . --module $dir/good/kstats_bench.ko good-$sha=$dir/good/bzImage $sha=. -- ${b_cmd[*]}"
+	echo "	bench compare $KSB_BISECT_COMPARE good-$sha.csv -- $sha.csv"
+	echo
+	echo "commit: "
+	echo "  $g10 (\"$gsubj\")"
+	echo "  $s10 (\"$subject\")"
+	echo
+	# the sides' commits head the columns, as in 0-day's table
+	printf '%-16.16s %-27.27s \n' "$(git -C "$tree" rev-parse "$good")" "$first"
+	"$bench" compare -f lkp "${cmpo[@]}" "$gcsv" -- "$csv" 2>/dev/null | tail -n +2 || true
+	echo
+	echo "#regzbot introduced: $s10"
+	echo
+}
+
 bisect() {
 	local tree good bad orig dir rc=0 t0=$SECONDS first sha subject line steps check_bad=1
 	b_boots=6 b_possible=480 b_cpus=2 b_threshold=5 b_vm=
@@ -494,10 +575,12 @@ bisect() {
 	# one line per step: bisect start names GOOD and BAD in a line of its own
 	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
 	{
+		bisect_report "$tree" "$dir" "$good" "$first" "$sha" "$orig"
 		echo "first bad commit: $sha $subject"
 		echo "condemned by: ${line:-(its compare: $dir/$sha.compare.txt)}"
 		echo "BISECT first_bad=$first steps=$steps boots=$b_boots possible=$b_possible seconds=$((SECONDS - t0)) results=$dir"
-	} | tee "$dir/bisect.txt"
+	} >"$dir/bisect.txt"
+	cat "$dir/bisect.txt"
 }
 
 # ---- trend ----

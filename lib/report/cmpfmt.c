@@ -13,6 +13,8 @@
 #include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/json.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/lkp.h"
 #include "lib/report/meta.h"
 #include "lib/report/testbed.h"
 #include "lib/report/textfmt.h"
@@ -599,6 +601,8 @@ const struct cmpfmt_writer cmpfmt_writers[] = {
 	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
 	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
 	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", false, cf_cdf },
+	{ "kcidb", "for KernelCI: KCIDB v5.3, a test per series", true, kcidb_write_compare },
+	{ "lkp", "0-day's %change table, with the verdicts", false, lkp_write_compare },
 	{ NULL, NULL, false, NULL },
 };
 

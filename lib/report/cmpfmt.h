@@ -23,6 +23,11 @@
  *	github-action-benchmark	its customSmallerIsBetter array
  *	cdf			a "# unit: U" line, then each side's pooled CDF:
  *				side,workload,variant,hi,fraction per bucket
+ *	kcidb			KernelCI's KCIDB v5.3: the AFTER side's checkout
+ *				and build, one PASS or FAIL test per series
+ *				(lib/report/kcidb.h, kcidb_write_compare())
+ *	lkp			0-day's two-column table, bench's verdict beside
+ *				each row (lib/report/lkp.h)
  *
  * and cmpfmt_annotations(), GitHub Actions' ::error workflow command per
  * regression (::warning for a testbed that differs).
@@ -81,6 +86,7 @@
 
 #include "lib/report/compare.h"
 
+struct meta;
 struct tb_diff;
 
 #define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
@@ -97,6 +103,8 @@ struct cmpfmt {
 	const struct tb_diff *diff;	/* keys that differ (testbed_diff()), or NULL */
 	unsigned int nr_diff;		/* how many */
 	const char *const *path[2];	/* each side's file names; NULL: "file N" */
+	const struct meta *meta[2];	/* each side's first file's metadata, or NULL */
+	const char *origin;		/* kcidb: the CI system's name; NULL: KCIDB_ORIGIN */
 };
 
 struct cmpfmt_writer {

@@ -14,6 +14,7 @@
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
 #include "lib/report/json.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/results.h"
 
 #define FORMAT_MAX_VARIANTS	16	/* merged series of one workload */
@@ -263,6 +264,52 @@ static int fmt_json(FILE *f, const struct results *r)
 	return json_doc_end(&j);
 }
 
+/* ---- kcidb ---- */
+
+/* one DONE test of series @s: statistic @stat is @v */
+static void fmt_kcidb_test(struct kcidb *k, const struct results *r,
+			   const struct results_series *s, const char *stat, double v)
+{
+	const char *seg[] = { "kstats_bench", s->workload, s->variant, stat };
+
+	kcidb_test_begin(k, seg, 4, "DONE", &r->meta);
+	kcidb_number(k, v, fmt_meta(r, "unit", "ns"));
+	kcidb_misc_begin(k, &r->meta);
+	json_u64(&k->j, "samples", kstats_hist_total(s->h));
+	/* the figure as the file holds it: number is in seconds */
+	kcidb_double(k, "figure", v, 1);
+	kcidb_string(k, "figure_unit", fmt_meta(r, "unit", "ns"));
+	kcidb_string(k, "runs", meta_get(&r->meta, "runs"));
+	kcidb_test_end(k);
+}
+
+/* KCIDB: per merged series (or the one series of a pick) its statistics */
+static int fmt_kcidb(FILE *f, const struct results *r)
+{
+	const char *origin = fmt_meta(r, KCIDB_META_ORIGIN, KCIDB_ORIGIN);
+	struct kcidb k;
+	unsigned int i;
+
+	kcidb_begin(&k, f, origin, &r->meta);
+	for (i = 0; i < r->n; i++) {
+		const struct results_series *s = &r->s[i];
+		const struct kstats_hist *h = s->h;
+
+		if (r->n > 1 && !fmt_primary(s))
+			continue;
+		if (!kstats_hist_total(h))
+			continue;	/* no figure to state */
+		fmt_kcidb_test(&k, r, s, "min", (double)kstats_hist_min(h));
+		fmt_kcidb_test(&k, r, s, "p50", (double)kstats_hist_value_at_percentile(h, 50));
+		fmt_kcidb_test(&k, r, s, "p90", (double)kstats_hist_value_at_percentile(h, 90));
+		fmt_kcidb_test(&k, r, s, "p99", (double)kstats_hist_value_at_percentile(h, 99));
+		fmt_kcidb_test(&k, r, s, "max", (double)kstats_hist_max(h));
+		fmt_kcidb_test(&k, r, s, "mean", kstats_hist_mean(h));
+		fmt_kcidb_test(&k, r, s, "tm10", cmp_trimmed_mean(h, 0.10));
+	}
+	return kcidb_end(&k);
+}
+
 /* ---- the table ---- */
 
 /* name, one --help line (at most 40 columns: it follows the option's column) */
@@ -272,6 +319,7 @@ const struct format formats[] = {
 	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", csv_write },
 	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars },
 	{ "json", "the JSON document (man kstats-bench)", fmt_json },
+	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb },
 	{ NULL, NULL, NULL },
 };
 

@@ -17,6 +17,10 @@
  *	csv     the CSV, format 3 (lib/report/csv.h)
  *	bars    as table, with bars instead of the patch's table
  *	json    the JSON document (lib/report/json.h)
+ *	kcidb   KernelCI's KCIDB v5.3 (lib/report/kcidb.h): per merged series
+ *	        one DONE test per statistic (min, p50, p90, p99, max, mean,
+ *	        tm10), its figure in seconds; the origin is the metadata's
+ *	        "kcidb_origin" (bench show --origin), else kstats_bench
  *
  * The titles and SUMMARY read the set's metadata: "variant_<v>" (the
  * description), "used_cpus", "possible_cpus", "cache", "mode", "unit",

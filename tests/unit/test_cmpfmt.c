@@ -21,6 +21,8 @@
 
 #include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/lkp.h"
 #include "lib/report/testbed.h"
 
 #define REG { \
@@ -110,7 +112,10 @@ static void test_line_and_helpers(void **state)
 	assert_null(cmpfmt_find("xml"));
 	assert_string_equal(cmpfmt_writers[7].name, "github-action-benchmark");
 	assert_string_equal(cmpfmt_writers[8].name, "cdf");
-	assert_null(cmpfmt_writers[9].name);
+	assert_string_equal(cmpfmt_writers[9].name, "kcidb");
+	assert_string_equal(cmpfmt_writers[10].name, "lkp");
+	assert_null(cmpfmt_writers[11].name);
+	assert_true(cmpfmt_find("kcidb")->testbed && !cmpfmt_find("lkp")->testbed);
 	assert_true(cmpfmt_find("table")->testbed && cmpfmt_find("json")->testbed);
 	assert_true(cmpfmt_find("markdown")->testbed && cmpfmt_find("junit")->testbed);
 	assert_false(cmpfmt_find("csv")->testbed || cmpfmt_find("runs")->testbed);
@@ -423,6 +428,34 @@ static void test_cdf(void **state)
 	kstats_hist_free(s[0].pool[1]);
 }
 
+/* KCIDB's names and 0-day's numbers: what the writers build on */
+static void test_kcidb_lkp_helpers(void **state)
+{
+	char buf[KCIDB_ORIGIN_MAX + 1];
+
+	(void)state;
+	assert_true(kcidb_origin_valid("kstats_bench"));
+	assert_true(kcidb_origin_valid("lab_2"));
+	assert_false(kcidb_origin_valid("kstats-bench"));
+	assert_false(kcidb_origin_valid("Lab"));
+	assert_false(kcidb_origin_valid(""));
+	memset(buf, 'a', KCIDB_ORIGIN_MAX);
+	buf[KCIDB_ORIGIN_MAX] = 0;
+	assert_false(kcidb_origin_valid(buf));
+	buf[KCIDB_ORIGIN_MAX - 1] = 0;
+	assert_true(kcidb_origin_valid(buf));
+	assert_string_equal(kcidb_segment(buf, sizeof(buf), "irqdesc-alloc"), "irqdesc-alloc");
+	assert_string_equal(kcidb_segment(buf, sizeof(buf), "a.b c/d_E"), "a_b_c_d_E");
+	assert_string_equal(kcidb_segment(buf, sizeof(buf), ""), "_");
+	assert_string_equal(kcidb_segment(buf, 4, "abcdef"), "abc");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 0.19), "0.19");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 260.924), "260.92");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 138055.4), "138055");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 83270128), "83270128");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 7.967e9), "7.967e+09");
+	assert_string_equal(lkp_number(buf, sizeof(buf), -1234.6), "-1235");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_compare_formats),
 		cmocka_unit_test(test_annotations),
 		cmocka_unit_test(test_cdf),
+		cmocka_unit_test(test_kcidb_lkp_helpers),
 	};
 
 	return cmocka_run_group_tests_name("cmpfmt", tests, NULL, NULL);
