@@ -169,7 +169,8 @@ static const struct opt run_opts[] = {
 		   "allowed CPU)"),
 	OPT_U64('p', "possible-cpus", &g.possible, 1, TOPO_MAX_CPUS, "N",
 		"emulate N possible CPUs, 1..8192 (default: the\n"
-		"real count)"),
+		"real count); not with syscall-null, file-read,\n"
+		"fork-exit: they time the running kernel"),
 	OPT_ENUM(0, "pcpu-layout", &g.pcpu_layout, pcpu_layout_names, "L",
 		 "embedded (default): node groups, each one contiguous\n"
 		 "region on 2 MiB pages where granted, as the kernel's\n"
@@ -185,7 +186,8 @@ static const struct opt run_opts[] = {
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
 		 "flushed first; remote: each worker dirties its own\n"
-		 "CPU's counter first"),
+		 "CPU's counter first (kernel only for the workloads\n"
+		 "that time the running kernel)"),
 	OPT_ENUM('m', "mode", &g.mode, run_modes, "MODE",
 		 "serial (default): one sample at a time machine-wide\n"
 		 "parallel: every worker at once (not with --cache\n"

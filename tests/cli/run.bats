@@ -91,8 +91,11 @@ workloads() { ./bench list | awk '!/^ / { print $1 }'; }
 
 # the variants of workload $1, as bench list names them, space-separated
 variants() {
-	./bench list | awk -v w="$1" '!/^ / { cur = $1; next }
-		cur == w { sub(":$", "", $1); printf "%s%s", n++ ? " " : "", $1 }'
+	local list
+
+	list=$(./bench list) || return
+	awk -v w="$1" '!/^ / { cur = $1; next }
+		cur == w { sub(":$", "", $1); printf "%s%s", n++ ? " " : "", $1 }' <<<"$list"
 }
 
 @test "every format and workload runs; csv on stdout equals the schema" {
