@@ -169,8 +169,8 @@ static const struct opt run_opts[] = {
 		   "allowed CPU)"),
 	OPT_U64('p', "possible-cpus", &g.possible, 1, TOPO_MAX_CPUS, "N",
 		"emulate N possible CPUs, 1..8192 (default: the\n"
-		"real count); not with syscall-null, file-read,\n"
-		"fork-exit: they time the running kernel"),
+		"real count); refused by the workloads that time\n"
+		"the running kernel (docs/workloads.md)"),
 	OPT_ENUM(0, "pcpu-layout", &g.pcpu_layout, pcpu_layout_names, "L",
 		 "embedded (default): node groups, each one contiguous\n"
 		 "region on 2 MiB pages where granted, as the kernel's\n"

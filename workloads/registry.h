@@ -18,6 +18,7 @@ extern const struct workload wl_empty;
 extern const struct workload wl_syscall_null;
 extern const struct workload wl_file_read;
 extern const struct workload wl_fork_exit;
+extern const struct workload wl_cgroup_mkdir;
 
 /* the registry, NULL-terminated */
 extern const struct workload *const workloads[];

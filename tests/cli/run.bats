@@ -102,6 +102,10 @@ variants() {
 	run workloads
 	[ "${#lines[@]}" -ge 4 ]
 	for w in "${lines[@]}"; do
+		# cgroup-mkdir's default parent must be cgroup2 (workloads.bats mounts its own)
+		if [ "$w" = cgroup-mkdir ] && [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
+			continue
+		fi
 		./bench run -q -w "$w" -n 64 -f csv >"$T/$w.csv"
 		check_csv "$T/$w.csv" 64 "$(variants "$w")"
 	done

@@ -1,12 +1,26 @@
 #!/usr/bin/env bats
 # bench run's workloads of the running kernel (syscall-null, file-read,
-# fork-exit): one series each, the real possible CPU count, file-read's
-# --path and the metadata it records, and what they refuse.
+# fork-exit, cgroup-mkdir): one series each, the real possible CPU
+# count, file-read's --path and the metadata it records, cgroup-mkdir's
+# --cgroup-parent, and what they refuse.
 
 load common
 
 setup() {
 	common_setup
+}
+
+teardown() {
+	if [ -n "${CG:-}" ]; then
+		umount "$CG"
+	fi
+}
+
+# CG: a cgroup2 mount of our own, or skip where the host refuses one
+cgroup2() {
+	mkdir "$T/cg"
+	mount -t cgroup2 none "$T/cg" 2>/dev/null || skip "cannot mount cgroup2 here"
+	CG=$T/cg
 }
 
 # the kernel's possible CPUs, counted from /sys/devices/system/cpu/possible
@@ -99,7 +113,7 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 }
 
 @test "--possible-cpus and --cache cold or remote are refused, exit 2" {
-	for w in syscall-null file-read fork-exit; do
+	for w in syscall-null file-read fork-exit cgroup-mkdir; do
 		bad "bench run: --possible-cpus: $w times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead" \
 			run -q -w "$w" -p 64 -n 10
 		for c in cold remote; do
@@ -139,4 +153,23 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	[ "$(jq -r '[.histograms[].variant] | unique | join(",")' "$T/out-json")" = syscall ]
 	# the per-run table names the one series
 	grep -q '^run  *syscall_tm10  *syscall_samples$' "$T/out-table"
+}
+
+@test "cgroup-mkdir: -n samples under --cgroup-parent, no child left behind" {
+	cgroup2
+	run ./bench run -q -w cgroup-mkdir --cgroup-parent "$CG" -n 30 -o "$T/c.csv"
+	[ "$status" -eq 0 ]
+	grep -qx "# cgroup-mkdir mkdir: mkdir(2), rmdir(2) of a child of $CG" <<<"$output"
+	[ "$(meta "$T/c.csv" cgroup_parent)" = "$CG" ]
+	[ "$(meta "$T/c.csv" samples_taken)" = 30 ]
+	[ "$(awk -F, '$1 == "cgroup-mkdir" && $4 == "all" { n += $9 } END { print n }' "$T/c.csv")" -eq 30 ]
+	[ -z "$(find "$CG" -mindepth 1 -type d)" ]
+}
+
+@test "cgroup-mkdir: a parent that is not cgroup2 is exit 2 naming it" {
+	mkdir "$T/d"
+	bad "bench run: --cgroup-parent: $T/d: not a cgroup2 directory (mount -t cgroup2 none DIR)" \
+		run -q -w cgroup-mkdir --cgroup-parent "$T/d" -n 10
+	bad "bench run: --cgroup-parent: $T/nope: No such file or directory" \
+		run -q -w cgroup-mkdir --cgroup-parent "$T/nope" -n 10
 }
