@@ -15,6 +15,7 @@ const struct workload *const workloads[] = {
 	&wl_file_read,
 	&wl_fork_exit,
 	&wl_cgroup_mkdir,
+	&wl_bpf_lookup,
 	NULL,
 };
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # bench run's workloads of the running kernel (syscall-null, file-read,
-# fork-exit, cgroup-mkdir): one series each, the real possible CPU
+# fork-exit, cgroup-mkdir, bpf-pcpu-lookup): one series each, the real possible CPU
 # count, file-read's --path and the metadata it records, cgroup-mkdir's
 # --cgroup-parent, and what they refuse.
 
@@ -113,7 +113,7 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 }
 
 @test "--possible-cpus and --cache cold or remote are refused, exit 2" {
-	for w in syscall-null file-read fork-exit cgroup-mkdir; do
+	for w in syscall-null file-read fork-exit cgroup-mkdir bpf-pcpu-lookup; do
 		bad "bench run: --possible-cpus: $w times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead" \
 			run -q -w "$w" -p 64 -n 10
 		for c in cold remote; do
@@ -172,4 +172,17 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 		run -q -w cgroup-mkdir --cgroup-parent "$T/d" -n 10
 	bad "bench run: --cgroup-parent: $T/nope: No such file or directory" \
 		run -q -w cgroup-mkdir --cgroup-parent "$T/nope" -n 10
+}
+
+@test "bpf-pcpu-lookup: -n lookups, each copying 8 bytes per possible CPU" {
+	run --separate-stderr ./bench run -q -w bpf-pcpu-lookup -n 25 -o "$T/b.csv"
+	if [ "$status" -eq 3 ] && [[ "$stderr" == *"Operation not permitted"* ]]; then
+		skip "no CAP_BPF here: $stderr"
+	fi
+	[ "$status" -eq 0 ]
+	grep -qx '# bpf-pcpu-lookup lookup: bpf(BPF_MAP_LOOKUP_ELEM) of a PERCPU_ARRAY element, 8 bytes per CPU' <<<"$output"
+	[ "$(meta "$T/b.csv" samples_taken)" = 25 ]
+	[ "$(meta "$T/b.csv" bpf_value_size)" = 8 ]
+	[ "$(meta "$T/b.csv" bpf_copy_bytes)" = "$((8 * $(real_possible)))" ]
+	[ "$(awk -F, '$1 == "bpf-pcpu-lookup" && $4 == "all" { n += $9 } END { print n }' "$T/b.csv")" -eq 25 ]
 }
