@@ -27,9 +27,10 @@
  * every worker, not for workloads that set no_remote (their own threads
  * dirty the counters), nor in parallel mode.
  *
- * Reference (cfg.reference): before each old/new pair, in its turn, a
- * worker times a fixed loop of cold stores in an area of its own
- * (ref.h), with the same stamps, flushed before and after: the machine's
+ * Reference (cfg.reference): before each old/new pair (each sample of
+ * a workload of one variant), in its turn, a worker times a fixed loop
+ * of cold stores in an area of its own (ref.h), with the same stamps,
+ * flushed before and after: the machine's
  * memory speed during the run, for bench compare to take drift out.
  * Before every pair; it evicts warm lines, so bench run asks for it with
  * --cache cold only (why both: docs/design.md, "The gate's reference
