@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: jq busybox
 # bench run's workloads of the running kernel (syscall-null, file-read,
 # fork-exit, cgroup-mkdir, bpf-pcpu-lookup): one series each, the real possible CPU
 # count, file-read's --path and the metadata it records, cgroup-mkdir's
