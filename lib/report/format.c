@@ -170,8 +170,12 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 			n, (unsigned long)kstats_hist_value_at_percentile(h, 99),
 			n, (unsigned long)kstats_hist_max(h), n, kstats_hist_mean(h));
 	}
-	/* a trace's two series are a call and the gap after it: no ratio */
-	if (strcmp(fmt_meta(r, "source", ""), "trace"))
+	/*
+	 * a ratio compares an old path with a new one: a trace's two series
+	 * are a call and the gap after it, and a workload of one series
+	 * (syscall-null, file-read) has nothing to divide by
+	 */
+	if (nv > 1 && strcmp(fmt_meta(r, "source", ""), "trace"))
 		fprintf(f, " ratio=%.2f", m1 > 0 ? kstats_hist_mean(v[0]->h) / m1 : 0.0);
 	fprintf(f, " samples=");
 	for (i = 0; i < nv; i++)

@@ -54,6 +54,8 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	[ "$(grep -c '^# syscall-null ' <<<"$output")" -eq 1 ]
 	grep -qx '# syscall-null syscall: syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' <<<"$output"
 	grep -q '^SUMMARY workload=syscall-null unit=ns syscall_p50=[0-9]* .* samples=100 disturbed=[0-9]* ' <<<"$output"
+	# a ratio divides old by new: one series has none
+	[ "$(grep -c " ratio=" <<<"$output")" -eq 0 ]
 	[ "$(grep -c 'old\|new' <<<"$output")" -eq 0 ]
 	# the CSV: variant syscall only, the merge and the CPUs each hold n in all
 	[ "$(awk -F, 'NR > 1 && !/^#/ && $1 != "workload" { print $2 }' "$T/s.csv" | sort -u)" = syscall ]
