@@ -32,6 +32,7 @@
 #include "lib/kmod.h"
 #include "lib/outfile.h"
 #include "lib/readfile.h"
+#include "lib/spawn.h"
 #include "lib/results.h"
 #include "lib/testbed.h"
 #include "lib/topo.h"
@@ -181,34 +182,21 @@ static bool kk_ko_matches(const char *ko)
 /* make -C @dir KVER=<release>, its output on stderr; 0 when it built */
 static int kk_make(const char *dir)
 {
-	char kver[96];
-	int status;
-	pid_t pid;
+	char kver[96], *args[] = { kver, NULL };
 
 	snprintf(kver, sizeof(kver), "KVER=%s", k.release);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execlp("make", "make", "-s", "-C", dir, kver, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
-	return 0;
+	return spawn_make(dir, args, STDERR_FILENO) ? -1 : 0;
 }
 
 /*
- * --module, else kmod/kstats_bench.ko beside bench (or in
- * ../share/kstats-bench/kmod), built there when it is not for this kernel
+ * --module, else kstats_bench.ko in the module's sources (kmod_src_dir():
+ * kmod/ beside bench, or ../share/kstats-bench/kmod), built there when it
+ * is not for this kernel
  */
 static int kk_find_module(void)
 {
-	char exe[PATH_MAX], dir[PATH_MAX], build[PATH_MAX + 64];
-	ssize_t n;
-	char *slash;
+	char dir[PATH_MAX], build[PATH_MAX + 64];
+	int ret;
 
 	if (k.module) {
 		snprintf(k.ko, sizeof(k.ko), "%s", k.module);
@@ -216,17 +204,10 @@ static int kk_find_module(void)
 			return bench_refused("--module: %s: %s", k.ko, strerror(errno));
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return bench_refused("finding bench's own directory: %s", strerror(errno));
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	*slash = 0;
-	/* beside bench in the source tree, else where make install puts it */
-	snprintf(dir, sizeof(dir), "%.*s/kmod", (int)(sizeof(dir) - 6), exe);
-	if (access(dir, F_OK))
-		snprintf(dir, sizeof(dir), "%.*s/../share/kstats-bench/kmod",
-			 (int)(sizeof(dir) - 30), exe);
+	ret = kmod_src_dir(dir, sizeof(dir));
+	if (ret)
+		return bench_refused("no module sources (kmod/) beside bench or in ../share/kstats-bench: %s",
+				  strerror(-ret));
 	snprintf(k.ko, sizeof(k.ko), "%.*s/" KK_MODNAME ".ko", (int)(sizeof(k.ko) - 20), dir);
 	if (kk_ko_matches(k.ko))
 		return 0;

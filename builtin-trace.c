@@ -25,6 +25,7 @@
 #include "lib/outfile.h"
 #include "lib/readfile.h"
 #include "lib/results.h"
+#include "lib/spawn.h"
 #include "lib/testbed.h"
 #include "lib/trace.h"
 
@@ -158,43 +159,20 @@ static double tr_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* COMMAND in a child with the signals of a fresh process; 0 or EXIT_USAGE */
+/* COMMAND in a child with the signals of a fresh process (lib/spawn.h): 0,
+ * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
 static int tr_spawn(void)
 {
-	sigset_t none;
-	int pipefd[2], err = 0;
+	struct spawn sp = { .argv = tr.command, .out_fd = -1, .err_fd = -1 };
+	int ret = spawn_start(&sp);
 
-	/* the exec's failure comes back through a close-on-exec pipe */
-	if (pipe2(pipefd, O_CLOEXEC))
-		return bench_refused("pipe: %s", strerror(errno));
-	fflush(NULL);
-	tr.child = fork();
-	if (tr.child < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return bench_refused("fork: %s", strerror(errno));
-	}
-	if (!tr.child) {
-		close(pipefd[0]);
-		/* what bench changed (main() ignores SIGPIPE), not what it inherited */
-		signal(SIGPIPE, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execvp(tr.command[0], tr.command);
-		err = errno;
-		if (write(pipefd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	if (read(pipefd[0], &err, sizeof(err)) != sizeof(err))
-		err = 0;
-	close(pipefd[0]);
-	if (!err)
+	if (!ret) {
+		tr.child = sp.pid;
 		return 0;
-	waitpid(tr.child, NULL, 0);
-	tr.child = 0;
-	bench_err("cannot run '%s': %s", tr.command[0], strerror(err));
+	}
+	if (ret == -EAGAIN || ret == -ENOMEM || ret == -EMFILE)
+		return bench_refused("starting '%s': %s", tr.command[0], strerror(-ret));
+	bench_err("cannot run '%s': %s", tr.command[0], strerror(-ret));
 	return EXIT_USAGE;
 }
 
