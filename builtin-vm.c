@@ -12,19 +12,12 @@
  * kernels interleave (A1 B1 A2 B2 ...), so that a drift of the host
  * moves both sides alike, as bench run's ABBA does inside a run.
  *
- * Each boot: an initramfs written here (lib/cpio.h) with busybox, the
- * static bench, the module and an /init made for the commands; qemu
- * with the kernel's console on ttyS0 (kept for the reader, NAME.console)
- * and the results on ttyS1, each command's CSV between "@ksb" lines:
- *
- *	@ksb vm 1
- *	@ksb boot release=6.12.117 possible=0-479 online=0-1 kernel_max=511
- *	@ksb begin 1
- *	# kstats-bench-csv 3 ...		the command's -o CSV
- *	@ksb stderr 1
- *	...					its stderr
- *	@ksb end 1 rc=0
- *	@ksb done
+ * Each boot (lib/vmboot.h): an initramfs with busybox, the static bench,
+ * the module and an /init made for the commands, qemu with the kernel's
+ * console on ttyS0 (kept for the reader, NAME.console) and the results on
+ * ttyS1 as "@ksb" frames (lib/vm.h). What is checked before a boot is
+ * lib/vmprep.h's, the process helpers lib/spawn.h's, the module's build
+ * lib/kmod.h's: this file is the options and the driver.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,35 +41,17 @@
 #include "lib/outfile.h"
 #include "lib/results.h"
 #include "lib/runs.h"
-#include "lib/testbed.h"
+#include "lib/kmod.h"
 #include "lib/spawn.h"
+#include "lib/testbed.h"
 #include "lib/vm.h"
 #include "lib/vmboot.h"
-#include "lib/kmod.h"
+#include "lib/vmprep.h"
 
 #define BV_MAX_KERNELS	16
-#define BV_MAX_ARGS	64		/* words of one command */
 #define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
 #define BV_MAX_COUNTS	16		/* -p's list */
 #define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
-
-/* the bench commands a guest may run: each writes a CSV with -o */
-static const char *const bv_guest_cmds[] = { "kernel", "run", "trace", NULL };
-
-/* one command, run inside every boot */
-struct bv_cmd {
-	char *argv[BV_MAX_ARGS + 1];	/* bench's words: "kernel", "-w", ... */
-	unsigned int argc;		/* used */
-	char what[256];			/* argv joined, for titles and metadata */
-};
-
-/* what one boot said */
-struct bv_boot {
-	unsigned int possible;		/* possible CPUs, as the guest counted them */
-	unsigned int online;		/* online CPUs, as the guest counted them */
-	double seconds;			/* qemu's start to its exit, wall clock */
-	unsigned int tries;		/* boots it took: 1 + retries */
-};
 
 /* the boots' results of one command on one kernel at one count */
 struct bv_runs {
@@ -87,7 +62,7 @@ struct bv_runs {
 
 /* one kernel under test */
 struct bv_kernel {
-	char name[64];			/* label: files, progress, metadata */
+	char name[VMPREP_NAME_MAX + 1];	/* label: files, progress, metadata */
 	const char *image;		/* its bzImage */
 	const char *tree;		/* its build tree, NULL: given as an image */
 	char image_buf[PATH_MAX];	/* tree/arch/x86/boot/bzImage */
@@ -104,7 +79,7 @@ struct bv_cell {
 	struct vm_config vm;		/* the machine, at this count */
 	char label[80];			/* NAME, or NAME-pN with several counts */
 	char qemu_line[2048];		/* its qemu command, for the metadata */
-	struct bv_boot *boot;		/* [boots] */
+	struct vmboot_stat *boot;	/* [boots] */
 	unsigned int nr_boots;		/* finished */
 	struct bv_runs runs[VM_MAX_CMDS]; /* per command */
 };
@@ -137,7 +112,7 @@ static struct bv_global {
 	time_t started;			/* when: the files' timestamp */
 	struct bv_kernel k[BV_MAX_KERNELS]; /* operands, in order */
 	unsigned int nr_k;		/* used */
-	struct bv_cmd c[VM_MAX_CMDS];	/* after "--", in order */
+	struct vm_cmd c[VM_MAX_CMDS];	/* after "--", in order */
 	unsigned int nr_c;		/* used */
 	struct bv_cell *cell;		/* [nr_k * nr_p]: kernel k at count p is k * nr_p + p */
 	unsigned int nr_cells;		/* allocated */
@@ -148,34 +123,24 @@ static struct bv_global {
 
 /* ---- options ---- */
 
+/* a lib/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
+static int bv_said(int ret, const char *why)
+{
+	if (!ret)
+		return 0;
+	if (ret == -EINVAL) {
+		bench_err("%s", why);
+		return EXIT_USAGE;
+	}
+	return bench_refused("%s", why);
+}
+
 /* -p N[,N...]: each 1..8192, none twice */
 static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	const char *p = arg;
-	unsigned long n;
-	unsigned int i;
-	char *end;
-
 	(void)o;
-	vmg.nr_p = 0;
-	do {
-		errno = 0;
-		n = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-		if (!n || errno || n > BV_MAX_POSSIBLE || (*end && *end != ',') ||
-		    vmg.nr_p == BV_MAX_COUNTS) {
-			snprintf(why, len, "--possible-cpus: '%s' is not a list of at most %d counts, each in 1..%d (e.g. 64,128,255)",
-				 arg, BV_MAX_COUNTS, BV_MAX_POSSIBLE);
-			return -EINVAL;
-		}
-		for (i = 0; i < vmg.nr_p; i++)
-			if (vmg.possible[i] == n) {
-				snprintf(why, len, "--possible-cpus: '%s' asks %lu twice", arg, n);
-				return -EINVAL;
-			}
-		vmg.possible[vmg.nr_p++] = (unsigned int)n;
-		p = end + 1;
-	} while (*end);
-	return 0;
+	return vmprep_counts(arg, vmg.possible, BV_MAX_COUNTS, BV_MAX_POSSIBLE, &vmg.nr_p, why,
+			     len);
 }
 
 static const struct opt bv_opts[] = {
@@ -253,53 +218,28 @@ static void bv_defaults(void)
 	vmg.busybox = BV_BUSYBOX;
 }
 
-/* a name for file names: [A-Za-z0-9._-], not starting with '.' */
-static bool bv_name_ok(const char *s)
-{
-	return *s && *s != '.' && strlen(s) < sizeof(vmg.k[0].name) &&
-	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
-	       strlen(s);
-}
-
 /* NAME=PATH, or PATH named after its directory (or itself, a tree) */
 static int bv_add_kernel(char *arg)
 {
 	struct bv_kernel *k = &vmg.k[vmg.nr_k];
-	char *eq = strchr(arg, '='), dir[PATH_MAX], *base;
-	const char *path = eq ? eq + 1 : arg;
-	struct stat st;
+	const char *path;
+	char why[PATH_MAX + 128];
+	unsigned int i;
+	bool tree;
 
 	if (vmg.nr_k == BV_MAX_KERNELS) {
 		bench_err("at most %d kernels", BV_MAX_KERNELS);
 		return -1;
 	}
-	if (stat(path, &st)) {
-		bench_err("%s: %s", path, strerror(errno));
+	if (bv_said(vmprep_kernel(arg, &path, &tree, k->name, why, sizeof(why)), why))
 		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	k->image = path;
+	if (tree) {
 		k->tree = path;
 		snprintf(k->image_buf, sizeof(k->image_buf), "%s/arch/x86/boot/bzImage", path);
 		k->image = k->image_buf;
-	} else {
-		k->image = path;
 	}
-	snprintf(dir, sizeof(dir), "%s", k->tree ? k->tree : path);
-	if (!k->tree && (base = strrchr(dir, '/')))
-		*base = 0;
-	else if (!k->tree)
-		snprintf(dir, sizeof(dir), "%s", path);
-	base = strrchr(dir, '/');
-	base = base && base[1] ? base + 1 : dir;
-	if (eq)
-		*eq = 0;
-	snprintf(k->name, sizeof(k->name), "%.63s", eq ? arg : base);
-	if (!bv_name_ok(eq ? arg : k->name)) {
-		bench_err("'%s': a kernel's NAME is [A-Za-z0-9._-], at most 63 (NAME=%s)",
-			  eq ? arg : k->name, path);
-		return -1;
-	}
-	for (unsigned int i = 0; i < vmg.nr_k; i++)
+	for (i = 0; i < vmg.nr_k; i++)
 		if (!strcmp(vmg.k[i].name, k->name)) {
 			bench_err("two kernels named '%s': name them, NAME=%s", k->name, path);
 			return -1;
@@ -308,82 +248,27 @@ static int bv_add_kernel(char *arg)
 	return 0;
 }
 
-/* is @c a trace command whose "--" (its PROG follows) is still to come? */
-static bool bv_trace_open(const struct bv_cmd *c)
-{
-	unsigned int j;
-
-	if (!c->argc || strcmp(c->argv[0], "trace"))
-		return false;
-	for (j = 1; j < c->argc; j++)
-		if (!strcmp(c->argv[j], "--"))
-			return false;
-	return true;
-}
-
-/* is word @j of @c in trace's PROG, after its "--"? */
-static bool bv_trace_prog(const struct bv_cmd *c, unsigned int j)
-{
-	unsigned int i;
-
-	for (i = 1; i < j; i++)
-		if (!strcmp(c->argv[i], "--"))
-			return true;
-	return false;
-}
-
-/*
- * the words from @argv[@i] up to the next "--" or the end: one command;
- * a trace command's first "--" is its own (its PROG follows)
- */
+/* one command after a "--" (lib/vmprep.h: trace's own "--" is its PROG's) */
 static int bv_add_cmd(int argc, char **argv, int i)
 {
-	struct bv_cmd *c = &vmg.c[vmg.nr_c];
+	char why[256];
 	unsigned int j;
-	size_t used = 0;
 
 	if (vmg.nr_c == VM_MAX_CMDS) {
 		bench_err("at most %d commands", VM_MAX_CMDS);
 		return -1;
 	}
-	/* trace's first "--" starts its PROG, which runs to the next "--" */
-	for (; i < argc && (strcmp(argv[i], "--") || bv_trace_open(c)); i++) {
-		if (c->argc == BV_MAX_ARGS) {
-			bench_err("a command of more than %d words", BV_MAX_ARGS);
-			return -1;
-		}
-		c->argv[c->argc++] = argv[i];
-	}
-	if (!c->argc) {
-		bench_err("an empty command after '--' (e.g. -- kernel -w kernel-irq-alloc)");
-		return -1;
-	}
-	for (j = 0; bv_guest_cmds[j] && strcmp(bv_guest_cmds[j], c->argv[0]); j++)
-		;
-	if (!bv_guest_cmds[j]) {
-		bench_err("'%s': the guests run bench kernel, bench run or bench trace", c->argv[0]);
+	i = vmprep_cmd(&vmg.c[vmg.nr_c], argc, argv, i, why, sizeof(why));
+	if (i < 0) {
+		bv_said(i, why);
 		return -1;
 	}
 	for (j = 0; j < vmg.nr_c; j++)
-		if (!strcmp(vmg.c[j].argv[0], c->argv[0])) {
-			bench_err("two '%s' commands: their files would have one name", c->argv[0]);
+		if (!strcmp(vmg.c[j].argv[0], vmg.c[vmg.nr_c].argv[0])) {
+			bench_err("two '%s' commands: their files would have one name",
+				  vmg.c[j].argv[0]);
 			return -1;
 		}
-	if (!strcmp(c->argv[0], "trace") && c->argc > 1 && !strcmp(c->argv[c->argc - 1], "--")) {
-		bench_err("'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
-		return -1;
-	}
-	for (j = 0; j < c->argc; j++) {
-		if (!bv_trace_prog(c, j) && (!strncmp(c->argv[j], "--output", 8) ||
-					     !strncmp(c->argv[j], "-o", 2))) {
-			bench_err("'%s %s': bench vm writes the command's CSV itself (-o DIR)",
-				  c->argv[0], c->argv[j]);
-			return -1;
-		}
-		used += (size_t)snprintf(c->what + used, used < sizeof(c->what) ?
-					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
-					 c->argv[j]);
-	}
 	vmg.nr_c++;
 	return i;
 }
@@ -430,85 +315,15 @@ static int bv_parse(int argc, char **argv)
 
 /* ---- checks, before anything boots ---- */
 
-/* --bench, else bench-static (or kstats-bench-static) beside us, else us if static */
-static int bv_find_bench(void)
+/* the static bench and busybox the guests get */
+static int bv_check_guest_files(void)
 {
-	static const char *const names[] = { "bench-static", "kstats-bench-static", NULL };
-	char dir[PATH_MAX];
-	unsigned int i;
-	int ret;
+	char why[PATH_MAX + 256];
 
-	if (vmg.bench) {
-		snprintf(vmg.bench_path, sizeof(vmg.bench_path), "%s", vmg.bench);
-	} else if (!spawn_exe_dir(dir, sizeof(dir))) {
-		for (i = 0; names[i]; i++) {
-			snprintf(vmg.bench_path, sizeof(vmg.bench_path), "%.4000s/%s", dir, names[i]);
-			if (!access(vmg.bench_path, X_OK))
-				break;
-		}
-		if (!names[i])
-			snprintf(vmg.bench_path, sizeof(vmg.bench_path), "/proc/self/exe");
-	}
-	ret = kimage_elf_static(vmg.bench_path);
-	if (ret == 1)
-		return 0;
-	if (vmg.bench) {
-		bench_err("--bench %s: %s", vmg.bench, ret < 0 ? strerror(-ret) :
-			  "dynamically linked; the guests have no shared libraries (make static)");
-		return EXIT_USAGE;
-	}
-	return bench_refused("no static bench for the guests: make static builds bench-static beside bench (or --bench FILE)");
-}
-
-/* does @path carry busybox's banner, "BusyBox v"? 1 yes, 0 no, -errno */
-static int bv_is_busybox(const char *path)
-{
-	static const char banner[] = "BusyBox v";
-	char buf[1 << 16];
-	size_t n, keep = 0;
-	int ret = 0;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -errno;
-	/* keep a banner's length of each block for the next: one cut in two is found */
-	while (!ret && (n = fread(buf + keep, 1, sizeof(buf) - keep, f)) > 0) {
-		ret = memmem(buf, keep + n, banner, sizeof(banner) - 1) != NULL;
-		keep = keep + n < sizeof(banner) ? keep + n : sizeof(banner) - 1;
-		memmove(buf, buf + sizeof(buf) - keep, keep);
-	}
-	if (ferror(f))
-		ret = -EIO;
-	fclose(f);
-	return ret;
-}
-
-/*
- * the guests' busybox: static, and a busybox. A --busybox FILE that
- * cannot be read is a bad argument (2); the default missing, or a file
- * that is no static busybox, is what this host lacks (3)
- */
-static int bv_check_busybox(void)
-{
-	bool given = strcmp(vmg.busybox, BV_BUSYBOX);
-	int ret = access(vmg.busybox, R_OK) ? -errno : kimage_elf_static(vmg.busybox);
-
-	if (given && ret < 0 && ret != -EINVAL) {
-		bench_err("--busybox %s: %s", vmg.busybox, strerror(-ret));
-		return EXIT_USAGE;
-	}
-	if (ret == 0)
-		return bench_refused("%s is dynamically linked: the guests need a static one (apt-get install busybox-static, or --busybox FILE)",
-				     vmg.busybox);
-	if (ret == 1)
-		ret = bv_is_busybox(vmg.busybox);
-	if (ret == 1)
-		return 0;
-	if (ret == 0 || ret == -EINVAL)
-		return bench_refused("%s is not a busybox (no \"BusyBox v\" in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)",
-				     vmg.busybox);
-	return bench_refused("%s: %s (apt-get install busybox-static, or --busybox FILE)",
-			     vmg.busybox, strerror(-ret));
+	return bv_said(vmprep_bench(vmg.bench, vmg.bench_path, sizeof(vmg.bench_path), why,
+				    sizeof(why)), why) ?:
+	       bv_said(vmprep_busybox(vmg.busybox, strcmp(vmg.busybox, BV_BUSYBOX), why,
+				      sizeof(why)), why);
 }
 
 /* does any command need the module? */
@@ -522,52 +337,15 @@ static bool bv_needs_module(void)
 	return false;
 }
 
-/* the tree's release, and the image's: what was built is what boots */
-static int bv_check_image(struct bv_kernel *k)
-{
-	char rel[KIMAGE_RELEASE_MAX];
-	int ret;
-
-	if (k->tree && kimage_tree_release(k->tree, rel, sizeof(rel))) {
-		bench_err("%s: %s is not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
-			  k->name, k->tree);
-		return EXIT_USAGE;
-	}
-	ret = kimage_bzimage_release(k->image, k->release, sizeof(k->release));
-	if (ret == -EINVAL) {
-		bench_err("%s: %s is not a bzImage (no \"HdrS\" boot header)", k->name, k->image);
-		return EXIT_USAGE;
-	}
-	if (ret) {
-		bench_err("%s: %s: %s%s", k->name, k->image, strerror(-ret),
-			  k->tree ? " (is the tree built? make bzImage)" : "");
-		return EXIT_USAGE;
-	}
-	if (k->tree && strcmp(rel, k->release)) {
-		bench_err("%s: %s is %s, its bzImage %s: rebuild it (make bzImage)",
-			  k->name, k->tree, rel, k->release);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
 /* a module file built for @k's release */
 static int bv_check_ko(struct bv_kernel *k, const char *ko, const char *opt)
 {
-	char rel[KIMAGE_RELEASE_MAX];
-	int ret = kimage_ko_release(ko, rel, sizeof(rel));
+	char why[2 * PATH_MAX];
+	int ret = vmprep_ko(ko, opt, k->name, k->release, why, sizeof(why));
 
-	if (ret) {
-		bench_err("%s%s: %s", opt, ko, ret == -EINVAL ? "not a kernel module (no vermagic)" :
-			  strerror(-ret));
-		return EXIT_USAGE;
-	}
-	if (strcmp(rel, k->release)) {
-		bench_err("%s%s is built for %s, kernel %s is %s", opt, ko, rel, k->name, k->release);
-		return EXIT_USAGE;
-	}
-	snprintf(k->ko, sizeof(k->ko), "%s", ko);
-	return 0;
+	if (!ret)
+		snprintf(k->ko, sizeof(k->ko), "%s", ko);
+	return bv_said(ret, why);
 }
 
 /* the module built against @tree in the work directory, for @k */
@@ -600,11 +378,13 @@ static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
 /* every kernel: its image, its module when a command needs one */
 static int bv_check_kernels(void)
 {
+	char why[2 * PATH_MAX];
 	struct bv_kernel *k;
 	int ret = 0;
 
 	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++) {
-		ret = bv_check_image(k);
+		ret = bv_said(vmprep_image(k->name, k->tree, k->image, k->release,
+					   sizeof(k->release), why, sizeof(why)), why);
 		if (ret || !bv_needs_module())
 			continue;
 		if (k->tree)
@@ -752,25 +532,6 @@ static void bv_retry(void *priv, const char *why, bool again)
 		again ? "; booting it again" : "");
 }
 
-/* why the guest did not count --possible-cpus: the limit it met */
-static int bv_possible_refused(const struct bv_cell *c, unsigned int b,
-			       const struct vm_guest *g)
-{
-	unsigned int fw = vm_fw_cpus(&c->vm);
-
-	if (c->vm.possible > g->kernel_max + 1)
-		return bench_refused("%s boot %u: %u possible CPUs, not %u: %s is built with NR_CPUS=%u",
-				     c->label, b + 1, g->possible, c->vm.possible,
-				     g->release, g->kernel_max + 1);
-	if (c->vm.possible > fw && g->possible <= fw)
-		return bench_refused("%s boot %u: %u possible CPUs, not %u: qemu's firmware declares at most %u, and %s added none from possible_cpus= (kernels since 6.9 do not: apply tests/kernel/patches/test-only-possible-cpus.patch to every kernel compared, boot one before 6.9, or ask -p %u)",
-				     c->label, b + 1, g->possible, c->vm.possible, fw,
-				     g->release, fw);
-	return bench_refused("%s boot %u: the guest counted %u possible CPUs and %u online, not %u and %u",
-			     c->label, b + 1, g->possible, g->online, c->vm.possible,
-			     c->vm.cpus);
-}
-
 /* a command's exit code in the guest, as ours: 2 for its usage errors */
 static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i,
 			 const struct vm_guest *g)
@@ -804,11 +565,12 @@ static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct v
 /* what a finished boot brought: the CPUs it counted, every command's CSV */
 static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g)
 {
+	char why[512];
 	unsigned int i;
 	int ret = 0;
 
-	if (g->possible != c->vm.possible || g->online != c->vm.cpus)
-		return bv_possible_refused(c, b, g);
+	if (vmboot_check_cpus(&c->vm, g, why, sizeof(why)))
+		return bench_refused("%s boot %u: %s", c->label, b + 1, why);
 	for (i = 0; i < vmg.nr_c && !ret; i++)
 		ret = g->rc[i] ? bv_cmd_failed(c, b, i, g) : 0;
 	for (i = 0; i < vmg.nr_c && !ret; i++)
@@ -824,7 +586,7 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
  */
 static int bv_boot(struct bv_cell *c, unsigned int b)
 {
-	struct bv_boot *bt = &c->boot[b];
+	struct vmboot_stat *bt = &c->boot[b];
 	struct bv_wait w = { .c = c, .b = b };
 	struct vmboot vb = {
 		.vm = &c->vm, .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
@@ -861,31 +623,6 @@ static int bv_boot(struct bv_cell *c, unsigned int b)
 
 /* ---- results: one CSV per kernel, count and command, the boots its runs ---- */
 
-/* "1:480/2 2:480/2": per boot, "run:value" for @key */
-static void bv_meta_boots(struct meta *m, const struct bv_cell *c, const char *key)
-{
-	char buf[1024];
-	size_t used = 0;
-	unsigned int b;
-
-	buf[0] = 0;
-	for (b = 0; b < c->nr_boots && used < sizeof(buf); b++) {
-		const struct bv_boot *bt = &c->boot[b];
-		size_t room = sizeof(buf) - used;
-		const char *sp = b ? " " : "";
-
-		if (!strcmp(key, "vm_boots"))
-			used += (size_t)snprintf(buf + used, room, "%s%u:%u/%u", sp, b + 1,
-						 bt->possible, bt->online);
-		else if (!strcmp(key, "vm_boot_seconds"))
-			used += (size_t)snprintf(buf + used, room, "%s%u:%.1f", sp, b + 1,
-						 bt->seconds);
-		else
-			used += (size_t)snprintf(buf + used, room, "%s%u:%u", sp, b + 1, bt->tries);
-	}
-	meta_put(m, key, "%s", buf);
-}
-
 /* the first boot's metadata, with the VM's and every boot's */
 static void bv_meta(struct bv_cell *c, unsigned int i)
 {
@@ -904,9 +641,7 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 	meta_put(m, "vm_module", "%s", c->k->ko[0] ? c->k->ko : "none");
 	meta_put(m, "vm_guest_command", "bench %s", vmg.c[i].what);
 	meta_put(m, "vm_qemu", "%s", c->qemu_line);
-	bv_meta_boots(m, c, "vm_boots");
-	bv_meta_boots(m, c, "vm_boot_seconds");
-	bv_meta_boots(m, c, "vm_boot_tries");
+	vmboot_meta(m, c->boot, c->nr_boots);
 	/*
 	 * The guests' testbed keys say what they ran in; this host's
 	 * settings move a TCG guest's timings as much. The guests' build
@@ -1097,7 +832,7 @@ static int bv_setup(void)
 	if (spawn_which(vmg.qemu, qemu, sizeof(qemu)))
 		return bench_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
 				     vmg.qemu);
-	ret = bv_check_config() ?: bv_find_bench() ?: bv_check_busybox();
+	ret = bv_check_config() ?: bv_check_guest_files();
 	if (ret)
 		return ret;
 	snprintf(vmg.work, sizeof(vmg.work), "%s/ksb-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");

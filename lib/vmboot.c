@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "meta.h"
 #include "vmboot.h"
 
 #define VMBOOT_TAIL	4		/* lines quoted from a console or qemu's stderr */
@@ -193,4 +194,54 @@ enum vmboot_end vmboot_run(struct vmboot *b)
 	if (t == VMBOOT_TRY_END)
 		b->tries--;
 	return end;
+}
+
+int vmboot_check_cpus(const struct vm_config *c, const struct vm_guest *g, char *why, size_t len)
+{
+	unsigned int fw = vm_fw_cpus(c);
+
+	if (g->possible == c->possible && g->online == c->cpus)
+		return 0;
+	if (c->possible > g->kernel_max + 1)
+		snprintf(why, len, "%u possible CPUs, not %u: %s is built with NR_CPUS=%u",
+			 g->possible, c->possible, g->release, g->kernel_max + 1);
+	else if (c->possible > fw && g->possible <= fw)
+		snprintf(why, len, "%u possible CPUs, not %u: qemu's firmware declares at most %u, and %s added none from possible_cpus= (kernels since 6.9 do not: apply tests/kernel/patches/test-only-possible-cpus.patch to every kernel compared, boot one before 6.9, or ask -p %u)",
+			 g->possible, c->possible, fw, g->release, fw);
+	else
+		snprintf(why, len, "the guest counted %u possible CPUs and %u online, not %u and %u",
+			 g->possible, g->online, c->possible, c->cpus);
+	return -ERANGE;
+}
+
+/* one of vmboot_meta()'s lists */
+static void vmboot_meta_list(struct meta *m, const struct vmboot_stat *st, unsigned int n,
+			     const char *key)
+{
+	char buf[1024];
+	size_t used = 0;
+	unsigned int b;
+
+	buf[0] = 0;
+	for (b = 0; b < n && used < sizeof(buf); b++) {
+		size_t room = sizeof(buf) - used;
+		const char *sp = b ? " " : "";
+
+		if (!strcmp(key, "vm_boots"))
+			used += (size_t)snprintf(buf + used, room, "%s%u:%u/%u", sp, b + 1,
+						 st[b].possible, st[b].online);
+		else if (!strcmp(key, "vm_boot_seconds"))
+			used += (size_t)snprintf(buf + used, room, "%s%u:%.1f", sp, b + 1,
+						 st[b].seconds);
+		else
+			used += (size_t)snprintf(buf + used, room, "%s%u:%u", sp, b + 1, st[b].tries);
+	}
+	meta_put(m, key, "%s", buf);
+}
+
+void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n)
+{
+	vmboot_meta_list(m, st, n, "vm_boots");
+	vmboot_meta_list(m, st, n, "vm_boot_seconds");
+	vmboot_meta_list(m, st, n, "vm_boot_tries");
 }

@@ -71,6 +71,31 @@ struct vmboot {
 enum vmboot_end vmboot_run(struct vmboot *b);
 
 /*
+ * vmboot_check_cpus - did the guest @g count @c's possible and online
+ * CPUs? Returns 0, or -ERANGE with why not in @why: the limit it met
+ * (the kernel's NR_CPUS, the firmware's 255 and a kernel that adds none
+ * from possible_cpus=), else both counts.
+ */
+int vmboot_check_cpus(const struct vm_config *c, const struct vm_guest *g, char *why, size_t len);
+
+/* what one boot said, for the metadata */
+struct vmboot_stat {
+	unsigned int possible;		/* possible CPUs, as the guest counted them */
+	unsigned int online;		/* online CPUs, as the guest counted them */
+	double seconds;			/* qemu's start to its exit, wall clock */
+	unsigned int tries;		/* boots it took: 1 + retries */
+};
+
+struct meta;
+
+/*
+ * vmboot_meta - @n boots' @st into @m as "run:value" lists:
+ * vm_boots "1:480/2 2:480/2" (possible/online), vm_boot_seconds
+ * "1:6.1 2:5.9", vm_boot_tries "1:1 2:2".
+ */
+void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n);
+
+/*
  * vmboot_tail - the last @n (at most 8) non-empty lines of the file
  * @path, CRs dropped, joined by " | ", into @buf; "(nothing on the
  * console)" when there are none.

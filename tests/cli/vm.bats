@@ -230,11 +230,11 @@ vm() {
 		bad "--busybox $T/unreadable: Permission denied" vm --qemu "$Q" --busybox "$T/unreadable" "$IMG" -- run
 	fi
 	echo "not an ELF" >"$T/text"
-	run --separate-stderr ./bench vm --qemu "$Q" --busybox "$T/text" "$IMG" -- run
+	run --separate-stderr ./bench vm --qemu "$Q" -o "$T/out" --busybox "$T/text" "$IMG" -- run
 	[ "$status" -eq 3 ]
-	[ "$stderr" = "bench vm: $T/text is not a busybox (no \"BusyBox v\" in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)" ]
+	[ "$stderr" = "bench vm: $T/text is not a busybox (no BusyBox version banner in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)" ]
 	# a static ELF that is not busybox: bench-static itself
-	run --separate-stderr ./bench vm --qemu "$Q" --busybox bench-static "$IMG" -- run
+	run --separate-stderr ./bench vm --qemu "$Q" -o "$T/out" --busybox bench-static "$IMG" -- run
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == "bench vm: bench-static is not a busybox"*"apt-get install busybox-static"* ]]
 }
