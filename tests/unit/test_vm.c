@@ -23,6 +23,7 @@
 #include "lib/cpio.h"
 #include "lib/kimage.h"
 #include "lib/vm.h"
+#include "lib/vmprep.h"
 
 /* a fresh directory for one test's files */
 static char *tmpdir(void)
@@ -438,6 +439,63 @@ static void test_vm_sweep_order(void **state)
 	}
 }
 
+/* -p's list: counts in order, each 1..limit, none twice, at most max */
+static void test_vmprep_counts(void **state)
+{
+	unsigned int c[4], n;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(vmprep_counts("64,128,255", c, 4, 8192, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(c[0], 64);
+	assert_int_equal(c[2], 255);
+	assert_int_equal(vmprep_counts("8192", c, 4, 8192, &n, why, sizeof(why)), 0);
+	assert_int_equal(c[0], 8192);
+	assert_int_equal(vmprep_counts("8193", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--possible-cpus: '8193' is not a list of at most 4 counts, each in 1..8192 (e.g. 64,128,255)");
+	assert_int_equal(vmprep_counts("1,2,3,4,5", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("4,,8", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("-4", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("4,8,", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("4, 8", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("8,8", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--possible-cpus: '8,8' asks 8 twice");
+}
+
+/* commands after "--": trace's first "--" is its own, its PROG runs to the next */
+static void test_vmprep_cmd(void **state)
+{
+	char *argv[] = { "vm", "--", "trace", "-p", "fentry", "f", "--", "cat", "-o", "/x", "--",
+			 "run", "-n", "4", "--", "trace", "g", "--", NULL };
+	int argc = 18, i;
+	struct vm_cmd c;
+	char why[256];
+
+	(void)state;
+	i = vmprep_cmd(&c, argc, argv, 2, why, sizeof(why));
+	assert_int_equal(i, 10);
+	assert_int_equal(c.argc, 8);
+	assert_string_equal(c.what, "trace -p fentry f -- cat -o /x");
+	i = vmprep_cmd(&c, argc, argv, i + 1, why, sizeof(why));
+	assert_int_equal(i, 14);
+	assert_string_equal(c.what, "run -n 4");
+	assert_int_equal(vmprep_cmd(&c, argc, argv, i + 1, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
+	/* a trace without PROG ends at the end; -o before PROG is refused */
+	{
+		char *a[] = { "trace", "f", NULL }, *b[] = { "trace", "-o", "x", "f", NULL };
+		char *e[] = { "hist", NULL }, *d[] = { "--", NULL };
+
+		assert_int_equal(vmprep_cmd(&c, 2, a, 0, why, sizeof(why)), 2);
+		assert_int_equal(vmprep_cmd(&c, 4, b, 0, why, sizeof(why)), -EINVAL);
+		assert_string_equal(why, "'trace -o': bench vm writes the command's CSV itself (-o DIR)");
+		assert_int_equal(vmprep_cmd(&c, 1, e, 0, why, sizeof(why)), -EINVAL);
+		assert_int_equal(vmprep_cmd(&c, 1, d, 0, why, sizeof(why)), -EINVAL);
+		assert_string_equal(why, "an empty command after '--' (e.g. -- kernel -w kernel-irq-alloc)");
+	}
+}
+
 static void test_vm_count_cpus(void **state)
 {
 	(void)state;
@@ -464,6 +522,8 @@ int main(void)
 		cmocka_unit_test(test_vm_guest_read),
 		cmocka_unit_test(test_vm_guest_cut),
 		cmocka_unit_test(test_vm_sweep_order),
+		cmocka_unit_test(test_vmprep_counts),
+		cmocka_unit_test(test_vmprep_cmd),
 		cmocka_unit_test(test_vm_count_cpus),
 	};
 
