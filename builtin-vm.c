@@ -41,6 +41,7 @@
 #include "lib/outfile.h"
 #include "lib/results.h"
 #include "lib/runs.h"
+#include "lib/sha256.h"
 #include "lib/kmod.h"
 #include "lib/spawn.h"
 #include "lib/testbed.h"
@@ -71,6 +72,11 @@ struct bv_kernel {
 	char initrd[PATH_MAX];		/* its initramfs, in the work directory */
 	struct outfile console;		/* NAME.console: every boot's console */
 	char console_path[PATH_MAX];	/* its path */
+	char sha256[SHA256_HEX];	/* the bzImage's */
+	const char *ko_tree;		/* --dry-run: the tree the module would build against */
+	const char *tuxmake;		/* --tuxmake DIR, or NULL */
+	char tuxmake_cmd[2048];		/* its metadata.json's reproducer_cmdline */
+	char arg_buf[PATH_MAX + 80];	/* --tuxmake's [NAME=]DIR/bzImage */
 };
 
 /* one kernel booted at one possible-CPU count: the unit of the files */
@@ -92,7 +98,10 @@ static struct bv_global {
 	unsigned int possible[BV_MAX_COUNTS]; /* -p, in order */
 	unsigned int nr_p;		/* used; 0: --cpus */
 	uint64_t nodes;			/* --nodes */
-	uint64_t memory;		/* -m, MiB */
+	unsigned long memory;		/* -m, MiB */
+	bool dry_run;			/* --dry-run */
+	const char *tuxmake[BV_MAX_KERNELS]; /* --tuxmake [NAME=]DIR, in order */
+	unsigned int nr_tuxmake;	/* used */
 	enum vm_accel accel;		/* --accel */
 	uint64_t timeout;		/* --timeout, s per boot */
 	uint64_t retries;		/* --retries, per boot */
@@ -135,6 +144,25 @@ static int bv_said(int ret, const char *why)
 	return bench_refused("%s", why);
 }
 
+/* -m SIZE: 512M, 2G, or MiB */
+static int bv_opt_memory(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)o;
+	return vmprep_memory(arg, 128, 1 << 20, &vmg.memory, why, len);
+}
+
+/* --tuxmake [NAME=]DIR: kept, added as a kernel once the options are read */
+static int bv_opt_tuxmake(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)o;
+	if (vmg.nr_tuxmake == BV_MAX_KERNELS) {
+		snprintf(why, len, "--tuxmake: at most %d kernels", BV_MAX_KERNELS);
+		return -EINVAL;
+	}
+	vmg.tuxmake[vmg.nr_tuxmake++] = arg;
+	return 0;
+}
+
 /* -p N[,N...]: each 1..8192, none twice */
 static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
 {
@@ -154,7 +182,9 @@ static const struct opt bv_opts[] = {
 	OPT_U64('c', "cpus", &vmg.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
 	OPT_U64(0, "nodes", &vmg.nodes, 1, 64, "N",
 		"NUMA nodes, one socket each, memory split evenly\n(default 1)"),
-	OPT_U64('m', "memory", &vmg.memory, 128, 1 << 20, "MIB", "guest memory (default 1024)"),
+	OPT_CALL('m', "memory", NULL, bv_opt_memory, "SIZE",
+		 "guest memory: 512M, 2G, or a number of MiB,\n"
+		 "128M..1024G (default 1G)"),
 	OPT_ENUM(0, "accel", &vmg.accel, vm_accels, "tcg|kvm",
 		 "qemu's accelerator (default tcg; kvm where /dev/kvm\nworks)"),
 	OPT_U64(0, "timeout", &vmg.timeout, 10, 86400, "S",
@@ -175,6 +205,13 @@ static const struct opt bv_opts[] = {
 		   "the static bench the guests run (default\nbench-static beside this one)"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in every file; repeatable"),
+	OPT_CALL(0, "tuxmake", NULL, bv_opt_tuxmake, "[NAME=]DIR",
+		 "a kernel from a tuxmake output directory: its\n"
+		 "bzImage, and its reproducer_cmdline in the files;\n"
+		 "repeatable, before the KERNEL operands"),
+	OPT_FLAG(0, "dry-run", &vmg.dry_run,
+		 "print the qemu lines and what the initramfs holds;\n"
+		 "boot nothing, write no file"),
 	OPT_FLAG('q', "quiet", &vmg.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -248,6 +285,26 @@ static int bv_add_kernel(char *arg)
 	return 0;
 }
 
+/* --tuxmake [NAME=]DIR: DIR/bzImage, named after DIR, and its reproducer */
+static int bv_add_tuxmake(const char *arg)
+{
+	struct bv_kernel *k = &vmg.k[vmg.nr_k];
+	const char *eq = strchr(arg, '='), *dir = eq ? eq + 1 : arg;
+	char why[PATH_MAX + 256], image[PATH_MAX];
+
+	if (vmg.nr_k == BV_MAX_KERNELS) {
+		bench_err("at most %d kernels", BV_MAX_KERNELS);
+		return -1;
+	}
+	if (bv_said(vmprep_tuxmake(dir, image, sizeof(image), k->tuxmake_cmd,
+				   sizeof(k->tuxmake_cmd), why, sizeof(why)), why))
+		return -1;
+	snprintf(k->arg_buf, sizeof(k->arg_buf), "%.*s%s", eq ? (int)(eq - arg + 1) : 0, arg,
+		 image);
+	k->tuxmake = dir;
+	return bv_add_kernel(k->arg_buf);
+}
+
 /* one command after a "--" (lib/vmprep.h: trace's own "--" is its PROG's) */
 static int bv_add_cmd(int argc, char **argv, int i)
 {
@@ -288,6 +345,9 @@ static int bv_parse(int argc, char **argv)
 	ret = bench_options(&p, bv_head, bv_tail, dash, argv);
 	if (ret)
 		return ret;
+	for (i = 0; i < (int)vmg.nr_tuxmake; i++)
+		if (bv_add_tuxmake(vmg.tuxmake[i]))
+			return -1;
 	for (i = optind; i < dash; i++)
 		if (bv_add_kernel(argv[i]))
 			return -1;
@@ -385,9 +445,13 @@ static int bv_check_kernels(void)
 	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++) {
 		ret = bv_said(vmprep_image(k->name, k->tree, k->image, k->release,
 					   sizeof(k->release), why, sizeof(why)), why);
+		if (!ret && (ret = sha256_file(k->image, k->sha256)))
+			ret = bench_refused("%s: %s: %s", k->name, k->image, strerror(-ret));
 		if (ret || !bv_needs_module())
 			continue;
-		if (k->tree)
+		if (vmg.dry_run && (k->tree || (vmg.kbuild && !vmg.module)))
+			k->ko_tree = k->tree ? k->tree : vmg.kbuild;	/* built at a boot */
+		else if (k->tree)
 			ret = bv_build_kmod(k, k->tree, "");
 		else if (vmg.module)
 			ret = bv_check_ko(k, vmg.module, "--module ");
@@ -638,7 +702,13 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 	meta_put(m, "vm_name", "%s", c->k->name);
 	meta_put(m, "vm_image", "%s", c->k->image);
 	meta_put(m, "vm_release", "%s", c->k->release);
+	meta_put(m, "vm_image_sha256", "%s", c->k->sha256);
 	meta_put(m, "vm_module", "%s", c->k->ko[0] ? c->k->ko : "none");
+	if (c->k->tuxmake) {
+		meta_put(m, "vm_tuxmake", "%s", c->k->tuxmake);
+		meta_put(m, "vm_tuxmake_reproducer", "%s",
+			 c->k->tuxmake_cmd[0] ? c->k->tuxmake_cmd : "none");
+	}
 	meta_put(m, "vm_guest_command", "bench %s", vmg.c[i].what);
 	meta_put(m, "vm_qemu", "%s", c->qemu_line);
 	vmboot_meta(m, c->boot, c->nr_boots);
@@ -829,7 +899,7 @@ static int bv_setup(void)
 	ret = bench_testbed(&vmg.tb);
 	if (ret)
 		return ret;
-	if (spawn_which(vmg.qemu, qemu, sizeof(qemu)))
+	if (!vmg.dry_run && spawn_which(vmg.qemu, qemu, sizeof(qemu)))
 		return bench_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
 				     vmg.qemu);
 	ret = bv_check_config() ?: bv_check_guest_files();
@@ -842,10 +912,51 @@ static int bv_setup(void)
 		vmg.work[0] = 0;
 		return ret;
 	}
-	ret = bv_check_kernels() ?: bv_open_outputs();
+	ret = bv_check_kernels();
+	if (vmg.dry_run)
+		return ret;
+	ret = ret ?: bv_open_outputs();
 	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++)
 		ret = bv_initramfs(k);
 	return ret;
+}
+
+/*
+ * --dry-run: each boot's qemu line, each initramfs's files and the /init
+ * every guest runs, on stdout; nothing boots, no file is written
+ */
+static int bv_dry_run(void)
+{
+	char *const *cmds[VM_MAX_CMDS], line[4096];
+	struct vm_argv a;
+	struct bv_cell *c;
+	struct bv_kernel *k;
+	unsigned int i;
+
+	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++)
+		snprintf(k->initrd, sizeof(k->initrd), "WORK/%.63s.cpio", k->name);
+	for (c = vmg.cell; c < vmg.cell + vmg.nr_cells; c++) {
+		vm_qemu_argv(&a, &c->vm, c->k->image, c->k->initrd, "WORK/console", "WORK/data");
+		vm_qemu_line(&a, line, sizeof(line));
+		printf("# %s: %lu boots of %s, %u possible CPUs\n%s\n", c->label,
+		       (unsigned long)vmg.boots, c->k->release, c->vm.possible, line);
+	}
+	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++) {
+		printf("# %s: %s (sha256 %s), initramfs %s:\n", k->name, k->image, k->sha256,
+		       k->initrd);
+		printf("/init\t\t\t%u commands, below\n/bin/busybox\t\t%s\n/bench\t\t\t%s\n",
+		       vmg.nr_c, vmg.busybox, vmg.bench_path);
+		if (k->ko[0] || k->ko_tree)
+			printf("/kmod/kstats_bench.ko\t%s%s\n", k->ko_tree ? "built from kmod/ against " : "",
+			       k->ko_tree ? k->ko_tree : k->ko);
+		if (k->tuxmake)
+			printf("# %s: tuxmake %s: %s\n", k->name, k->tuxmake,
+			       k->tuxmake_cmd[0] ? k->tuxmake_cmd : "(no reproducer_cmdline)");
+	}
+	for (i = 0; i < vmg.nr_c; i++)
+		cmds[i] = vmg.c[i].argv;
+	printf("# /init\n");
+	return vm_write_init(stdout, cmds, vmg.nr_c) ? EXIT_ENV : 0;
 }
 
 int cmd_vm(int argc, char **argv)
@@ -864,9 +975,11 @@ int cmd_vm(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGCHLD, SIG_DFL);
 	ret = bv_setup();
-	if (!ret)
+	if (!ret && vmg.dry_run)
+		ret = bv_dry_run() ?: bench_finish_stdout();
+	else if (!ret)
 		ret = bv_measure();
-	if (ret == 0 || ret == 128 + SIGINT || ret == 128 + SIGTERM) {
+	if (!vmg.dry_run && (ret == 0 || ret == 128 + SIGINT || ret == 128 + SIGTERM)) {
 		int err = bv_report();
 
 		ret = err ? err : ret ? ret : bench_finish_stdout();

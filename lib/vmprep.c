@@ -283,3 +283,118 @@ int vmprep_busybox(const char *path, bool given, char *why, size_t len)
 			 path, strerror(-ret));
 	return ret < 0 && ret != -EINVAL ? ret : -ENOEXEC;
 }
+
+int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigned long *mib,
+		  char *why, size_t len)
+{
+	unsigned long long v, kib;
+	char *end;
+
+	errno = 0;
+	v = *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (!errno && v && (!*end || ((*end == 'M' || *end == 'm') && !end[1])))
+		kib = v * 1024;
+	else if (!errno && v && (*end == 'G' || *end == 'g') && !end[1])
+		kib = v * 1024 * 1024;
+	else if (!errno && v && (*end == 'K' || *end == 'k') && !end[1] && !(v % 1024))
+		kib = v;
+	else
+		kib = 0;
+	if (!kib || v > (1ULL << 40) || kib / 1024 < min || kib / 1024 > max) {
+		snprintf(why, len, "--memory: '%s' is not a size in %luM..%luG (e.g. 512M, 2G; a number is MiB)",
+			 arg, min, max / 1024);
+		return -EINVAL;
+	}
+	*mib = (unsigned long)(kib / 1024);
+	return 0;
+}
+
+/* the JSON string at *@p (after its '"') into @out, unescaped; *@p after it */
+static int vmprep_json_string(const char **p, char *out, size_t len)
+{
+	const char *s = *p;
+	size_t n = 0;
+	char c;
+
+	for (; *s && *s != '"'; s++) {
+		c = *s;
+		if (c == '\\') {
+			c = *++s;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+			if (c == 'u' || !c)
+				return -EINVAL;	/* tuxmake writes no \uXXXX in options */
+		}
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	if (*s != '"')
+		return -EINVAL;
+	out[n] = 0;
+	*p = s + 1;
+	return 0;
+}
+
+/* "reproducer_cmdline": ["tuxmake", "--target-arch=x86_64", ...] joined into @cmd */
+static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
+{
+	const char *p = strstr(json, "\"reproducer_cmdline\"");
+	size_t used = 0;
+	char word[1024];
+
+	cmd[0] = 0;
+	if (!p)
+		return 0;
+	p += strlen("\"reproducer_cmdline\"");
+	p += strspn(p, " \t\r\n");
+	if (*p++ != ':')
+		return -EINVAL;
+	p += strspn(p, " \t\r\n");
+	if (*p++ != '[')
+		return -EINVAL;
+	for (;;) {
+		p += strspn(p, " \t\r\n");
+		if (*p == ']')
+			return 0;
+		if (*p++ != '"' || vmprep_json_string(&p, word, sizeof(word)))
+			return -EINVAL;
+		if (used < clen)
+			used += (size_t)snprintf(cmd + used, clen - used,
+						 strpbrk(word, " '\"\t") ? "%s'%s'" : "%s%s",
+						 used ? " " : "", word);
+		p += strspn(p, " \t\r\n");
+		if (*p == ',')
+			p++;
+		else if (*p != ']')
+			return -EINVAL;
+	}
+}
+
+int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,
+		   char *why, size_t len)
+{
+	char meta[PATH_MAX + 32], *json = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int ret;
+
+	snprintf(image, ilen, "%s/bzImage", dir);
+	if (access(image, R_OK)) {
+		snprintf(why, len, "--tuxmake %s: no bzImage in it (%s)", dir, strerror(errno));
+		return -EINVAL;
+	}
+	snprintf(meta, sizeof(meta), "%s/metadata.json", dir);
+	f = fopen(meta, "re");
+	if (!f) {
+		snprintf(why, len, "--tuxmake %s: %s: %s", dir, meta, strerror(errno));
+		return -EINVAL;
+	}
+	n = getdelim(&json, &cap, 0, f);
+	fclose(f);
+	ret = n > 0 ? vmprep_reproducer(json, cmd, clen) : -EINVAL;
+	free(json);
+	if (ret)
+		snprintf(why, len, "--tuxmake %s: %s: not tuxmake's metadata (build.reproducer_cmdline is not a list of strings)",
+			 dir, meta);
+	return ret;
+}

@@ -82,4 +82,22 @@ int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t l
  */
 int vmprep_busybox(const char *path, bool given, char *why, size_t len);
 
+/*
+ * vmprep_memory - -m's size: N (MiB), NM, NG (also lower-case, and K
+ * for KiB that make whole MiB), into *@mib, in @min..@max MiB.
+ */
+int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigned long *mib,
+		  char *why, size_t len);
+
+/*
+ * vmprep_tuxmake - the tuxmake output directory @dir: its bzImage into
+ * @image (@ilen bytes), and from its metadata.json the build's
+ * reproducer_cmdline (a list of strings) joined by spaces, a word with a
+ * space or quote single-quoted, into @cmd (@clen bytes; "" when the file
+ * has none). -EINVAL: no bzImage, or metadata.json unreadable or not
+ * what tuxmake writes.
+ */
+int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,
+		   char *why, size_t len);
+
 #endif /* KSB_VMPREP_H */

@@ -312,3 +312,54 @@ $IMG 4" ]
 	bad "'trace -o': bench vm writes the command's CSV itself" vm --qemu "$Q" "$IMG" -- trace -o x f
 	bad "two 'trace' commands" vm --qemu "$Q" "$IMG" -- trace f -- true -- trace g
 }
+
+@test "vm: --dry-run prints the qemu lines, the initramfs and /init, boots nothing, writes nothing" {
+	FAKE_QEMU_LOG=$T/boots vm --dry-run -m 2G -p 4,300 "$IMG" -- run -n 16 -- trace show_stat -- cat /proc/stat
+	[ "$status" -eq 0 ]
+	[ ! -e "$T/boots" ]
+	[ ! -e "$T/out" ]
+	[ "${lines[0]}" = "# stock-p4: 6 boots of 6.12.117, 4 possible CPUs" ]
+	[ "${lines[1]}" = "$Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=4,sockets=1,cores=4,threads=1 -m 2048 -kernel $IMG -initrd WORK/stock.cpio -append 'console=ttyS0 panic=-1' -nodefaults -display none -no-reboot -serial file:WORK/console -serial file:WORK/data" ]
+	[[ "${lines[3]}" == *" -append 'console=ttyS0 panic=-1 possible_cpus=300' "* ]]
+	[ "${lines[4]}" = "# stock: $IMG (sha256 $(sha256sum "$IMG" | cut -d' ' -f1)), initramfs WORK/stock.cpio:" ]
+	[ "${lines[6]}" = "$(printf '/bin/busybox\t\t/bin/busybox')" ]
+	[[ "$output" == *"run 2 'trace' 'show_stat' '--' 'cat' '/proc/stat'"* ]]
+	# a tree's module is not built by a dry run
+	mkdir -p "$T/tree/include/config" "$T/tree/arch/x86/boot"
+	echo 6.12.117 >"$T/tree/include/config/kernel.release"
+	cp "$IMG" "$T/tree/arch/x86/boot/bzImage"
+	vm --dry-run "$T/tree" -- kernel -n 16
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf '/kmod/kstats_bench.ko\tbuilt from kmod/ against %s' "$T/tree")"* ]]
+}
+
+@test "vm: -m takes 512M, 2G or MiB; a bad size is exit 2 with the range" {
+	vm --dry-run -m 512M "$IMG" -- run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" -m 512 "* ]]
+	bad "--memory: '100M' is not a size in 128M..1024G (e.g. 512M, 2G; a number is MiB)" vm -m 100M "$IMG" -- run
+	bad "--memory: '2GB' is not a size in 128M..1024G" vm -m 2GB "$IMG" -- run
+}
+
+@test "vm: --tuxmake DIR boots its bzImage and records its reproducer_cmdline and sha256" {
+	mkdir -p "$T/tux"
+	cp "$IMG" "$T/tux/bzImage"
+	cat >"$T/tux/metadata.json" <<-'EOF2'
+		{"build": {"targets": ["config", "kernel"], "target_arch": "x86_64",
+		 "reproducer_cmdline": ["tuxmake", "--target-arch=x86_64", "--kconfig=defconfig",
+		  "--toolchain=gcc-12", "KCFLAGS=-O2 -g", "config", "kernel"]},
+		 "results": {"status": "PASS"}}
+	EOF2
+	vm -B 1 -p 4 --tuxmake "$T/tux" --tuxmake "other=$T/tux" -- run -n 16
+	[ "$status" -eq 0 ]
+	f=$T/out/tux.csv
+	[ "$(sed -n 's/^# vm_tuxmake: //p' "$f")" = "$T/tux" ]
+	[ "$(sed -n 's/^# vm_tuxmake_reproducer: //p' "$f")" = "tuxmake --target-arch=x86_64 --kconfig=defconfig --toolchain=gcc-12 'KCFLAGS=-O2 -g' config kernel" ]
+	[ "$(sed -n 's/^# vm_image_sha256: //p' "$f")" = "$(sha256sum "$IMG" | cut -d' ' -f1)" ]
+	[ "$(sed -n 's/^# vm_image: //p' "$T/out/other.csv")" = "$T/tux/bzImage" ]
+	# not a tuxmake directory: exit 2 naming it
+	mkdir -p "$T/empty"
+	bad "--tuxmake $T/empty: no bzImage in it" vm --tuxmake "$T/empty" -- run
+	echo '{"build": {"reproducer_cmdline": "tuxmake"}}' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata" vm --tuxmake "$T/tux" -- run
+}

@@ -22,6 +22,7 @@
 
 #include "lib/cpio.h"
 #include "lib/kimage.h"
+#include "lib/sha256.h"
 #include "lib/vm.h"
 #include "lib/vmprep.h"
 
@@ -313,7 +314,7 @@ static void test_vm_init(void **state)
 	assert_non_null(strstr(buf, "\nmount -t bpf bpf /sys/fs/bpf 2>/dev/null\n"));
 	assert_non_null(strstr(buf, "\nmount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"));
 	/* -q -o before the command's own words: trace's after "--" are COMMAND's */
-	assert_non_null(strstr(buf, "\t/bench \"$c\" -q -o /tmp/$n.csv \"$@\" "));
+	assert_non_null(strstr(buf, "\t/bench \"$cmd\" -q -o /tmp/$n.csv \"$@\" "));
 	assert_non_null(strstr(buf, "\nrun 1 'kernel' '-w' 'kernel-irq-alloc'\n"
 				    "run 2 'run' '--label' 'it'\\''s'\n"
 				    "echo '@ksb done' >&3\npoweroff -f\n"));
@@ -496,6 +497,49 @@ static void test_vmprep_cmd(void **state)
 	}
 }
 
+/* FIPS 180-4's examples, and one over several blocks (sha256sum's figure) */
+static void test_sha256(void **state)
+{
+	char hex[SHA256_HEX], *big = malloc(1000000);
+
+	(void)state;
+	sha256_buf("", 0, hex);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_buf("abc", 3, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_buf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	assert_non_null(big);
+	memset(big, 'a', 1000000);
+	sha256_buf(big, 1000000, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	free(big);
+	assert_int_equal(sha256_file("/nonexistent", hex), -ENOENT);
+}
+
+/* -m: 512M, 2G, MiB; the range */
+static void test_vmprep_memory(void **state)
+{
+	unsigned long m;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(vmprep_memory("512M", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 512);
+	assert_int_equal(vmprep_memory("2G", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 2048);
+	assert_int_equal(vmprep_memory("1024", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 1024);
+	assert_int_equal(vmprep_memory("262144k", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 256);
+	assert_int_equal(vmprep_memory("100M", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--memory: '100M' is not a size in 128M..1024G (e.g. 512M, 2G; a number is MiB)");
+	assert_int_equal(vmprep_memory("2T", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_memory("1025G", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_memory("1000k", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_memory("2GB", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+}
+
 static void test_vm_count_cpus(void **state)
 {
 	(void)state;
@@ -524,6 +568,8 @@ int main(void)
 		cmocka_unit_test(test_vm_sweep_order),
 		cmocka_unit_test(test_vmprep_counts),
 		cmocka_unit_test(test_vmprep_cmd),
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_vmprep_memory),
 		cmocka_unit_test(test_vm_count_cpus),
 	};
 
