@@ -16,8 +16,9 @@
  * The guest: busybox sh runs /init, which mounts proc, sysfs, devtmpfs,
  * a tmpfs, and where the kernel has them debugfs, tracefs
  * (/sys/kernel/tracing), cgroup2 (/sys/fs/cgroup) and bpffs (/sys/fs/bpf),
- * and runs each command as `/bench CMD -q -o /tmp/N.csv ARGS`. The kernel's console is ttyS0 (qemu's first -serial);
- * the results go to ttyS1, set raw, in lines the host parses:
+ * and runs each command as `/bench CMD -q -o /tmp/N.csv ARGS`. The
+ * kernel's console is ttyS0 (qemu's first -serial); the results go to
+ * ttyS1, set raw, in lines the host parses:
  *
  *	@ksb vm 1				/init runs
  *	@ksb boot release=6.12.117 possible=0-479 online=0-1 kernel_max=511

@@ -240,7 +240,7 @@ vm() {
 }
 
 @test "vm: -p lists: each count 1..8192, none twice, exit 2 stating the range" {
-	for p in 0 64,,1 9000 64, ,64 x 64,64; do
+	for p in 0 64,,1 9000 '64,' ,64 x 64,64; do
 		run --separate-stderr ./bench vm --qemu "$Q" -p "$p" "$IMG" -- run
 		echo "$p: $stderr"
 		[ "$status" -eq 2 ]
@@ -280,7 +280,8 @@ $IMG 4" ]
 			[ "$(sed -n 's/^# vm_boots: //p' "$f")" = "1:$p/2 2:$p/2" ]
 		done
 	done
-	[ "$(ls "$T/out" | grep -c '\.csv$')" -eq 6 ]
+	csvs=("$T"/out/*.csv)
+	[ "${#csvs[@]}" -eq 6 ]
 	# progress per boot, named by file
 	[[ "$stderr" == *"bench vm: A-p8 boot 2/2: "*" s, 8 possible CPUs, 2 online"* ]]
 	# two commands: NAME-CMD-pN.csv
