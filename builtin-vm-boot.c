@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-vm-boot.c - bench vm's checks before anything boots (through
- * lib/vmprep.h), the guests' initramfs, and one boot: lib/vmboot.h's
- * tries, waited for with bench_wait() (SIGINT/SIGTERM, the progress
- * line), and what the guest sent read back into the cell's runs. The
- * options and the driver are builtin-vm.c's.
+ * lib/kernel/vmprep.h), the guests' initramfs, and one boot: the tries of
+ * lib/kernel/vmboot.h, waited for with bench_wait() (SIGINT/SIGTERM, the
+ * progress line), and what the guest sent read back into the cell's
+ * runs. The options and the driver are builtin-vm.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,11 +16,11 @@
 
 #include "bench.h"
 #include "builtin-vm.h"
-#include "lib/csv.h"
-#include "lib/kmod.h"
-#include "lib/spawn.h"
+#include "lib/report/csv.h"
+#include "lib/kernel/kmod.h"
+#include "lib/kernel/spawn.h"
 
-/* a lib/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
+/* a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
 int bv_said(int ret, const char *why)
 {
 	if (!ret)
@@ -300,7 +300,7 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
 
 /*
  * Boot @c once (and again after a hang or a crash, --retries times,
- * lib/vmboot.h), keep its console and read its results back as run
+ * lib/kernel/vmboot.h), keep its console and read its results back as run
  * @b + 1. Returns 0, 128 + signal when stopped, or an exit code after a
  * message.
  */

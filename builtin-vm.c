@@ -10,18 +10,18 @@
  * per-CPU area, slab caches and placement, and are not independent (on
  * 6.1, six runs in one boot per kernel showed a -10% "improvement" of
  * irq_free_descs() that the patch cannot cause); boots are. The boots
- * go round by round, every kernel at every count once a round, in
- * lib/vm.h's vm_sweep_slot() order (kernels and counts rotated: A B, B
- * A, ...), so that a drift of the host moves every side alike, as bench
- * run's ABBA does inside a run.
+ * go round by round, every kernel at every count once a round, in the
+ * order of vm_sweep_slot() (lib/kernel/vm.h: kernels and counts rotated,
+ * A B, B A, ...), so that a drift of the host moves every side alike, as
+ * bench run's ABBA does inside a run.
  *
- * Each boot (lib/vmboot.h): an initramfs with busybox, the static bench,
- * the module and an /init made for the commands, qemu with the kernel's
- * console on ttyS0 (kept for the reader, NAME.console) and the results on
- * ttyS1 as "@ksb" frames (lib/vm.h). The checks before a boot and one
- * boot are builtin-vm-boot.c's (through lib/vmprep.h and lib/vmboot.h),
- * the process helpers lib/spawn.h's: this file is the options, their
- * parsing and the driver.
+ * Each boot (lib/kernel/vmboot.h): an initramfs with busybox, the static
+ * bench, the module and an /init made for the commands, qemu with the
+ * kernel's console on ttyS0 (kept for the reader, NAME.console) and the
+ * results on ttyS1 as "@ksb" frames (lib/kernel/vm.h). The checks before
+ * a boot and one boot are builtin-vm-boot.c's (through lib/kernel/vmprep.h
+ * and lib/kernel/vmboot.h), the process helpers lib/kernel/spawn.h's:
+ * this file is the options, their parsing and the driver.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,10 +33,10 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/csv.h"
-#include "lib/format.h"
-#include "lib/results.h"
-#include "lib/spawn.h"
+#include "lib/report/csv.h"
+#include "lib/report/format.h"
+#include "lib/report/results.h"
+#include "lib/kernel/spawn.h"
 #include "builtin-vm.h"
 
 struct bv_global vmg;
@@ -204,7 +204,7 @@ static int bv_add_tuxmake(const char *arg)
 	return bv_add_kernel(k->arg_buf);
 }
 
-/* one command after a "--" (lib/vmprep.h: trace's own "--" is its PROG's) */
+/* one command after a "--" (lib/kernel/vmprep.h: trace's own "--" is its PROG's) */
 static int bv_add_cmd(int argc, char **argv, int i)
 {
 	char why[256];
@@ -387,7 +387,7 @@ static bool bv_stopped(void)
 
 /*
  * every kernel at every count --boots times: round b boots each cell
- * once, in the order of vm_sweep_slot() (lib/vm.h: kernels and counts
+ * once, in the order of vm_sweep_slot() (lib/kernel/vm.h: kernels and counts
  * rotated round by round, so that none is always early or late)
  */
 static int bv_measure(void)

@@ -2,7 +2,7 @@
 /*
  * builtin-vm.h - what bench vm's two files share: builtin-vm.c (its
  * options, parsing and driver) and builtin-vm-boot.c (the checks before
- * any boot, and one boot through lib/vmboot.h with bench_wait()'s
+ * any boot, and one boot through lib/kernel/vmboot.h with bench_wait()'s
  * signals and progress). Nothing else includes it.
  */
 #ifndef KSB_BUILTIN_VM_H
@@ -13,14 +13,14 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "lib/kimage.h"
-#include "lib/outfile.h"
-#include "lib/runs.h"
-#include "lib/sha256.h"
-#include "lib/testbed.h"
-#include "lib/vm.h"
-#include "lib/vmboot.h"
-#include "lib/vmprep.h"
+#include "lib/kernel/kimage.h"
+#include "lib/report/outfile.h"
+#include "lib/measure/runs.h"
+#include "lib/kernel/sha256.h"
+#include "lib/report/testbed.h"
+#include "lib/kernel/vm.h"
+#include "lib/kernel/vmboot.h"
+#include "lib/kernel/vmprep.h"
 
 #define BV_MAX_KERNELS	16
 #define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
@@ -107,7 +107,7 @@ extern struct bv_global vmg;
 
 /* ---- builtin-vm-boot.c ---- */
 
-/* bv_said - a lib/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
+/* bv_said - a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
 int bv_said(int ret, const char *why);
 
 /* bv_check_config - the machine of every count checked, the cells made: 0 or 2/3 */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 jq pyyaml gfm
 # The CI jobs of ci/ (GitHub Actions, GitLab CI): parsed by PyYAML with
 # duplicate keys refused, checked for what their runners need, written out
 # in README.md as they are, their shell shellcheck-clean, and run end to

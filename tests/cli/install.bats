@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 mandoc man groff busybox
 # make install / uninstall into a temporary DESTDIR, the installed one
 # command end to end, the man page and the bash completion.
 
