@@ -135,12 +135,16 @@ static void kc_build(struct kcidb *k, const struct meta *m, const char *key,
 {
 	const char *config = meta_get(m, "label_config");
 	char id[KCIDB_ID_MAX], arch[64];
+	int n;
 
 	snprintf(id, sizeof(id), "%s:%s", k->origin, key);
 	/* a checkout named by its release builds that release: once in the ID */
-	snprintf(k->build_id, sizeof(k->build_id), "%s:%s%s%s%s%s", k->origin, key,
-		 strcmp(key, release) ? ":" : "", strcmp(key, release) ? release : "",
-		 config ? ":" : "", config ? config : "");
+	n = snprintf(k->build_id, sizeof(k->build_id), "%s:%s%s%s%s%s", k->origin, key,
+		     strcmp(key, release) ? ":" : "", strcmp(key, release) ? release : "",
+		     config ? ":" : "", config ? config : "");
+	/* a config label too long for an ID stays in misc whole: cut it here */
+	if (n < 0 || (size_t)n >= sizeof(k->build_id))
+		k->build_id[sizeof(k->build_id) - 1] = 0;
 	kc_word(arch, sizeof(arch), meta_get(m, "kernel"), 1);
 	json_array_begin(&k->j, "builds");
 	json_object_begin(&k->j, NULL);
@@ -189,7 +193,7 @@ void kcidb_begin(struct kcidb *k, FILE *f, const char *origin, const struct meta
 void kcidb_test_begin(struct kcidb *k, const char *const *seg, unsigned int n,
 		      const char *status, const struct meta *m)
 {
-	char path[KCIDB_PATH_MAX] = "", one[128], id[KCIDB_ID_MAX + KCIDB_PATH_MAX];
+	char path[KCIDB_PATH_MAX] = "", one[128], id[KCIDB_ID_MAX + 64 + KCIDB_PATH_MAX + 2];
 	size_t used = 0;
 	unsigned int i;
 
