@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sha256.h - SHA-256 (FIPS 180-4) of a file, for the image bench vm
+ * sha256.h - SHA-256 (FIPS 180-4, by libmd) of a file, for the image bench vm
  * boots (its metadata records which bzImage it was, byte for byte).
  * No state; prints nothing.
  */
