@@ -216,7 +216,7 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 
 os_release=${KSB_OS_RELEASE:-/etc/os-release}
-python=${KSB_PYTHON:-$(command -v /usr/bin/python3 python3 | head -n 1)}
+python=${KSB_PYTHON:-$(command -v /usr/bin/python3 || command -v python3 || true)}
 python=${python:-python3}
 family=$(pm_family)
 
