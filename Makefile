@@ -1,5 +1,6 @@
 # kstats-bench. `make` builds ./bench; `make check` runs every test;
-# `make perf` runs the benchmarks; `make gate` measures the CI gate;
+# `make perf` runs the quick benchmarks (perf-trend, gate, trend-history and
+# kernel-plant are the long ones); `make gate` measures the CI gate;
 # `make install PREFIX=... DESTDIR=...`.
 
 CC      ?= cc
@@ -232,7 +233,9 @@ fuzz: $(TOOLS) bench
 build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-perf: build/perf perf-trend
+# the quick ratios only (record, timer; seconds); the long benchmarks have
+# their own targets below: perf-trend, gate, trend-history, kernel-plant
+perf: build/perf
 	build/perf
 
 # bench trend's figures (tests/perf/trend.c): false change points, the two
