@@ -263,18 +263,20 @@ deps:
 test-deps: deps
 	@tests/deps.sh test
 
-# ---- install: the binary, the one-command script, its plots, man page,
+# ---- install: the binary, the one-command script, its plots, man pages,
 # bash completion. run.sh finds kstats-bench and $(DATADIR)/plots from
 # where it is installed; uninstall removes exactly these files and the
 # kstats-bench directories, never the shared ones (bin, man1, ...).
 PLOTS         := $(notdir $(wildcard plots/*.gp))
+# the summary page kstats-bench.1 and one page per command
+MANPAGES      := $(notdir $(wildcard docs/kstats-bench*.1))
 # the module's sources: an installed `kstats-bench kernel` builds it there
 KMOD_SRCS     := Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-static $(BINDIR)/kstats-bench-run \
 		 $(BINDIR)/kstats-bench-bisect-step \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
 		 $(addprefix $(DATADIR)/kmod/,$(KMOD_SRCS)) \
-		 $(MAN1DIR)/kstats-bench.1 $(BASHCOMPDIR)/kstats-bench
+		 $(addprefix $(MAN1DIR)/,$(MANPAGES)) $(BASHCOMPDIR)/kstats-bench
 
 # kstats-bench-static: what `kstats-bench vm` puts in its guests
 install: bench bench-static
@@ -286,9 +288,10 @@ install: bench bench-static
 	install -m 0755 bisect-step.sh $(DESTDIR)$(BINDIR)/kstats-bench-bisect-step
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
-	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
-		docs/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
-	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	for m in $(MANPAGES); do \
+		sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
+			docs/$$m >$(DESTDIR)$(MAN1DIR)/$$m && chmod 0644 $(DESTDIR)$(MAN1DIR)/$$m || exit 1; \
+	done
 	install -m 0644 docs/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:

@@ -54,6 +54,7 @@ scratch() {
 	python3 tests/cli/readme_blocks.py match shape "$T/want" "$T/got"
 	run python3 tests/cli/readme_blocks.py match check "$T/want" "$T/got"
 	[ "$status" -eq 1 ]
+	# shellcheck disable=SC2016 # a literal $ command
 	printf 'text\n\n```console\n$ true\n```\n' >"$T/R.md"
 	mkdir "$T/b"
 	run python3 tests/cli/readme_blocks.py extract "$T/R.md" "$T/b"
