@@ -234,7 +234,8 @@ build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the quick ratios only (record, timer; seconds); the long benchmarks have
-# their own targets below: perf-trend, gate, trend-history, kernel-plant
+# their own targets: perf-trend, gate and trend-history below, kernel-plant
+# above (docs/testing.md, "Benchmarks, not tests")
 perf: build/perf
 	build/perf
 
@@ -246,11 +247,12 @@ build/perf-trend: build/obj/tests/perf/trend.o $(call objs,obj,$(LIB_SRCS))
 perf-trend: bench build/perf-trend
 	build/perf-trend $(FILES)
 
-# the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
+# the gate's figures (docs/measurements.md, "What the regression gate
+# promises"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
 
-# bench trend on real runs (README "bench trend"): two histories of 40
+# bench trend on real runs (docs/measurements.md): two histories of 40
 # nightly invocations, a step at night 25 and A/A; 20-30 min
 trend-history: bench
 	tests/perf/trend-history.sh $(NIGHTS)
