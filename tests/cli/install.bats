@@ -110,13 +110,21 @@ commands() {
 }
 
 # has_options PAGE CMD: PAGE, rendered, names every long option of
-# `bench CMD --help`; says which it lacks
+# `bench CMD --help` (as an entry of OPTIONS, or in its text where --help
+# names another command's option), and its OPTIONS have no entry (a tag
+# such as "-n, --samples") that --help lacks; says which differ
 has_options() {
-	local o
-	MANWIDTH=200 man -l "$1" >"$T/man.txt" 2>/dev/null
+	local o tags bad=0
+	MANWIDTH=200 man -l "$1" >"$T/page.txt" 2>/dev/null
 	for o in $(./bench "$2" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-		grep -q -- "$o" "$T/man.txt" || { echo "$1: $o undocumented"; return 1; }
+		grep -q -- "$o" "$T/page.txt" || { echo "$1: $o undocumented"; bad=1; }
 	done
+	tags=$(sed -n '/^OPTIONS$/,/^EXIT STATUS$/p' "$T/page.txt" |
+		grep -oE -- '^ {7}(-[A-Za-z0-9], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort -u)
+	for o in $tags; do
+		./bench "$2" --help | grep -qE -- "$o([^a-z-]|\$)" || { echo "$1: $o is not in bench $2 --help"; bad=1; }
+	done
+	return $bad
 }
 
 @test "man pages: each command's page has every long option of its --help; the summary names every page" {
@@ -125,11 +133,16 @@ has_options() {
 		grep -q "kstats-bench-$c(1)" "$T/summary.txt" || { echo "the summary does not name kstats-bench-$c(1)"; false; }
 		has_options "docs/kstats-bench-$c.1" "$c"
 	done
-	# the check has teeth: the page of run without --cache fails it
+	# the check has teeth: the page of run without --cache, and with an
+	# option --help does not have
 	grep -v -- 'cache' docs/kstats-bench-run.1 >"$T/run.1"
 	run has_options "$T/run.1" run
 	[ "$status" -eq 1 ]
 	[ "$output" = "$T/run.1: --cache undocumented" ]
+	sed 's/^\.BR \\-q ", " \\-\\-quiet$/.BR \\-q ", " \\-\\-quieter/' docs/kstats-bench-run.1 >"$T/run.1"
+	run has_options "$T/run.1" run
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/run.1: --quieter is not in bench run --help" ]
 }
 
 # comp WORD...: what the completion offers for the last word, one line
