@@ -26,17 +26,20 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PK
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
 BENCH_SRCS := bench.c $(wildcard builtin-*.c)
-LIB_SRCS   := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
-# lib/ by side. Reporting: the results model, its files, formats and
-# writers, the gate's statistics, plain C for any host (bench compare,
-# the fuzzers); measurement: the engine, per-CPU memory, topology, TSC,
-# reference loop, workload interface, runs runner, module client, vm.
-# The measuring side may use the reporting side, never the reverse
-# (tests/cli/source.bats); `make reporting` builds the reporting side
-# without libnuma, liburcu or x86 assembly.
-REPORT_SRCS  := kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/json.c \
-		lib/compare.c lib/trend.c lib/samples.c lib/outfile.c lib/options.c lib/host.c \
-		lib/testbed.c lib/cmpfmt.c
+# lib/ in three folders, one per side, each built by wildcard:
+#   lib/report   the results model, its files, formats and writers, the
+#                gate's statistics: plain C for any host (bench compare,
+#                the fuzzers); `make reporting` builds it without libnuma,
+#                liburcu or x86 assembly;
+#   lib/measure  the engine, per-CPU memory, topology, TSC, reference
+#                loop, workload interface, the runs runner;
+#   lib/kernel   kernels: the VM, its initramfs, images, the module's
+#                client, BPF tracing.
+# An arrow goes only kernel -> measure -> report, never back
+# (tests/cli/source.bats checks each folder's includes).
+REPORT_SRCS  := kstats_hist.c $(wildcard lib/report/*.c)
+LIB_SRCS   := $(REPORT_SRCS) $(wildcard lib/measure/*.c) $(wildcard lib/kernel/*.c) \
+	      $(wildcard workloads/*.c)
 MEASURE_SRCS := $(filter-out $(REPORT_SRCS),$(LIB_SRCS))
 UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -95,7 +98,7 @@ $(BPF_SKEL): build/bpf/ksb_trace.bpf.o
 	@mv $@.tmp $@
 
 # the loader includes the skeleton (a first build has no .d to say so)
-$(foreach f,obj san tsan,build/$(f)/lib/trace.o): $(BPF_SKEL)
+$(foreach f,obj san tsan,build/$(f)/lib/kernel/trace.o): $(BPF_SKEL)
 
 bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -168,7 +171,7 @@ report-srcs:
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c lib/results.c lib/meta.c
+FUZZ_SRCS  := kstats_hist.c $(addprefix lib/report/,samples.c csv.c compare.c results.c meta.c)
 FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
 
 build/fuzzobj/%.o: %.c

@@ -17,10 +17,10 @@
 
 #include "bench.h"
 #include "build/version.h"	/* BENCH_GIT, written by the Makefile */
-#include "lib/csv.h"
-#include "lib/format.h"
-#include "lib/outfile.h"
-#include "lib/testbed.h"
+#include "lib/report/csv.h"
+#include "lib/report/format.h"
+#include "lib/report/outfile.h"
+#include "lib/report/testbed.h"
 
 #define BENCH_VERSION	"0.1.0"
 
@@ -45,6 +45,8 @@ static const struct cmd cmds[] = {
 	  cmd_compare },
 	{ "trend", "change points over a history of results: the nightly job",
 	  cmd_trend },
+	{ "scale", "the cost per possible CPU of each series over a sweep, and its gate",
+	  cmd_scale },
 	{ "show", "print a CSV again as its command printed it, or one series",
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",

@@ -2,8 +2,8 @@
 /*
  * builtin-compare.c - bench compare: the CI gate, AFTER's runs against
  * BEFORE's, read back from kstats-bench CSVs. It reads the files, checks
- * them and says what is wrong with them; lib/compare.h computes the
- * gate, lib/cmpfmt.h writes it in the format asked for.
+ * them and says what is wrong with them; lib/report/compare.h computes the
+ * gate, lib/report/cmpfmt.h writes it in the format asked for.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,15 +14,15 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/cmpfmt.h"
-#include "lib/compare.h"
-#include "lib/results.h"
-#include "lib/testbed.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/compare.h"
+#include "lib/report/results.h"
+#include "lib/report/testbed.h"
 
 /* ---- bench compare ---- */
 
 /*
- * The gate compares runs, not samples (lib/compare.h says why): each
+ * The gate compares runs, not samples (lib/report/compare.h says why): each
  * side's runs are pooled over its files, one figure per run, an exact
  * one-sided U test across them, the Hodges-Lehmann change with its 95%
  * interval, and a 5% floor under which a significant change is only
@@ -49,7 +49,7 @@ struct compare_side {
 /* what was read and found, before anything prints */
 struct compare_state {
 	struct compare_side side[2];	/* BEFORE, AFTER */
-	struct cmp_side cs[2];		/* the same sets, as lib/compare.h reads them */
+	struct cmp_side cs[2];		/* the same sets, as lib/report/compare.h reads them */
 	const struct results_series **list; /* [n] the series, cmp_list_series() */
 	unsigned int n;			/* series */
 	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */

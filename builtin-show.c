@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/format.h"
-#include "lib/results.h"
-#include "lib/topo.h"
+#include "lib/report/format.h"
+#include "lib/report/results.h"
+#include "lib/measure/topo.h"
 
 /* ---- bench show ---- */
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-trace.c - bench trace: time any kernel function with BPF into
- * kstats histograms, as kstats' `trace` does (lib/trace.c loads
+ * kstats histograms, as kstats' `trace` does (lib/kernel/trace.c loads
  * bpf/ksb_trace.bpf.c): attach, record until COMMAND exits, for
  * --duration, or until SIGINT; then print and write what bench run does.
  */
@@ -20,13 +20,13 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/format.h"
-#include "lib/host.h"
-#include "lib/outfile.h"
-#include "lib/readfile.h"
-#include "lib/results.h"
-#include "lib/testbed.h"
-#include "lib/trace.h"
+#include "lib/report/format.h"
+#include "lib/report/host.h"
+#include "lib/report/outfile.h"
+#include "lib/report/readfile.h"
+#include "lib/report/results.h"
+#include "lib/report/testbed.h"
+#include "lib/kernel/trace.h"
 
 #define TR_MAX_DURATION	31536000.0	/* --duration below it: a year, s */
 #define TR_MAX_NAME	63		/* FUNC, the workload label: results.h's */

@@ -2,7 +2,7 @@
 /*
  * builtin-trend.c - bench trend: change points over a history of
  * results, each run's figure taken as bench compare takes it, found by
- * E-divisive means with a seeded permutation test (lib/trend.h).
+ * E-divisive means with a seeded permutation test (lib/report/trend.h).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -18,12 +18,12 @@
 #include <time.h>
 
 #include "bench.h"
-#include "lib/cmpfmt.h"
-#include "lib/compare.h"
-#include "lib/json.h"
-#include "lib/meta.h"
-#include "lib/results.h"
-#include "lib/trend.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/compare.h"
+#include "lib/report/json.h"
+#include "lib/report/meta.h"
+#include "lib/report/results.h"
+#include "lib/report/trend.h"
 
 /*
  * The nightly job's question: did the newest change point of a series

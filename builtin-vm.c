@@ -12,7 +12,7 @@
  * kernels interleave (A1 B1 A2 B2 ...), so that a drift of the host
  * moves both sides alike, as bench run's ABBA does inside a run.
  *
- * Each boot: an initramfs written here (lib/cpio.h) with busybox, the
+ * Each boot: an initramfs written here (lib/kernel/cpio.h) with busybox, the
  * static bench, the module and an /init made for the commands; qemu
  * with the kernel's console on ttyS0 (kept for the reader, NAME.console)
  * and the results on ttyS1, each command's CSV between "@ksb" lines:
@@ -42,14 +42,14 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/csv.h"
-#include "lib/format.h"
-#include "lib/kimage.h"
-#include "lib/outfile.h"
-#include "lib/results.h"
-#include "lib/runs.h"
-#include "lib/testbed.h"
-#include "lib/vm.h"
+#include "lib/report/csv.h"
+#include "lib/report/format.h"
+#include "lib/kernel/kimage.h"
+#include "lib/report/outfile.h"
+#include "lib/report/results.h"
+#include "lib/measure/runs.h"
+#include "lib/report/testbed.h"
+#include "lib/kernel/vm.h"
 
 #define BV_MAX_KERNELS	16
 #define BV_MAX_ARGS	64		/* words of one command */
@@ -853,7 +853,7 @@ static int bv_cmd_failed(const struct bv_kernel *k, unsigned int b, unsigned int
 
 /*
  * the CSV command @i wrote in boot @b, read back as run b + 1; per-CPU
- * series of each boot kept while they stay few (lib/runs.h, as bench
+ * series of each boot kept while they stay few (lib/measure/runs.h, as bench
  * run --runs)
  */
 static int bv_absorb(struct bv_kernel *k, unsigned int b, unsigned int i, struct vm_guest *g)

@@ -6,6 +6,7 @@
 #   ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...   the CI gate (exit 1: regression)
 #   ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]     the commit that regressed
 #   ./run.sh trend [OPTIONS] FILE|DIR...   change points of a nightly history (exit 1: recent regression)
+#   ./run.sh scale [OPTIONS] FILE... [-- FILE...]   cost per possible CPU (exit 1: B's slope grew)
 #
 # Results go to results/<UTC stamp>/ (KSB_RESULTS overrides results/);
 # an existing directory is never reused. KSB_NO_DEPS=1 skips `make deps`.
@@ -43,6 +44,7 @@ Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...
        ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]
        ./run.sh trend [OPTIONS] FILE|DIR...
+       ./run.sh scale [OPTIONS] FILE... [-- FILE...]
 
 The whole job: installs what building and running need (make deps),
 builds, prints the warnings of `bench doctor` for this host, runs
@@ -87,8 +89,16 @@ trend.png (each series' per-run figures over time, each segment's
 median, the change points with their change). Exit 0, 1 when a series'
 newest change point is a recent regression, 2 bad input.
 
+scale takes what `bench scale` takes (a sweep: one CSV per possible-CPU
+count; A... -- B... gates B's slope against A's), prints the slopes, and
+writes results/<stamp>/: scale.txt, scale.csv, scale-points.csv and
+scale.png (each series' per-run figures against possible CPUs per group,
+the Theil-Sen lines and the band of their 95% slope interval). Exit 0,
+1 when B's slope exceeds A's beyond the threshold, 2 bad input.
+
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps).
-See ./bench run --help, ./bench compare --help and ./bench trend --help.
+See ./bench run --help, ./bench compare --help, ./bench trend --help and
+./bench scale --help.
 EOF
 }
 
@@ -554,6 +564,34 @@ trend() {
 	return "$rc"
 }
 
+# scale_unit [BENCH SCALE OPTIONS] FILE...: the unit of the first file
+scale_unit() {
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-s | -t | -f | -o | --stat | --flat | --at | --threshold | --format | --output) shift 2 ;;
+		--) shift; break ;;
+		-*) shift ;;
+		*) break ;;
+		esac
+	done
+	sed -n 's/^# unit: //p' "${1:-}" 2>/dev/null | head -1
+}
+
+# scale [BENCH SCALE OPTIONS] FILE... [-- FILE...]
+scale() {
+	local dir rc=0
+	checked scale "$@"
+	dir=$(new_results_dir)
+	to "$dir/scale.txt" "$bench" scale "$@" || rc=$?
+	to "$dir/scale.csv" "$bench" scale -f csv "$@" 2>/dev/null || true
+	to "$dir/scale-points.csv" "$bench" scale -f points "$@" 2>/dev/null || true
+	(cd "$share" && gnuplot -c plots/scale.gp "$dir/scale-points.csv" "$dir/scale.csv" \
+		"$dir/scale.png" "$(scale_unit "$@")") || die "gnuplot failed on plots/scale.gp"
+	cat "$dir/scale.txt"
+	echo "results: $dir"
+	return "$rc"
+}
+
 case ${1:-} in
 -h | --help) usage ;;
 compare)
@@ -562,6 +600,9 @@ compare)
 trend)
 	shift
 	trend "$@" ;;
+scale)
+	shift
+	scale "$@" ;;
 sweep)
 	shift
 	sweep "$@" ;;

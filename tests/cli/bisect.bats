@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # ./run.sh bisect's refusals, which come before anything is built, and
 # bisect-step.sh's; the bisect itself runs in make bisectcheck, on real
 # kernels.

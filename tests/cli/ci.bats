@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 jq pyyaml gfm
 # The CI jobs of ci/ (GitHub Actions, GitLab CI): parsed by PyYAML with
 # duplicate keys refused, checked for what their runners need, linked (not
 # copied) from README.md and docs/ci.md, their shell shellcheck-clean, and

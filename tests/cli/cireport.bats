@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: python3 jq man jsonschema gfm
 # bench compare's reports for CI systems, read back by real parsers:
 # markdown through GitHub's renderer (cmark-gfm) and an HTML parser,
 # JUnit XML through python3's xml.etree, BMF and github-action-benchmark

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 mandoc man groff busybox
 # make install / uninstall into a temporary DESTDIR, the installed one
 # command end to end, the man pages (the summary kstats-bench.1 and one
 # page per command) and the bash completion.

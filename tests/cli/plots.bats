@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # plots/heatmap.gp: both panels, old and new, on one colour scale.
 
 load common

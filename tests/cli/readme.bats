@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: python3
 # README.md's examples cannot rot: every ```console block, marked
 # <!-- check --> or <!-- check shape -->, runs here against the built
 # bench, in a scratch directory, and prints what the README shows

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: jq
 # bench run, list and calibrate: a small real run, its CSV against the
 # schema, and the exit code of every bad option.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 jq
 # run.sh (the one command), bench compare (the CI gate) on fixture CSVs,
 # and every gnuplot script rendered for real.
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# bench trend: change points over a history of runs (lib/trend.h), and
+# needs: python3 jq
+# bench trend: change points over a history of runs (lib/report/trend.h), and
 # the independent reference its unit test is checked against.
 
 load common

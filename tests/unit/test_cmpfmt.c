@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/cmpfmt.h"
-#include "lib/testbed.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/testbed.h"
 
 #define REG { \
 	.before = 13150.2, .after = 15330, .before_spread = 0.04, .after_spread = 0.05, \

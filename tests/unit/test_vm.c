@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_vm.c - what bench vm builds before a boot and reads after it:
- * the newc archive byte for byte (lib/cpio.h), the releases of a bzImage,
- * a module and a tree and the static-ELF check (lib/kimage.h), and the
- * qemu command, /init and the guest's results (lib/vm.h).
+ * the newc archive byte for byte (lib/kernel/cpio.h), the releases of a bzImage,
+ * a module and a tree and the static-ELF check (lib/kernel/kimage.h), and the
+ * qemu command, /init and the guest's results (lib/kernel/vm.h).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/cpio.h"
-#include "lib/kimage.h"
-#include "lib/vm.h"
+#include "lib/kernel/cpio.h"
+#include "lib/kernel/kimage.h"
+#include "lib/kernel/vm.h"
 
 /* a fresh directory for one test's files */
 static char *tmpdir(void)
