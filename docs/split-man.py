@@ -6,7 +6,8 @@
 # single page: merge it into main first, then rerun this on main's
 # docs/kstats-bench.1 to carry its edits into the per-command pages.
 # --keep: commands whose page is written by hand (docs/kstats-bench-CMD.1
-# exists and stays); they are listed in the summary all the same.
+# exists and stays); they are listed in the summary all the same. Run it
+# from the checkout root after `make bench`: the commands are ./bench --help's.
 import re
 import subprocess
 import sys
