@@ -45,7 +45,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -237,8 +237,8 @@ build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # the quick ratios only (record, timer; seconds); the long benchmarks have
-# their own targets: perf-trend, gate and trend-history below, kernel-plant
-# above (docs/testing.md, "Benchmarks, not tests")
+# their own targets: perf-trend, perf-trend-control, gate and trend-history
+# below, kernel-plant above (docs/testing.md, "Benchmarks, not tests")
 perf: build/perf
 	build/perf
 
@@ -250,13 +250,22 @@ build/perf-trend: build/obj/tests/perf/trend.o $(call objs,obj,$(LIB_SRCS))
 perf-trend: bench build/perf-trend
 	build/perf-trend $(FILES)
 
+# bench trend --control on synthetic nights (tests/perf/trend-control.c):
+# false change points per 100 nights with and without the control
+build/perf-trend-control: build/obj/tests/perf/trend-control.o $(call objs,obj,$(LIB_SRCS))
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+perf-trend-control: build/perf-trend-control
+	build/perf-trend-control $(NIGHTS)
+
 # the gate's figures (docs/measurements.md, "What the regression gate
 # promises"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
 
-# bench trend on real runs (docs/measurements.md): two histories of 40
-# nightly invocations, a step at night 25 and A/A; 20-30 min
+# bench trend on real runs (docs/measurements.md): three histories of 40
+# nightly invocations, a step at night 25 and two A/A, each judged alone
+# and against the first A/A as its control; 30-45 min
 trend-history: bench
 	tests/perf/trend-history.sh $(NIGHTS)
 

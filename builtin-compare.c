@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lib/report/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
 #include "lib/report/results.h"
@@ -37,6 +38,7 @@ struct compare_opts {
 	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
 	bool strict;			/* --strict: a testbed or config difference is exit 2 */
+	struct outset also;		/* --also FMT=FILE */
 };
 
 /* one side: its files, read */
@@ -104,6 +106,9 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "differs between or within the sides; else a warning"),
 		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
+		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
+			 "also write format FMT to FILE, atomically\n"
+			 "(repeatable: one compare, several reports)"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -367,7 +372,7 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
  * Actions an ::error annotation per regression on stderr (the runner
  * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
-static int compare_report(const struct compare_opts *o, const struct compare_state *st,
+static int compare_report(struct compare_opts *o, const struct compare_state *st,
 			  const struct cmp_series *c)
 {
 	const struct cmpfmt f = {
@@ -378,19 +383,29 @@ static int compare_report(const struct compare_opts *o, const struct compare_sta
 			  (const char *const *)st->side[1].path },
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
+	unsigned int i;
+	char why[1024];
 	int ret;
 
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
+	for (i = 0; i < o->also.n && ret != -ENOMEM; i++)
+		ret = cmpfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &f) ?: ret;
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	if (ret == -ENOMEM)
+	if (ret == -ENOMEM) {
+		outset_abort(&o->also);
 		return compare_nomem();
+	}
+	if (outset_commit(&o->also, why, sizeof(why))) {
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		return EXIT_ENV;
+	}
 	ret = bench_finish_stdout();
 	return !ret && cmpfmt_count(&f, CMP_REGRESSION) ? EXIT_REGRESSION : ret;
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
-static int compare_all(const struct compare_opts *o, const struct compare_state *st)
+static int compare_all(struct compare_opts *o, const struct compare_state *st)
 {
 	struct cmp_series *c = calloc(st->n ? st->n : 1, sizeof(*c));
 	unsigned int i;
@@ -409,7 +424,7 @@ static int compare_all(const struct compare_opts *o, const struct compare_state 
 }
 
 /* read and check the files, then the gate; the exit code */
-static int compare_run(const struct compare_opts *o, struct compare_state *st)
+static int compare_run(struct compare_opts *o, struct compare_state *st)
 {
 	const struct results *ref = NULL;
 	const char *ref_path = NULL;
@@ -449,8 +464,10 @@ int cmd_compare(int argc, char **argv)
 		.threshold_pct = CMP_THRESHOLD_PCT,
 		.alpha = COMPARE_ALPHA,
 		.format = CMPFMT_TABLE,
+		.also = OUTSET_INIT(cmpfmt_writers),
 	};
 	struct compare_state st = { 0 };
+	char why[1024];
 	int ret;
 
 	ret = compare_parse(argc, argv, &o);
@@ -458,7 +475,14 @@ int cmd_compare(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (compare_sides(argc, argv, &st.side[0], &st.side[1]))
 		return EXIT_USAGE;
+	/* before any file is read: an --also that cannot be written is bad usage */
+	if (outset_open(&o.also, why, sizeof(why))) {
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		return EXIT_USAGE;
+	}
 	ret = compare_run(&o, &st);
+	/* bad input: every --also target as it was (a commit happened already) */
+	outset_abort(&o.also);
 	compare_state_free(&st);
 	return ret;
 }

@@ -199,6 +199,8 @@ static int points_write(FILE *f, const struct scale_opts *o, const struct scale_
 {
 	unsigned int i, k, p;
 
+	/* the unit first, so that a plot reads it from bench, not from the files */
+	fprintf(f, "# unit: %s\n", r->unit);
 	fprintf(f, "group,file,run,possible_cpus,workload,variant,%s\n", cmp_stat_names[o->stat]);
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < r->nr_groups; k++)

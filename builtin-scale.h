@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "lib/report/compare.h"
+#include "lib/report/outset.h"
 #include "lib/report/scale.h"
 
 /* --at counts at most */
@@ -24,6 +25,7 @@ struct scale_opts {
 	unsigned int nr_at;		/* how many */
 	int format;			/* --format, an index of scale_writers[] */
 	const char *output;		/* -o FILE, NULL: stdout */
+	struct outset also;		/* --also FMT=FILE */
 };
 
 /* the files before or after "--" */

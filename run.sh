@@ -29,6 +29,8 @@ if [ ! -f "$top/Makefile" ] && [ -x "$top/kstats-bench" ] &&
 	share=$(cd "$top/../share/kstats-bench" && pwd)
 	results_root=${KSB_RESULTS:-$PWD/results}
 fi
+# KSB_BENCH: another bench binary (a wrapper, a pinned build)
+[ -z "${KSB_BENCH:-}" ] || bench=$KSB_BENCH
 # absolute: plot() runs gnuplot from $share
 [[ $results_root == /* ]] || results_root=$PWD/$results_root
 
@@ -86,8 +88,11 @@ does not build or boot.
 trend takes what `bench trend` takes, prints its change points, and
 writes results/<stamp>/: trend.txt, trend.csv, trend-runs.csv and
 trend.png (each series' per-run figures over time, each segment's
-median, the change points with their change). Exit 0, 1 when a series'
-newest change point is a recent regression, 2 bad input.
+median, the change points with their change); with --control DIR (a
+pinned baseline measured beside each night), the subject's and the
+control's nightly medians and their ratio, whose change points are the
+subject's own. Exit 0, 1 when a series' newest change point is a recent
+regression, 2 bad input.
 
 scale takes what `bench scale` takes (a sweep: one CSV per possible-CPU
 count; A... -- B... gates B's slope against A's), prints the slopes, and
@@ -96,7 +101,8 @@ scale.png (each series' per-run figures against possible CPUs per group,
 the Theil-Sen lines and the band of their 95% slope interval). Exit 0,
 1 when B's slope exceeds A's beyond the threshold, 2 bad input.
 
-Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps).
+Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps),
+KSB_BENCH=PATH (the bench binary to run).
 See ./bench run --help, ./bench compare --help, ./bench trend --help and
 ./bench scale --help.
 EOF
@@ -327,28 +333,10 @@ sweep() {
 
 # ---- compare ----
 
-# compare_cdf SIDE FILE...: the pooled distribution of every (workload,
-# variant) of these files, "side,workload,variant,hi,fraction", from the
-# rows merged over CPUs and runs (format 1: merged over CPUs)
-compare_cdf() {
-	local side=$1
-	shift
-	awk -F, -v side="$side" '
-	FNR == 1 { fmt = $0 == "# kstats-bench-csv 1" ? 1 : 2 }
-	/^#/ || /^workload,/ { next }
-	fmt == 1 && $3 == "all" { n[$1 "," $2 "," $7] += $8; tot[$1 "," $2] += $8 }
-	fmt == 2 && $3 == "all" && $4 == "all" { n[$1 "," $2 "," $8] += $9; tot[$1 "," $2] += $9 }
-	END { for (k in n) { split(k, f, ","); print side "," k "," n[k] "," tot[f[1] "," f[2]] } }' "$@" |
-		sort -t, -k2,3 -k4,4n |
-		awk -F, -v OFS=, '{ key = $2 "," $3; if (key != last) { cum = 0; last = key }
-			cum += $5; print $1, $2, $3, $4, cum / $6 }'
-}
-
-# checked CMD ARGS...: `bench CMD ARGS` will run (exit 0 or 1), else run.sh
-# becomes `bench CMD` itself, for its --help or its message and exit 2;
+# passthrough CMD ARGS...: run.sh becomes `bench CMD --help` when asked;
 # builds bench when it is not there
-checked() {
-	local cmd=$1 a rc=0
+passthrough() {
+	local cmd=$1 a
 	shift
 	for a in "$@"; do
 		case $a in
@@ -356,46 +344,32 @@ checked() {
 		esac
 	done
 	[ -x "$bench" ] || build
-	"$bench" "$cmd" -f csv "$@" >/dev/null 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		exec "$bench" "$cmd" "$@"	# says what is wrong, exit 2
-	fi
 }
 
-# compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...
+# once CMD DIR NAME ARGS...: `bench CMD ARGS` run once, its stdout into
+# DIR/NAME.txt and its other reports where its --also options in ARGS
+# put them; bad input (exit 2 or more): DIR is removed and run.sh exits
+# with it, bench having said why
+once() {
+	local cmd=$1 dir=$2 name=$3 rc=0
+	shift 3
+	to "$dir/$name.txt" "$bench" "$cmd" "$@" || rc=$?
+	if [ "$rc" -gt 1 ]; then
+		rm -f "${tmpfiles[@]}" "$dir/$name.txt"
+		rmdir "$dir" 2>/dev/null || true
+		exit "$rc"
+	fi
+	return "$rc"
+}
+
+# compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...: bench compare
+# splits the sides and writes every file the plot reads, in one run
 compare() {
-	local dir rc=0 a sep=0
-	local -a before=() after=()
-	checked compare "$@"
+	local dir rc=0
+	passthrough compare "$@"
 	dir=$(new_results_dir)
-	rc=0
-	to "$dir/compare.txt" "$bench" compare "$@" || rc=$?
-	to "$dir/compare.csv" "$bench" compare -f csv "$@" || true
-	to "$dir/compare-runs.csv" "$bench" compare -f runs "$@" || true
-	# the files of each side, as bench compare splits them: options come
-	# first (bench compare insists), then BEFORE... [-- AFTER...]
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-s | -t | -a | -f | -r | --stat | --threshold | --alpha | --format | --reference) shift 2 ;;
-		--) break ;;
-		-*) shift ;;
-		*) break ;;
-		esac
-	done
-	for a in "$@"; do
-		if [ "$a" = -- ]; then
-			sep=1
-		elif [ "$sep" = 1 ]; then
-			after+=("$a")
-		else
-			before+=("$a")
-		fi
-	done
-	if [ "$sep" = 0 ]; then after=("${before[1]}"); before=("${before[0]}"); fi
-	{ sed -n 's/^# unit: /# unit: /p' "${before[0]}" | head -1
-	  echo "side,workload,variant,hi,fraction"
-	  compare_cdf before "${before[@]}"; compare_cdf after "${after[@]}"; } >"$dir/compare-cdf.csv.tmp"
-	mv "$dir/compare-cdf.csv.tmp" "$dir/compare-cdf.csv"
+	once compare "$dir" compare --also csv="$dir/compare.csv" \
+		--also runs="$dir/compare-runs.csv" --also cdf="$dir/compare-cdf.csv" "$@" || rc=$?
 	(cd "$share" && gnuplot -c plots/compare.gp "$dir/compare-cdf.csv" "$dir/compare-runs.csv" \
 		"$dir/compare.csv" "$dir/compare.png") || die "gnuplot failed on plots/compare.gp"
 	cat "$dir/compare.txt"
@@ -528,35 +502,13 @@ bisect() {
 
 # ---- trend ----
 
-# trend_unit [BENCH TREND OPTIONS] FILE|DIR...: "# unit: U" of the first
-# CSV, for the plot (the runs' figures carry no unit of their own)
-trend_unit() {
-	local f
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-s | -r | -a | -t | -w | -f | --stat | --reference | --alpha | --min-change | --window | \
-		--recent | --seed | --format) shift 2 ;;
-		--) shift; break ;;
-		-*) shift ;;
-		*) break ;;
-		esac
-	done
-	f=${1:-}
-	if [ -d "$f" ]; then
-		f=$(find "$f" -maxdepth 1 -name '[!.]*.csv' | sort | head -1)
-	fi
-	echo "# unit: $(sed -n 's/^# unit: //p' "$f" 2>/dev/null | head -1)"
-}
-
-# trend [BENCH TREND OPTIONS] FILE|DIR...
+# trend [BENCH TREND OPTIONS] FILE|DIR...: one bench trend, three reports
 trend() {
 	local dir rc=0
-	checked trend "$@"
+	passthrough trend "$@"
 	dir=$(new_results_dir)
-	to "$dir/trend.txt" "$bench" trend "$@" || rc=$?
-	to "$dir/trend.csv" "$bench" trend -f csv "$@" 2>/dev/null || true
-	{ trend_unit "$@"; "$bench" trend -f runs "$@" 2>/dev/null; } >"$dir/trend-runs.csv.tmp" || true
-	mv "$dir/trend-runs.csv.tmp" "$dir/trend-runs.csv"
+	once trend "$dir" trend --also csv="$dir/trend.csv" --also runs="$dir/trend-runs.csv" \
+		"$@" || rc=$?
 	(cd "$share" && gnuplot -c plots/trend.gp "$dir/trend-runs.csv" "$dir/trend.csv" "$dir/trend.png") ||
 		die "gnuplot failed on plots/trend.gp"
 	cat "$dir/trend.txt"
@@ -564,29 +516,17 @@ trend() {
 	return "$rc"
 }
 
-# scale_unit [BENCH SCALE OPTIONS] FILE...: the unit of the first file
-scale_unit() {
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-s | -t | -f | -o | --stat | --flat | --at | --threshold | --format | --output) shift 2 ;;
-		--) shift; break ;;
-		-*) shift ;;
-		*) break ;;
-		esac
-	done
-	sed -n 's/^# unit: //p' "${1:-}" 2>/dev/null | head -1
-}
-
-# scale [BENCH SCALE OPTIONS] FILE... [-- FILE...]
+# scale [BENCH SCALE OPTIONS] FILE... [-- FILE...]: bench scale once, its
+# table, csv and points (whose "# unit:" line names the unit) for the plot
 scale() {
 	local dir rc=0
-	checked scale "$@"
+	passthrough scale "$@"
 	dir=$(new_results_dir)
-	to "$dir/scale.txt" "$bench" scale "$@" || rc=$?
-	to "$dir/scale.csv" "$bench" scale -f csv "$@" 2>/dev/null || true
-	to "$dir/scale-points.csv" "$bench" scale -f points "$@" 2>/dev/null || true
+	once scale "$dir" scale --also csv="$dir/scale.csv" --also points="$dir/scale-points.csv" \
+		"$@" || rc=$?
 	(cd "$share" && gnuplot -c plots/scale.gp "$dir/scale-points.csv" "$dir/scale.csv" \
-		"$dir/scale.png" "$(scale_unit "$@")") || die "gnuplot failed on plots/scale.gp"
+		"$dir/scale.png" "$(sed -n '1s/^# unit: //p' "$dir/scale-points.csv")") ||
+		die "gnuplot failed on plots/scale.gp"
 	cat "$dir/scale.txt"
 	echo "results: $dir"
 	return "$rc"

@@ -27,7 +27,8 @@ def main(argv):
     path = argv[1]
     series = {}
     with open(path, newline="") as f:
-        for row in csv.DictReader(f):
+        # the "# unit:" line and any other comment before the header
+        for row in csv.DictReader(line for line in f if not line.startswith("#")):
             key = (row["group"], row["workload"], row["variant"])
             stat = list(row.keys())[-1]
             series.setdefault(key, ([], []))

@@ -15,6 +15,7 @@
 #include "lib/report/json.h"
 #include "lib/report/meta.h"
 #include "lib/report/testbed.h"
+#include "lib/report/textfmt.h"
 
 /* ---- what every format shares ---- */
 
@@ -252,6 +253,34 @@ static int cf_runs(FILE *f, const struct cmpfmt *c)
 	return ferror(f) ? -EIO : 0;
 }
 
+/*
+ * Each side's pooled distribution, the CDF ./run.sh compare draws: one
+ * row per non-empty bucket, its exclusive upper bound and the fraction
+ * of the side's samples at or below it; the unit in a metadata line.
+ */
+static int cf_cdf(FILE *f, const struct cmpfmt *c)
+{
+	static const char *const side[] = { "before", "after" };
+	struct kstats_hist_iter it;
+	unsigned int i, k;
+
+	fprintf(f, "# unit: %s\nside,workload,variant,hi,fraction\n", c->unit);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < c->n; i++) {
+			const struct cmp_series *s = &c->s[i];
+
+			kstats_hist_for_each_slot(&it, s->pool[k]) {
+				fprintf(f, "%s,%s,%s,", side[k], s->workload, s->variant);
+				if (it.last == UINT64_MAX)
+					fputs("18446744073709551616", f);
+				else
+					fprintf(f, "%lu", (unsigned long)(it.last + 1));
+				fprintf(f, ",%.6g\n", (double)it.cum / (double)it.total);
+			}
+		}
+	return ferror(f) ? -EIO : 0;
+}
+
 /* ---- json ---- */
 
 /* one side of a comparison: its median, spread and every run's figure */
@@ -346,32 +375,22 @@ static int cf_json(FILE *f, const struct cmpfmt *c)
 
 /* ---- markdown ---- */
 
-/* @s in a table cell: ASCII punctuation that GFM could read escaped */
-static void cf_md(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("\\|*_~`<[]", *s))
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-}
-
 static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 {
 	const struct cmp_result *r = &s->r;
 	char b[32], a[32], ch[112], p[16];
 
 	fputs("| ", f);
-	cf_md(f, s->workload);
+	tf_md_cell(f, s->workload);
 	fputc(' ', f);
-	cf_md(f, s->variant);
+	tf_md_cell(f, s->variant);
 	fprintf(f, " | %s ±%.0f%% | %s ±%.0f%% | %s | ",
 		cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c)), r->before_spread * 100,
 		cmpfmt_value(a, sizeof(a), r->after, cf_cycles(c)), r->after_spread * 100,
 		cf_change(ch, sizeof(ch), r));
-	cf_md(f, cf_p(p, sizeof(p), r->p, ""));
+	tf_md_cell(f, cf_p(p, sizeof(p), r->p, ""));
 	fprintf(f, " | %u+%u | %s", s->nb, s->na, r->verdict == CMP_REGRESSION ? "**" : "");
-	cf_md(f, cmp_verdict_names[r->verdict]);
+	tf_md_cell(f, cmp_verdict_names[r->verdict]);
 	fprintf(f, "%s |\n", r->verdict == CMP_REGRESSION ? "**" : "");
 }
 
@@ -388,9 +407,9 @@ static void cf_md_diff(FILE *f, const struct cmpfmt *c)
 	for (i = 0; i < c->nr_diff; i++) {
 		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
 		fputs("| ", f);
-		cf_md(f, c->diff[i].key);
+		tf_md_cell(f, c->diff[i].key);
 		fprintf(f, " | %s | ", tb_kind_names[c->diff[i].kind]);
-		cf_md(f, text);
+		tf_md_cell(f, text);
 		fputs(" |\n", f);
 	}
 }
@@ -579,6 +598,7 @@ const struct cmpfmt_writer cmpfmt_writers[] = {
 	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
 	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
 	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
+	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", false, cf_cdf },
 	{ NULL, NULL, false, NULL },
 };
 

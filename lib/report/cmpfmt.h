@@ -21,6 +21,8 @@
  *				whose message is the series' line of the table
  *	bmf			Bencher Metric Format
  *	github-action-benchmark	its customSmallerIsBetter array
+ *	cdf			a "# unit: U" line, then each side's pooled CDF:
+ *				side,workload,variant,hi,fraction per bucket
  *
  * and cmpfmt_annotations(), GitHub Actions' ::error workflow command per
  * regression (::warning for a testbed that differs).

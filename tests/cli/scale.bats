@@ -111,9 +111,24 @@ setup() {
 @test "scale: -f points, every run of every file with every digit" {
 	run ./bench scale -f points "${STOCK[@]}"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "group,file,run,possible_cpus,workload,variant,tm10" ]
-	[ "${lines[9]}" = "stock,$S/stock-p256.csv,3,256,irqdesc-alloc,old,9000" ]
-	[ "${#lines[@]}" -eq 25 ]
+	[ "${lines[0]}" = "# unit: ns" ]
+	[ "${lines[1]}" = "group,file,run,possible_cpus,workload,variant,tm10" ]
+	[ "${lines[10]}" = "stock,$S/stock-p256.csv,3,256,irqdesc-alloc,old,9000" ]
+	[ "${#lines[@]}" -eq 26 ]
+}
+
+@test "scale: --also writes more reports from the one run; a bad --also is exit 2, nothing written" {
+	run ./bench scale --also csv="$T/s.csv" --also points="$T/p.csv" "${STOCK[@]}"
+	[ "$status" -eq 0 ]
+	[ "$(head -n 1 "$T/p.csv")" = "# unit: ns" ]
+	diff "$T/s.csv" <(./bench scale -f csv "${STOCK[@]}")
+	diff "$T/p.csv" <(./bench scale -f points "${STOCK[@]}")
+	run --separate-stderr ./bench scale --also nope="$T/x" "${STOCK[@]}"
+	[ "$status" -eq 2 ]
+	[ ! -e "$T/x" ]
+	run --separate-stderr ./bench scale --also csv="$T/no/such/dir/x.csv" "${STOCK[@]}"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--also $T/no/such/dir/x.csv"* ]]
 }
 
 @test "scale: -f json parses and holds the fits and the differences" {
@@ -165,7 +180,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	run ./bench scale --help
 	[ "$status" -eq 0 ]
 	local o
-	for o in --stat --flat --at --threshold --format --output; do
+	for o in --stat --flat --at --threshold --format --output --also; do
 		[[ "$output" == *"$o"* ]]
 		grep -q -- "${o//-/\\\\-}" docs/kstats-bench-scale.1
 	done

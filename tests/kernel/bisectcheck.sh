@@ -27,11 +27,9 @@ boots=${BISECTCHECK_BOOTS:-5}
 possible=${BISECTCHECK_POSSIBLE:-255}
 t0=$SECONDS
 
-say() { printf 'bisectcheck: %s\n' "$*" >&2; }
-die() {
-	say "$*"
-	exit 3
-}
+lib_prog=bisectcheck
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 # git in the tree, as a fixed author, with no user config; objects
 # uncompressed (zlib was most of the 2 minutes the first commit took),

@@ -109,7 +109,8 @@ static void test_line_and_helpers(void **state)
 	assert_ptr_equal(cmpfmt_find("table"), &cmpfmt_writers[CMPFMT_TABLE]);
 	assert_null(cmpfmt_find("xml"));
 	assert_string_equal(cmpfmt_writers[7].name, "github-action-benchmark");
-	assert_null(cmpfmt_writers[8].name);
+	assert_string_equal(cmpfmt_writers[8].name, "cdf");
+	assert_null(cmpfmt_writers[9].name);
 	assert_true(cmpfmt_find("table")->testbed && cmpfmt_find("json")->testbed);
 	assert_true(cmpfmt_find("markdown")->testbed && cmpfmt_find("junit")->testbed);
 	assert_false(cmpfmt_find("csv")->testbed || cmpfmt_find("runs")->testbed);
@@ -397,6 +398,31 @@ static void test_annotations(void **state)
 	free(got);
 }
 
+/* cdf: each side's pooled buckets, their exclusive upper bound and the fraction at or below */
+static void test_cdf(void **state)
+{
+	struct cmp_series s[1] = { { .workload = "w", .variant = "v", .nb = 1, .na = 1,
+				     .x = x_reg, .r = REG } };
+	struct cmpfmt c = { .s = s, .n = 1, .stat = "tm10", .unit = "cycles" };
+
+	(void)state;
+	s[0].pool[0] = kstats_hist_create(2);
+	s[0].pool[1] = kstats_hist_create(2);
+	assert_non_null(s[0].pool[0]);
+	assert_non_null(s[0].pool[1]);
+	kstats_hist_record_n(s[0].pool[0], 8192, 3);
+	kstats_hist_record_n(s[0].pool[0], 10240, 1);
+	kstats_hist_record_n(s[0].pool[1], 12288, 2);
+	assert_writes("cdf", &c,
+		"# unit: cycles\n"
+		"side,workload,variant,hi,fraction\n"
+		"before,w,v,10240,0.75\n"
+		"before,w,v,12288,1\n"
+		"after,w,v,14336,1\n");
+	kstats_hist_free(s[0].pool[0]);
+	kstats_hist_free(s[0].pool[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_json_exports),
 		cmocka_unit_test(test_compare_formats),
 		cmocka_unit_test(test_annotations),
+		cmocka_unit_test(test_cdf),
 	};
 
 	return cmocka_run_group_tests_name("cmpfmt", tests, NULL, NULL);
