@@ -79,7 +79,8 @@ expected_files() {
 
 # the commands of `bench --help`, one man page each
 commands() {
-	./bench --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p'
+	./bench --help >"$T/help.txt"
+	sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' "$T/help.txt"
 }
 
 @test "man pages: a page per command, mandoc -T lint and groff -ww silent, man -l renders them" {
@@ -117,13 +118,14 @@ commands() {
 has_options() {
 	local o tags bad=0
 	MANWIDTH=200 man -l "$1" >"$T/page.txt" 2>/dev/null
-	for o in $(./bench "$2" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+	./bench "$2" --help >"$T/cmd-help.txt"
+	while read -r o; do
 		grep -q -- "$o" "$T/page.txt" || { echo "$1: $o undocumented"; bad=1; }
-	done
+	done < <(grep -o -- '--[a-z][a-z-]*' "$T/cmd-help.txt" | sort -u)
 	tags=$(sed -n '/^OPTIONS$/,/^EXIT STATUS$/p' "$T/page.txt" |
 		grep -oE -- '^ {7}(-[A-Za-z0-9], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort -u)
 	for o in $tags; do
-		./bench "$2" --help | grep -qE -- "$o([^a-z-]|\$)" || { echo "$1: $o is not in bench $2 --help"; bad=1; }
+		grep -qE -- "$o([^a-z-]|\$)" "$T/cmd-help.txt" || { echo "$1: $o is not in bench $2 --help"; bad=1; }
 	done
 	return $bad
 }
