@@ -1,5 +1,6 @@
 # kstats-bench. `make` builds ./bench; `make check` runs every test;
-# `make perf` runs the benchmarks; `make gate` measures the CI gate;
+# `make perf` runs the quick benchmarks (perf-trend, gate, trend-history and
+# kernel-plant are the long ones); `make gate` measures the CI gate;
 # `make install PREFIX=... DESTDIR=...`.
 
 CC      ?= cc
@@ -235,7 +236,10 @@ fuzz: $(TOOLS) bench
 build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-perf: build/perf perf-trend perf-trend-control
+# the quick ratios only (record, timer; seconds); the long benchmarks have
+# their own targets: perf-trend, perf-trend-control, gate and trend-history
+# below, kernel-plant above (docs/testing.md, "Benchmarks, not tests")
+perf: build/perf
 	build/perf
 
 # bench trend's figures (tests/perf/trend.c): false change points, the two
@@ -254,11 +258,12 @@ build/perf-trend-control: build/obj/tests/perf/trend-control.o $(call objs,obj,$
 perf-trend-control: build/perf-trend-control
 	build/perf-trend-control $(NIGHTS)
 
-# the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
+# the gate's figures (docs/measurements.md, "What the regression gate
+# promises"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
 
-# bench trend on real runs (README "bench trend"): three histories of 40
+# bench trend on real runs (docs/measurements.md): three histories of 40
 # nightly invocations, a step at night 25 and two A/A, each judged alone
 # and against the first A/A as its control; 30-45 min
 trend-history: bench
@@ -272,18 +277,20 @@ deps:
 test-deps: deps
 	@tests/deps.sh test
 
-# ---- install: the binary, the one-command script, its plots, man page,
+# ---- install: the binary, the one-command script, its plots, man pages,
 # bash completion. run.sh finds kstats-bench and $(DATADIR)/plots from
 # where it is installed; uninstall removes exactly these files and the
 # kstats-bench directories, never the shared ones (bin, man1, ...).
 PLOTS         := $(notdir $(wildcard plots/*.gp))
+# the summary page kstats-bench.1 and one page per command
+MANPAGES      := $(notdir $(wildcard docs/kstats-bench*.1))
 # the module's sources: an installed `kstats-bench kernel` builds it there
 KMOD_SRCS     := Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-static $(BINDIR)/kstats-bench-run \
 		 $(BINDIR)/kstats-bench-bisect-step \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
 		 $(addprefix $(DATADIR)/kmod/,$(KMOD_SRCS)) \
-		 $(MAN1DIR)/kstats-bench.1 $(BASHCOMPDIR)/kstats-bench
+		 $(addprefix $(MAN1DIR)/,$(MANPAGES)) $(BASHCOMPDIR)/kstats-bench
 
 # kstats-bench-static: what `kstats-bench vm` puts in its guests
 install: bench bench-static
@@ -295,9 +302,10 @@ install: bench bench-static
 	install -m 0755 bisect-step.sh $(DESTDIR)$(BINDIR)/kstats-bench-bisect-step
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
-	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
-		docs/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
-	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	for m in $(MANPAGES); do \
+		sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
+			docs/$$m >$(DESTDIR)$(MAN1DIR)/$$m && chmod 0644 $(DESTDIR)$(MAN1DIR)/$$m || exit 1; \
+	done
 	install -m 0644 docs/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:

@@ -160,7 +160,7 @@ assert not s.findall("testcase/failure")' "$T/out.junit"
 }
 
 @test "the CI formats are in compare's --help, man page and completion; bad input stays exit 2" {
-	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/man.txt" 2>/dev/null
+	MANWIDTH=200 man -l docs/kstats-bench-compare.1 >"$T/man.txt" 2>/dev/null
 	run ./bench compare --help
 	for f in markdown junit bmf github-action-benchmark kcidb lkp; do
 		[[ "$output" == *"$f"* ]]
