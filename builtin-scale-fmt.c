@@ -14,6 +14,7 @@
 #include "lib/report/cmpfmt.h"
 #include "lib/report/json.h"
 #include "lib/report/meta.h"
+#include "lib/report/textfmt.h"
 
 static int sf_status(FILE *f)
 {
@@ -124,31 +125,15 @@ static int table_write(FILE *f, const struct scale_opts *o, const struct scale_r
 
 /* ---- csv ---- */
 
-/* a field: as it is, or quoted with its quotes doubled when it holds , " or a newline */
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_lead(FILE *f, const char *kind, const char *group, const struct scale_row *row,
 		     const struct scale_opts *o)
 {
 	fprintf(f, "%s,", kind);
-	csv_field(f, group);
+	tf_csv_field(f, group);
 	fputc(',', f);
-	csv_field(f, row->workload);
+	tf_csv_field(f, row->workload);
 	fputc(',', f);
-	csv_field(f, row->variant);
+	tf_csv_field(f, row->variant);
 	fprintf(f, ",%s,", cmp_stat_names[o->stat]);
 }
 
@@ -207,13 +192,13 @@ static int points_write(FILE *f, const struct scale_opts *o, const struct scale_
 			for (p = 0; p < r->row[i].side[k].npt; p++) {
 				const struct scale_point *pt = &r->row[i].side[k].pt[p];
 
-				csv_field(f, r->g[k].name);
+				tf_csv_field(f, r->g[k].name);
 				fputc(',', f);
-				csv_field(f, r->g[k].path[pt->file]);
+				tf_csv_field(f, r->g[k].path[pt->file]);
 				fprintf(f, ",%u,%g,", pt->run, pt->x);
-				csv_field(f, r->row[i].workload);
+				tf_csv_field(f, r->row[i].workload);
 				fputc(',', f);
-				csv_field(f, r->row[i].variant);
+				tf_csv_field(f, r->row[i].variant);
 				fprintf(f, ",%.17g\n", pt->y);
 			}
 	return sf_status(f);
@@ -308,15 +293,6 @@ static int json_write_scale(FILE *f, const struct scale_opts *o, const struct sc
 /* ---- markdown ---- */
 
 /* GitHub-flavoured markdown's punctuation escaped, so a name stays text */
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("\\`*_{}[]<>()#+-.!|~", *s))
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
 static int md_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
 {
 	char s[128], a[32], th[192];
@@ -336,11 +312,11 @@ static int md_write(FILE *f, const struct scale_opts *o, const struct scale_repo
 			if (!r->row[i].side[k].has)
 				continue;
 			fputs("| ", f);
-			md_text(f, r->row[i].workload);
+			tf_md_cell(f, r->row[i].workload);
 			fputc(' ', f);
-			md_text(f, r->row[i].variant);
+			tf_md_cell(f, r->row[i].variant);
 			fputs(" | ", f);
-			md_text(f, r->g[k].name);
+			tf_md_cell(f, r->g[k].name);
 			fprintf(f, " | %s | %s | %u at %u counts | %s |\n",
 				sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi),
 				cmpfmt_value(a, sizeof(a), fit->intercept, sf_cycles(r)), fit->n,
@@ -355,9 +331,9 @@ static int md_write(FILE *f, const struct scale_opts *o, const struct scale_repo
 		if (!row->gated)
 			continue;
 		fputs("| ", f);
-		md_text(f, row->workload);
+		tf_md_cell(f, row->workload);
 		fputc(' ', f);
-		md_text(f, row->variant);
+		tf_md_cell(f, row->variant);
 		fprintf(f, " | %s | %s | %s |\n",
 			sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi),
 			sf_threshold(th, sizeof(th), o, r, row),

@@ -147,8 +147,8 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	run ./bench scale -f markdown "${STOCK[@]}" -- "${PATCHED[@]}"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "**kstats-bench scale: regression** - 2 series, 2 grow with possible CPUs (Theil-Sen, tm10 per run, 95% intervals)" ]
-	[ "${lines[3]}" = "| irqdesc\\-alloc old | stock | +10ns/CPU [+9.892, +10.11] | 1.00us | 12 at 4 counts | grows |" ]
-	[ "${lines[9]}" = "| irqdesc\\-alloc old | +4ns/CPU [+3.878, +4.118] | 0.5ns/CPU (5% of stock) | **regression** |" ]
+	[ "${lines[3]}" = "| irqdesc-alloc old | stock | +10ns/CPU [+9.892, +10.11] | 1.00us | 12 at 4 counts | grows |" ]
+	[ "${lines[9]}" = "| irqdesc-alloc old | +4ns/CPU [+3.878, +4.118] | 0.5ns/CPU (5% of stock) | **regression** |" ]
 }
 
 @test "scale: -o FILE holds the report, stdout nothing; the exit code stays the gate's" {
