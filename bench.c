@@ -108,6 +108,29 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv)
 					 i ? " " : "", argv[i]);
 }
 
+int bench_operand_sep(int argc, char **argv, const char *sides)
+{
+	int i, sep = -1;
+
+	/* getopt took a leading "--" as the end of the options: no first side */
+	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
+		sep = optind - 1;
+	for (i = optind; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
+			bench_err("'%s': options go before the files", argv[i]);
+			return -2;
+		}
+		if (strcmp(argv[i], "--"))
+			continue;
+		if (sep >= 0) {
+			bench_err("'--' twice: one separates %s", sides);
+			return -2;
+		}
+		sep = i;
+	}
+	return sep;
+}
+
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv)
 {

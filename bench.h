@@ -42,6 +42,16 @@ void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * bench_operand_sep - where the operands argv[optind..argc) split in two:
+ * the index of their one "--" (optind - 1 when getopt took a leading one
+ * as the end of the options), or -1 when there is none. Returns -2 after
+ * bench_err() when an option follows a file or "--" comes twice; @sides
+ * names what "--" separates in that message ("BEFORE files from AFTER
+ * files"). bench compare and bench scale take their sides so.
+ */
+int bench_operand_sep(int argc, char **argv, const char *sides);
+
+/*
  * bench_cmdline - @argv joined by spaces into @buf (@len bytes, cut
  * there), for the "command" metadata.
  */

@@ -125,24 +125,10 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 static int compare_sides(int argc, char **argv, struct compare_side *b,
 			 struct compare_side *a)
 {
-	int i, sep = -1;
+	int sep = bench_operand_sep(argc, argv, "BEFORE files from AFTER files");
 
-	/* getopt took a leading "--" as the end of the options: no BEFORE */
-	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
-		sep = optind - 1;
-	for (i = optind; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
-			bench_err("'%s': options go before the files", argv[i]);
-			return -1;
-		}
-		if (strcmp(argv[i], "--"))
-			continue;
-		if (sep >= 0) {
-			bench_err("'--' twice: one separates BEFORE files from AFTER files");
-			return -1;
-		}
-		sep = i;
-	}
+	if (sep == -2)
+		return -1;
 	if (sep < 0 && argc - optind != 2) {
 		bench_err("needs BEFORE.csv AFTER.csv, or BEFORE.csv... -- AFTER.csv...");
 		return -1;

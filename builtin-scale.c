@@ -155,24 +155,10 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 /* argv[optind..]: FILE..., or A... -- B... */
 static int scale_groups(int argc, char **argv, struct scale_report *r)
 {
-	int i, sep = -1;
+	int sep = bench_operand_sep(argc, argv, "the A files from the B files");
 
-	/* getopt took a leading "--" as the end of the options: no A */
-	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
-		sep = optind - 1;
-	for (i = optind; i < argc; i++) {
-		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
-			bench_err("'%s': options go before the files", argv[i]);
-			return -1;
-		}
-		if (strcmp(argv[i], "--"))
-			continue;
-		if (sep >= 0) {
-			bench_err("'--' twice: one separates the A files from the B files");
-			return -1;
-		}
-		sep = i;
-	}
+	if (sep == -2)
+		return -1;
 	r->nr_groups = sep < 0 ? 1 : 2;
 	r->g[0].path = argv + optind;
 	r->g[0].n = sep < 0 ? (unsigned int)(argc - optind) :
