@@ -35,7 +35,7 @@ LIB_SRCS   := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
 # without libnuma, liburcu or x86 assembly.
 REPORT_SRCS  := kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/json.c \
 		lib/compare.c lib/trend.c lib/samples.c lib/outfile.c lib/options.c lib/host.c \
-		lib/testbed.c lib/cmpfmt.c
+		lib/testbed.c lib/cmpfmt.c lib/scale.c
 MEASURE_SRCS := $(filter-out $(REPORT_SRCS),$(LIB_SRCS))
 UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

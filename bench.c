@@ -45,6 +45,8 @@ static const struct cmd cmds[] = {
 	  cmd_compare },
 	{ "trend", "change points over a history of results: the nightly job",
 	  cmd_trend },
+	{ "scale", "the cost per possible CPU of each series over a sweep, and its gate",
+	  cmd_scale },
 	{ "show", "print a CSV again as its command printed it, or one series",
 	  cmd_show },
 	{ "hist", "print the kstats table of a list of integer samples",

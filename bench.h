@@ -145,6 +145,7 @@ int cmd_calibrate(int argc, char **argv);	/* builtin-calibrate.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
 int cmd_show(int argc, char **argv);		/* builtin-show.c */
 int cmd_trend(int argc, char **argv);		/* builtin-trend.c */
+int cmd_scale(int argc, char **argv);		/* builtin-scale.c */
 int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_trace(int argc, char **argv);		/* builtin-trace.c */

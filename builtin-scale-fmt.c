@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-scale-fmt.c - bench scale's reports, one writer per format
+ * over what builtin-scale.c computed, picked from scale_writers[] as
+ * bench compare picks from lib/cmpfmt.h's table. Each writes only to the
+ * FILE it is given and returns 0, -EIO when a write failed, or -ENOMEM.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin-scale.h"
+#include "lib/cmpfmt.h"
+#include "lib/json.h"
+#include "lib/meta.h"
+
+static int sf_status(FILE *f)
+{
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+static bool sf_cycles(const struct scale_report *r)
+{
+	return !strcmp(r->unit, "cycles");
+}
+
+/* a slope and its ends: "+7.696ns/CPU [+7.366, +7.957]" */
+static const char *sf_slope(char *buf, size_t len, const struct scale_report *r, double b,
+			    double lo, double hi)
+{
+	snprintf(buf, len, "%+.4g%s/CPU [%+.4g, %+.4g]", b, r->unit, lo, hi);
+	return buf;
+}
+
+/* the threshold in words: "0.3848ns/CPU (5% of A)" */
+static const char *sf_threshold(char *buf, size_t len, const struct scale_opts *o,
+				const struct scale_report *r, const struct scale_row *row)
+{
+	if (o->threshold.pct)
+		snprintf(buf, len, "%.4g%s/CPU (%g%% of %s)", row->threshold_ns, r->unit,
+			 o->threshold.v, r->g[0].name);
+	else
+		snprintf(buf, len, "%.4g%s/CPU", row->threshold_ns, r->unit);
+	return buf;
+}
+
+struct sf_tally {
+	unsigned int verdict[3];	/* fits per enum scale_verdict */
+	unsigned int gated;		/* series with a difference */
+	unsigned int regressions;	/* of them */
+};
+
+static void sf_count(const struct scale_opts *o, const struct scale_report *r,
+		     struct sf_tally *t)
+{
+	unsigned int i, k;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < r->n; i++) {
+		for (k = 0; k < r->nr_groups; k++)
+			if (r->row[i].side[k].has)
+				t->verdict[scale_verdict(&r->row[i].side[k].fit, o->flat)]++;
+		t->gated += r->row[i].gated;
+		t->regressions += r->row[i].regression;
+	}
+}
+
+/* ---- table ---- */
+
+static void table_fit(FILE *f, const struct scale_opts *o, const struct scale_report *r,
+		      const struct scale_row *row, unsigned int k)
+{
+	const struct scale_fit *fit = &row->side[k].fit;
+	char s[128], a[32], e[32], l[32], h[32];
+	double est, lo, hi;
+	unsigned int i;
+
+	cmpfmt_value(a, sizeof(a), fit->intercept, sf_cycles(r));
+	fprintf(f, "%s %s  %s  %s  %s  a=%s  n=%u p=%g..%g (%u counts)  %s\n", row->workload,
+		row->variant, r->g[k].name, cmp_stat_names[o->stat],
+		sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi), a, fit->n, fit->x_min,
+		fit->x_max, fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
+	for (i = 0; i < o->nr_at; i++) {
+		scale_at(fit, o->at[i], &est, &lo, &hi);
+		fprintf(f, "  at %u: %s [%s, %s]\n", o->at[i],
+			cmpfmt_value(e, sizeof(e), est, sf_cycles(r)),
+			cmpfmt_value(l, sizeof(l), lo, sf_cycles(r)),
+			cmpfmt_value(h, sizeof(h), hi, sf_cycles(r)));
+	}
+}
+
+static int table_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+{
+	char s[128], th[192];
+	struct sf_tally t;
+	unsigned int i, k;
+
+	sf_count(o, r, &t);
+	for (i = 0; i < r->n; i++) {
+		const struct scale_row *row = &r->row[i];
+
+		for (k = 0; k < r->nr_groups; k++)
+			if (row->side[k].has)
+				table_fit(f, o, r, row, k);
+		if (row->gated)
+			fprintf(f, "%s %s  B-A  %s  threshold %s  %s\n", row->workload, row->variant,
+				sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi),
+				sf_threshold(th, sizeof(th), o, r, row),
+				row->regression ? "regression" : "ok");
+	}
+	fprintf(f, "SCALE series=%u grows=%u flat=%u shrinks=%u stat=%s", r->n,
+		t.verdict[SCALE_GROWS], t.verdict[SCALE_FLAT], t.verdict[SCALE_SHRINKS],
+		cmp_stat_names[o->stat]);
+	if (r->nr_groups == 1) {
+		fprintf(f, " group=%s flat_ns=%g\n", r->g[0].name, o->flat);
+		return sf_status(f);
+	}
+	fprintf(f, " A=%s B=%s gated=%u regressions=%u threshold=%g%s verdict=%s\n",
+		r->g[0].name, r->g[1].name, t.gated, t.regressions, o->threshold.v,
+		o->threshold.pct ? "%" : r->unit, t.regressions ? "regression" : "ok");
+	return sf_status(f);
+}
+
+/* ---- csv ---- */
+
+/* a field: as it is, or quoted with its quotes doubled when it holds , " or a newline */
+static void csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_lead(FILE *f, const char *kind, const char *group, const struct scale_row *row,
+		     const struct scale_opts *o)
+{
+	fprintf(f, "%s,", kind);
+	csv_field(f, group);
+	fputc(',', f);
+	csv_field(f, row->workload);
+	fputc(',', f);
+	csv_field(f, row->variant);
+	fprintf(f, ",%s,", cmp_stat_names[o->stat]);
+}
+
+static int csv_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+{
+	double est, lo, hi;
+	unsigned int i, k, a;
+
+	fputs("kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,"
+	      "intercept,intercept_lo,intercept_hi,verdict,threshold", f);
+	for (a = 0; a < o->nr_at; a++)
+		fprintf(f, ",at_%u,at_%u_lo,at_%u_hi", o->at[a], o->at[a], o->at[a]);
+	fputc('\n', f);
+	for (i = 0; i < r->n; i++) {
+		const struct scale_row *row = &r->row[i];
+
+		for (k = 0; k < r->nr_groups; k++) {
+			const struct scale_fit *fit = &row->side[k].fit;
+
+			if (!row->side[k].has)
+				continue;
+			csv_lead(f, "fit", r->g[k].name, row, o);
+			fprintf(f, "%u,%u,%g,%g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%g", fit->n, fit->nx,
+				fit->x_min, fit->x_max, fit->slope, fit->lo, fit->hi,
+				fit->intercept, fit->icpt_lo, fit->icpt_hi,
+				scale_verdict_names[scale_verdict(fit, o->flat)], o->flat);
+			for (a = 0; a < o->nr_at; a++) {
+				scale_at(fit, o->at[a], &est, &lo, &hi);
+				fprintf(f, ",%.9g,%.9g,%.9g", est, lo, hi);
+			}
+			fputc('\n', f);
+		}
+		if (!row->gated)
+			continue;
+		csv_lead(f, "diff", "B-A", row, o);
+		fprintf(f, ",,,,%.9g,%.9g,%.9g,,,,%s,%.9g", row->diff.est, row->diff.lo,
+			row->diff.hi, row->regression ? "regression" : "ok", row->threshold_ns);
+		for (a = 0; a < o->nr_at; a++)
+			fputs(",,,", f);
+		fputc('\n', f);
+	}
+	return sf_status(f);
+}
+
+/* ---- points: every point, exactly, for plots and for tests/scale_ref.py ---- */
+
+static int points_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+{
+	unsigned int i, k, p;
+
+	fprintf(f, "group,file,run,possible_cpus,workload,variant,%s\n", cmp_stat_names[o->stat]);
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->nr_groups; k++)
+			for (p = 0; p < r->row[i].side[k].npt; p++) {
+				const struct scale_point *pt = &r->row[i].side[k].pt[p];
+
+				csv_field(f, r->g[k].name);
+				fputc(',', f);
+				csv_field(f, r->g[k].path[pt->file]);
+				fprintf(f, ",%u,%g,", pt->run, pt->x);
+				csv_field(f, r->row[i].workload);
+				fputc(',', f);
+				csv_field(f, r->row[i].variant);
+				fprintf(f, ",%.17g\n", pt->y);
+			}
+	return sf_status(f);
+}
+
+/* ---- json ---- */
+
+static void json_fit(struct json *j, const struct scale_opts *o, const struct scale_report *r,
+		     const struct scale_row *row, unsigned int k)
+{
+	const struct scale_fit *fit = &row->side[k].fit;
+	double est, lo, hi;
+	unsigned int a;
+
+	json_object_begin(j, NULL);
+	json_string(j, "group", r->g[k].name);
+	json_string(j, "workload", row->workload);
+	json_string(j, "variant", row->variant);
+	json_u64(j, "points", fit->n);
+	json_u64(j, "counts", fit->nx);
+	json_double(j, "x_min", fit->x_min, 0);
+	json_double(j, "x_max", fit->x_max, 0);
+	json_double(j, "slope", fit->slope, 9);
+	json_double(j, "slope_lo", fit->lo, 9);
+	json_double(j, "slope_hi", fit->hi, 9);
+	json_double(j, "intercept", fit->intercept, 6);
+	json_string(j, "verdict", scale_verdict_names[scale_verdict(fit, o->flat)]);
+	json_array_begin(j, "at");
+	for (a = 0; a < o->nr_at; a++) {
+		scale_at(fit, o->at[a], &est, &lo, &hi);
+		json_object_begin(j, NULL);
+		json_u64(j, "possible_cpus", o->at[a]);
+		json_double(j, "value", est, 3);
+		json_double(j, "lo", lo, 3);
+		json_double(j, "hi", hi, 3);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void json_diff(struct json *j, const struct scale_row *row)
+{
+	json_object_begin(j, NULL);
+	json_string(j, "workload", row->workload);
+	json_string(j, "variant", row->variant);
+	json_double(j, "slope_diff", row->diff.est, 9);
+	json_double(j, "lo", row->diff.lo, 9);
+	json_double(j, "hi", row->diff.hi, 9);
+	json_double(j, "threshold", row->threshold_ns, 9);
+	json_string(j, "verdict", row->regression ? "regression" : "ok");
+	json_object_end(j);
+}
+
+static int json_write_scale(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+{
+	static struct meta m;
+	struct sf_tally t;
+	struct json j;
+	unsigned int i, k;
+
+	sf_count(o, r, &t);
+	memset(&m, 0, sizeof(m));
+	meta_set(&m, "command", "bench scale");
+	meta_set(&m, "stat", "%s", cmp_stat_names[o->stat]);
+	meta_set(&m, "unit", "%s", r->unit);
+	meta_set(&m, "slope_unit", "%s per possible CPU", r->unit);
+	meta_set(&m, "estimator", "theil-sen, sen 95%% interval");
+	meta_set(&m, "flat", "%g", o->flat);
+	meta_set(&m, "threshold", "%g%s", o->threshold.v, o->threshold.pct ? "%" : "");
+	for (k = 0; k < r->nr_groups; k++)
+		meta_set(&m, k ? "group_b" : "group_a", "%s", r->g[k].name);
+	json_init(&j, f);
+	json_doc_begin(&j, &m);
+	json_array_begin(&j, "fits");
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->nr_groups; k++)
+			if (r->row[i].side[k].has)
+				json_fit(&j, o, r, &r->row[i], k);
+	json_array_end(&j);
+	json_array_begin(&j, "differences");
+	for (i = 0; i < r->n; i++)
+		if (r->row[i].gated)
+			json_diff(&j, &r->row[i]);
+	json_array_end(&j);
+	json_u64(&j, "grows", t.verdict[SCALE_GROWS]);
+	json_u64(&j, "regressions", t.regressions);
+	json_string(&j, "verdict", t.regressions ? "regression" : "ok");
+	return json_doc_end(&j) ? -EIO : sf_status(f);
+}
+
+/* ---- markdown ---- */
+
+/* GitHub-flavoured markdown's punctuation escaped, so a name stays text */
+static void md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("\\`*_{}[]<>()#+-.!|~", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static int md_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+{
+	char s[128], a[32], th[192];
+	struct sf_tally t;
+	unsigned int i, k;
+
+	sf_count(o, r, &t);
+	fprintf(f, "**kstats-bench scale: %s** - %u series, %u grow with possible CPUs (Theil-Sen, %s per run, 95%% intervals)\n\n",
+		r->nr_groups == 2 ? (t.regressions ? "regression" : "ok") : "slopes", r->n,
+		t.verdict[SCALE_GROWS], cmp_stat_names[o->stat]);
+	fprintf(f, "| series | group | slope per possible CPU [95%% CI] | intercept | points | verdict |\n");
+	fprintf(f, "|:--|:--|--:|--:|--:|:--|\n");
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->nr_groups; k++) {
+			const struct scale_fit *fit = &r->row[i].side[k].fit;
+
+			if (!r->row[i].side[k].has)
+				continue;
+			fputs("| ", f);
+			md_text(f, r->row[i].workload);
+			fputc(' ', f);
+			md_text(f, r->row[i].variant);
+			fputs(" | ", f);
+			md_text(f, r->g[k].name);
+			fprintf(f, " | %s | %s | %u at %u counts | %s |\n",
+				sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi),
+				cmpfmt_value(a, sizeof(a), fit->intercept, sf_cycles(r)), fit->n,
+				fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
+		}
+	if (!t.gated)
+		return sf_status(f);
+	fprintf(f, "\n| series | B-A slope [95%% CI] | threshold | verdict |\n|:--|--:|--:|:--|\n");
+	for (i = 0; i < r->n; i++) {
+		const struct scale_row *row = &r->row[i];
+
+		if (!row->gated)
+			continue;
+		fputs("| ", f);
+		md_text(f, row->workload);
+		fputc(' ', f);
+		md_text(f, row->variant);
+		fprintf(f, " | %s | %s | %s |\n",
+			sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi),
+			sf_threshold(th, sizeof(th), o, r, row),
+			row->regression ? "**regression**" : "ok");
+	}
+	return sf_status(f);
+}
+
+const struct scale_writer scale_writers[] = {
+	{ "table", "per series and group the slope line, B-A lines, SCALE", table_write },
+	{ "csv", "one row per fit (kind fit) and per difference (kind diff)", csv_write },
+	{ "points", "every point: group,file,run,possible_cpus,...: what run.sh plots",
+	  points_write },
+	{ "json", "the fits and differences as one kstats-bench JSON document",
+	  json_write_scale },
+	{ "markdown", "GitHub-flavoured tables under a headline: a PR comment", md_write },
+	{ NULL, NULL, NULL },
+};

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-scale.c - bench scale: what a series costs per possible CPU,
+ * from a sweep of results files, one per possible-CPU count. Every run
+ * of every file is a point (the file's possible_cpus, the run's figure
+ * as bench compare takes it); lib/scale.h fits the line and gates the
+ * slope of B against A. The reports are in builtin-scale-fmt.c.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "builtin-scale.h"
+#include "lib/compare.h"
+#include "lib/meta.h"
+#include "lib/outfile.h"
+#include "lib/results.h"
+
+/* the largest count --at takes and a file may say: NR_CPUS's Kconfig maximum */
+#define SCALE_MAX_CPUS	8192
+
+static const char scale_head[] =
+	"Usage: bench scale [OPTIONS] FILE...\n"
+	"       bench scale [OPTIONS] A.csv... -- B.csv...\n"
+	"What each series costs per possible CPU. Every FILE is a results CSV (bench\n"
+	"run, kernel, trace, vm) with a possible_cpus metadata line: each of its runs\n"
+	"is a point, x its possible CPUs, y the run's figure (--stat, as bench compare\n"
+	"takes it). Per (workload, variant): the Theil-Sen line cost = a + b x, b in\n"
+	"ns per possible CPU with its 95% rank interval (Sen 1968), robust to the\n"
+	"odd preempted boot, and a verdict. With A -- B: the gate on B's slope less\n"
+	"A's. Options come before the files.\n";
+
+static const char scale_tail[] =
+	"Each line: the series, its group (the files' vm_name when they share one,\n"
+	"else A or B), the slope [95% interval] per possible CPU, the intercept a,\n"
+	"the points and counts, and grows (the interval above 0 and --flat), flat or\n"
+	"shrinks; then each --at N: a + b N [the lines of the interval's ends at N].\n"
+	"With A -- B, per series on both sides: B-A, the slope difference [95%\n"
+	"interval, MOVER], the threshold in ns/CPU, and regression or ok. A closing\n"
+	"SCALE line. See kstats-bench-scale(1) and docs/scale.md.\n"
+	"\n"
+	"Exit: 0 no regression, 1 B's slope exceeds A's by more than --threshold with\n"
+	"the interval of the difference above 0, 2 bad input (a file without\n"
+	"possible_cpus, a series at one count only, mismatched units).\n";
+
+static int scale_nomem(void)
+{
+	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	return EXIT_ENV;
+}
+
+/* ---- options ---- */
+
+static int scale_flat(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!errno && end != arg && !*end && isfinite(v) && v >= 0) {
+		*(double *)o->value = v;
+		return 0;
+	}
+	snprintf(why, len, "--%s: '%s' is not a number >= 0 (ns per possible CPU)",
+		 o->long_name, arg);
+	return -EINVAL;
+}
+
+/* NS (ns per CPU) or N% (of A's slope) */
+static int scale_threshold(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	struct scale_threshold *t = o->value;
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!errno && end != arg && isfinite(v) && v >= 0 && (!*end || !strcmp(end, "%"))) {
+		t->v = v;
+		t->pct = *end == '%';
+		return 0;
+	}
+	snprintf(why, len, "--%s: '%s' is neither NS (ns per possible CPU, >= 0) nor N%% (of A's slope)",
+		 o->long_name, arg);
+	return -EINVAL;
+}
+
+/* a count or a comma-separated list of them, added to those given before */
+static int scale_at_opt(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	struct scale_opts *so = o->value;
+	const char *p = arg;
+	unsigned long v;
+	char *end;
+
+	do {
+		errno = 0;
+		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+		if (errno || !v || v > SCALE_MAX_CPUS || (*end && *end != ',')) {
+			snprintf(why, len, "--%s: '%s' is not a count 1..%d or a list of them (480,8192)",
+				 o->long_name, arg, SCALE_MAX_CPUS);
+			return -EINVAL;
+		}
+		if (so->nr_at == SCALE_MAX_AT) {
+			snprintf(why, len, "--%s: at most %d counts", o->long_name, SCALE_MAX_AT);
+			return -EINVAL;
+		}
+		so->at[so->nr_at++] = (unsigned int)v;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
+/* Returns 0 to run, 1 after --help, -1 after a usage error. */
+static int scale_parse(int argc, char **argv, struct scale_opts *o)
+{
+	const struct opt opts[] = {
+		OPT_ENUM('s', "stat", &o->stat, cmp_stat_names, "STAT",
+			 "per-run figure: tm10 (10% trimmed mean, default),\n"
+			 "median, mean, p90, p99"),
+		OPT_CALL(0, "flat", &o->flat, scale_flat, "NS",
+			 "a slope up to NS ns per possible CPU counts as flat:\n"
+			 "grows needs the interval above it (default 0)"),
+		OPT_CALL(0, "at", o, scale_at_opt, "N[,N...]",
+			 "extrapolate a + b N with its interval, N in 1..8192;\n"
+			 "repeatable, e.g. --at 480,8192"),
+		OPT_CALL('t', "threshold", &o->threshold, scale_threshold, "NS|N%",
+			 "A -- B: a slope difference counts above NS ns per\n"
+			 "possible CPU, or N% of |A's slope| (default "
+			 BENCH_STR(CMP_THRESHOLD_PCT) "%)"),
+		OPT_ENUM_TABLE('f', "format", &o->format, scale_writers, "FMT",
+			       "the report:"),
+		OPT_STRING('o', "output", &o->output, "FILE",
+			   "write the report to FILE (- stdout), replaced whole"),
+		OPT_END()
+	};
+	const struct opt *tab[] = { opts, NULL };
+	/* options first, so that "--" between the groups is kept */
+	struct opt_parser p = { .tab = tab, .flags = OPT_STOP_AT_OPERAND };
+
+	return bench_options(&p, scale_head, scale_tail, argc, argv);
+}
+
+/* argv[optind..]: FILE..., or A... -- B... */
+static int scale_groups(int argc, char **argv, struct scale_report *r)
+{
+	int i, sep = -1;
+
+	/* getopt took a leading "--" as the end of the options: no A */
+	if (optind > 1 && !strcmp(argv[optind - 1], "--"))
+		sep = optind - 1;
+	for (i = optind; i < argc; i++) {
+		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--")) {
+			bench_err("'%s': options go before the files", argv[i]);
+			return -1;
+		}
+		if (strcmp(argv[i], "--"))
+			continue;
+		if (sep >= 0) {
+			bench_err("'--' twice: one separates the A files from the B files");
+			return -1;
+		}
+		sep = i;
+	}
+	r->nr_groups = sep < 0 ? 1 : 2;
+	r->g[0].path = argv + optind;
+	r->g[0].n = sep < 0 ? (unsigned int)(argc - optind) :
+		    sep < optind ? 0 : (unsigned int)(sep - optind);
+	if (sep >= 0) {
+		r->g[1].path = argv + sep + 1;
+		r->g[1].n = (unsigned int)(argc - sep - 1);
+	}
+	if (!r->g[0].n || (sep >= 0 && !r->g[1].n)) {
+		bench_err(sep < 0 ? "needs FILE.csv..., or A.csv... -- B.csv..." :
+			  "no %s files", r->g[0].n ? "B" : "A");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the files ---- */
+
+/* its possible_cpus metadata into *@x; 0 or EXIT_USAGE after naming the file */
+static int file_possible(const struct results *set, const char *path, unsigned int *x)
+{
+	const char *v = meta_get(&set->meta, "possible_cpus");
+	unsigned long n;
+	char *end;
+
+	if (!v) {
+		fprintf(stderr, "%s: %s: no possible_cpus metadata: each point needs its possible CPU count (bench run -p N, bench vm -p N write it)\n",
+			bench_prog, path);
+		return EXIT_USAGE;
+	}
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || !n || n > SCALE_MAX_CPUS) {
+		fprintf(stderr, "%s: %s: possible_cpus '%s' is not a count 1..%d\n", bench_prog,
+			path, v, SCALE_MAX_CPUS);
+		return EXIT_USAGE;
+	}
+	*x = (unsigned int)n;
+	return 0;
+}
+
+/* the files' unit against the first file's; 0 or EXIT_USAGE */
+static int file_unit(struct scale_report *r, const struct results *set, const char *path)
+{
+	const char *u = meta_get(&set->meta, "unit"), *part = meta_get(&set->meta, "partial");
+
+	if (!u)
+		u = "ns";
+	if (part && !strcmp(part, "yes"))
+		fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
+			bench_prog, path);
+	if (!r->unit_path) {
+		snprintf(r->unit, sizeof(r->unit), "%s", u);
+		r->unit_path = path;
+		return 0;
+	}
+	if (!strcmp(u, r->unit))
+		return 0;
+	fprintf(stderr, "%s: %s is in %s, %s in %s: one slope needs one unit\n", bench_prog,
+		r->unit_path, r->unit, path, u);
+	return EXIT_USAGE;
+}
+
+/* the group's name: the vm_name its files share, else @dflt */
+static void group_name(struct scale_group *g, const char *dflt)
+{
+	const char *first = meta_get(&g->set[0]->meta, "vm_name"), *v;
+	unsigned int i;
+
+	for (i = 1; first && i < g->n; i++) {
+		v = meta_get(&g->set[i]->meta, "vm_name");
+		if (!v || strcmp(v, first))
+			first = NULL;
+	}
+	snprintf(g->name, sizeof(g->name), "%s", first && *first ? first : dflt);
+}
+
+static int group_load(struct scale_report *r, struct scale_group *g, const char *dflt)
+{
+	unsigned int i;
+	int ret;
+
+	g->set = calloc(g->n, sizeof(*g->set));
+	g->possible = calloc(g->n, sizeof(*g->possible));
+	if (!g->set || !g->possible)
+		return scale_nomem();
+	for (i = 0; i < g->n; i++) {
+		ret = bench_load_csv(g->path[i], &g->set[i]);
+		if (!ret)
+			ret = file_possible(g->set[i], g->path[i], &g->possible[i]);
+		if (!ret)
+			ret = file_unit(r, g->set[i], g->path[i]);
+		if (ret)
+			return ret;
+	}
+	group_name(g, dflt);
+	return 0;
+}
+
+/* ---- the points and the fits ---- */
+
+static int point_add(struct scale_fitted *f, unsigned int file, unsigned int run, double x,
+		     double y)
+{
+	struct scale_point *np;
+
+	if (f->npt == f->cap) {
+		f->cap = f->cap ? 2 * f->cap : 32;
+		np = realloc(f->pt, f->cap * sizeof(*np));
+		if (!np)
+			return -ENOMEM;
+		f->pt = np;
+	}
+	f->pt[f->npt++] = (struct scale_point){ .file = file, .run = run, .x = x, .y = y };
+	return 0;
+}
+
+/* every run of (@wl, @var) in every file of @g, as compare takes its figure */
+static int series_points(const struct scale_opts *o, const struct scale_group *g,
+			 const char *wl, const char *var, struct scale_fitted *f)
+{
+	unsigned int i, k, n;
+	double *y;
+	int ret = 0;
+
+	for (i = 0; i < g->n && !ret; i++) {
+		n = results_nr_runs(g->set[i], wl, var);
+		if (!n)
+			continue;
+		y = malloc(n * sizeof(*y));
+		if (!y)
+			return -ENOMEM;
+		n = cmp_run_figures(g->set[i], wl, var, o->stat, y, NULL);
+		for (k = 0; k < n && !ret; k++)
+			ret = point_add(f, i, k + 1, g->possible[i], y[k]);
+		free(y);
+	}
+	return ret;
+}
+
+/* the fit of a series' points; 0, or an exit code after naming it */
+static int series_fit(const struct scale_group *g, const struct scale_row *row,
+		      struct scale_fitted *f)
+{
+	double *x = malloc(2 * (f->npt + 1) * sizeof(*x)), *y = x + f->npt + 1;
+	unsigned int i;
+	int ret;
+
+	if (!x)
+		return scale_nomem();
+	for (i = 0; i < f->npt; i++) {
+		x[i] = f->pt[i].x;
+		y[i] = f->pt[i].y;
+	}
+	ret = scale_theil_sen(x, y, f->npt, &f->fit);
+	free(x);
+	if (ret == -ENOMEM)
+		return scale_nomem();
+	if (ret == -E2BIG) {
+		fprintf(stderr, "%s: %s: %s %s: %u points, at most %d in one fit\n", bench_prog,
+			g->name, row->workload, row->variant, f->npt, SCALE_MAX_POINTS);
+		return EXIT_USAGE;
+	}
+	if (ret) {
+		fprintf(stderr, "%s: %s: %s %s: every point is at possible_cpus %g: a slope needs files at 2 counts or more\n",
+			bench_prog, g->name, row->workload, row->variant, f->npt ? f->pt[0].x : 0);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int row_compute(const struct scale_opts *o, struct scale_report *r, struct scale_row *row)
+{
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < r->nr_groups; k++) {
+		struct scale_fitted *f = &row->side[k];
+
+		if (series_points(o, &r->g[k], row->workload, row->variant, f))
+			return scale_nomem();
+		f->has = f->npt > 0;
+		if (f->has && (ret = series_fit(&r->g[k], row, f)))
+			return ret;
+	}
+	row->gated = r->nr_groups == 2 && row->side[0].has && row->side[1].has;
+	if (r->nr_groups == 2 && !row->gated)
+		fprintf(stderr, "%s: note: %s %s is in the %s files only: no slope difference\n",
+			bench_prog, row->workload, row->variant,
+			r->g[row->side[0].has ? 0 : 1].name);
+	if (!row->gated)
+		return 0;
+	scale_diff(&row->side[0].fit, &row->side[1].fit, &row->diff);
+	row->threshold_ns = scale_threshold_ns(&o->threshold, &row->side[0].fit);
+	row->regression = scale_regression(&row->side[0].fit, &row->diff, &o->threshold);
+	return 0;
+}
+
+static void report_free(struct scale_report *r)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < 2; k++)
+			free(r->row[i].side[k].pt);
+	free(r->row);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; r->g[k].set && i < r->g[k].n; i++)
+			results_free(r->g[k].set[i]);
+		free(r->g[k].set);
+		free(r->g[k].possible);
+	}
+}
+
+/* every file read and every series fitted, before anything prints */
+static int scale_compute(const struct scale_opts *o, struct scale_report *r)
+{
+	const struct results_series **list;
+	struct cmp_side cs[2] = { { NULL, 0 }, { NULL, 0 } };
+	unsigned int i, k;
+	int ret = 0;
+
+	for (k = 0; k < r->nr_groups && !ret; k++)
+		ret = group_load(r, &r->g[k], k ? "B" : "A");
+	if (ret)
+		return ret;
+	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {
+		strcpy(r->g[0].name, "A");
+		strcpy(r->g[1].name, "B");
+	}
+	for (k = 0; k < r->nr_groups; k++)
+		cs[k] = (struct cmp_side){ (const struct results *const *)r->g[k].set, r->g[k].n };
+	list = cmp_list_series(cs, &r->n);
+	if (!list && errno)
+		return scale_nomem();
+	if (!r->n) {
+		fprintf(stderr, "%s: no series in the files\n", bench_prog);
+		return EXIT_USAGE;
+	}
+	r->row = calloc(r->n, sizeof(*r->row));
+	if (!r->row) {
+		free(list);
+		return scale_nomem();
+	}
+	for (i = 0; i < r->n; i++) {
+		r->row[i].workload = list[i]->workload;
+		r->row[i].variant = list[i]->variant;
+	}
+	free(list);
+	for (i = 0; i < r->n && !ret; i++)
+		ret = row_compute(o, r, &r->row[i]);
+	return ret;
+}
+
+/* the report on stdout or into -o's file; 0 or EXIT_ENV */
+static int scale_write(const struct scale_opts *o, const struct scale_report *r)
+{
+	struct outfile out;
+	FILE *f = stdout;
+	int ret;
+
+	if (o->output) {
+		ret = outfile_open(&out, o->output);
+		if (ret) {
+			fprintf(stderr, "%s: %s: %s\n", bench_prog, o->output, strerror(-ret));
+			return EXIT_USAGE;
+		}
+		f = out.f;
+	}
+	ret = scale_writers[o->format].write(f, o, r);
+	if (o->output) {
+		if (ret)
+			outfile_abort(&out);
+		else
+			ret = outfile_commit(&out);
+		if (ret && ret != -ENOMEM) {
+			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, o->output,
+				strerror(-ret));
+			return EXIT_ENV;
+		}
+	}
+	if (ret == -ENOMEM)
+		return scale_nomem();
+	return bench_finish_stdout();
+}
+
+int cmd_scale(int argc, char **argv)
+{
+	struct scale_opts o = {
+		.stat = CMP_STAT_TM10,
+		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
+	};
+	struct scale_report r = { 0 };
+	unsigned int i;
+	int ret;
+
+	ret = scale_parse(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	if (scale_groups(argc, argv, &r))
+		return EXIT_USAGE;
+	ret = scale_compute(&o, &r);
+	if (!ret)
+		ret = scale_write(&o, &r);
+	for (i = 0; !ret && i < r.n; i++)
+		if (r.row[i].regression)
+			ret = EXIT_REGRESSION;
+	report_free(&r);
+	return ret;
+}
