@@ -15,17 +15,18 @@ int cmd_list(int argc, char **argv)
 	const struct opt *tab[] = { none, NULL };
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	const struct workload *w;
-	unsigned int i;
+	unsigned int i, v;
 	int ret;
 
 	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time.\n",
 			    NULL, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	/* one line per variant the workload times: one series, or old and new */
 	for_each_workload(w, i) {
 		printf("%-16s %s\n", w->name, w->summary);
-		printf("%-16s   %s: %s\n%-16s   %s: %s\n", "", w->label[WL_OLD],
-		       w->variant[WL_OLD], "", w->label[WL_NEW], w->variant[WL_NEW]);
+		for (v = 0; v < wl_nr_variants(w); v++)
+			printf("%-16s   %s: %s\n", "", w->label[v], w->variant[v]);
 	}
 	return bench_finish_stdout();
 }

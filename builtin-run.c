@@ -270,6 +270,28 @@ static void run_not_yours(const struct opt *given, const struct opt *t)
 		  n > 1 ? "take" : "takes", g.wl->name);
 }
 
+/*
+ * A workload of the running kernel (wl->real_kernel) pays for the
+ * kernel's real possible CPUs, which no emulation in this process
+ * changes, and for kernel lines that user space can neither flush nor
+ * dirty: -p and --cache cold/remote would label the figures with a
+ * state they were not taken in. Returns true after saying why.
+ */
+static bool run_refuse_emulation(void)
+{
+	if (g.possible) {
+		bench_err("--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
+			  g.wl->name);
+		return true;
+	}
+	if (g.cache != WL_CACHE_KERNEL) {
+		bench_err("--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
+			  report_caches[g.cache], g.wl->name);
+		return true;
+	}
+	return false;
+}
+
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int run_parse(int argc, char **argv)
 {
@@ -291,6 +313,8 @@ static int run_parse(int argc, char **argv)
 			  g.wl->name);
 		return -1;
 	}
+	if (g.wl->real_kernel && run_refuse_emulation())
+		return -1;
 	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
 		bench_err("--cache remote needs --mode serial: the other workers dirty the lines between samples");
 		return -1;
@@ -354,6 +378,13 @@ static int run_setup(void)
 	if (!g.tsc.usable && g.run_idx <= 1)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
 			bench_prog, g.tsc.why);
+	/*
+	 * The running kernel's own per-CPU memory is what a real_kernel
+	 * workload pays for: no emulated area, which would only make this
+	 * process larger with more possible CPUs (and fork copy it).
+	 */
+	if (g.wl->real_kernel)
+		goto out_mlock;
 	if (g.pcpu_layout == PCPU_VMALLOC)
 		g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
 				     g.topo.numa, g.hugepages);
@@ -366,15 +397,22 @@ static int run_setup(void)
 			(unsigned long)(g.topo.nr_possible * g.pcpu_unit >> 20), strerror(errno));
 		return EXIT_ENV;
 	}
+out_mlock:
 	run_mlock();
 	return 0;
 }
 
 static void run_check_nodes(void)
 {
-	void *p = pcpu_alloc(g.pcpu, 4, 4);
+	void *p;
 	int bad = -1, got = -1, n;
 
+	if (!g.pcpu) {
+		snprintf(g.pcpu_nodes, sizeof(g.pcpu_nodes),
+			 "none: %s times the running kernel's own per-CPU memory", g.wl->name);
+		return;
+	}
+	p = pcpu_alloc(g.pcpu, 4, 4);
 	n = p ? pcpu_check_nodes(g.pcpu, p, g.topo.node, &bad, &got) : -ENOMEM;
 	if (n == 0)
 		snprintf(g.pcpu_nodes, sizeof(g.pcpu_nodes),
@@ -410,7 +448,7 @@ static void run_leave(void *priv)
 
 static void run_progress(void *priv)
 {
-	uint64_t done = engine_progress(priv), total = 2 * g.samples;
+	uint64_t done = engine_progress(priv), total = wl_nr_variants(g.wl) * g.samples;
 
 	fprintf(stderr, "%s: %lu/%lu samples (%lu%%)", bench_prog, (unsigned long)done,
 		(unsigned long)total, (unsigned long)(done * 100 / total));

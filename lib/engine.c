@@ -313,7 +313,7 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 	c->wl->finish(priv, v);
 	if (e->neighbours && obj)
 		atomic_store_explicit(&e->last_obj, obj, memory_order_relaxed);
-	disturbed = migrated || worker_csw() != csw ||
+	disturbed = migrated || (!c->wl->sleeps && worker_csw() != csw) ||
 		    (w->irq_fd >= 0 && worker_irqs(w) != irqs);
 	w->disturbed[v] += disturbed;
 	if (!disturbed || !c->drop_disturbed)
@@ -342,26 +342,30 @@ static void worker_reference(struct engine_worker *w)
 
 /* ---- schedules ---- */
 
-/* ABBA per round: old,new then new,old, so that drift cancels */
-static enum wl_variant worker_variant(uint64_t round, unsigned int k)
+/*
+ * ABBA per round: old,new then new,old, so that drift cancels; a
+ * workload of one variant (@nv 1) has rounds of one sample, all old.
+ */
+static enum wl_variant worker_variant(uint64_t round, unsigned int k, unsigned int nv)
 {
-	return (enum wl_variant)(k ^ (round & 1));
+	return nv == 1 ? WL_OLD : (enum wl_variant)(k ^ (round & 1));
 }
 
 /*
- * Serial: global sample t belongs to pair t / 2, and pair p to worker
- * p % nr_workers. A worker spins (pause) until the turn is its own,
- * serving --cache remote requests meanwhile; one sample runs at a time.
+ * Serial: global sample t belongs to pair t / nv (a pair of one sample
+ * for a workload of one variant), and pair p to worker p % nr_workers.
+ * A worker spins (pause) until the turn is its own, serving --cache
+ * remote requests meanwhile; one sample runs at a time.
  */
 static void worker_serial(struct engine_worker *w, void *priv)
 {
 	struct engine *e = w->e;
 	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t, cur;
-	unsigned int k;
+	unsigned int k, nv = wl_nr_variants(e->cfg.wl);
 
 	for (p = w->idx; p < n; p += nw) {
-		for (k = 0; k < 2; k++) {
-			t = 2 * p + k;
+		for (k = 0; k < nv; k++) {
+			t = nv * p + k;
 			while ((cur = atomic_load_explicit(&e->turn, memory_order_acquire)) != t) {
 				if (engine_leaving(e))
 					return;
@@ -373,14 +377,14 @@ static void worker_serial(struct engine_worker *w, void *priv)
 				return;
 			if (!k && w->ref_hist)
 				worker_reference(w);
-			if (worker_sample(w, priv, worker_variant(p / nw, k)))
+			if (worker_sample(w, priv, worker_variant(p / nw, k, nv)))
 				return;
 			atomic_store_explicit(&e->turn, t + 1, memory_order_release);
 		}
 	}
 	if (e->cfg.cache != WL_CACHE_REMOTE)
 		return;
-	while (atomic_load_explicit(&e->turn, memory_order_acquire) < 2 * n &&
+	while (atomic_load_explicit(&e->turn, memory_order_acquire) < nv * n &&
 	       !engine_leaving(e)) {
 		worker_serve_dirty(w);
 		cpu_relax();
@@ -391,14 +395,14 @@ static void worker_parallel(struct engine_worker *w, void *priv)
 {
 	struct engine *e = w->e;
 	uint64_t n = e->cfg.samples, nw = e->nr_workers, p;
-	unsigned int k;
+	unsigned int k, nv = wl_nr_variants(e->cfg.wl);
 
 	for (p = w->idx; p < n; p += nw) {
 		if (w->ref_hist && !engine_leaving(e))
 			worker_reference(w);
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < nv; k++)
 			if (engine_leaving(e) ||
-			    worker_sample(w, priv, worker_variant(p / nw, k)))
+			    worker_sample(w, priv, worker_variant(p / nw, k, nv)))
 				return;
 	}
 }
@@ -470,7 +474,8 @@ static int worker_setup(struct engine_worker *w, void **priv)
 
 	if ((unsigned int)sched_getcpu() != w->cpu)
 		return worker_fail(w, -EPERM, "pinning the worker");
-	for (v = 0; v < WL_NR_VARIANTS; v++) {
+	/* a variant the workload does not time has no histogram (NULL) */
+	for (v = 0; v < wl_nr_variants(c->wl); v++) {
 		w->hist[v] = kstats_hist_create(c->frac_bits);
 		if (!w->hist[v])
 			return worker_fail(w, -ENOMEM, "allocating histograms");
@@ -728,12 +733,12 @@ void engine_worker_results(const struct engine *e, unsigned int i,
 bool engine_partial(const struct engine *e)
 {
 	uint64_t n[WL_NR_VARIANTS] = { 0 };
-	unsigned int i, v;
+	unsigned int i, v, nv = wl_nr_variants(e->cfg.wl);
 
 	for (i = 0; i < e->nr_workers; i++)
-		for (v = 0; v < WL_NR_VARIANTS; v++)
+		for (v = 0; v < nv; v++)
 			n[v] += e->w[i].done[v];
-	return n[WL_OLD] < e->cfg.samples || n[WL_NEW] < e->cfg.samples;
+	return n[WL_OLD] < e->cfg.samples || (nv > 1 && n[WL_NEW] < e->cfg.samples);
 }
 
 int engine_merge(const struct engine *e, enum wl_variant v,

@@ -6,7 +6,9 @@
  * histograms, its descriptors: first touch puts them on its node), all
  * started together on a barrier. Each worker keeps one histogram per
  * variant; nothing is shared on the hot path. Old and new samples are
- * interleaved ABBA per worker, so that drift hits both equally.
+ * interleaved ABBA per worker, so that drift hits both equally. A
+ * workload of one variant (wl->nr_variants 1) is timed alone: a "pair"
+ * is then one sample, and its other variant has no histogram.
  *
  * --mode serial (default): one sample at a time machine-wide, CPUs
  * taking turns, because alloc_desc() runs under sparse_irq_lock.
@@ -39,7 +41,8 @@
  * CPU's interrupt count (its column of /proc/interrupts, unless one read
  * costs more than ENGINE_IRQ_READ_MAX_NS: then context switches alone).
  * A sample during which either moved, or that ended on another CPU, is
- * disturbed: counted per variant, and with drop_disturbed left out of
+ * disturbed (for a workload that sleeps by design, wl->sleeps, its own
+ * switches do not count): counted per variant, and with drop_disturbed left out of
  * the histogram. The interval is wider than the window, so the count is
  * an upper bound of the samples really interrupted.
  *
@@ -78,7 +81,7 @@ struct topo;
 struct engine_cfg {
 	const struct workload *wl;	/* what to time */
 	const struct topo *topo;	/* worker CPUs, nodes, possible CPUs */
-	struct pcpu *pcpu;		/* the emulated per-CPU allocator */
+	struct pcpu *pcpu;		/* the emulated per-CPU allocator; NULL: none */
 	const struct tsc_info *tsc;	/* !usable: clock_gettime fallback */
 	uint64_t samples;		/* per variant, over all workers */
 	unsigned int frac_bits;		/* histogram layout */
@@ -110,7 +113,10 @@ struct engine_results {
 struct engine_worker_results {
 	unsigned int cpu;		/* pinned CPU */
 	int node;			/* its node */
-	/* its samples, unit of the run; owned by the engine, NULL if never made */
+	/*
+	 * its samples, unit of the run; owned by the engine, NULL if never
+	 * made (and always for a variant the workload does not time)
+	 */
 	const struct kstats_hist *hist[WL_NR_VARIANTS];
 	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
 	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
@@ -142,7 +148,7 @@ void engine_stop(struct engine *e);
 /* engine_running - true until every worker is done sampling. */
 bool engine_running(struct engine *e);
 
-/* engine_progress - samples taken so far, both variants, all workers. */
+/* engine_progress - samples taken so far, every variant, all workers. */
 uint64_t engine_progress(struct engine *e);
 
 /*
@@ -191,7 +197,7 @@ void engine_worker_results(const struct engine *e, unsigned int i,
 
 /*
  * engine_partial - after engine_join(): true when fewer samples were
- * taken than asked for.
+ * taken than asked for, of any variant the workload times.
  */
 bool engine_partial(const struct engine *e);
 

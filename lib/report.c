@@ -22,9 +22,9 @@ const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
 
 /*
  * @key: "cpu:a/b" per worker, a and b the two figures @pair picks from
- * it; " ..." where the metadata line is full.
+ * it ("cpu:a" alone when @one); " ..." where the metadata line is full.
  */
-static void report_per_cpu(struct meta *m, const char *key, const struct engine *e,
+static void report_per_cpu(struct meta *m, const char *key, const struct engine *e, bool one,
 			   void (*pair)(const struct engine_worker_results *w, uint64_t *a,
 					uint64_t *b))
 {
@@ -38,8 +38,13 @@ static void report_per_cpu(struct meta *m, const char *key, const struct engine 
 	for (i = 0; i < nw && used < sizeof(buf) - 48; i++) {
 		engine_worker_results(e, i, &w);
 		pair(&w, &a, &b);
-		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
-					 i ? " " : "", w.cpu, (unsigned long)a, (unsigned long)b);
+		if (one)
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu",
+						 i ? " " : "", w.cpu, (unsigned long)a);
+		else
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%u:%lu/%lu",
+						 i ? " " : "", w.cpu, (unsigned long)a,
+						 (unsigned long)b);
 	}
 	if (i < nw)
 		snprintf(buf + used, sizeof(buf) - used, " ...");
@@ -63,7 +68,7 @@ static void report_overhead(struct meta *m, const struct engine *e)
 {
 	report_per_cpu(m,
 		       engine_cfg(e)->tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
-		       e, report_overhead_pair);
+		       e, false, report_overhead_pair);
 }
 
 static void report_host(struct meta *m, const struct engine *e)
@@ -80,21 +85,38 @@ static void report_host(struct meta *m, const struct engine *e)
 	meta_set(m, "clocksource", "%s", t->clocksource);
 }
 
-/* per worker CPU, "cpu:old/new" */
+/* per worker CPU, "cpu:old/new" ("cpu:n" for a workload of one variant) */
 static void report_disturbed_cpus(struct meta *m, const struct engine *e)
 {
-	report_per_cpu(m, "disturbed_per_cpu", e, report_disturbed_pair);
+	report_per_cpu(m, "disturbed_per_cpu", e, wl_nr_variants(engine_cfg(e)->wl) == 1,
+		       report_disturbed_pair);
+}
+
+/*
+ * @key: "old/new" of @n, or "n" alone for a workload of one variant:
+ * a pair would show a second series that does not exist.
+ */
+static void report_pair(struct meta *m, const char *key, const struct engine *e,
+			const uint64_t *n)
+{
+	if (wl_nr_variants(engine_cfg(e)->wl) == 1)
+		meta_set(m, key, "%lu", (unsigned long)n[WL_OLD]);
+	else
+		meta_set(m, key, "%lu/%lu", (unsigned long)n[WL_OLD], (unsigned long)n[WL_NEW]);
 }
 
 static void report_disturbed(struct meta *m, const struct engine *e,
 			     const struct engine_results *res)
 {
-	const uint64_t *n = res->disturbed;
-
-	meta_set(m, "disturbed", "%lu/%lu", (unsigned long)n[WL_OLD], (unsigned long)n[WL_NEW]);
+	report_pair(m, "disturbed", e, res->disturbed);
 	report_disturbed_cpus(m, e);
 	meta_set(m, "drop_disturbed", "%s", engine_cfg(e)->drop_disturbed ? "yes" : "no");
-	if (res->irq_counted)
+	if (engine_cfg(e)->wl->sleeps)
+		meta_set(m, "disturbed_by", "%s",
+			 res->irq_counted ?
+			 "the CPU's /proc/interrupts column and migrations, read around each sample outside the window; not context switches: the workload sleeps by design" :
+			 "migrations alone: the workload sleeps by design, and /proc/interrupts is unreadable or too slow");
+	else if (res->irq_counted)
 		meta_set(m, "disturbed_by", "%s",
 			     "context switches (getrusage) and the CPU's /proc/interrupts column, read around each sample outside the window");
 	else
@@ -141,7 +163,9 @@ void report_meta(struct meta *m, const struct report_run *r,
 {
 	const struct engine *e = r->e;
 	const struct engine_cfg *c = engine_cfg(e);
+	const unsigned int nv = wl_nr_variants(c->wl);
 	struct engine_results res;
+	uint64_t taken[WL_NR_VARIANTS] = { 0 };
 	char key[META_KEY];
 	unsigned int i;
 
@@ -150,13 +174,13 @@ void report_meta(struct meta *m, const struct report_run *r,
 	meta_timestamp(m, time(NULL));
 	report_host(m, e);
 	meta_set(m, "workload", "%s", c->wl->name);
-	for (i = 0; i < WL_NR_VARIANTS; i++)
+	for (i = 0; i < nv; i++) {
 		meta_set(m, report_key(key, sizeof(key), c->wl->label[i]), "%s", c->wl->variant[i]);
+		taken[i] = kstats_hist_total(r->merged[i]);
+	}
 	report_topo(m, c->topo);
 	meta_set(m, "samples_per_variant", "%lu", (unsigned long)c->samples);
-	meta_set(m, "samples_taken", "%lu/%lu",
-		     (unsigned long)kstats_hist_total(r->merged[WL_OLD]),
-		     (unsigned long)kstats_hist_total(r->merged[WL_NEW]));
+	report_pair(m, "samples_taken", e, taken);
 	meta_set(m, "mode", "%s", c->parallel ? "parallel" : "serial");
 	meta_set(m, "cache", "%s", report_caches[c->cache]);
 	meta_set(m, "unit", "%s", r->unit);
@@ -182,8 +206,8 @@ void report_meta(struct meta *m, const struct report_run *r,
 	for (i = 0; i < r->nr_stats; i++)
 		meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
 	if (r->ref && kstats_hist_total(r->ref)) {
-		meta_set(m, "reference", "%s, timed before each old/new pair",
-			     engine_reference(e));
+		meta_set(m, "reference", "%s, timed before each %s", engine_reference(e),
+			 nv == 1 ? "sample" : "old/new pair");
 	}
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
@@ -223,7 +247,7 @@ int report_results(struct results *res, const struct report_run *r)
 	unsigned int v;
 	int ret = 0;
 
-	for (v = 0; !ret && v < WL_NR_VARIANTS; v++)
+	for (v = 0; !ret && v < wl_nr_variants(engine_cfg(r->e)->wl); v++)
 		ret = report_variant(res, r, wl, v);
 	/* the reference loop's samples, merged: what bench compare scales by */
 	if (!ret && r->ref && kstats_hist_total(r->ref))

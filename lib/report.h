@@ -27,7 +27,8 @@ struct report_run {
 	const struct engine *e;		/* the finished run */
 	const struct wl_stat *stats;	/* the workload's own figures */
 	unsigned int nr_stats;		/* how many */
-	struct kstats_hist *merged[WL_NR_VARIANTS]; /* every worker merged */
+	/* every worker merged; [WL_NEW] unused by a workload of one variant */
+	struct kstats_hist *merged[WL_NR_VARIANTS];
 	const struct kstats_hist *ref;	/* reference samples merged, NULL: none */
 	const char *unit;		/* "ns" or "cycles" */
 	bool partial;			/* stopped early */

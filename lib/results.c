@@ -170,17 +170,24 @@ int results_set_run(struct results *r, unsigned int run)
 
 /* ---- runs: the metadata they fold ---- */
 
-/* "a/b" pairs of key @key summed over runs: @dst's plus @one's */
+/*
+ * "a/b" pairs of key @key summed over runs: @dst's plus @one's; a lone
+ * "a" (a workload of one variant, lib/workload.h) sums as one figure.
+ */
 static void results_sum_pair(struct meta *dst, const struct meta *one, const char *key)
 {
 	unsigned long long a = 0, b = 0, x, y;
 	const char *d = meta_get(dst, key), *o = meta_get(one, key);
+	int n = o ? sscanf(o, "%llu/%llu", &x, &y) : 0;
 
-	if (!o || sscanf(o, "%llu/%llu", &x, &y) != 2)
+	if (n < 1)
 		return;
-	if (d && sscanf(d, "%llu/%llu", &a, &b) != 2)
+	if (d && sscanf(d, "%llu/%llu", &a, &b) != n)
 		a = b = 0;
-	meta_put(dst, key, "%llu/%llu", a + x, b + y);
+	if (n == 1)
+		meta_put(dst, key, "%llu", a + x);
+	else
+		meta_put(dst, key, "%llu/%llu", a + x, b + y);
 }
 
 static void results_fold_meta(struct results *dst, const struct results *one,

@@ -9,7 +9,8 @@
  * (already pinned, so every allocation is node-local):
  *
  *	setup(env, &priv)			once, untimed
- *	for each sample, variant v = old or new, interleaved:
+ *	for each sample, variant v = old or new, interleaved
+ *	(old alone for a workload of one variant, nr_variants 1):
  *		prepare(priv, v, &obj)		untimed: allocate, set cache state
  *		[engine: --cache remote has the other workers dirty obj]
  *		t0; sample[v](priv); t1		timed, signals blocked
@@ -108,6 +109,32 @@ struct workload {
 	unsigned int (*obj_size)(void);
 	void (*obj_touch)(void *p);
 	bool no_remote;			/* --cache remote makes no sense here */
+	/*
+	 * nr_variants (optional): 1 for a workload that times one thing:
+	 * label[0], variant[0] and sample[0] only, one series in the
+	 * results, no pair; 0 (the default) is old and new.
+	 */
+	unsigned int nr_variants;
+	/*
+	 * real_kernel: it times an entry point of the running kernel, so
+	 * what it pays per possible CPU is the kernel's real nr_cpu_ids:
+	 * the engine gets no emulated per-CPU area (env->pcpu NULL), and
+	 * bench run refuses --possible-cpus and any --cache but kernel
+	 * (user space can neither flush nor dirty the kernel's lines).
+	 */
+	bool real_kernel;
+	/*
+	 * sleeps: the timed call switches away by design (fork-exit waits
+	 * for its child): its samples count as disturbed by the CPU's
+	 * interrupts and by migrations, not by its own context switches.
+	 */
+	bool sleeps;
 };
+
+/* wl_nr_variants - the variants @w times: 1, or WL_NR_VARIANTS (old, new). */
+static inline unsigned int wl_nr_variants(const struct workload *w)
+{
+	return w->nr_variants == 1 ? 1 : WL_NR_VARIANTS;
+}
 
 #endif /* KSB_WORKLOAD_H */

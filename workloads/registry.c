@@ -11,6 +11,9 @@ const struct workload *const workloads[] = {
 	&wl_irqdesc_free,
 	&wl_irqdesc_sparse,
 	&wl_empty,
+	&wl_syscall_null,
+	&wl_file_read,
+	&wl_fork_exit,
 	NULL,
 };
 

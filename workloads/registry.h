@@ -15,6 +15,9 @@ extern const struct workload wl_irqdesc_alloc;
 extern const struct workload wl_irqdesc_free;
 extern const struct workload wl_irqdesc_sparse;
 extern const struct workload wl_empty;
+extern const struct workload wl_syscall_null;
+extern const struct workload wl_file_read;
+extern const struct workload wl_fork_exit;
 
 /* the registry, NULL-terminated */
 extern const struct workload *const workloads[];

@@ -9,9 +9,11 @@ setup() {
 }
 
 
-# check_csv: every check of docs/design.md's CSV section, one message per fault
+# check_csv FILE N [VARIANTS]: every check of docs/design.md's CSV section,
+# one message per fault; VARIANTS (default "old new") each hold N samples
 check_csv() {
-	awk -F, -v want="$2" '
+	awk -F, -v want="$2" -v vars="${3:-old new}" '
+	BEGIN { nv = split(vars, var, " "); for (i = 1; i <= nv; i++) isvar[var[i]] = 1 }
 	NR == 1 { if ($0 != "# kstats-bench-csv 3") { print "magic"; bad = 1 } next }
 	/^# / { split(substr($0, 3), kv, ": "); meta[kv[1]] = 1; next }
 	!hdr { hdr = 1
@@ -27,7 +29,7 @@ check_csv() {
 		if (key in mm && mm[key] != $13 "," $14) { print "min,max " NR; bad = 1 }
 		mm[key] = $13 "," $14
 		if ($13 + 0 > $14 + 0) { print "min above max " NR; bad = 1 }
-		if ($2 != "old" && $2 != "new" && $2 != "reference") { print "variant " NR; bad = 1 }
+		if (!($2 in isvar) && $2 != "reference") { print "variant " NR; bad = 1 }
 		if ($2 == "reference" && $4 != "all") { print "reference per CPU " NR; bad = 1 }
 		if ($3 != "all") { print "run " NR; bad = 1 }
 		if ($4 == "all") { if ($5 != -1) { print "node of all " NR; bad = 1 }
@@ -41,8 +43,10 @@ check_csv() {
 	END {
 		split("command timestamp host kernel cpu_model tsc_hz possible_cpus online_cpus used_cpus nodes frac_bits cache runs partial timer_overhead_cycles pcpu_nodes", k, " ")
 		for (i in k) if (!(k[i] in meta)) { print "missing meta " k[i]; bad = 1 }
-		if (total["old"] != want || total["new"] != want) { print "totals " total["old"] "/" total["new"]; bad = 1 }
-		if (last["old"] != "1.000000" || last["new"] != "1.000000") { print "last percentile"; bad = 1 }
+		for (i = 1; i <= nv; i++) {
+			if (total[var[i]] != want) { print "totals " var[i] " " total[var[i]]; bad = 1 }
+			if (last[var[i]] != "1.000000") { print "last percentile " var[i]; bad = 1 }
+		}
 		n = 0; for (c in cpus) n++
 		print "cpus " n
 		exit bad
@@ -80,15 +84,22 @@ check_csv() {
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
-# the workloads, as bench list names them (one line each, then two indented)
+# the workloads, as bench list names them (one line each, then one
+# indented line per variant)
 workloads() { ./bench list | awk '!/^ / { print $1 }'; }
+
+# the variants of workload $1, as bench list names them, space-separated
+variants() {
+	./bench list | awk -v w="$1" '!/^ / { cur = $1; next }
+		cur == w { sub(":$", "", $1); printf "%s%s", n++ ? " " : "", $1 }'
+}
 
 @test "every format and workload runs; csv on stdout equals the schema" {
 	run workloads
 	[ "${#lines[@]}" -ge 4 ]
 	for w in "${lines[@]}"; do
 		./bench run -q -w "$w" -n 64 -f csv >"$T/$w.csv"
-		check_csv "$T/$w.csv" 64
+		check_csv "$T/$w.csv" 64 "$(variants "$w")"
 	done
 	run ./bench run -q -n 64 -f kstats
 	[ "$status" -eq 0 ]
