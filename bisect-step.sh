@@ -60,7 +60,9 @@ usage() {
 	exit "${1:-0}"
 }
 
-# the module's sources: kmod/ beside bench, or where make install put them
+# the module's sources, by bench's one rule (lib/kmod.h, kmod_src_dir()):
+# the first of BENCHDIR/kmod and BENCHDIR/../share/kstats-bench/kmod (where
+# make install puts them) that holds kstats_bench.c
 kmod_dir() {
 	local d
 	for d in "$(dirname "$bench")/kmod" "$(dirname "$bench")/../share/kstats-bench/kmod"; do

@@ -32,6 +32,7 @@
 #include "lib/kmod.h"
 #include "lib/outfile.h"
 #include "lib/readfile.h"
+#include "lib/spawn.h"
 #include "lib/results.h"
 #include "lib/testbed.h"
 #include "lib/topo.h"
@@ -69,7 +70,7 @@ static struct kk {
 	struct meta hdr;		/* its "key value" lines */
 	struct results *res;		/* its histograms, then the metadata */
 	char variant[2][32];		/* the two variant names */
-} k;
+} kng;
 
 /*
  * -c LIST: a cpulist of this machine's possible CPUs, checked before
@@ -102,26 +103,26 @@ static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 }
 
 static const struct opt kk_opts[] = {
-	OPT_ENUM('w', "workload", &k.wl, kk_workloads, "NAME",
+	OPT_ENUM('w', "workload", &kng.wl, kk_workloads, "NAME",
 		 "kernel-set-defaults (default): desc_set_defaults()\n"
 		 "before (old) and after (new) the patch, interrupts\n"
 		 "off, ABBA\n"
 		 "kernel-irq-alloc: irq_alloc_descs() (alloc) and\n"
 		 "irq_free_descs() (free), timed apart, interrupts on"),
-	OPT_U64('n', "samples", &k.samples, 1, UINT64_C(1) << 32, "N",
+	OPT_U64('n', "samples", &kng.samples, 1, UINT64_C(1) << 32, "N",
 		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
-	OPT_CALL('c', "cpus", &k.cpus, kk_cpus, "LIST",
+	OPT_CALL('c', "cpus", &kng.cpus, kk_cpus, "LIST",
 		 "CPUs to run on, the kernel's list syntax (default:\n"
 		 "online)"),
-	OPT_U64('b', "frac-bits", &k.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+	OPT_U64('b', "frac-bits", &kng.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM_TABLE('f', "format", &k.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &k.output, "FILE",
+	OPT_ENUM_TABLE('f', "format", &kng.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &kng.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
-	OPT_STRING(0, "module", &k.module, "FILE", "the kstats_bench.ko to load"),
+	OPT_STRING(0, "module", &kng.module, "FILE", "the kstats_bench.ko to load"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_FLAG('q', "quiet", &k.quiet, "no progress on stderr"),
+	OPT_FLAG('q', "quiet", &kng.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -167,7 +168,7 @@ static bool kk_ko_matches(const char *ko)
 
 	if (!f)
 		return false;
-	snprintf(want, sizeof(want), "vermagic=%s ", k.release);
+	snprintf(want, sizeof(want), "vermagic=%s ", kng.release);
 	if (!fstat(fileno(f), &st) && st.st_size > 0 && st.st_size < (64 << 20) &&
 	    (buf = malloc((size_t)st.st_size))) {
 		ok = fread(buf, 1, (size_t)st.st_size, f) == (size_t)st.st_size &&
@@ -181,67 +182,47 @@ static bool kk_ko_matches(const char *ko)
 /* make -C @dir KVER=<release>, its output on stderr; 0 when it built */
 static int kk_make(const char *dir)
 {
-	char kver[96];
-	int status;
-	pid_t pid;
+	char kver[96], *args[] = { kver, NULL };
 
-	snprintf(kver, sizeof(kver), "KVER=%s", k.release);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execlp("make", "make", "-s", "-C", dir, kver, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		return -1;
-	return 0;
+	snprintf(kver, sizeof(kver), "KVER=%s", kng.release);
+	return spawn_make(dir, args, STDERR_FILENO) ? -1 : 0;
 }
 
 /*
- * --module, else kmod/kstats_bench.ko beside bench (or in
- * ../share/kstats-bench/kmod), built there when it is not for this kernel
+ * --module, else kstats_bench.ko in the module's sources (kmod_src_dir():
+ * kmod/ beside bench, or ../share/kstats-bench/kmod), built there when it
+ * is not for this kernel
  */
 static int kk_find_module(void)
 {
-	char exe[PATH_MAX], dir[PATH_MAX], build[PATH_MAX + 64];
-	ssize_t n;
-	char *slash;
+	char dir[PATH_MAX], build[PATH_MAX + 64];
+	int ret;
 
-	if (k.module) {
-		snprintf(k.ko, sizeof(k.ko), "%s", k.module);
-		if (access(k.ko, R_OK))
-			return bench_refused("--module: %s: %s", k.ko, strerror(errno));
+	if (kng.module) {
+		snprintf(kng.ko, sizeof(kng.ko), "%s", kng.module);
+		if (access(kng.ko, R_OK))
+			return bench_refused("--module: %s: %s", kng.ko, strerror(errno));
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return bench_refused("finding bench's own directory: %s", strerror(errno));
-	exe[n] = 0;
-	slash = strrchr(exe, '/');
-	*slash = 0;
-	/* beside bench in the source tree, else where make install puts it */
-	snprintf(dir, sizeof(dir), "%.*s/kmod", (int)(sizeof(dir) - 6), exe);
-	if (access(dir, F_OK))
-		snprintf(dir, sizeof(dir), "%.*s/../share/kstats-bench/kmod",
-			 (int)(sizeof(dir) - 30), exe);
-	snprintf(k.ko, sizeof(k.ko), "%.*s/" KK_MODNAME ".ko", (int)(sizeof(k.ko) - 20), dir);
-	if (kk_ko_matches(k.ko))
+	ret = kmod_src_dir(dir, sizeof(dir));
+	if (ret)
+		return bench_refused("no module sources (kmod/) beside bench or in ../share/kstats-bench: %s",
+				  strerror(-ret));
+	snprintf(kng.ko, sizeof(kng.ko), "%.*s/" KK_MODNAME ".ko", (int)(sizeof(kng.ko) - 20), dir);
+	if (kk_ko_matches(kng.ko))
 		return 0;
-	snprintf(build, sizeof(build), "/lib/modules/%s/build", k.release);
+	snprintf(build, sizeof(build), "/lib/modules/%s/build", kng.release);
 	if (access(build, F_OK))
 		return bench_refused("no kernel headers for %s: %s is missing (apt-get install linux-headers-%s)",
-				  k.release, build, k.release);
+				  kng.release, build, kng.release);
 	if (access(dir, W_OK))
 		return bench_refused("no %s built for %s, and %s cannot be built in: %s",
-				  k.ko, k.release, dir, strerror(errno));
-	if (!k.quiet)
-		fprintf(stderr, "%s: building %s for %s\n", bench_prog, k.ko, k.release);
-	if (kk_make(dir) || !kk_ko_matches(k.ko))
+				  kng.ko, kng.release, dir, strerror(errno));
+	if (!kng.quiet)
+		fprintf(stderr, "%s: building %s for %s\n", bench_prog, kng.ko, kng.release);
+	if (kk_make(dir) || !kk_ko_matches(kng.ko))
 		return bench_refused("building the module in %s for %s failed (see above)", dir,
-				  k.release);
+				  kng.release);
 	return 0;
 }
 
@@ -274,13 +255,13 @@ static int kk_load(void)
 	ret = kk_find_module();
 	if (ret)
 		return ret;
-	fd = open(k.ko, O_RDONLY | O_CLOEXEC);
+	fd = open(kng.ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return bench_refused("%s: %s", k.ko, strerror(errno));
+		return bench_refused("%s: %s", kng.ko, strerror(errno));
 	ret = (int)syscall(SYS_finit_module, fd, "", 0);
 	close(fd);
 	if (!ret) {
-		k.loaded = true;
+		kng.loaded = true;
 		return 0;
 	}
 	if (errno == EEXIST)
@@ -291,23 +272,23 @@ static int kk_load(void)
 	}
 	if (errno == EKEYREJECTED || errno == ENOKEY)
 		return bench_refused("module loading refused: %s is not signed with a key this kernel trusts (module.sig_enforce or secure boot): %s",
-				  k.ko, strerror(errno));
-	return bench_refused("loading %s: %s", k.ko, strerror(errno));
+				  kng.ko, strerror(errno));
+	return bench_refused("loading %s: %s", kng.ko, strerror(errno));
 }
 
 static void kk_unload(void)
 {
-	if (k.loaded && syscall(SYS_delete_module, KK_MODNAME, O_NONBLOCK))
+	if (kng.loaded && syscall(SYS_delete_module, KK_MODNAME, O_NONBLOCK))
 		fprintf(stderr, "%s: warning: unloading %s: %s\n", bench_prog, KK_MODNAME,
 			strerror(errno));
-	k.loaded = false;
+	kng.loaded = false;
 }
 
 /* ---- a run: control, wait, results ---- */
 
 static const char *kk_state(void)
 {
-	const char *s = strstr(k.results, "\nstate ");
+	const char *s = strstr(kng.results, "\nstate ");
 
 	return s ? s + 7 : "";
 }
@@ -315,7 +296,7 @@ static const char *kk_state(void)
 /* bench_wait() on the module's run: done when its state is not "running" */
 static int kk_poll(void *priv)
 {
-	int ret = kmod_read_results(&k.results);
+	int ret = kmod_read_results(&kng.results);
 
 	(void)priv;
 	return ret ? ret : !!strncmp(kk_state(), "running", 7);
@@ -331,17 +312,17 @@ static void kk_stop(void *priv, int sig)
 static void kk_leave(void *priv)
 {
 	(void)priv;
-	outfile_abort(&k.out);
+	outfile_abort(&kng.out);
 	kk_unload();
 }
 
 static void kk_progress(void *priv)
 {
-	const char *t = strstr(k.results, "\ntaken ");
+	const char *t = strstr(kng.results, "\ntaken ");
 
 	(void)priv;
 	fprintf(stderr, "%s: %lu/%lu samples", bench_prog, t ? strtoul(t + 7, NULL, 10) : 0,
-		(unsigned long)(2 * k.samples));
+		(unsigned long)(2 * kng.samples));
 }
 
 /*
@@ -352,17 +333,17 @@ static int kk_run(void)
 {
 	const struct bench_wait w = {
 		.poll = kk_poll, .stop = kk_stop, .leave = kk_leave, .progress = kk_progress,
-		.tick_ms = 100, .quiet = k.quiet, .signo = &k.signo,
+		.tick_ms = 100, .quiet = kng.quiet, .signo = &kng.signo,
 	};
 	char cmd[256];
 	int ret;
 
 	snprintf(cmd, sizeof(cmd), "workload=%s samples=%lu frac_bits=%lu%s%s\n",
-		 kk_workloads[k.wl], (unsigned long)k.samples, (unsigned long)k.frac_bits,
-		 k.cpus ? " cpus=" : "", k.cpus ? k.cpus : "");
+		 kk_workloads[kng.wl], (unsigned long)kng.samples, (unsigned long)kng.frac_bits,
+		 kng.cpus ? " cpus=" : "", kng.cpus ? kng.cpus : "");
 	ret = kmod_control(cmd);
-	if (ret == -EINVAL && k.cpus) {
-		bench_err("--cpus: the kernel refused '%s': not a list of online CPUs", k.cpus);
+	if (ret == -EINVAL && kng.cpus) {
+		bench_err("--cpus: the kernel refused '%s': not a list of online CPUs", kng.cpus);
 		return EXIT_USAGE;
 	}
 	if (ret == -EBUSY)
@@ -380,7 +361,7 @@ static int kk_run(void)
 /* the module's "key value" line @key, or "" */
 static const char *kk_res(const char *key)
 {
-	const char *v = meta_get(&k.hdr, key);
+	const char *v = meta_get(&kng.hdr, key);
 
 	return v ? v : "";
 }
@@ -389,7 +370,7 @@ static int kk_parse_results(void)
 {
 	struct kmod_error err;
 	unsigned int v;
-	int ret = kmod_parse(k.results, (unsigned int)k.frac_bits, &k.hdr, &k.res, &err);
+	int ret = kmod_parse(kng.results, (unsigned int)kng.frac_bits, &kng.hdr, &kng.res, &err);
 
 	if (ret == -ENOMEM)
 		return bench_refused("%s", strerror(ENOMEM));
@@ -398,21 +379,21 @@ static int kk_parse_results(void)
 				  err.line, err.why);
 	if (!strcmp(kk_res("state"), "failed"))
 		return bench_refused("the module failed: %s", kk_res("error"));
-	if (sscanf(kk_res("variants"), "%31s %31s", k.variant[0], k.variant[1]) != 2)
+	if (sscanf(kk_res("variants"), "%31s %31s", kng.variant[0], kng.variant[1]) != 2)
 		return bench_refused("%s/results: no variants (a module of another version?)", KK_DIR);
 	for (v = 0; v < 2; v++)
-		if (!results_find(k.res, kk_res("workload"), k.variant[v], RESULTS_RUN_ALL,
+		if (!results_find(kng.res, kk_res("workload"), kng.variant[v], RESULTS_RUN_ALL,
 				  RESULTS_CPU_ALL))
 			return bench_refused("%s/results: no histogram of %s (a module of another version?)",
-					  KK_DIR, k.variant[v]);
+					  KK_DIR, kng.variant[v]);
 	return 0;
 }
 
 /* samples of variant @v, merged */
 static unsigned long kk_taken(unsigned int v)
 {
-	return (unsigned long)kstats_hist_total(results_find(k.res, kk_res("workload"),
-							     k.variant[v], RESULTS_RUN_ALL,
+	return (unsigned long)kstats_hist_total(results_find(kng.res, kk_res("workload"),
+							     kng.variant[v], RESULTS_RUN_ALL,
 							     RESULTS_CPU_ALL)->h);
 }
 
@@ -423,18 +404,18 @@ static void kk_meta(struct meta *m)
 
 	readfile_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		     clocksource, sizeof(clocksource));
-	meta_set(m, "command", "%s", k.cmdline);
+	meta_set(m, "command", "%s", kng.cmdline);
 	meta_timestamp(m, time(NULL));
 	meta_set(m, "source", "kernel");
 	host_meta(m);
-	meta_set(m, "kernel_release", "%s", k.release);
-	meta_set(m, "module", "%s", k.ko[0] ? k.ko : "already loaded");
+	meta_set(m, "kernel_release", "%s", kng.release);
+	meta_set(m, "module", "%s", kng.ko[0] ? kng.ko : "already loaded");
 	meta_set(m, "clock", "%s", kk_res("clock"));
 	meta_set(m, "clocksource", "%s", clocksource);
 	meta_set(m, "irqs", "%s", kk_res("irqs"));
 	meta_set(m, "workload", "%s", kk_res("workload"));
 	for (v = 0; v < 2; v++) {
-		snprintf(key, sizeof(key), "variant_%s", k.variant[v]);
+		snprintf(key, sizeof(key), "variant_%s", kng.variant[v]);
 		meta_set(m, key, "%s", kk_res(key));
 	}
 	/* what bench compare takes the machine's drift out by */
@@ -447,24 +428,24 @@ static void kk_meta(struct meta *m)
 	meta_set(m, "samples_taken", "%lu/%lu", kk_taken(0), kk_taken(1));
 	meta_set(m, "mode", "serial");
 	meta_set(m, "unit", "ns");
-	meta_set(m, "frac_bits", "%lu", (unsigned long)k.frac_bits);
+	meta_set(m, "frac_bits", "%lu", (unsigned long)kng.frac_bits);
 	meta_set(m, "state", "%s", kk_res("state"));
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", strcmp(kk_res("state"), "done") ? "yes" : "no");
-	testbed_meta(&k.tb, m, NULL);
+	testbed_meta(&kng.tb, m, NULL);
 	bench_meta_origin(m);
 }
 
 static int kk_report(void)
 {
-	kk_meta(&k.res->meta);
-	return bench_report(&k.out, k.output, (unsigned int)k.format, k.res);
+	kk_meta(&kng.res->meta);
+	return bench_report(&kng.out, kng.output, (unsigned int)kng.format, kng.res);
 }
 
 static void kk_free(void)
 {
-	results_free(k.res);
-	free(k.results);
+	results_free(kng.res);
+	free(kng.results);
 }
 
 int cmd_kernel(int argc, char **argv)
@@ -475,23 +456,23 @@ int cmd_kernel(int argc, char **argv)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	k.samples = 8192;
-	k.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
-	k.format = FORMAT_TABLE;
-	bench_cmdline(k.cmdline, sizeof(k.cmdline), argc, argv);
+	kng.samples = 8192;
+	kng.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	kng.format = FORMAT_TABLE;
+	bench_cmdline(kng.cmdline, sizeof(kng.cmdline), argc, argv);
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (geteuid())
 		return bench_refused("needs root to load the module %s (running as uid %u)",
 				  KK_MODNAME, (unsigned int)geteuid());
-	if (k.output && (ret = outfile_open(&k.out, k.output))) {
-		bench_err("--output: %s: %s", k.output, strerror(-ret));
+	if (kng.output && (ret = outfile_open(&kng.out, kng.output))) {
+		bench_err("--output: %s: %s", kng.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
 	uname(&u);
-	snprintf(k.release, sizeof(k.release), "%s", u.release);
-	ret = bench_testbed(&k.tb);
+	snprintf(kng.release, sizeof(kng.release), "%s", u.release);
+	ret = bench_testbed(&kng.tb);
 	if (!ret)
 		ret = kk_debugfs();
 	if (!ret)
@@ -503,9 +484,9 @@ int cmd_kernel(int argc, char **argv)
 	kk_unload();
 	if (!ret)
 		ret = kk_report();
-	if (!ret && k.signo)
-		ret = 128 + k.signo;
-	outfile_abort(&k.out);
+	if (!ret && kng.signo)
+		ret = 128 + kng.signo;
+	outfile_abort(&kng.out);
 	kk_free();
 	return ret;
 }

@@ -25,6 +25,7 @@
 #include "lib/outfile.h"
 #include "lib/readfile.h"
 #include "lib/results.h"
+#include "lib/spawn.h"
 #include "lib/testbed.h"
 #include "lib/trace.h"
 
@@ -60,33 +61,33 @@ static struct tr {
 	double start;			/* CLOCK_MONOTONIC s when recording began */
 	bool stopped;			/* recording has stopped */
 	double elapsed;			/* s recorded */
-} tr;
+} trg;
 
 /* ---- options ---- */
 
 static const struct opt tr_opts[] = {
-	OPT_ENUM('p', "probe", &tr.cfg.probe, trace_probe_names, "KIND",
+	OPT_ENUM('p', "probe", &trg.cfg.probe, trace_probe_names, "KIND",
 		 "auto (default): fentry/fexit where the kernel's BTF\n"
 		 "describes the function, else kprobe/kretprobe;\n"
 		 "fentry; kprobe"),
-	OPT_STRING('s', "start", &tr.cfg.func, "F1",
+	OPT_STRING('s', "start", &trg.cfg.func, "F1",
 		   "the function timed, or the section's start\n"
 		   "(default FUNC, which names the tables)"),
-	OPT_STRING('e', "end", &tr.cfg.end, "F2",
+	OPT_STRING('e', "end", &trg.cfg.end, "F2",
 		   "time the section from the entry of F1 to the\n"
 		   "entry of F2 on one CPU, not F1's calls"),
-	OPT_U64('b', "frac-bits", &tr.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+	OPT_U64('b', "frac-bits", &trg.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_DOUBLE('d', "duration", &tr.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
+	OPT_DOUBLE('d', "duration", &trg.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
 		   "record for SECS seconds (default: until COMMAND\n"
 		   "exits, or until SIGINT)"),
-	OPT_ENUM_TABLE('f', "format", &tr.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &tr.output, "FILE",
+	OPT_ENUM_TABLE('f', "format", &trg.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &trg.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_FLAG('q', "quiet", &tr.quiet, "no progress on stderr"),
-	OPT_FLAG('v', "verbose", &tr.cfg.verbose, "libbpf's messages on stderr"),
+	OPT_FLAG('q', "quiet", &trg.quiet, "no progress on stderr"),
+	OPT_FLAG('v', "verbose", &trg.cfg.verbose, "libbpf's messages on stderr"),
 	OPT_END()
 };
 
@@ -103,7 +104,7 @@ static int tr_parse(int argc, char **argv)
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
 	if (dd < argc - 1)
-		tr.command = argv + dd + 1;
+		trg.command = argv + dd + 1;
 	ret = bench_options(&p,
 		"Usage: bench trace [OPTIONS] FUNC [-- COMMAND [ARG...]]\n"
 		"Time every call of the kernel function FUNC with BPF, from its entry to its\n"
@@ -135,16 +136,16 @@ static int tr_parse(int argc, char **argv)
 		bench_err("no command after '--'");
 		return -1;
 	}
-	tr.name = argv[optind];
-	if (!*tr.name || strlen(tr.name) > TR_MAX_NAME ||
-	    tr.name[strspn(tr.name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
+	trg.name = argv[optind];
+	if (!*trg.name || strlen(trg.name) > TR_MAX_NAME ||
+	    trg.name[strspn(trg.name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
 		bench_err("FUNC '%s' names the tables: [a-z0-9_.-], 1 to %d characters (trace another function with --start)",
-			  tr.name, TR_MAX_NAME);
+			  trg.name, TR_MAX_NAME);
 		return -1;
 	}
-	tr.cfg.frac_bits = (unsigned int)tr.frac_bits;
-	if (!tr.cfg.func)
-		tr.cfg.func = tr.name;
+	trg.cfg.frac_bits = (unsigned int)trg.frac_bits;
+	if (!trg.cfg.func)
+		trg.cfg.func = trg.name;
 	return 0;
 }
 
@@ -158,73 +159,50 @@ static double tr_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* COMMAND in a child with the signals of a fresh process; 0 or EXIT_USAGE */
+/* COMMAND in a child with the signals of a fresh process (lib/spawn.h): 0,
+ * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
 static int tr_spawn(void)
 {
-	sigset_t none;
-	int pipefd[2], err = 0;
+	struct spawn sp = { .argv = trg.command, .out_fd = -1, .err_fd = -1 };
+	int ret = spawn_start(&sp);
 
-	/* the exec's failure comes back through a close-on-exec pipe */
-	if (pipe2(pipefd, O_CLOEXEC))
-		return bench_refused("pipe: %s", strerror(errno));
-	fflush(NULL);
-	tr.child = fork();
-	if (tr.child < 0) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return bench_refused("fork: %s", strerror(errno));
-	}
-	if (!tr.child) {
-		close(pipefd[0]);
-		/* what bench changed (main() ignores SIGPIPE), not what it inherited */
-		signal(SIGPIPE, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execvp(tr.command[0], tr.command);
-		err = errno;
-		if (write(pipefd[1], &err, sizeof(err)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pipefd[1]);
-	if (read(pipefd[0], &err, sizeof(err)) != sizeof(err))
-		err = 0;
-	close(pipefd[0]);
-	if (!err)
+	if (!ret) {
+		trg.child = sp.pid;
 		return 0;
-	waitpid(tr.child, NULL, 0);
-	tr.child = 0;
-	bench_err("cannot run '%s': %s", tr.command[0], strerror(err));
+	}
+	if (ret == -EAGAIN || ret == -ENOMEM || ret == -EMFILE)
+		return bench_refused("starting '%s': %s", trg.command[0], strerror(-ret));
+	bench_err("cannot run '%s': %s", trg.command[0], strerror(-ret));
 	return EXIT_USAGE;
 }
 
 /* reap COMMAND if it ended; true when it has */
 static bool tr_reaped(void)
 {
-	if (!tr.child || tr.child_done)
-		return tr.child_done;
-	if (waitpid(tr.child, &tr.child_status, WNOHANG) == tr.child)
-		tr.child_done = true;
-	return tr.child_done;
+	if (!trg.child || trg.child_done)
+		return trg.child_done;
+	if (waitpid(trg.child, &trg.child_status, WNOHANG) == trg.child)
+		trg.child_done = true;
+	return trg.child_done;
 }
 
 /* stop recording, once: what the slots hold from then on is what is reported */
 static void tr_stop_recording(void)
 {
-	if (tr.stopped)
+	if (trg.stopped)
 		return;
-	trace_stop(tr.t);
-	tr.elapsed = tr_now() - tr.start;
-	tr.stopped = true;
+	trace_stop(trg.t);
+	trg.elapsed = tr_now() - trg.start;
+	trg.stopped = true;
 }
 
 /* bench_wait() while recording: done when COMMAND exits, --duration passes */
 static int tr_poll(void *priv)
 {
 	(void)priv;
-	if (tr_reaped() || (tr.signo && !tr.child))
+	if (tr_reaped() || (trg.signo && !trg.child))
 		return 1;
-	return !tr.signo && tr.duration > 0 && tr_now() - tr.start >= tr.duration;
+	return !trg.signo && trg.duration > 0 && tr_now() - trg.start >= trg.duration;
 }
 
 /* did the terminal send @sig to our whole process group, COMMAND too? */
@@ -242,25 +220,25 @@ static void tr_stop(void *priv, int sig)
 {
 	(void)priv;
 	tr_stop_recording();
-	tr.partial = tr.command || tr.duration > 0;
-	if (tr.child && !tr_reaped() && !tr_from_terminal(sig))
-		kill(tr.child, sig);
+	trg.partial = trg.command || trg.duration > 0;
+	if (trg.child && !tr_reaped() && !tr_from_terminal(sig))
+		kill(trg.child, sig);
 }
 
 /* the second: COMMAND must not outlive us, nor a half-written -o */
 static void tr_leave(void *priv)
 {
 	(void)priv;
-	if (tr.child && !tr_reaped())
-		kill(tr.child, SIGKILL);
-	outfile_abort(&tr.out);
+	if (trg.child && !tr_reaped())
+		kill(trg.child, SIGKILL);
+	outfile_abort(&trg.out);
 }
 
 static void tr_progress(void *priv)
 {
 	(void)priv;
-	fprintf(stderr, "%s: %s by %s, %.1f s", bench_prog, tr.name,
-		trace_probe_names[trace_probe_used(tr.t)], tr_now() - tr.start);
+	fprintf(stderr, "%s: %s by %s, %.1f s", bench_prog, trg.name,
+		trace_probe_names[trace_probe_used(trg.t)], tr_now() - trg.start);
 }
 
 /* bench_wait() on COMMAND after --duration ended first: sent SIGTERM */
@@ -275,39 +253,39 @@ static void tr_stop_child(void *priv, int sig)
 {
 	(void)priv;
 	(void)sig;
-	kill(tr.child, SIGKILL);
+	kill(trg.child, SIGKILL);
 }
 
 static int tr_record(void)
 {
 	struct bench_wait w = {
 		.poll = tr_poll, .stop = tr_stop, .leave = tr_leave, .progress = tr_progress,
-		.tick_ms = 100, .wake = SIGCHLD, .quiet = tr.quiet, .signo = &tr.signo,
+		.tick_ms = 100, .wake = SIGCHLD, .quiet = trg.quiet, .signo = &trg.signo,
 	};
 	int ret;
 
-	if (!tr.quiet)
-		fprintf(stderr, "%s: tracing %s%s%s by %s%s\n", bench_prog, tr.cfg.func,
-			tr.cfg.end ? " to " : "", tr.cfg.end ? tr.cfg.end : "",
-			trace_probe_names[trace_probe_used(tr.t)],
-			tr.command || tr.duration > 0 ? "" : ", Ctrl-C to stop");
-	trace_start(tr.t);
-	tr.start = tr_now();
-	if (tr.command && (ret = tr_spawn())) {
+	if (!trg.quiet)
+		fprintf(stderr, "%s: tracing %s%s%s by %s%s\n", bench_prog, trg.cfg.func,
+			trg.cfg.end ? " to " : "", trg.cfg.end ? trg.cfg.end : "",
+			trace_probe_names[trace_probe_used(trg.t)],
+			trg.command || trg.duration > 0 ? "" : ", Ctrl-C to stop");
+	trace_start(trg.t);
+	trg.start = tr_now();
+	if (trg.command && (ret = tr_spawn())) {
 		tr_stop_recording();
 		return ret;
 	}
 	bench_wait(&w);
 	tr_stop_recording();
-	if (tr.child && !tr_reaped()) {
-		if (!tr.signo)
-			kill(tr.child, SIGTERM);
+	if (trg.child && !tr_reaped()) {
+		if (!trg.signo)
+			kill(trg.child, SIGTERM);
 		w.poll = tr_poll_child;
 		w.stop = tr_stop_child;
 		w.progress = NULL;
 		bench_wait(&w);
 	}
-	ret = trace_collect(tr.t);
+	ret = trace_collect(trg.t);
 	if (ret)
 		return bench_refused("reading the BPF maps: %s", strerror(-ret));
 	return 0;
@@ -320,8 +298,8 @@ static unsigned int tr_used_cpus(void)
 {
 	unsigned int cpu, n = 0;
 
-	for (cpu = 0; cpu < trace_nr_cpus(tr.t); cpu++)
-		n += trace_hist(tr.t, KSB_TRACE_TIME, (int)cpu) != NULL;
+	for (cpu = 0; cpu < trace_nr_cpus(trg.t); cpu++)
+		n += trace_hist(trg.t, KSB_TRACE_TIME, (int)cpu) != NULL;
 	return n;
 }
 
@@ -337,36 +315,36 @@ static void tr_describe(unsigned int s, char *buf, size_t len)
 {
 	if (s == KSB_TRACE_GAP)
 		snprintf(buf, len, "from the end of one %s to the start of the next on the same CPU",
-			 tr.cfg.end ? "section" : "call");
-	else if (tr.cfg.end)
+			 trg.cfg.end ? "section" : "call");
+	else if (trg.cfg.end)
 		snprintf(buf, len, "from the entry of %s to the entry of %s on one CPU",
-			 tr.cfg.func, tr.cfg.end);
+			 trg.cfg.func, trg.cfg.end);
 	else
-		snprintf(buf, len, "%s() from its entry to its return", tr.cfg.func);
+		snprintf(buf, len, "%s() from its entry to its return", trg.cfg.func);
 }
 
 /* the series, merged over CPUs then each CPU's, into the results set */
 static int tr_results(void)
 {
-	struct results_label l = { .workload = tr.name, .run = RESULTS_RUN_ALL };
+	struct results_label l = { .workload = trg.name, .run = RESULTS_RUN_ALL };
 	const struct kstats_hist *h;
 	unsigned int s, cpu;
 	int ret = 0;
 
-	tr.res = results_create(tr.cfg.frac_bits);
-	if (!tr.res)
+	trg.res = results_create(trg.cfg.frac_bits);
+	if (!trg.res)
 		return -errno;
 	for (s = 0; !ret && s < KSB_TRACE_NR_SERIES; s++) {
 		l.variant = tr_variants[s];
 		l.cpu = RESULTS_CPU_ALL;
 		l.node = -1;
-		ret = results_add_hist(tr.res, &l, trace_hist(tr.t, s, -1));
-		for (cpu = 0; !ret && cpu < trace_nr_cpus(tr.t); cpu++) {
-			if (!(h = trace_hist(tr.t, s, (int)cpu)))
+		ret = results_add_hist(trg.res, &l, trace_hist(trg.t, s, -1));
+		for (cpu = 0; !ret && cpu < trace_nr_cpus(trg.t); cpu++) {
+			if (!(h = trace_hist(trg.t, s, (int)cpu)))
 				continue;
 			l.cpu = (int)cpu;
 			l.node = tr_node(cpu);
-			ret = results_add_hist(tr.res, &l, h);
+			ret = results_add_hist(trg.res, &l, h);
 		}
 	}
 	return ret;
@@ -378,16 +356,16 @@ static void tr_meta_command(struct meta *m)
 	size_t used = 0;
 	unsigned int i;
 
-	for (i = 0; tr.command && tr.command[i] && used < sizeof(buf); i++)
+	for (i = 0; trg.command && trg.command[i] && used < sizeof(buf); i++)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? " " : "",
-					 tr.command[i]);
-	meta_set(m, "traced_command", "%s", tr.command ? buf : "none");
-	if (!tr.child_done)
-		meta_set(m, "traced_command_status", "%s", tr.command ? "not reaped" : "none");
-	else if (WIFEXITED(tr.child_status))
-		meta_set(m, "traced_command_status", "exit %d", WEXITSTATUS(tr.child_status));
+					 trg.command[i]);
+	meta_set(m, "traced_command", "%s", trg.command ? buf : "none");
+	if (!trg.child_done)
+		meta_set(m, "traced_command_status", "%s", trg.command ? "not reaped" : "none");
+	else if (WIFEXITED(trg.child_status))
+		meta_set(m, "traced_command_status", "exit %d", WEXITSTATUS(trg.child_status));
 	else
-		meta_set(m, "traced_command_status", "signal %d", WTERMSIG(tr.child_status));
+		meta_set(m, "traced_command_status", "signal %d", WTERMSIG(trg.child_status));
 }
 
 /* what the probe was and what it lost */
@@ -395,18 +373,18 @@ static void tr_meta_probe(struct meta *m)
 {
 	struct trace_counts c;
 
-	trace_counts(tr.t, &c);
-	meta_set(m, "function", "%s", tr.cfg.func);
-	meta_set(m, "end", "%s", tr.cfg.end ? tr.cfg.end : "return");
-	meta_set(m, "probe", "%s", trace_probe_used(tr.t) == TRACE_PROBE_FENTRY ?
-		 "fentry/fexit" : tr.cfg.end ? "kprobe/kprobe" : "kprobe/kretprobe");
-	if (*trace_probe_why(tr.t))
-		meta_set(m, "probe_why", "%s", trace_probe_why(tr.t));
+	trace_counts(trg.t, &c);
+	meta_set(m, "function", "%s", trg.cfg.func);
+	meta_set(m, "end", "%s", trg.cfg.end ? trg.cfg.end : "return");
+	meta_set(m, "probe", "%s", trace_probe_used(trg.t) == TRACE_PROBE_FENTRY ?
+		 "fentry/fexit" : trg.cfg.end ? "kprobe/kprobe" : "kprobe/kretprobe");
+	if (*trace_probe_why(trg.t))
+		meta_set(m, "probe_why", "%s", trace_probe_why(trg.t));
 	meta_set(m, "entries", "%lu", (unsigned long)c.c[KSB_TRACE_ENTRIES]);
 	meta_set(m, "lost", "no_entry %lu too_deep %lu no_task %lu missed %lu",
 		 (unsigned long)c.c[KSB_TRACE_NO_ENTRY], (unsigned long)c.c[KSB_TRACE_TOO_DEEP],
 		 (unsigned long)c.c[KSB_TRACE_NO_TASK], (unsigned long)c.missed);
-	if (tr.cfg.end)
+	if (trg.cfg.end)
 		meta_set(m, "ends_without_start", "%lu", (unsigned long)c.c[KSB_TRACE_NO_START]);
 }
 
@@ -415,35 +393,35 @@ static void tr_meta(struct meta *m)
 	char buf[256], key[48];
 	unsigned int s;
 
-	meta_set(m, "command", "%s", tr.cmdline);
+	meta_set(m, "command", "%s", trg.cmdline);
 	meta_set(m, "source", "trace");
 	host_meta(m);
 	readfile_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		      buf, sizeof(buf));
 	meta_set(m, "clock", "bpf_ktime_get_ns (CLOCK_MONOTONIC, as ktime_get_ns)");
 	meta_set(m, "clocksource", "%s", buf);
-	meta_set(m, "workload", "%s", tr.name);
+	meta_set(m, "workload", "%s", trg.name);
 	for (s = 0; s < KSB_TRACE_NR_SERIES; s++) {
 		tr_describe(s, buf, sizeof(buf));
 		snprintf(key, sizeof(key), "variant_%s", tr_variants[s]);
 		meta_set(m, key, "%s", buf);
 	}
 	tr_meta_probe(m);
-	meta_set(m, "possible_cpus", "%u", trace_nr_cpus(tr.t));
+	meta_set(m, "possible_cpus", "%u", trace_nr_cpus(trg.t));
 	readfile_line("/sys/devices/system/cpu/online", buf, sizeof(buf));
 	meta_set(m, "online_cpus_list", "%s", buf);
 	meta_set(m, "used_cpus", "%u", tr_used_cpus());
 	meta_set(m, "samples_taken", "%lu/%lu",
-		 (unsigned long)kstats_hist_total(trace_hist(tr.t, KSB_TRACE_TIME, -1)),
-		 (unsigned long)kstats_hist_total(trace_hist(tr.t, KSB_TRACE_GAP, -1)));
-	meta_set(m, "duration_s", "%.3f", tr.elapsed);
+		 (unsigned long)kstats_hist_total(trace_hist(trg.t, KSB_TRACE_TIME, -1)),
+		 (unsigned long)kstats_hist_total(trace_hist(trg.t, KSB_TRACE_GAP, -1)));
+	meta_set(m, "duration_s", "%.3f", trg.elapsed);
 	tr_meta_command(m);
 	meta_set(m, "mode", "trace");
 	meta_set(m, "unit", "ns");
-	meta_set(m, "frac_bits", "%u", tr.cfg.frac_bits);
+	meta_set(m, "frac_bits", "%u", trg.cfg.frac_bits);
 	meta_set(m, "runs", "1");
-	meta_set(m, "partial", "%s", tr.partial ? "yes" : "no");
-	testbed_meta(&tr.tb, m, NULL);
+	meta_set(m, "partial", "%s", trg.partial ? "yes" : "no");
+	testbed_meta(&trg.tb, m, NULL);
 	bench_meta_origin(m);
 }
 
@@ -453,8 +431,8 @@ static int tr_report(void)
 
 	if (ret)
 		return bench_refused("%s", strerror(-ret));
-	tr_meta(&tr.res->meta);
-	return bench_report(&tr.out, tr.output, (unsigned int)tr.format, tr.res);
+	tr_meta(&trg.res->meta);
+	return bench_report(&trg.out, trg.output, (unsigned int)trg.format, trg.res);
 }
 
 /* ---- the command ---- */
@@ -462,9 +440,9 @@ static int tr_report(void)
 static int tr_attach(void)
 {
 	char why[512];
-	int ret = trace_open(&tr.t, &tr.cfg, why, sizeof(why));
+	int ret = trace_open(&trg.t, &trg.cfg, why, sizeof(why));
 
-	if (tr.cfg.verbose || (ret && ret != -EPERM && ret != -ENOENT && ret != -ENODATA &&
+	if (trg.cfg.verbose || (ret && ret != -EPERM && ret != -ENOENT && ret != -ENODATA &&
 			       ret != -EINVAL && *trace_log()))
 		fputs(trace_log(), stderr);
 	return ret ? bench_refused("%s", why) : 0;
@@ -478,32 +456,32 @@ int cmd_trace(int argc, char **argv)
 	/* blocked from here on: SIGINT/SIGTERM only reach tr_wait()'s sigtimedwait */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	tr.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
-	tr.format = FORMAT_TABLE;
-	bench_cmdline(tr.cmdline, sizeof(tr.cmdline), argc, argv);
+	trg.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	trg.format = FORMAT_TABLE;
+	bench_cmdline(trg.cmdline, sizeof(trg.cmdline), argc, argv);
 	ret = tr_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (geteuid())
 		return bench_refused("needs root to load BPF programs (running as uid %u)",
 				  (unsigned int)geteuid());
-	if (tr.output && (ret = outfile_open(&tr.out, tr.output))) {
-		bench_err("--output: %s: %s", tr.output, strerror(-ret));
+	if (trg.output && (ret = outfile_open(&trg.out, trg.output))) {
+		bench_err("--output: %s: %s", trg.output, strerror(-ret));
 		return EXIT_USAGE;
 	}
 	/* waitpid() needs its child: an inherited SIG_IGN would reap it */
 	signal(SIGCHLD, SIG_DFL);
-	ret = bench_testbed(&tr.tb);
+	ret = bench_testbed(&trg.tb);
 	if (!ret)
 		ret = tr_attach();
 	if (!ret)
 		ret = tr_record();
 	if (!ret)
 		ret = tr_report();
-	if (!ret && tr.signo && tr.partial)
-		ret = 128 + tr.signo;
-	outfile_abort(&tr.out);
-	trace_close(tr.t);
-	results_free(tr.res);
+	if (!ret && trg.signo && trg.partial)
+		ret = 128 + trg.signo;
+	outfile_abort(&trg.out);
+	trace_close(trg.t);
+	results_free(trg.res);
 	return ret;
 }

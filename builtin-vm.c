@@ -49,15 +49,19 @@
 #include "lib/results.h"
 #include "lib/runs.h"
 #include "lib/testbed.h"
+#include "lib/spawn.h"
 #include "lib/vm.h"
+#include "lib/vmboot.h"
+#include "lib/kmod.h"
 
 #define BV_MAX_KERNELS	16
 #define BV_MAX_ARGS	64		/* words of one command */
-#define BV_TAIL		4		/* console lines quoted for a failed boot */
-
+#define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
+#define BV_MAX_COUNTS	16		/* -p's list */
+#define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
 
 /* the bench commands a guest may run: each writes a CSV with -o */
-static const char *const bv_guest_cmds[] = { "kernel", "run", NULL };
+static const char *const bv_guest_cmds[] = { "kernel", "run", "trace", NULL };
 
 /* one command, run inside every boot */
 struct bv_cmd {
@@ -74,10 +78,10 @@ struct bv_boot {
 	unsigned int tries;		/* boots it took: 1 + retries */
 };
 
-/* the boots' results of one command on one kernel */
+/* the boots' results of one command on one kernel at one count */
 struct bv_runs {
 	struct runs set;		/* the boots as runs 1.., and their merge */
-	struct outfile out;		/* NAME.csv or NAME-CMD.csv */
+	struct outfile out;		/* NAME[-CMD][-pN].csv */
 	char path[PATH_MAX];		/* its path */
 };
 
@@ -90,20 +94,28 @@ struct bv_kernel {
 	char release[KIMAGE_RELEASE_MAX]; /* the bzImage's */
 	char ko[PATH_MAX];		/* the module it boots with, "" none */
 	char initrd[PATH_MAX];		/* its initramfs, in the work directory */
+	struct outfile console;		/* NAME.console: every boot's console */
+	char console_path[PATH_MAX];	/* its path */
+};
+
+/* one kernel booted at one possible-CPU count: the unit of the files */
+struct bv_cell {
+	struct bv_kernel *k;		/* the kernel */
+	struct vm_config vm;		/* the machine, at this count */
+	char label[80];			/* NAME, or NAME-pN with several counts */
 	char qemu_line[2048];		/* its qemu command, for the metadata */
 	struct bv_boot *boot;		/* [boots] */
 	unsigned int nr_boots;		/* finished */
 	struct bv_runs runs[VM_MAX_CMDS]; /* per command */
-	struct outfile console;		/* NAME.console: every boot's console */
-	char console_path[PATH_MAX];	/* its path */
 };
 
 /* One global, as bench run's: configuration, then run state. */
 static struct bv_global {
 	/* configuration */
-	uint64_t boots;			/* -B, per kernel */
+	uint64_t boots;			/* -B, per kernel and count */
 	uint64_t cpus;			/* -c, online vCPUs */
-	uint64_t possible;		/* -p, 0 = --cpus */
+	unsigned int possible[BV_MAX_COUNTS]; /* -p, in order */
+	unsigned int nr_p;		/* used; 0: --cpus */
 	uint64_t nodes;			/* --nodes */
 	uint64_t memory;		/* -m, MiB */
 	enum vm_accel accel;		/* --accel */
@@ -127,45 +139,78 @@ static struct bv_global {
 	unsigned int nr_k;		/* used */
 	struct bv_cmd c[VM_MAX_CMDS];	/* after "--", in order */
 	unsigned int nr_c;		/* used */
+	struct bv_cell *cell;		/* [nr_k * nr_p]: kernel k at count p is k * nr_p + p */
+	unsigned int nr_cells;		/* allocated */
 	char bench_path[PATH_MAX];	/* the static bench the guests run */
-	struct vm_config vm;		/* what qemu boots, from the options */
 	char work[PATH_MAX];		/* temp directory: initramfs, logs */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
-} v;
+} vmg;
 
 /* ---- options ---- */
 
+/* -p N[,N...]: each 1..8192, none twice */
+static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	const char *p = arg;
+	unsigned long n;
+	unsigned int i;
+	char *end;
+
+	(void)o;
+	vmg.nr_p = 0;
+	do {
+		errno = 0;
+		n = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+		if (!n || errno || n > BV_MAX_POSSIBLE || (*end && *end != ',') ||
+		    vmg.nr_p == BV_MAX_COUNTS) {
+			snprintf(why, len, "--possible-cpus: '%s' is not a list of at most %d counts, each in 1..%d (e.g. 64,128,255)",
+				 arg, BV_MAX_COUNTS, BV_MAX_POSSIBLE);
+			return -EINVAL;
+		}
+		for (i = 0; i < vmg.nr_p; i++)
+			if (vmg.possible[i] == n) {
+				snprintf(why, len, "--possible-cpus: '%s' asks %lu twice", arg, n);
+				return -EINVAL;
+			}
+		vmg.possible[vmg.nr_p++] = (unsigned int)n;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
 static const struct opt bv_opts[] = {
-	OPT_U64('B', "boots", &v.boots, 1, 1000, "N",
-		"boots per kernel, each one run of every command\n"
-		"(default 6: bench compare needs 5 a side)"),
-	OPT_U64('p', "possible-cpus", &v.possible, 1, 8192, "N",
-		"possible CPUs the guests boot with (default: --cpus)"),
-	OPT_U64('c', "cpus", &v.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
-	OPT_U64(0, "nodes", &v.nodes, 1, 64, "N",
+	OPT_U64('B', "boots", &vmg.boots, 1, 1000, "N",
+		"boots per kernel and count, each one run of every\n"
+		"command (default 6: bench compare needs 5 a side)"),
+	OPT_CALL('p', "possible-cpus", NULL, bv_opt_possible, "N[,N...]",
+		 "possible CPUs the guests boot with, each 1..8192\n"
+		 "(default: --cpus); a list is a sweep: every kernel\n"
+		 "boots at every count"),
+	OPT_U64('c', "cpus", &vmg.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
+	OPT_U64(0, "nodes", &vmg.nodes, 1, 64, "N",
 		"NUMA nodes, one socket each, memory split evenly\n(default 1)"),
-	OPT_U64('m', "memory", &v.memory, 128, 1 << 20, "MIB", "guest memory (default 1024)"),
-	OPT_ENUM(0, "accel", &v.accel, vm_accels, "tcg|kvm",
+	OPT_U64('m', "memory", &vmg.memory, 128, 1 << 20, "MIB", "guest memory (default 1024)"),
+	OPT_ENUM(0, "accel", &vmg.accel, vm_accels, "tcg|kvm",
 		 "qemu's accelerator (default tcg; kvm where /dev/kvm\nworks)"),
-	OPT_U64(0, "timeout", &v.timeout, 10, 86400, "S",
+	OPT_U64(0, "timeout", &vmg.timeout, 10, 86400, "S",
 		"seconds a boot may take before it is killed (300)"),
-	OPT_U64(0, "retries", &v.retries, 0, 10, "N",
+	OPT_U64(0, "retries", &vmg.retries, 0, 10, "N",
 		"boots again after a hang or a crash (default 1)"),
-	OPT_STRING(0, "append", &v.append, "ARGS", "more kernel command line"),
-	OPT_STRING(0, "module", &v.module, "KO",
+	OPT_STRING(0, "append", &vmg.append, "ARGS", "more kernel command line"),
+	OPT_STRING(0, "module", &vmg.module, "KO",
 		   "kstats_bench.ko for the kernels given as images"),
-	OPT_STRING(0, "kbuild", &v.kbuild, "DIR",
+	OPT_STRING(0, "kbuild", &vmg.kbuild, "DIR",
 		   "build the module against this tree for the kernels\ngiven as images"),
-	OPT_STRING('o', "output", &v.outdir, "DIR", "where the CSVs go (default .)"),
-	OPT_ENUM_TABLE('f', "format", &v.format, formats, "FMT",
+	OPT_STRING('o', "output", &vmg.outdir, "DIR", "where the CSVs go (default .)"),
+	OPT_ENUM_TABLE('f', "format", &vmg.format, formats, "FMT",
 		       "what goes to stdout, per kernel and command:"),
-	OPT_STRING(0, "qemu", &v.qemu, "PROG", "default qemu-system-x86_64"),
-	OPT_STRING(0, "busybox", &v.busybox, "FILE", "a static busybox (default /bin/busybox)"),
-	OPT_STRING(0, "bench", &v.bench, "FILE",
+	OPT_STRING(0, "qemu", &vmg.qemu, "PROG", "default qemu-system-x86_64"),
+	OPT_STRING(0, "busybox", &vmg.busybox, "FILE", "a static busybox (default /bin/busybox)"),
+	OPT_STRING(0, "bench", &vmg.bench, "FILE",
 		   "the static bench the guests run (default\nbench-static beside this one)"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in every file; repeatable"),
-	OPT_FLAG('q', "quiet", &v.quiet, "no progress on stderr"),
+	OPT_FLAG('q', "quiet", &vmg.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -173,10 +218,15 @@ static const char bv_head[] =
 	"Usage: bench vm [OPTIONS] [NAME=]KERNEL... -- COMMAND [ARGS] [-- COMMAND ...]\n"
 	"Boot each KERNEL (a bzImage, or a configured build tree: its bzImage and\n"
 	"the module built against it) under qemu with --possible-cpus, run each bench\n"
-	"COMMAND (kernel or run, with its options) inside every boot, and write\n"
-	"DIR/NAME.csv (DIR/NAME-COMMAND.csv for several commands), whose runs are\n"
-	"the boots: bench compare A.csv -- B.csv is the gate between two kernels.\n"
-	"Boots interleave: A1 B1 A2 B2 ... NAME defaults to the file's directory\n"
+	"COMMAND inside every boot, and write DIR/NAME.csv (DIR/NAME-COMMAND.csv for\n"
+	"several commands; with several -p counts DIR/NAME[-COMMAND]-pN.csv), whose\n"
+	"runs are the boots: bench compare A.csv -- B.csv is the gate between two\n"
+	"kernels, bench scale reads a sweep. COMMAND: kernel ..., run -w WORKLOAD\n"
+	"..., or trace FUNC [OPTIONS] [-- PROG ARGS]: inside a trace command the first\n"
+	"'--' starts the traced PROG (busybox's, or /bench ...), which runs to the next\n"
+	"'--' or the end. Every kernel boots at every count, -B times, in a balanced\n"
+	"order: each round boots every (kernel, count) once, kernels and counts\n"
+	"rotated round by round (A B, B A, ...). NAME defaults to the file's directory\n"
 	"(stock/bzImage: stock) or the tree's name.\n";
 
 static const char bv_tail[] =
@@ -190,23 +240,23 @@ static const char bv_tail[] =
 
 static void bv_defaults(void)
 {
-	memset(&v, 0, sizeof(v));
-	v.boots = 6;
-	v.cpus = 2;
-	v.nodes = 1;
-	v.memory = 1024;
-	v.timeout = 300;
-	v.retries = 1;
-	v.outdir = ".";
-	v.format = FORMAT_TABLE;
-	v.qemu = "qemu-system-x86_64";
-	v.busybox = "/bin/busybox";
+	memset(&vmg, 0, sizeof(vmg));
+	vmg.boots = 6;
+	vmg.cpus = 2;
+	vmg.nodes = 1;
+	vmg.memory = 1024;
+	vmg.timeout = 300;
+	vmg.retries = 1;
+	vmg.outdir = ".";
+	vmg.format = FORMAT_TABLE;
+	vmg.qemu = "qemu-system-x86_64";
+	vmg.busybox = BV_BUSYBOX;
 }
 
 /* a name for file names: [A-Za-z0-9._-], not starting with '.' */
 static bool bv_name_ok(const char *s)
 {
-	return *s && *s != '.' && strlen(s) < sizeof(v.k[0].name) &&
+	return *s && *s != '.' && strlen(s) < sizeof(vmg.k[0].name) &&
 	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
 	       strlen(s);
 }
@@ -214,12 +264,12 @@ static bool bv_name_ok(const char *s)
 /* NAME=PATH, or PATH named after its directory (or itself, a tree) */
 static int bv_add_kernel(char *arg)
 {
-	struct bv_kernel *k = &v.k[v.nr_k];
+	struct bv_kernel *k = &vmg.k[vmg.nr_k];
 	char *eq = strchr(arg, '='), dir[PATH_MAX], *base;
 	const char *path = eq ? eq + 1 : arg;
 	struct stat st;
 
-	if (v.nr_k == BV_MAX_KERNELS) {
+	if (vmg.nr_k == BV_MAX_KERNELS) {
 		bench_err("at most %d kernels", BV_MAX_KERNELS);
 		return -1;
 	}
@@ -249,27 +299,55 @@ static int bv_add_kernel(char *arg)
 			  eq ? arg : k->name, path);
 		return -1;
 	}
-	for (unsigned int i = 0; i < v.nr_k; i++)
-		if (!strcmp(v.k[i].name, k->name)) {
+	for (unsigned int i = 0; i < vmg.nr_k; i++)
+		if (!strcmp(vmg.k[i].name, k->name)) {
 			bench_err("two kernels named '%s': name them, NAME=%s", k->name, path);
 			return -1;
 		}
-	v.nr_k++;
+	vmg.nr_k++;
 	return 0;
 }
 
-/* the words from @argv[@i] up to the next "--" or the end: one command */
+/* is @c a trace command whose "--" (its PROG follows) is still to come? */
+static bool bv_trace_open(const struct bv_cmd *c)
+{
+	unsigned int j;
+
+	if (!c->argc || strcmp(c->argv[0], "trace"))
+		return false;
+	for (j = 1; j < c->argc; j++)
+		if (!strcmp(c->argv[j], "--"))
+			return false;
+	return true;
+}
+
+/* is word @j of @c in trace's PROG, after its "--"? */
+static bool bv_trace_prog(const struct bv_cmd *c, unsigned int j)
+{
+	unsigned int i;
+
+	for (i = 1; i < j; i++)
+		if (!strcmp(c->argv[i], "--"))
+			return true;
+	return false;
+}
+
+/*
+ * the words from @argv[@i] up to the next "--" or the end: one command;
+ * a trace command's first "--" is its own (its PROG follows)
+ */
 static int bv_add_cmd(int argc, char **argv, int i)
 {
-	struct bv_cmd *c = &v.c[v.nr_c];
+	struct bv_cmd *c = &vmg.c[vmg.nr_c];
 	unsigned int j;
 	size_t used = 0;
 
-	if (v.nr_c == VM_MAX_CMDS) {
+	if (vmg.nr_c == VM_MAX_CMDS) {
 		bench_err("at most %d commands", VM_MAX_CMDS);
 		return -1;
 	}
-	for (; i < argc && strcmp(argv[i], "--"); i++) {
+	/* trace's first "--" starts its PROG, which runs to the next "--" */
+	for (; i < argc && (strcmp(argv[i], "--") || bv_trace_open(c)); i++) {
 		if (c->argc == BV_MAX_ARGS) {
 			bench_err("a command of more than %d words", BV_MAX_ARGS);
 			return -1;
@@ -283,17 +361,21 @@ static int bv_add_cmd(int argc, char **argv, int i)
 	for (j = 0; bv_guest_cmds[j] && strcmp(bv_guest_cmds[j], c->argv[0]); j++)
 		;
 	if (!bv_guest_cmds[j]) {
-		bench_err("'%s': the guests run bench kernel or bench run", c->argv[0]);
+		bench_err("'%s': the guests run bench kernel, bench run or bench trace", c->argv[0]);
 		return -1;
 	}
-	for (j = 0; j < v.nr_c; j++)
-		if (!strcmp(v.c[j].argv[0], c->argv[0])) {
+	for (j = 0; j < vmg.nr_c; j++)
+		if (!strcmp(vmg.c[j].argv[0], c->argv[0])) {
 			bench_err("two '%s' commands: their files would have one name", c->argv[0]);
 			return -1;
 		}
+	if (!strcmp(c->argv[0], "trace") && c->argc > 1 && !strcmp(c->argv[c->argc - 1], "--")) {
+		bench_err("'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
+		return -1;
+	}
 	for (j = 0; j < c->argc; j++) {
-		if (!strcmp(c->argv[j], "-o") || !strncmp(c->argv[j], "--output", 8) ||
-		    !strncmp(c->argv[j], "-o", 2)) {
+		if (!bv_trace_prog(c, j) && (!strncmp(c->argv[j], "--output", 8) ||
+					     !strncmp(c->argv[j], "-o", 2))) {
 			bench_err("'%s %s': bench vm writes the command's CSV itself (-o DIR)",
 				  c->argv[0], c->argv[j]);
 			return -1;
@@ -302,7 +384,7 @@ static int bv_add_cmd(int argc, char **argv, int i)
 					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
 					 c->argv[j]);
 	}
-	v.nr_c++;
+	vmg.nr_c++;
 	return i;
 }
 
@@ -314,7 +396,7 @@ static int bv_parse(int argc, char **argv)
 	int i, dash, ret;
 
 	bv_defaults();
-	bench_cmdline(v.cmdline, sizeof(v.cmdline), argc, argv);
+	bench_cmdline(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
 	/* the first "--" ends bench vm's words; getopt would move it */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
@@ -324,8 +406,8 @@ static int bv_parse(int argc, char **argv)
 	for (i = optind; i < dash; i++)
 		if (bv_add_kernel(argv[i]))
 			return -1;
-	if (!v.nr_k || dash == argc) {
-		bench_err("%s", v.nr_k ? "no command: -- kernel ... or -- run ..." :
+	if (!vmg.nr_k || dash == argc) {
+		bench_err("%s", vmg.nr_k ? "no command: -- kernel ... or -- run ..." :
 			  "no kernel: give a bzImage or a build tree");
 		return -1;
 	}
@@ -334,69 +416,19 @@ static int bv_parse(int argc, char **argv)
 		if (i < 0)
 			return -1;
 	}
-	if ((v.format == FORMAT_CSV || !strcmp(formats[v.format].name, "json")) &&
-	    v.nr_k * v.nr_c > 1) {
-		bench_err("-f %s: one document for %u kernels x %u commands; the files are %s/NAME*.csv (bench show -f %s FILE)",
-			  formats[v.format].name, v.nr_k, v.nr_c, v.outdir, formats[v.format].name);
+	if (!vmg.nr_p)
+		vmg.possible[vmg.nr_p++] = (unsigned int)vmg.cpus;
+	if ((vmg.format == FORMAT_CSV || !strcmp(formats[vmg.format].name, "json")) &&
+	    vmg.nr_k * vmg.nr_c * vmg.nr_p > 1) {
+		bench_err("-f %s: one document for %u kernels x %u commands x %u counts; the files are %s/NAME*.csv (bench show -f %s FILE)",
+			  formats[vmg.format].name, vmg.nr_k, vmg.nr_c, vmg.nr_p, vmg.outdir,
+			  formats[vmg.format].name);
 		return -1;
 	}
-	v.vm = (struct vm_config) {
-		.qemu = v.qemu, .accel = v.accel, .cpus = (unsigned int)v.cpus,
-		.possible = (unsigned int)(v.possible ? v.possible : v.cpus),
-		.nodes = (unsigned int)v.nodes, .memory = (unsigned long)v.memory,
-		.append = v.append,
-	};
 	return 0;
 }
 
 /* ---- checks, before anything boots ---- */
-
-/* one line naming the cause, exit 3 */
-static int bv_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bv_refused(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", bench_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_ENV;
-}
-
-/* @prog on $PATH (or a path) into @buf: 0, or -ENOENT */
-static int bv_which(const char *prog, char *buf, size_t len)
-{
-	const char *path = getenv("PATH"), *p, *e;
-
-	if (strchr(prog, '/')) {
-		snprintf(buf, len, "%s", prog);
-		return access(buf, X_OK) ? -ENOENT : 0;
-	}
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		snprintf(buf, len, "%.*s/%s", (int)(e - p), p, prog);
-		if (!access(buf, X_OK))
-			return 0;
-	}
-	return -ENOENT;
-}
-
-/* the directory this bench runs from, into @dir */
-static int bv_exe_dir(char *dir, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
-	char *slash;
-
-	if (n <= 0)
-		return -errno;
-	dir[n] = 0;
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = 0;
-	return 0;
-}
 
 /* --bench, else bench-static (or kstats-bench-static) beside us, else us if static */
 static int bv_find_bench(void)
@@ -406,39 +438,77 @@ static int bv_find_bench(void)
 	unsigned int i;
 	int ret;
 
-	if (v.bench) {
-		snprintf(v.bench_path, sizeof(v.bench_path), "%s", v.bench);
-	} else if (!bv_exe_dir(dir, sizeof(dir))) {
+	if (vmg.bench) {
+		snprintf(vmg.bench_path, sizeof(vmg.bench_path), "%s", vmg.bench);
+	} else if (!spawn_exe_dir(dir, sizeof(dir))) {
 		for (i = 0; names[i]; i++) {
-			snprintf(v.bench_path, sizeof(v.bench_path), "%.4000s/%s", dir, names[i]);
-			if (!access(v.bench_path, X_OK))
+			snprintf(vmg.bench_path, sizeof(vmg.bench_path), "%.4000s/%s", dir, names[i]);
+			if (!access(vmg.bench_path, X_OK))
 				break;
 		}
 		if (!names[i])
-			snprintf(v.bench_path, sizeof(v.bench_path), "/proc/self/exe");
+			snprintf(vmg.bench_path, sizeof(vmg.bench_path), "/proc/self/exe");
 	}
-	ret = kimage_elf_static(v.bench_path);
+	ret = kimage_elf_static(vmg.bench_path);
 	if (ret == 1)
 		return 0;
-	if (v.bench) {
-		bench_err("--bench %s: %s", v.bench, ret < 0 ? strerror(-ret) :
+	if (vmg.bench) {
+		bench_err("--bench %s: %s", vmg.bench, ret < 0 ? strerror(-ret) :
 			  "dynamically linked; the guests have no shared libraries (make static)");
 		return EXIT_USAGE;
 	}
-	return bv_refused("no static bench for the guests: make static builds bench-static beside bench (or --bench FILE)");
+	return bench_refused("no static bench for the guests: make static builds bench-static beside bench (or --bench FILE)");
 }
 
+/* does @path carry busybox's banner, "BusyBox v"? 1 yes, 0 no, -errno */
+static int bv_is_busybox(const char *path)
+{
+	static const char banner[] = "BusyBox v";
+	char buf[1 << 16];
+	size_t n, keep = 0;
+	int ret = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	/* keep a banner's length of each block for the next: one cut in two is found */
+	while (!ret && (n = fread(buf + keep, 1, sizeof(buf) - keep, f)) > 0) {
+		ret = memmem(buf, keep + n, banner, sizeof(banner) - 1) != NULL;
+		keep = keep + n < sizeof(banner) ? keep + n : sizeof(banner) - 1;
+		memmove(buf, buf + sizeof(buf) - keep, keep);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	fclose(f);
+	return ret;
+}
+
+/*
+ * the guests' busybox: static, and a busybox. A --busybox FILE that
+ * cannot be read is a bad argument (2); the default missing, or a file
+ * that is no static busybox, is what this host lacks (3)
+ */
 static int bv_check_busybox(void)
 {
-	int ret = kimage_elf_static(v.busybox);
+	bool given = strcmp(vmg.busybox, BV_BUSYBOX);
+	int ret = access(vmg.busybox, R_OK) ? -errno : kimage_elf_static(vmg.busybox);
 
+	if (given && ret < 0 && ret != -EINVAL) {
+		bench_err("--busybox %s: %s", vmg.busybox, strerror(-ret));
+		return EXIT_USAGE;
+	}
+	if (ret == 0)
+		return bench_refused("%s is dynamically linked: the guests need a static one (apt-get install busybox-static, or --busybox FILE)",
+				     vmg.busybox);
+	if (ret == 1)
+		ret = bv_is_busybox(vmg.busybox);
 	if (ret == 1)
 		return 0;
-	if (ret == 0)
-		return bv_refused("%s is dynamically linked: the guests need a static one (apt-get install busybox-static, or --busybox FILE)",
-				  v.busybox);
-	return bv_refused("%s: %s (apt-get install busybox-static, or --busybox FILE)",
-			  v.busybox, strerror(-ret));
+	if (ret == 0 || ret == -EINVAL)
+		return bench_refused("%s is not a busybox (no \"BusyBox v\" in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)",
+				     vmg.busybox);
+	return bench_refused("%s: %s (apt-get install busybox-static, or --busybox FILE)",
+			     vmg.busybox, strerror(-ret));
 }
 
 /* does any command need the module? */
@@ -446,8 +516,8 @@ static bool bv_needs_module(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < v.nr_c; i++)
-		if (!strcmp(v.c[i].argv[0], "kernel"))
+	for (i = 0; i < vmg.nr_c; i++)
+		if (!strcmp(vmg.c[i].argv[0], "kernel"))
 			return true;
 	return false;
 }
@@ -500,105 +570,28 @@ static int bv_check_ko(struct bv_kernel *k, const char *ko, const char *opt)
 	return 0;
 }
 
-/*
- * fork and exec @argv with stdin from /dev/null and stdout to @out_fd
- * (stderr stays, or goes there too with @both); signals unblocked in the
- * child, in a process group of its own when @group. Returns the pid or -1.
- */
-static pid_t bv_spawn(char *const *argv, int out_fd, bool both, bool group)
-{
-	sigset_t none;
-	pid_t pid;
-	int fd;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid)
-		return pid;
-	if (group)
-		setpgid(0, 0);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0)
-		dup2(fd, STDIN_FILENO);
-	dup2(out_fd, STDOUT_FILENO);
-	if (both)
-		dup2(out_fd, STDERR_FILENO);
-	execvp(argv[0], argv);
-	fprintf(stderr, "%s: %s: %s\n", bench_prog, argv[0], strerror(errno));
-	_exit(127);
-}
-
-/* the module's sources: kmod/ beside bench, or where make install put them */
-static int bv_kmod_dir(char *dir, size_t len)
-{
-	char exe[PATH_MAX];
-
-	if (bv_exe_dir(exe, sizeof(exe)))
-		return -ENOENT;
-	snprintf(dir, len, "%.*s/kmod", (int)(len - 8), exe);
-	if (!access(dir, R_OK))
-		return 0;
-	snprintf(dir, len, "%.*s/../share/kstats-bench/kmod", (int)(len - 32), exe);
-	return access(dir, R_OK) ? -ENOENT : 0;
-}
-
-/* copy the module's sources into @dst, where make builds it */
-static int bv_copy_kmod(const char *src, const char *dst)
-{
-	static const char *const files[] = { "Kbuild", "Makefile", "kstats_bench.c",
-					     "ksb_hist.h", NULL };
-	char from[PATH_MAX + 32], to[PATH_MAX + 32], buf[1 << 16];
-	unsigned int i;
-	ssize_t n = 0;
-	int in, out, ret = 0;
-
-	if (mkdir(dst, 0755))
-		return -errno;
-	for (i = 0; !ret && files[i]; i++) {
-		snprintf(from, sizeof(from), "%s/%s", src, files[i]);
-		snprintf(to, sizeof(to), "%s/%s", dst, files[i]);
-		in = open(from, O_RDONLY | O_CLOEXEC);
-		out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
-		ret = in < 0 || out < 0 || n ? -errno : 0;
-		if (in >= 0)
-			close(in);
-		if (out >= 0)
-			close(out);
-	}
-	return ret;
-}
-
 /* the module built against @tree in the work directory, for @k */
 static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
 {
-	char src[PATH_MAX], dir[PATH_MAX], mflag[PATH_MAX + 4], ko[PATH_MAX + 32];
-	char *argv[] = { "make", "-s", "-C", (char *)tree, mflag, "modules", NULL };
-	int status;
-	pid_t pid;
+	char rel[KIMAGE_RELEASE_MAX], src[PATH_MAX], dir[PATH_MAX], ko[PATH_MAX + 32];
+	int ret;
 
-	if (kimage_tree_release(tree, src, sizeof(src))) {
+	if (kimage_tree_release(tree, rel, sizeof(rel))) {
 		bench_err("%s%s is not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
 			  opt, tree);
 		return EXIT_USAGE;
 	}
-	if (bv_kmod_dir(src, sizeof(src)))
-		return bv_refused("no module sources (kmod/) beside bench or in share/kstats-bench");
-	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", v.work, k->name);
-	if (bv_copy_kmod(src, dir))
-		return bv_refused("copying the module's sources to %s: %s", dir, strerror(errno));
-	snprintf(mflag, sizeof(mflag), "M=%s", dir);
-	if (!v.quiet)
+	if (kmod_src_dir(src, sizeof(src)))
+		return bench_refused("no module sources (kmod/) beside bench or in share/kstats-bench");
+	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", vmg.work, k->name);
+	if (!vmg.quiet)
 		fprintf(stderr, "%s: %s: building kstats_bench.ko against %s\n", bench_prog,
 			k->name, tree);
-	pid = bv_spawn(argv, STDERR_FILENO, false, false);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status))
-		return bv_refused("%s: building the module against %s failed (make -C %s M=%s modules)",
+	ret = kmod_build(tree, dir, STDERR_FILENO);
+	if (ret < 0)
+		return bench_refused("copying the module's sources to %s: %s", dir, strerror(-ret));
+	if (ret)
+		return bench_refused("%s: building the module against %s failed (make -C %s M=%s modules)",
 				  k->name, tree, tree, dir);
 	snprintf(ko, sizeof(ko), "%s/kstats_bench.ko", dir);
 	return bv_check_ko(k, ko, opt);
@@ -610,18 +603,18 @@ static int bv_check_kernels(void)
 	struct bv_kernel *k;
 	int ret = 0;
 
-	for (k = v.k; !ret && k < v.k + v.nr_k; k++) {
+	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++) {
 		ret = bv_check_image(k);
 		if (ret || !bv_needs_module())
 			continue;
 		if (k->tree)
 			ret = bv_build_kmod(k, k->tree, "");
-		else if (v.module)
-			ret = bv_check_ko(k, v.module, "--module ");
-		else if (v.kbuild && k > v.k && v.k[0].ko[0] && !v.k[0].tree)
-			ret = bv_check_ko(k, v.k[0].ko, "--kbuild ");	/* built once */
-		else if (v.kbuild)
-			ret = bv_build_kmod(k, v.kbuild, "--kbuild ");
+		else if (vmg.module)
+			ret = bv_check_ko(k, vmg.module, "--module ");
+		else if (vmg.kbuild && k > vmg.k && vmg.k[0].ko[0] && !vmg.k[0].tree)
+			ret = bv_check_ko(k, vmg.k[0].ko, "--kbuild ");	/* built once */
+		else if (vmg.kbuild)
+			ret = bv_build_kmod(k, vmg.kbuild, "--kbuild ");
 		else {
 			bench_err("%s: bench kernel needs the module: give the kernel's build tree, --kbuild DIR or --module KO",
 				  k->name);
@@ -633,16 +626,37 @@ static int bv_check_kernels(void)
 
 /* ---- the guest ---- */
 
+/* the machine of every count, checked; the cells: every kernel at every count */
 static int bv_check_config(void)
 {
+	unsigned int i, p;
 	char why[256];
 
-	if (vm_check_config(&v.vm, why, sizeof(why))) {
-		bench_err("%s", why);
-		return EXIT_USAGE;
+	vmg.nr_cells = vmg.nr_k * vmg.nr_p;
+	vmg.cell = calloc(vmg.nr_cells, sizeof(*vmg.cell));
+	if (!vmg.cell)
+		return bench_refused("%s", strerror(ENOMEM));
+	for (i = 0; i < vmg.nr_cells; i++) {
+		struct bv_cell *c = &vmg.cell[i];
+
+		p = vmg.possible[i % vmg.nr_p];
+		c->k = &vmg.k[i / vmg.nr_p];
+		c->vm = (struct vm_config) {
+			.qemu = vmg.qemu, .accel = vmg.accel, .cpus = (unsigned int)vmg.cpus,
+			.possible = p, .nodes = (unsigned int)vmg.nodes,
+			.memory = (unsigned long)vmg.memory, .append = vmg.append,
+		};
+		if (vmg.nr_p == 1)
+			snprintf(c->label, sizeof(c->label), "%s", c->k->name);
+		else
+			snprintf(c->label, sizeof(c->label), "%s-p%u", c->k->name, p);
+		if (vm_check_config(&c->vm, why, sizeof(why))) {
+			bench_err("%s", why);
+			return EXIT_USAGE;
+		}
 	}
-	if (v.vm.accel == VM_KVM && access("/dev/kvm", R_OK | W_OK))
-		return bv_refused("--accel kvm: /dev/kvm: %s", strerror(errno));
+	if (vmg.accel == VM_KVM && access("/dev/kvm", R_OK | W_OK))
+		return bench_refused("--accel kvm: /dev/kvm: %s", strerror(errno));
 	return 0;
 }
 
@@ -653,201 +667,118 @@ static int bv_initramfs(struct bv_kernel *k)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < v.nr_c; i++)
-		cmds[i] = v.c[i].argv;
-	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", v.work, k->name);
-	ret = vm_initramfs(k->initrd, cmds, v.nr_c, v.busybox, v.bench_path,
+	for (i = 0; i < vmg.nr_c; i++)
+		cmds[i] = vmg.c[i].argv;
+	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", vmg.work, k->name);
+	ret = vm_initramfs(k->initrd, cmds, vmg.nr_c, vmg.busybox, vmg.bench_path,
 			   k->ko[0] ? k->ko : NULL);
 	if (ret)
-		return bv_refused("%s: writing its initramfs %s: %s", k->name, k->initrd,
+		return bench_refused("%s: writing its initramfs %s: %s", k->name, k->initrd,
 				  strerror(-ret));
 	return 0;
 }
 
 /* ---- booting ---- */
 
-/* how a boot ended */
-enum bv_end {
-	BV_EXITED,			/* qemu exited by itself */
-	BV_HUNG,			/* killed at --timeout */
-	BV_STOPPED,			/* killed for SIGINT/SIGTERM */
-};
+static void bv_free(void);
+static void bv_cleanup(void);
 
-static double bv_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* one qemu being waited for, for bench_wait() */
-struct bv_qemu {
-	pid_t pid;			/* qemu */
-	const struct bv_kernel *k;	/* what it boots */
-	unsigned int b;			/* which boot */
-	double t0;			/* when it started, bv_now() */
-	int status;			/* its wait status, once reaped */
-	enum bv_end end;		/* how it ended */
+/* one boot being waited for, for bench_wait() and lib/vmboot's callbacks */
+struct bv_wait {
+	struct spawn *s;		/* qemu, once started */
+	const struct bv_cell *c;	/* what it boots */
+	unsigned int b;			/* which boot, 0.. */
+	bool stopped;			/* a SIGINT/SIGTERM killed it */
 };
 
 static int bv_qemu_poll(void *priv)
 {
-	struct bv_qemu *q = priv;
-	pid_t w = waitpid(q->pid, &q->status, WNOHANG);
+	struct bv_wait *w = priv;
 
-	if (w == q->pid)
-		return 1;
-	if (w < 0)
-		return -errno;
-	if (bv_now() - q->t0 <= (double)v.timeout)
-		return 0;
-	q->end = BV_HUNG;
-	kill(q->pid, SIGKILL);
-	return 0;	/* reaped at the next tick */
+	return spawn_poll(w->s, (unsigned long)vmg.timeout * 1000);
 }
 
 /* the first SIGINT/SIGTERM: the boot is not kept, so qemu goes at once */
 static void bv_qemu_stop(void *priv, int sig)
 {
-	struct bv_qemu *q = priv;
+	struct bv_wait *w = priv;
 
 	(void)sig;
-	q->end = BV_STOPPED;
-	kill(q->pid, SIGKILL);
+	w->stopped = true;
+	spawn_kill(w->s, SIGKILL);
 }
-
-static void bv_free(void);
-static void bv_cleanup(void);
 
 /* the second: no temp file beside an output, no work directory left */
 static void bv_qemu_leave(void *priv)
 {
-	kill(((struct bv_qemu *)priv)->pid, SIGKILL);
+	spawn_kill(((struct bv_wait *)priv)->s, SIGKILL);
 	bv_free();
 	bv_cleanup();
 }
 
 static void bv_qemu_progress(void *priv)
 {
-	const struct bv_qemu *q = priv;
+	const struct bv_wait *w = priv;
 
-	fprintf(stderr, "%s: %s boot %u/%lu: %.0f s ", bench_prog, q->k->name, q->b + 1,
-		(unsigned long)v.boots, bv_now() - q->t0);
+	fprintf(stderr, "%s: %s boot %u/%lu: %.0f s ", bench_prog, w->c->label, w->b + 1,
+		(unsigned long)vmg.boots, spawn_now() - w->s->t0);
 }
 
 /*
- * Wait for qemu @pid, at most --timeout seconds; the first SIGINT or
- * SIGTERM kills it and is kept in v.signo. *@secs: how long it ran.
+ * lib/vmboot's wait: qemu at most --timeout seconds; the first SIGINT or
+ * SIGTERM kills it and is kept in vmg.signo. 0, 1 when stopped, -errno.
  */
-static enum bv_end bv_wait(pid_t pid, const struct bv_kernel *k, unsigned int b,
-			   double *secs, int *status)
+static int bv_wait(struct spawn *s, void *priv)
 {
-	struct bv_qemu q = { .pid = pid, .k = k, .b = b, .t0 = bv_now(), .end = BV_EXITED };
-	struct bench_wait w = {
+	struct bv_wait *w = priv;
+	struct bench_wait bw = {
 		.poll = bv_qemu_poll, .stop = bv_qemu_stop, .leave = bv_qemu_leave,
-		.progress = bv_qemu_progress, .priv = &q, .tick_ms = 200, .wake = SIGCHLD,
-		.quiet = v.quiet, .signo = &v.signo,
+		.progress = bv_qemu_progress, .priv = w, .tick_ms = 200, .wake = SIGCHLD,
+		.quiet = vmg.quiet, .signo = &vmg.signo,
 	};
-
-	if (bench_wait(&w)) {
-		kill(pid, SIGKILL);
-		waitpid(pid, &q.status, 0);
-	}
-	*secs = bv_now() - q.t0;
-	*status = q.status;
-	return q.end;
-}
-
-/* what the guest sent on ttyS1, in the file @path */
-static int bv_guest_read(struct vm_guest *g, const char *path)
-{
-	FILE *f = fopen(path, "re");
 	int ret;
 
-	if (!f) {
-		ret = -errno;
-		memset(g, 0, sizeof(*g));
-		return ret == -ENOENT ? 0 : ret;
-	}
-	ret = vm_guest_read(g, f, v.nr_c);
-	fclose(f);
-	return ret;
+	w->s = s;
+	ret = bench_wait(&bw);
+	return ret ? ret : w->stopped;
 }
 
-/* the last @n lines of @path, joined by " | ", CRs dropped, into @buf */
-static void bv_tail_of(const char *path, unsigned int n, char *buf, size_t len)
+/* a try that hung or crashed, said */
+static void bv_retry(void *priv, const char *why, bool again)
 {
-	char *line = NULL, *ring[BV_TAIL] = { NULL };
-	unsigned int i, seen = 0;
-	size_t cap = 0, used = 0;
-	FILE *f = fopen(path, "re");
-	ssize_t r;
+	const struct bv_wait *w = priv;
 
-	buf[0] = 0;
-	if (!f)
-		return;
-	while ((r = getline(&line, &cap, f)) > 0) {
-		line[strcspn(line, "\r\n")] = 0;
-		if (!line[0])
-			continue;
-		free(ring[seen % n]);
-		ring[seen++ % n] = strdup(line);
-	}
-	for (i = seen > n ? seen - n : 0; i < seen; i++)
-		if (ring[i % n] && used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " | " : "",
-						 ring[i % n]);
-	for (i = 0; i < n; i++)
-		free(ring[i]);
-	free(line);
-	fclose(f);
-	if (!buf[0])
-		snprintf(buf, len, "(nothing on the console)");
-}
-
-/* @path's bytes, CRs dropped, onto @k's console file */
-static void bv_keep_console(struct bv_kernel *k, unsigned int b, unsigned int try,
-			    const char *path)
-{
-	FILE *f = fopen(path, "re");
-	int c;
-
-	fprintf(k->console.f, "=== %s boot %u, try %u\n", k->name, b + 1, try);
-	while (f && (c = getc(f)) != EOF)
-		if (c != '\r')
-			putc(c, k->console.f);
-	if (f)
-		fclose(f);
+	fprintf(stderr, "%s: %s boot %u %s%s\n", bench_prog, w->c->label, w->b + 1, why,
+		again ? "; booting it again" : "");
 }
 
 /* why the guest did not count --possible-cpus: the limit it met */
-static int bv_possible_refused(const struct bv_kernel *k, unsigned int b,
+static int bv_possible_refused(const struct bv_cell *c, unsigned int b,
 			       const struct vm_guest *g)
 {
-	unsigned int fw = vm_fw_cpus(&v.vm);
+	unsigned int fw = vm_fw_cpus(&c->vm);
 
-	if (v.vm.possible > g->kernel_max + 1)
-		return bv_refused("%s boot %u: %u possible CPUs, not %u: %s is built with NR_CPUS=%u",
-				  k->name, b + 1, g->possible, v.vm.possible,
-				  g->release, g->kernel_max + 1);
-	if (v.vm.possible > fw && g->possible <= fw)
-		return bv_refused("%s boot %u: %u possible CPUs, not %u: qemu's firmware declares at most %u, and %s added none from possible_cpus= (kernels since 6.9 do not: apply tests/kernel/patches/test-only-possible-cpus.patch to every kernel compared, boot one before 6.9, or ask -p %u)",
-				  k->name, b + 1, g->possible, v.vm.possible, fw,
-				  g->release, fw);
-	return bv_refused("%s boot %u: the guest counted %u possible CPUs and %u online, not %u and %u",
-			  k->name, b + 1, g->possible, g->online, v.vm.possible,
-			  v.vm.cpus);
+	if (c->vm.possible > g->kernel_max + 1)
+		return bench_refused("%s boot %u: %u possible CPUs, not %u: %s is built with NR_CPUS=%u",
+				     c->label, b + 1, g->possible, c->vm.possible,
+				     g->release, g->kernel_max + 1);
+	if (c->vm.possible > fw && g->possible <= fw)
+		return bench_refused("%s boot %u: %u possible CPUs, not %u: qemu's firmware declares at most %u, and %s added none from possible_cpus= (kernels since 6.9 do not: apply tests/kernel/patches/test-only-possible-cpus.patch to every kernel compared, boot one before 6.9, or ask -p %u)",
+				     c->label, b + 1, g->possible, c->vm.possible, fw,
+				     g->release, fw);
+	return bench_refused("%s boot %u: the guest counted %u possible CPUs and %u online, not %u and %u",
+			     c->label, b + 1, g->possible, g->online, c->vm.possible,
+			     c->vm.cpus);
 }
 
 /* a command's exit code in the guest, as ours: 2 for its usage errors */
-static int bv_cmd_failed(const struct bv_kernel *k, unsigned int b, unsigned int i,
+static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i,
 			 const struct vm_guest *g)
 {
 	int rc = g->rc[i];
 
 	fprintf(stderr, "%s: %s boot %u: bench %s exited %d in the guest: %s\n", bench_prog,
-		k->name, b + 1, v.c[i].argv[0], rc, g->err[i][0] ? g->err[i] : "(no message)");
+		c->label, b + 1, vmg.c[i].argv[0], rc, g->err[i][0] ? g->err[i] : "(no message)");
 	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_ENV;
 }
 
@@ -856,137 +787,90 @@ static int bv_cmd_failed(const struct bv_kernel *k, unsigned int b, unsigned int
  * series of each boot kept while they stay few (lib/runs.h, as bench
  * run --runs)
  */
-static int bv_absorb(struct bv_kernel *k, unsigned int b, unsigned int i, struct vm_guest *g)
+static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct vm_guest *g)
 {
 	struct csv_error err = { 0, "no CSV" };
 	int ret = -EINVAL;
 
 	if (g->csv[i])
-		ret = runs_absorb(&k->runs[i].set, g->csv[i], b + 1, &err);
+		ret = runs_absorb(&c->runs[i].set, g->csv[i], b + 1, &err);
 	if (!ret)
 		return 0;
-	return bv_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", k->name,
-			  b + 1, v.c[i].argv[0], err.line,
-			  ret == -EINVAL ? err.why : strerror(-ret));
+	return bench_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", c->label,
+			     b + 1, vmg.c[i].argv[0], err.line,
+			     ret == -EINVAL ? err.why : strerror(-ret));
 }
 
 /* what a finished boot brought: the CPUs it counted, every command's CSV */
-static int bv_boot_results(struct bv_kernel *k, unsigned int b, struct vm_guest *g)
+static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g)
 {
 	unsigned int i;
 	int ret = 0;
 
-	if (g->possible != v.vm.possible || g->online != v.vm.cpus)
-		return bv_possible_refused(k, b, g);
-	for (i = 0; i < v.nr_c && !ret; i++)
-		ret = g->rc[i] ? bv_cmd_failed(k, b, i, g) : 0;
-	for (i = 0; i < v.nr_c && !ret; i++)
-		ret = bv_absorb(k, b, i, g);
+	if (g->possible != c->vm.possible || g->online != c->vm.cpus)
+		return bv_possible_refused(c, b, g);
+	for (i = 0; i < vmg.nr_c && !ret; i++)
+		ret = g->rc[i] ? bv_cmd_failed(c, b, i, g) : 0;
+	for (i = 0; i < vmg.nr_c && !ret; i++)
+		ret = bv_absorb(c, b, i, g);
 	return ret;
 }
 
-/* the files of one boot, in the work directory */
-struct bv_files {
-	char console[PATH_MAX + 32];	/* ttyS0: the kernel's console */
-	char data[PATH_MAX + 32];	/* ttyS1: what the guest sends */
-	char qerr[PATH_MAX + 32];	/* qemu's own stderr */
-};
-
 /*
- * One try of boot @b of @k: qemu started and waited for, its console kept,
- * what the guest sent read into @g. Returns 0 when every command ran; 1
- * when it hung or crashed (said so; worth booting again); 128 + signal
- * when stopped; or an exit code after a message.
+ * Boot @c once (and again after a hang or a crash, --retries times,
+ * lib/vmboot.h), keep its console and read its results back as run
+ * @b + 1. Returns 0, 128 + signal when stopped, or an exit code after a
+ * message.
  */
-static int bv_boot_try(struct bv_kernel *k, unsigned int b, const struct vm_argv *a,
-		       const struct bv_files *f, struct vm_guest *g)
+static int bv_boot(struct bv_cell *c, unsigned int b)
 {
-	struct bv_boot *bt = &k->boot[b];
-	char tail[512];
-	enum bv_end end;
-	int status = 0, ret, fd;
-	pid_t pid;
+	struct bv_boot *bt = &c->boot[b];
+	struct bv_wait w = { .c = c, .b = b };
+	struct vmboot vb = {
+		.vm = &c->vm, .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
+		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
+		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
+		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = &w,
+	};
+	enum vmboot_end end = vmboot_run(&vb);
+	int ret;
 
-	unlink(f->console);
-	unlink(f->data);
-	fd = open(f->qerr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	pid = fd < 0 ? -1 : bv_spawn(a->argv, fd, true, true);
-	if (fd >= 0)
-		close(fd);
-	if (pid < 0)
-		return bv_refused("%s: starting %s: %s", k->name, v.qemu, strerror(errno));
-	end = bv_wait(pid, k, b, &bt->seconds, &status);
-	bv_keep_console(k, b, bt->tries, f->console);
-	if (end == BV_STOPPED)
-		return 128 + v.signo;
-	if (end == BV_EXITED && WIFEXITED(status) && WEXITSTATUS(status)) {
-		bv_tail_of(f->qerr, BV_TAIL, tail, sizeof(tail));
-		return bv_refused("%s boot %u: qemu exited %d: %s", k->name, b + 1,
-				  WEXITSTATUS(status), tail);
+	if (!c->qemu_line[0])
+		snprintf(c->qemu_line, sizeof(c->qemu_line), "%s", vb.qemu_line);
+	bt->tries = vb.tries;
+	bt->seconds = vb.seconds;
+	switch (end) {
+	case VMBOOT_DONE:
+		break;
+	case VMBOOT_STOPPED:
+		return 128 + vmg.signo;
+	case VMBOOT_GAVE_UP:
+		return bench_refused("%s boot %u failed %u times (see %s)", c->label, b + 1,
+				     bt->tries, c->k->console_path);
+	default:
+		return bench_refused("%s boot %u: %s", c->label, b + 1, vb.why);
 	}
-	ret = bv_guest_read(g, f->data);
-	if (ret)
-		return bv_refused("%s boot %u: reading what the guest sent: %s", k->name, b + 1,
-				  strerror(-ret));
-	if (end == BV_EXITED && g->done)
-		return 0;
-	vm_guest_free(g);
-	bv_tail_of(f->console, BV_TAIL, tail, sizeof(tail));
-	fprintf(stderr, "%s: %s boot %u %s (console: %s)%s\n", bench_prog, k->name, b + 1,
-		end == BV_HUNG ? "hung: killed at --timeout" :
-		g->started ? "stopped before its commands finished" : "never ran /init",
-		tail, bt->tries <= v.retries ? "; booting it again" : "");
-	return 1;
-}
-
-/*
- * Boot @k once (and again after a hang or a crash, --retries times),
- * keep its console and read its results back as run @b + 1. Returns 0,
- * 128 + signal when stopped, or an exit code after a message.
- */
-static int bv_boot(struct bv_kernel *k, unsigned int b)
-{
-	struct bv_boot *bt = &k->boot[b];
-	struct bv_files f;
-	struct vm_guest g;
-	struct vm_argv a;
-	int ret = 1;
-
-	snprintf(f.console, sizeof(f.console), "%s/console", v.work);
-	snprintf(f.data, sizeof(f.data), "%s/data", v.work);
-	snprintf(f.qerr, sizeof(f.qerr), "%s/qemu.err", v.work);
-	vm_qemu_argv(&a, &v.vm, k->image, k->initrd, f.console, f.data);
-	if (!k->qemu_line[0])
-		vm_qemu_line(&a, k->qemu_line, sizeof(k->qemu_line));
-	for (bt->tries = 1; ret == 1 && bt->tries <= v.retries + 1; bt->tries++)
-		ret = bv_boot_try(k, b, &a, &f, &g);
-	bt->tries--;
-	if (ret == 1)
-		return bv_refused("%s boot %u failed %u times (see %s)", k->name, b + 1,
-				  bt->tries, k->console_path);
-	if (ret)
-		return ret;
-	bt->possible = g.possible;
-	bt->online = g.online;
-	ret = bv_boot_results(k, b, &g);
-	vm_guest_free(&g);
+	bt->possible = vb.guest.possible;
+	bt->online = vb.guest.online;
+	ret = bv_boot_results(c, b, &vb.guest);
+	vm_guest_free(&vb.guest);
 	if (!ret)
-		k->nr_boots++;
+		c->nr_boots++;
 	return ret;
 }
 
-/* ---- results: one CSV per kernel and command, the boots its runs ---- */
+/* ---- results: one CSV per kernel, count and command, the boots its runs ---- */
 
 /* "1:480/2 2:480/2": per boot, "run:value" for @key */
-static void bv_meta_boots(struct meta *m, const struct bv_kernel *k, const char *key)
+static void bv_meta_boots(struct meta *m, const struct bv_cell *c, const char *key)
 {
 	char buf[1024];
 	size_t used = 0;
 	unsigned int b;
 
 	buf[0] = 0;
-	for (b = 0; b < k->nr_boots && used < sizeof(buf); b++) {
-		const struct bv_boot *bt = &k->boot[b];
+	for (b = 0; b < c->nr_boots && used < sizeof(buf); b++) {
+		const struct bv_boot *bt = &c->boot[b];
 		size_t room = sizeof(buf) - used;
 		const char *sp = b ? " " : "";
 
@@ -1003,109 +887,133 @@ static void bv_meta_boots(struct meta *m, const struct bv_kernel *k, const char 
 }
 
 /* the first boot's metadata, with the VM's and every boot's */
-static void bv_meta(struct bv_kernel *k, unsigned int i)
+static void bv_meta(struct bv_cell *c, unsigned int i)
 {
-	struct meta *m = &k->runs[i].set.all->meta;
+	struct meta *m = &c->runs[i].set.all->meta;
 
-	runs_meta(&k->runs[i].set, v.cmdline, v.signo);
-	meta_put(m, "vm_name", "%s", k->name);
-	meta_put(m, "vm_image", "%s", k->image);
-	meta_put(m, "vm_release", "%s", k->release);
-	meta_put(m, "vm_module", "%s", k->ko[0] ? k->ko : "none");
-	meta_put(m, "vm_guest_command", "bench %s", v.c[i].what);
-	meta_put(m, "vm_qemu", "%s", k->qemu_line);
-	bv_meta_boots(m, k, "vm_boots");
-	bv_meta_boots(m, k, "vm_boot_seconds");
-	bv_meta_boots(m, k, "vm_boot_tries");
+	runs_meta(&c->runs[i].set, vmg.cmdline, vmg.signo);
+	/*
+	 * possible_cpus as the guest counted it (every boot is checked to
+	 * be the count asked): what bench scale puts on its x axis, whatever
+	 * the guest command wrote
+	 */
+	meta_put(m, "possible_cpus", "%u", c->boot[0].possible);
+	meta_put(m, "vm_name", "%s", c->k->name);
+	meta_put(m, "vm_image", "%s", c->k->image);
+	meta_put(m, "vm_release", "%s", c->k->release);
+	meta_put(m, "vm_module", "%s", c->k->ko[0] ? c->k->ko : "none");
+	meta_put(m, "vm_guest_command", "bench %s", vmg.c[i].what);
+	meta_put(m, "vm_qemu", "%s", c->qemu_line);
+	bv_meta_boots(m, c, "vm_boots");
+	bv_meta_boots(m, c, "vm_boot_seconds");
+	bv_meta_boots(m, c, "vm_boot_tries");
 	/*
 	 * The guests' testbed keys say what they ran in; this host's
 	 * settings move a TCG guest's timings as much. The guests' build
 	 * stays: it measured; the start and the labels are this command's.
 	 */
-	testbed_meta(&v.tb, m, TB_VM_HOST);
-	meta_timestamp(m, v.started);
+	testbed_meta(&vmg.tb, m, TB_VM_HOST);
+	meta_timestamp(m, vmg.started);
 	bench_meta_origin(m);
 }
 
-/* command @i on @k, merged over its boots, in -f's format, under a title */
-static int bv_print(FILE *f, const struct bv_kernel *k, unsigned int i)
+/* command @i on @c, merged over its boots, in -f's format, under a title */
+static int bv_print(FILE *f, const struct bv_cell *c, unsigned int i)
 {
-	const struct bv_runs *r = &k->runs[i];
+	const struct bv_runs *r = &c->runs[i];
 
-	if (v.format != FORMAT_CSV && strcmp(formats[v.format].name, "json"))
+	if (vmg.format != FORMAT_CSV && strcmp(formats[vmg.format].name, "json"))
 		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
-			k->name, v.c[i].what, r->set.n, k->release, v.vm.possible, v.vm.cpus,
-			vm_accels[v.accel]);
-	return format_write(f, (unsigned int)v.format, r->set.all);
+			c->label, vmg.c[i].what, r->set.n, c->k->release, c->vm.possible,
+			c->vm.cpus, vm_accels[vmg.accel]);
+	return format_write(f, (unsigned int)vmg.format, r->set.all);
 }
 
 /* ---- bench vm ---- */
 
-/* every output file, opened before anything boots: bad paths fail first */
-static int bv_open_outputs(void)
+/* @c's files: DIR/NAME[-CMD][-pN].csv, opened before anything boots */
+static int bv_open_cell(struct bv_cell *c)
 {
-	char base[3100];
-	struct bv_kernel *k;
+	char base[3200], pn[16] = "";
 	unsigned int i;
 	int ret;
 
-	if (mkdir(v.outdir, 0755) && errno != EEXIST) {
-		bench_err("-o %s: %s", v.outdir, strerror(errno));
-		return EXIT_USAGE;
-	}
-	for (k = v.k; k < v.k + v.nr_k; k++) {
-		/* a copy: GCC's -Wrestrict sees k->name inside *k */
-		snprintf(base, sizeof(base), "%.3000s/%.63s", v.outdir, k->name);
-		for (i = 0; i < v.nr_c; i++) {
-			struct bv_runs *r = &k->runs[i];
+	if (vmg.nr_p > 1)
+		snprintf(pn, sizeof(pn), "-p%u", c->vm.possible);
+	/* a copy: GCC's -Wrestrict sees k->name inside *k */
+	snprintf(base, sizeof(base), "%.3000s/%.63s", vmg.outdir, c->k->name);
+	for (i = 0; i < vmg.nr_c; i++) {
+		struct bv_runs *r = &c->runs[i];
 
-			if (v.nr_c == 1)
-				snprintf(r->path, sizeof(r->path), "%s.csv", base);
-			else
-				snprintf(r->path, sizeof(r->path), "%s-%.16s.csv", base, v.c[i].argv[0]);
-			ret = outfile_open(&r->out, r->path);
-			if (ret) {
-				bench_err("-o %s: %s: %s", v.outdir, r->path, strerror(-ret));
-				return EXIT_USAGE;
-			}
-			r->set.asked = (unsigned int)v.boots;
-		}
-		snprintf(k->console_path, sizeof(k->console_path), "%s.console", base);
-		ret = outfile_open(&k->console, k->console_path);
+		if (vmg.nr_c == 1)
+			snprintf(r->path, sizeof(r->path), "%s%s.csv", base, pn);
+		else
+			snprintf(r->path, sizeof(r->path), "%s-%.16s%s.csv", base, vmg.c[i].argv[0], pn);
+		ret = outfile_open(&r->out, r->path);
 		if (ret) {
-			bench_err("-o %s: %s: %s", v.outdir, k->console_path, strerror(-ret));
+			bench_err("-o %s: %s: %s", vmg.outdir, r->path, strerror(-ret));
 			return EXIT_USAGE;
 		}
-		k->boot = calloc(v.boots, sizeof(*k->boot));
-		if (!k->boot)
-			return bv_refused("%s", strerror(ENOMEM));
+		r->set.asked = (unsigned int)vmg.boots;
 	}
-	return 0;
+	c->boot = calloc(vmg.boots, sizeof(*c->boot));
+	return c->boot ? 0 : bench_refused("%s", strerror(ENOMEM));
+}
+
+/* every output file, opened before anything boots: bad paths fail first */
+static int bv_open_outputs(void)
+{
+	struct bv_kernel *k;
+	unsigned int i;
+	int ret = 0;
+
+	if (mkdir(vmg.outdir, 0755) && errno != EEXIST) {
+		bench_err("-o %s: %s", vmg.outdir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < vmg.nr_cells && !ret; i++)
+		ret = bv_open_cell(&vmg.cell[i]);
+	for (k = vmg.k; k < vmg.k + vmg.nr_k && !ret; k++) {
+		snprintf(k->console_path, sizeof(k->console_path), "%.3000s/%.63s.console",
+			 vmg.outdir, k->name);
+		ret = outfile_open(&k->console, k->console_path);
+		if (ret) {
+			bench_err("-o %s: %s: %s", vmg.outdir, k->console_path, strerror(-ret));
+			return EXIT_USAGE;
+		}
+	}
+	return ret;
 }
 
 /* a SIGINT/SIGTERM that came between two boots: start no other */
 static bool bv_stopped(void)
 {
-	if (!v.signo)
-		v.signo = runs_stop_pending();
-	return v.signo;
+	if (!vmg.signo)
+		vmg.signo = runs_stop_pending();
+	return vmg.signo;
 }
 
-/* boot every kernel --boots times, interleaved: A1 B1 A2 B2 ... */
+/*
+ * every kernel at every count --boots times: round b boots each cell
+ * once, in the order of vm_sweep_slot() (lib/vm.h: kernels and counts
+ * rotated round by round, so that none is always early or late)
+ */
 static int bv_measure(void)
 {
-	struct bv_kernel *k;
-	unsigned int b;
+	unsigned int b, s, ki, pi;
+	struct bv_cell *c;
 	int ret = 0;
 
-	for (b = 0; b < v.boots && !ret; b++)
-		for (k = v.k; k < v.k + v.nr_k && !ret; k++) {
-			ret = bv_stopped() ? 128 + v.signo : bv_boot(k, b);
-			if (!ret && !v.quiet)
+	for (b = 0; b < vmg.boots && !ret; b++)
+		for (s = 0; s < vmg.nr_cells && !ret; s++) {
+			vm_sweep_slot(vmg.nr_k, vmg.nr_p, b, s, &ki, &pi);
+			c = &vmg.cell[ki * vmg.nr_p + pi];
+			ret = bv_stopped() ? 128 + vmg.signo : bv_boot(c, b);
+			if (!ret && !vmg.quiet)
 				fprintf(stderr, "%s: %s boot %u/%lu: %.1f s, %u possible CPUs, %u online%s\n",
-					bench_prog, k->name, b + 1, (unsigned long)v.boots,
-					k->boot[b].seconds, k->boot[b].possible, k->boot[b].online,
-					k->boot[b].tries > 1 ? " (booted again)" : "");
+					bench_prog, c->label, b + 1, (unsigned long)vmg.boots,
+					c->boot[b].seconds, c->boot[b].possible, c->boot[b].online,
+					c->boot[b].tries > 1 ? " (booted again)" : "");
 		}
 	return ret;
 }
@@ -1113,21 +1021,21 @@ static int bv_measure(void)
 /* every CSV with the boots that finished; the tables on stdout */
 static int bv_report(void)
 {
-	struct bv_kernel *k;
-	unsigned int i;
+	unsigned int n, i;
 	int ret = 0, err;
 
-	for (k = v.k; k < v.k + v.nr_k; k++)
-		for (i = 0; i < v.nr_c; i++) {
-			struct bv_runs *r = &k->runs[i];
+	for (n = 0; n < vmg.nr_cells; n++)
+		for (i = 0; i < vmg.nr_c; i++) {
+			struct bv_cell *c = &vmg.cell[n];
+			struct bv_runs *r = &c->runs[i];
 
 			if (!r->set.n)
 				continue;
-			bv_meta(k, i);
+			bv_meta(c, i);
 			err = csv_write(r->out.f, r->set.all) ?: outfile_commit(&r->out);
 			if (err)
-				ret = bv_refused("writing %s: %s", r->path, strerror(-err));
-			else if (bv_print(stdout, k, i))
+				ret = bench_refused("writing %s: %s", r->path, strerror(-err));
+			else if (bv_print(stdout, c, i))
 				ret = bench_finish_stdout() ?: EXIT_ENV;
 		}
 	return ret;
@@ -1139,42 +1047,38 @@ static int bv_keep_consoles(void)
 	struct bv_kernel *k;
 	int ret = 0, err;
 
-	for (k = v.k; k < v.k + v.nr_k; k++) {
+	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++) {
 		if (!k->console.f)
 			continue;
 		err = outfile_commit(&k->console);
 		if (err)
-			ret = bv_refused("writing %s: %s", k->console_path, strerror(-err));
+			ret = bench_refused("writing %s: %s", k->console_path, strerror(-err));
 	}
 	return ret;
 }
 
-/* remove the work directory and what it holds (flat, but kmod-NAME/) */
+/* remove the work directory and what it holds (kmod-NAME/ too), no rm forked */
 static void bv_cleanup(void)
 {
-	char *argv[] = { "rm", "-rf", v.work, NULL };
-	pid_t pid;
-
-	if (!v.work[0])
-		return;
-	pid = bv_spawn(argv, STDERR_FILENO, false, false);
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
+	if (vmg.work[0])
+		spawn_remove_tree(vmg.work);
 }
 
 static void bv_free(void)
 {
 	struct bv_kernel *k;
-	unsigned int i;
+	unsigned int n, i;
 
-	for (k = v.k; k < v.k + v.nr_k; k++) {
-		for (i = 0; i < v.nr_c; i++) {
-			runs_fini(&k->runs[i].set);
-			outfile_abort(&k->runs[i].out);
+	for (n = 0; vmg.cell && n < vmg.nr_cells; n++) {
+		for (i = 0; i < vmg.nr_c; i++) {
+			runs_fini(&vmg.cell[n].runs[i].set);
+			outfile_abort(&vmg.cell[n].runs[i].out);
 		}
-		outfile_abort(&k->console);
-		free(k->boot);
+		free(vmg.cell[n].boot);
+		vmg.cell[n].boot = NULL;
 	}
+	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++)
+		outfile_abort(&k->console);
 }
 
 /* the host, checks, the work directory, the initramfs of every kernel */
@@ -1186,25 +1090,25 @@ static int bv_setup(void)
 	int ret;
 
 	/* this host once, before the first boot: the files' vm_host_ keys */
-	v.started = time(NULL);
-	ret = bench_testbed(&v.tb);
+	vmg.started = time(NULL);
+	ret = bench_testbed(&vmg.tb);
 	if (ret)
 		return ret;
-	if (bv_which(v.qemu, qemu, sizeof(qemu)))
-		return bv_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
-				  v.qemu);
+	if (spawn_which(vmg.qemu, qemu, sizeof(qemu)))
+		return bench_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
+				     vmg.qemu);
 	ret = bv_check_config() ?: bv_find_bench() ?: bv_check_busybox();
 	if (ret)
 		return ret;
-	snprintf(v.work, sizeof(v.work), "%s/ksb-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(v.work)) {
-		ret = bv_refused("a work directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
-				 strerror(errno));
-		v.work[0] = 0;
+	snprintf(vmg.work, sizeof(vmg.work), "%s/ksb-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(vmg.work)) {
+		ret = bench_refused("a work directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
+				    strerror(errno));
+		vmg.work[0] = 0;
 		return ret;
 	}
 	ret = bv_check_kernels() ?: bv_open_outputs();
-	for (k = v.k; !ret && k < v.k + v.nr_k; k++)
+	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++)
 		ret = bv_initramfs(k);
 	return ret;
 }
@@ -1234,6 +1138,8 @@ int cmd_vm(int argc, char **argv)
 	}
 	ret = bv_keep_consoles() ?: ret;
 	bv_free();
+	free(vmg.cell);
+	vmg.cell = NULL;
 	bv_cleanup();
 	return ret;
 }

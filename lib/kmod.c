@@ -5,6 +5,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "kmod.h"
 #include "meta.h"
 #include "results.h"
+#include "spawn.h"
 
 int kmod_control(const char *cmd)
 {
@@ -170,4 +173,68 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
 	}
 	*out = p.r;
 	return 0;
+}
+
+/* ---- the module's sources ---- */
+
+int kmod_src_dir(char *dir, size_t len)
+{
+	static const char *const where[] = { "kmod", "../share/kstats-bench/kmod", NULL };
+	char exe[PATH_MAX], probe[PATH_MAX + 64];
+	unsigned int i;
+
+	if (spawn_exe_dir(exe, sizeof(exe)))
+		return -ENOENT;
+	for (i = 0; where[i]; i++) {
+		snprintf(probe, sizeof(probe), "%s/%s/" KMOD_NAME ".c", exe, where[i]);
+		if (!access(probe, R_OK)) {
+			snprintf(dir, len, "%s/%s", exe, where[i]);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* copy the module's sources from @src into the new directory @dst */
+static int kmod_copy_src(const char *src, const char *dst)
+{
+	static const char *const files[] = { "Kbuild", "Makefile", KMOD_NAME ".c",
+					     "ksb_hist.h", NULL };
+	char from[PATH_MAX + 32], to[PATH_MAX + 32], buf[1 << 16];
+	unsigned int i;
+	ssize_t n = 0;
+	int in, out, ret = 0;
+
+	if (mkdir(dst, 0755))
+		return -errno;
+	for (i = 0; !ret && files[i]; i++) {
+		snprintf(from, sizeof(from), "%s/%s", src, files[i]);
+		snprintf(to, sizeof(to), "%s/%s", dst, files[i]);
+		in = open(from, O_RDONLY | O_CLOEXEC);
+		out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+			if (write(out, buf, (size_t)n) != n)
+				break;
+		ret = in < 0 || out < 0 || n ? (errno ? -errno : -EIO) : 0;
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
+	}
+	return ret;
+}
+
+int kmod_build(const char *tree, const char *dst, int log_fd)
+{
+	char src[PATH_MAX], mflag[PATH_MAX + 4];
+	char *args[] = { mflag, "modules", NULL };
+	int ret = kmod_src_dir(src, sizeof(src));
+
+	if (ret)
+		return ret;
+	ret = kmod_copy_src(src, dst);
+	if (ret)
+		return ret;
+	snprintf(mflag, sizeof(mflag), "M=%s", dst);
+	return spawn_make(tree, args, log_fd);
 }

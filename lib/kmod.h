@@ -38,6 +38,8 @@
 #define KMOD_DIR	KMOD_DEBUGFS "/" KMOD_NAME
 #define KMOD_MAGIC	"kstats_bench 2"	/* the results file's first line */
 
+#include <stddef.h>
+
 struct meta;
 struct results;
 
@@ -70,5 +72,23 @@ struct kmod_error {
  */
 int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **out,
 	       struct kmod_error *err);
+
+/*
+ * kmod_src_dir - where the module's sources are, the one rule bench
+ * kernel, bench vm and bisect-step.sh follow: the first of EXE/kmod and
+ * EXE/../share/kstats-bench/kmod (where make install puts them) that
+ * holds kstats_bench.c, EXE being the directory bench runs from. Into
+ * @dir (@len bytes). Returns 0, or -ENOENT (neither has them).
+ */
+int kmod_src_dir(char *dir, size_t len);
+
+/*
+ * kmod_build - copy the module's sources (kmod_src_dir()) into the new
+ * directory @dst and build them there against the configured kernel tree
+ * @tree (make -C @tree M=@dst modules), make's output onto @log_fd (-1:
+ * ours): @dst/kstats_bench.ko. Returns 0, -ENOENT (no sources), -errno of
+ * copying them, or make's exit code (> 0) when it failed.
+ */
+int kmod_build(const char *tree, const char *dst, int log_fd);
 
 #endif /* KSB_KMOD_H */

@@ -151,7 +151,11 @@ static void vm_sh_quote(FILE *f, const char *s)
 /*
  * Mount what bench needs, say what the kernel counted, run each command
  * with its CSV to /tmp, send CSV and stderr framed on ttyS1 (raw: no CR
- * added), power off. awk 1 ends a last line that has no newline.
+ * added), power off. awk 1 ends a last line that has no newline. -q -o
+ * go right after the command's name: bench trace's words after its "--"
+ * are its COMMAND's. debugfs, tracefs, cgroup2 and bpffs may be missing
+ * from a kernel: their mounts fail quietly, and the command that needs
+ * one says so.
  */
 static const char vm_init_head[] =
 	"#!/bin/busybox sh\n"
@@ -160,8 +164,12 @@ static const char vm_init_head[] =
 	"mount -t proc proc /proc\n"
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs dev /dev\n"
-	"mount -t debugfs debugfs /sys/kernel/debug\n"
 	"mount -t tmpfs tmp /tmp\n"
+	"# what bench kernel, trace and run's workloads use; a kernel without one boots on\n"
+	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
+	"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
+	"mount -t bpf bpf /sys/fs/bpf 2>/dev/null\n"
 	"stty -F /dev/ttyS1 raw -echo\n"
 	"exec 3>/dev/ttyS1\n"
 	"c=/sys/devices/system/cpu\n"
@@ -169,8 +177,9 @@ static const char vm_init_head[] =
 	"echo \"@ksb boot release=$(uname -r) possible=$(cat $c/possible) online=$(cat $c/online) kernel_max=$(cat $c/kernel_max)\" >&3\n"
 	"run() {\n"
 	"\tn=$1\n"
-	"\tshift\n"
-	"\t/bench \"$@\" -q -o /tmp/$n.csv >/dev/null 2>/tmp/$n.err\n"
+	"\tc=$2\n"
+	"\tshift 2\n"
+	"\t/bench \"$c\" -q -o /tmp/$n.csv \"$@\" >/dev/null 2>/tmp/$n.err\n"
 	"\trc=$?\n"
 	"\techo \"@ksb begin $n\" >&3\n"
 	"\t[ -f /tmp/$n.csv ] && awk 1 /tmp/$n.csv >&3\n"
@@ -367,4 +376,13 @@ void vm_guest_free(struct vm_guest *g)
 			fclose(g->csv[i]);
 		g->csv[i] = NULL;
 	}
+}
+
+/* ---- the order of a sweep's boots ---- */
+
+void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
+		   unsigned int *k, unsigned int *c)
+{
+	*c = (slot / nk + round) % np;
+	*k = (slot % nk + round) % nk;
 }

@@ -14,8 +14,9 @@
  *	vm_guest_read(&g, fopen("data", "r"), 1);	g.possible == 480?
  *
  * The guest: busybox sh runs /init, which mounts proc, sysfs, devtmpfs,
- * debugfs and a tmpfs, and runs each command as `/bench ARGS -q -o
- * /tmp/N.csv`. The kernel's console is ttyS0 (qemu's first -serial);
+ * a tmpfs, and where the kernel has them debugfs, tracefs
+ * (/sys/kernel/tracing), cgroup2 (/sys/fs/cgroup) and bpffs (/sys/fs/bpf),
+ * and runs each command as `/bench CMD -q -o /tmp/N.csv ARGS`. The kernel's console is ttyS0 (qemu's first -serial);
  * the results go to ttyS1, set raw, in lines the host parses:
  *
  *	@ksb vm 1				/init runs
@@ -149,6 +150,22 @@ int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n);
 
 /* vm_guest_free - close @g's CSVs; safe twice. */
 void vm_guest_free(struct vm_guest *g);
+
+/*
+ * vm_sweep_slot - which kernel (*@k, of @nk) and possible-CPU count (*@c,
+ * of @np) boot in slot @slot (0..nk*np-1) of boot round @round: every
+ * round boots each (kernel, count) pair once. The counts go in blocks of
+ * @nk slots, one kernel each, and both rotate by one each round (a Latin
+ * square in each): count c's block is (c - round) mod np, kernel k's slot
+ * in a block (k - round) mod nk. Over np rounds each count is in every
+ * block place once, over nk rounds each kernel in every slot of a block
+ * once (two kernels: A B, B A, A B ..., as bench run's ABBA): no kernel
+ * and no count is always early or late, and each pair of kernels boots
+ * next to each other at every count, so that a drift of the host moves
+ * them alike.
+ */
+void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
+		   unsigned int *k, unsigned int *c);
 
 /* vm_count_cpus - the CPUs of a kernel list: "0-479" 480, "0,2-3" 3. */
 unsigned int vm_count_cpus(const char *list);

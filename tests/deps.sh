@@ -7,7 +7,8 @@
 #          bpftool for bench trace's BPF program, gnuplot (`make deps`,
 #          ./run.sh)
 #   test   the tests on top: cmocka, bats, shellcheck, valgrind, python3,
-#          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that
+#          jq, cpio, a static busybox (/bin/busybox, bench vm's guests),
+#          mandoc, man, clang and the libFuzzer runtime of that
 #          clang, and the parsers that read compare's CI reports and the
 #          CI jobs: PyYAML, python3's jsonschema, a GitHub-flavoured
 #          markdown renderer (cmark-gfm, or the cmarkgfm module)
@@ -56,6 +57,7 @@ valgrind      test  cmd:valgrind      valgrind             valgrind            v
 python3       test  cmd:python3       python3              python3             python3         python
 jq            test  cmd:jq            jq                   jq                  jq              jq
 cpio          test  cmd:cpio          cpio                 cpio                cpio            cpio
+busybox       test  file:/bin/busybox busybox-static       busybox             busybox         busybox
 mandoc        test  cmd:mandoc        mandoc               mandoc              mandoc          mandoc
 man           test  cmd:man           man-db               man-db              man             man-db
 clang         test  cmd:clang         clang                clang               clang           clang
@@ -142,6 +144,8 @@ have_fuzzer() {
 have() {
 	case $1 in
 	cmd:*) command -v "${1#cmd:}" >/dev/null ;;
+	# a file where the tests look for it (bench vm's guests: a static busybox)
+	file:*) [ -e "${1#file:}" ] ;;
 	sbin:*) command -v "${1#sbin:}" >/dev/null || [ -x "${KSB_SBIN:-/usr/sbin}/${1#sbin:}" ] ;;
 	pc:*) command -v pkg-config >/dev/null && pkg-config --exists "${1#pc:}" ;;
 	py:*) command -v python3 >/dev/null && python3 -c "import ${1#py:}" 2>/dev/null ;;

@@ -305,7 +305,7 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "$status" -eq 0 ]
 	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev clang bpftool gnuplot-nox" ]
 	deps -l test
-	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db clang libclang-rt-18-dev python3-yaml python3-jsonschema cmark-gfm" ]
+	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio busybox-static mandoc man-db clang libclang-rt-18-dev python3-yaml python3-jsonschema cmark-gfm" ]
 	[ ! -e "$T/log" ]
 	# the real make deps on this machine asks for the run role only
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]

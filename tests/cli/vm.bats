@@ -39,7 +39,7 @@ setup() {
 	bad "no command: -- kernel ... or -- run ..." vm "$IMG"
 	bad "an empty command after '--'" vm "$IMG" --
 	bad "an empty command after '--'" vm "$IMG" -- run -n 4 --
-	bad "'hist': the guests run bench kernel or bench run" vm "$IMG" -- hist x
+	bad "'hist': the guests run bench kernel, bench run or bench trace" vm "$IMG" -- hist x
 	bad "'run -o': bench vm writes the command's CSV itself (-o DIR)" vm "$IMG" -- run -o x.csv
 	bad "'run --output=x': bench vm writes" vm "$IMG" -- run --output=x
 	bad "two 'run' commands: their files would have one name" vm "$IMG" -- run -- run
@@ -220,4 +220,95 @@ vm() {
 	[ "$status" -eq 0 ]
 	run find "$T" -maxdepth 1 -name 'ksb-vm.*'
 	[ -z "$output" ]
+}
+
+@test "vm: --busybox FILE that is missing: exit 2 naming it; not a busybox: exit 3 with the package" {
+	bad "--busybox $T/none: No such file or directory" vm --qemu "$Q" --busybox "$T/none" "$IMG" -- run
+	touch "$T/unreadable"
+	chmod 000 "$T/unreadable"
+	if [ "$(id -u)" -ne 0 ]; then
+		bad "--busybox $T/unreadable: Permission denied" vm --qemu "$Q" --busybox "$T/unreadable" "$IMG" -- run
+	fi
+	echo "not an ELF" >"$T/text"
+	run --separate-stderr ./bench vm --qemu "$Q" --busybox "$T/text" "$IMG" -- run
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "bench vm: $T/text is not a busybox (no \"BusyBox v\" in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)" ]
+	# a static ELF that is not busybox: bench-static itself
+	run --separate-stderr ./bench vm --qemu "$Q" --busybox bench-static "$IMG" -- run
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == "bench vm: bench-static is not a busybox"*"apt-get install busybox-static"* ]]
+}
+
+@test "vm: -p lists: each count 1..8192, none twice, exit 2 stating the range" {
+	for p in 0 64,,1 9000 64, ,64 x 64,64; do
+		run --separate-stderr ./bench vm --qemu "$Q" -p "$p" "$IMG" -- run
+		echo "$p: $stderr"
+		[ "$status" -eq 2 ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		if [ "$p" = 64,64 ]; then
+			[[ "$stderr" == "bench vm: --possible-cpus: '64,64' asks 64 twice"* ]]
+		else
+			[[ "$stderr" == "bench vm: --possible-cpus: '$p' is not a list of at most 16 counts, each in 1..8192 (e.g. 64,128,255)"* ]]
+		fi
+	done
+	bad "--possible-cpus 1 is below --cpus 2" vm --qemu "$Q" -p 4,1 "$IMG" -- run
+}
+
+@test "vm: a sweep: every kernel at every count, balanced rounds, NAME[-CMD]-pN.csv" {
+	FAKE_QEMU_SWEEP=$T/sweep vm -B 2 -p 4,8,16 "A=$IMG" "B=$T/patched/bzImage" -- run -n 16
+	[ "$status" -eq 0 ]
+	# round 1: counts in blocks of the two kernels; round 2 rotated by one of each
+	run cat "$T/sweep"
+	[ "$output" = "$IMG 4
+$T/patched/bzImage 4
+$IMG 8
+$T/patched/bzImage 8
+$IMG 16
+$T/patched/bzImage 16
+$T/patched/bzImage 8
+$IMG 8
+$T/patched/bzImage 16
+$IMG 16
+$T/patched/bzImage 4
+$IMG 4" ]
+	for k in A B; do
+		for p in 4 8 16; do
+			f=$T/out/$k-p$p.csv
+			[ "$(sed -n 's/^# runs: //p' "$f")" = 2 ]
+			[ "$(sed -n 's/^# possible_cpus: //p' "$f")" = "$p" ]
+			[ "$(sed -n 's/^# vm_name: //p' "$f")" = "$k" ]
+			[ "$(sed -n 's/^# vm_boots: //p' "$f")" = "1:$p/2 2:$p/2" ]
+		done
+	done
+	[ "$(ls "$T/out" | grep -c '\.csv$')" -eq 6 ]
+	# progress per boot, named by file
+	[[ "$stderr" == *"bench vm: A-p8 boot 2/2: "*" s, 8 possible CPUs, 2 online"* ]]
+	# two commands: NAME-CMD-pN.csv
+	vm -B 1 -p 4,8 --module tests/fixtures/vm/kstats_bench.ko "$IMG" -- kernel -n 16 -- run -n 16
+	[ "$status" -eq 0 ]
+	for f in stock-kernel-p4 stock-kernel-p8 stock-run-p4 stock-run-p8; do
+		[ -f "$T/out/$f.csv" ]
+	done
+	[ "$(sed -n 's/^# possible_cpus: //p' "$T/out/stock-kernel-p8.csv")" = 8 ]
+	# one document on stdout cannot hold a sweep
+	bad "-f csv: one document for 1 kernels x 1 commands x 2 counts" vm --qemu "$Q" -f csv -p 4,8 "$IMG" -- run
+}
+
+@test "vm: -- trace FUNC [options] -- PROG: its '--' is its own, PROG runs to the next '--'" {
+	FAKE_QEMU_CMDS=$T/cmds vm -B 1 -p 4 "$IMG" -- trace -p fentry show_stat -- cat /proc/stat -- run -n 16
+	[ "$status" -eq 0 ]
+	run cat "$T/cmds"
+	[ "${lines[0]}" = "trace|-p|fentry|show_stat|--|cat|/proc/stat|" ]
+	[ "${lines[1]}" = "run|-n|16|" ]
+	[ -f "$T/out/stock-trace.csv" ]
+	[ -f "$T/out/stock-run.csv" ]
+	[ "$(sed -n 's/^# vm_guest_command: //p' "$T/out/stock-trace.csv")" = "bench trace -p fentry show_stat -- cat /proc/stat" ]
+	[ "$(sed -n 's/^# possible_cpus: //p' "$T/out/stock-trace.csv")" = 4 ]
+	# alone, and PROG's own -o is PROG's
+	vm -B 1 -p 4 "$IMG" -- trace show_stat -- /bench run -w empty -o /tmp/x.csv
+	[ "$status" -eq 0 ]
+	[ -f "$T/out/stock.csv" ]
+	bad "'trace ... --': no program after '--'" vm --qemu "$Q" "$IMG" -- trace show_stat --
+	bad "'trace -o': bench vm writes the command's CSV itself" vm --qemu "$Q" "$IMG" -- trace -o x f
+	bad "two 'trace' commands" vm --qemu "$Q" "$IMG" -- trace f -- true -- trace g
 }

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -305,6 +306,13 @@ static void test_vm_init(void **state)
 	assert_int_equal(vm_write_init(f, cmds, 2), 0);
 	fclose(f);
 	assert_true(!strncmp(buf, "#!/bin/busybox sh\n", 18));
+	/* what bench trace and the workloads need, where the kernel has it */
+	assert_non_null(strstr(buf, "\nmount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"));
+	assert_non_null(strstr(buf, "\nmount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"));
+	assert_non_null(strstr(buf, "\nmount -t bpf bpf /sys/fs/bpf 2>/dev/null\n"));
+	assert_non_null(strstr(buf, "\nmount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"));
+	/* -q -o before the command's own words: trace's after "--" are COMMAND's */
+	assert_non_null(strstr(buf, "\t/bench \"$c\" -q -o /tmp/$n.csv \"$@\" "));
 	assert_non_null(strstr(buf, "\nrun 1 'kernel' '-w' 'kernel-irq-alloc'\n"
 				    "run 2 'run' '--label' 'it'\\''s'\n"
 				    "echo '@ksb done' >&3\npoweroff -f\n"));
@@ -379,6 +387,57 @@ static void test_vm_guest_cut(void **state)
 	vm_guest_free(&g);
 }
 
+/*
+ * the sweep's order: each round boots every (kernel, count) once, and over
+ * lcm(nk, np) rounds every kernel and every count has the same mean slot
+ */
+static void test_vm_sweep_order(void **state)
+{
+	static const unsigned int sizes[][2] = { { 1, 1 }, { 2, 1 }, { 1, 3 }, { 2, 3 }, { 3, 3 },
+						 { 4, 2 } };
+	unsigned int t, r, s, k, c, nk, np, rounds;
+
+	(void)state;
+	for (t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		unsigned int ksum[4] = { 0 }, csum[4] = { 0 };
+
+		nk = sizes[t][0];
+		np = sizes[t][1];
+		for (rounds = nk; rounds % np; rounds += nk)
+			;
+		for (r = 0; r < rounds; r++) {
+			bool seen[4][4] = { { false } };
+
+			for (s = 0; s < nk * np; s++) {
+				vm_sweep_slot(nk, np, r, s, &k, &c);
+				assert_true(k < nk && c < np);
+				assert_false(seen[k][c]);
+				seen[k][c] = true;
+				ksum[k] += s;
+				csum[c] += s;
+			}
+		}
+		for (k = 1; k < nk; k++)
+			assert_int_equal(ksum[k], ksum[0]);
+		for (c = 1; c < np; c++)
+			assert_int_equal(csum[c], csum[0]);
+	}
+	/* two kernels, three counts: round 0 and round 1, slot by slot */
+	{
+		static const unsigned int want[2][6][2] = {
+			{ { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 }, { 0, 2 }, { 1, 2 } },
+			{ { 1, 1 }, { 0, 1 }, { 1, 2 }, { 0, 2 }, { 1, 0 }, { 0, 0 } },
+		};
+
+		for (r = 0; r < 2; r++)
+			for (s = 0; s < 6; s++) {
+				vm_sweep_slot(2, 3, r, s, &k, &c);
+				assert_int_equal(k, want[r][s][0]);
+				assert_int_equal(c, want[r][s][1]);
+			}
+	}
+}
+
 static void test_vm_count_cpus(void **state)
 {
 	(void)state;
@@ -404,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_vm_init),
 		cmocka_unit_test(test_vm_guest_read),
 		cmocka_unit_test(test_vm_guest_cut),
+		cmocka_unit_test(test_vm_sweep_order),
 		cmocka_unit_test(test_vm_count_cpus),
 	};
 

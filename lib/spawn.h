@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * spawn.h - the one process runner of bench, as perf's
+ * tools/lib/subcmd/run-command.c and exec-cmd.c are perf's: a program
+ * looked up on $PATH, the directory bench runs from, a child started with
+ * its output redirected (and in a process group of its own), waited for
+ * with a timeout that kills it, `make` run in a directory, and a
+ * directory tree removed without forking rm.
+ *
+ *	struct spawn s = { .argv = argv, .out_fd = fd, .err_fd = fd,
+ *			   .flags = SPAWN_GROUP | SPAWN_NULL_STDIN };
+ *	spawn_start(&s);			-ENOENT: no such program
+ *	spawn_wait(&s, 300000);			-ETIMEDOUT: killed at 300 s
+ *	spawn_exit_code(s.status);		0..255, or 128 + signal
+ *
+ * The child's signal mask is emptied and SIGPIPE reset to its default
+ * (bench blocks SIGINT/SIGTERM/SIGCHLD and ignores SIGPIPE: what the
+ * child inherits must be what a shell would give it). An exec that fails
+ * is reported to the parent through a close-on-exec pipe, so
+ * spawn_start() says -ENOENT instead of a child that exits 127.
+ *
+ * Nothing here prints; every call returns 0 or -errno.
+ */
+#ifndef KSB_SPAWN_H
+#define KSB_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define SPAWN_GROUP		(1U << 0)	/* the child leads a process group */
+#define SPAWN_NULL_STDIN	(1U << 1)	/* its stdin is /dev/null */
+
+/* one child */
+struct spawn {
+	char *const *argv;		/* NULL-terminated; argv[0] looked up on $PATH */
+	int out_fd;			/* its stdout, or -1: ours */
+	int err_fd;			/* its stderr, or -1: ours */
+	unsigned int flags;		/* SPAWN_* */
+	pid_t pid;			/* set by spawn_start(); 0 once reaped */
+	int status;			/* its wait status, once reaped */
+	bool timed_out;			/* killed by spawn_poll()/spawn_wait() at the timeout */
+	double t0;			/* CLOCK_MONOTONIC s at its start */
+};
+
+/*
+ * spawn_which - @prog on $PATH (default "/usr/bin:/bin"), or @prog itself
+ * when it holds a '/', into @buf (@len bytes). Returns 0 when that file
+ * is executable, -ENOENT otherwise.
+ */
+int spawn_which(const char *prog, char *buf, size_t len);
+
+/*
+ * spawn_exe_dir - the directory of the running executable
+ * (/proc/self/exe without its last component) into @dir. Returns 0, or
+ * -errno of readlink().
+ */
+int spawn_exe_dir(char *dir, size_t len);
+
+/* spawn_now - CLOCK_MONOTONIC in seconds: the clock of the timeouts. */
+double spawn_now(void);
+
+/*
+ * spawn_start - fork and exec @s->argv with the redirections and flags of
+ * @s. Returns 0 with @s->pid set; -errno of the exec (-ENOENT, -EACCES:
+ * the child is reaped already, @s->pid is 0), of fork(), or of pipe2().
+ */
+int spawn_start(struct spawn *s);
+
+/*
+ * spawn_kill - send @sig to @s's child: its process group with
+ * SPAWN_GROUP. Returns 0, or -errno of kill() (-ESRCH: gone). Nothing is
+ * sent once the child is reaped.
+ */
+int spawn_kill(struct spawn *s, int sig);
+
+/*
+ * spawn_poll - without blocking: reap @s's child if it ended; else, when
+ * @timeout_ms (0: none) has passed since its start, SIGKILL it and set
+ * @s->timed_out (it is reaped at a later call). Returns 1 reaped
+ * (@s->status), 0 still running, or -errno of waitpid().
+ */
+int spawn_poll(struct spawn *s, unsigned long timeout_ms);
+
+/*
+ * spawn_wait - wait for @s's child, at most @timeout_ms after its start
+ * (0: no limit); at the limit it is killed with SIGKILL and reaped.
+ * Returns 0 (@s->status is its wait status), -ETIMEDOUT when it was
+ * killed at the limit (@s->status too), or -errno of waitpid().
+ */
+int spawn_wait(struct spawn *s, unsigned long timeout_ms);
+
+/*
+ * spawn_exit_code - a wait status as a shell's $?: the exit code 0..255,
+ * or 128 + the signal that killed it.
+ */
+int spawn_exit_code(int status);
+
+/*
+ * spawn_run - spawn_start() then spawn_wait(): @argv with stdout to
+ * @out_fd and stderr to @err_fd (-1: ours), stdin from /dev/null.
+ * Returns its exit code (spawn_exit_code()), -ETIMEDOUT, or -errno of
+ * starting it (-ENOENT: no such program).
+ */
+int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_ms);
+
+/*
+ * spawn_make - `make -s -C @dir ARGS...` (@args NULL-terminated, NULL:
+ * none, at most 16) with its stdout and stderr onto @out_fd (-1: ours).
+ * Returns make's exit code (0: built), or -errno of starting it.
+ */
+int spawn_make(const char *dir, char *const *args, int out_fd);
+
+/*
+ * spawn_remove_tree - remove @path and, when it is a directory,
+ * everything under it (nftw, depth first, symbolic links removed, never
+ * followed). Returns 0 (also when @path does not exist), or the first
+ * -errno met (what could be removed is removed).
+ */
+int spawn_remove_tree(const char *path);
+
+#endif /* KSB_SPAWN_H */

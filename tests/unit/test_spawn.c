@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_spawn.c - the process runner (lib/spawn.h): exit codes and
+ * signals as a shell's $?, an exec that fails, the timeout that kills
+ * (the child's whole process group), stdout and stderr redirected, the
+ * PATH lookup, and the tree removed without rm.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lib/spawn.h"
+
+static char *tmpdir(void)
+{
+	char *d = strdup("/tmp/ksb-test-spawn.XXXXXX");
+
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+static void test_spawn_exit_codes(void **state)
+{
+	char *ok[] = { "sh", "-c", "exit 0", NULL };
+	char *seven[] = { "sh", "-c", "exit 7", NULL };
+	char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
+
+	(void)state;
+	assert_int_equal(spawn_run(ok, -1, -1, 0), 0);
+	assert_int_equal(spawn_run(seven, -1, -1, 0), 7);
+	assert_int_equal(spawn_run(killed, -1, -1, 0), 128 + SIGTERM);
+}
+
+static void test_spawn_exec_fails(void **state)
+{
+	char *dir = tmpdir(), plain[256];
+	char *none[] = { "ksb-no-such-program", NULL };
+	char *notexec[] = { plain, NULL };
+	struct spawn s = { .argv = none, .out_fd = -1, .err_fd = -1 };
+	int fd;
+
+	(void)state;
+	assert_int_equal(spawn_start(&s), -ENOENT);
+	assert_int_equal(s.pid, 0);
+	assert_int_equal(spawn_run(none, -1, -1, 0), -ENOENT);
+	/* a file without an x bit: not even root may exec it */
+	snprintf(plain, sizeof(plain), "%s/plain", dir);
+	fd = open(plain, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(spawn_run(notexec, -1, -1, 0), -EACCES);
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	free(dir);
+}
+
+/* the timeout kills the child and what it started in its group */
+static void test_spawn_timeout_kills(void **state)
+{
+	char *dir = tmpdir(), pidf[256], script[512];
+	char *argv[] = { "sh", "-c", script, NULL };
+	struct spawn s = { .argv = argv, .out_fd = -1, .err_fd = -1, .flags = SPAWN_GROUP };
+	FILE *f;
+	int grandchild = 0, i;
+
+	(void)state;
+	snprintf(pidf, sizeof(pidf), "%s/pid", dir);
+	snprintf(script, sizeof(script), "sleep 60 & echo $! >%s; wait", pidf);
+	assert_int_equal(spawn_start(&s), 0);
+	assert_int_equal(spawn_wait(&s, 300), -ETIMEDOUT);
+	assert_true(s.timed_out);
+	assert_true(WIFSIGNALED(s.status));
+	assert_int_equal(WTERMSIG(s.status), SIGKILL);
+	assert_int_equal(s.pid, 0);
+	f = fopen(pidf, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%d", &grandchild), 1);
+	fclose(f);
+	/* the sleep went with its group (a zombie of init's for a moment at most) */
+	for (i = 0; i < 1000 && !kill(grandchild, 0); i++) {
+		char st[64], line[256];
+		bool zombie = false;
+
+		snprintf(st, sizeof(st), "/proc/%d/stat", grandchild);
+		f = fopen(st, "r");
+		if (f && fgets(line, sizeof(line), f))
+			zombie = strstr(line, ") Z ") != NULL;
+		if (f)
+			fclose(f);
+		if (zombie)
+			break;
+		usleep(10000);
+	}
+	assert_true(i < 1000);
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	free(dir);
+}
+
+static void test_spawn_poll(void **state)
+{
+	char *argv[] = { "sh", "-c", "exit 3", NULL };
+	struct spawn s = { .argv = argv, .out_fd = -1, .err_fd = -1 };
+	int ret;
+
+	(void)state;
+	assert_int_equal(spawn_start(&s), 0);
+	while (!(ret = spawn_poll(&s, 0)))
+		usleep(1000);
+	assert_int_equal(ret, 1);
+	assert_false(s.timed_out);
+	assert_int_equal(spawn_exit_code(s.status), 3);
+	assert_int_equal(spawn_poll(&s, 0), 1);		/* reaped: stays so */
+	assert_int_equal(spawn_kill(&s, SIGKILL), 0);	/* and nothing is sent */
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[256];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static void test_spawn_redirect(void **state)
+{
+	char *dir = tmpdir(), out[256], err[256];
+	char *argv[] = { "sh", "-c", "echo to-out; echo to-err >&2; read x || echo no-stdin", NULL };
+	int ofd, efd;
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(err, sizeof(err), "%s/err", dir);
+	ofd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	efd = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(ofd >= 0 && efd >= 0);
+	assert_int_equal(spawn_run(argv, ofd, efd, 0), 0);
+	close(ofd);
+	close(efd);
+	assert_string_equal(slurp(out), "to-out\nno-stdin\n");
+	assert_string_equal(slurp(err), "to-err\n");
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	free(dir);
+}
+
+/* make -s -C DIR ARGS, both its streams onto the one fd */
+static void test_spawn_make(void **state)
+{
+	char *dir = tmpdir(), mk[256], out[256];
+	char *args[] = { "V=42", NULL };
+	FILE *f;
+	int fd;
+
+	(void)state;
+	snprintf(mk, sizeof(mk), "%s/Makefile", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	f = fopen(mk, "w");
+	assert_non_null(f);
+	fputs("all:\n\t@echo v=$(V)\n\t@echo oops >&2\nbad:\n\t@false\n", f);
+	fclose(f);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(spawn_make(dir, args, fd), 0);
+	close(fd);
+	assert_string_equal(slurp(out), "v=42\noops\n");
+	fd = open(out, O_WRONLY | O_TRUNC);
+	args[0] = "bad";
+	assert_int_equal(spawn_make(dir, args, fd), 2);
+	close(fd);
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	free(dir);
+}
+
+static void test_spawn_which(void **state)
+{
+	char buf[4096], *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	char *dir = tmpdir(), prog[256];
+	int fd;
+
+	(void)state;
+	snprintf(prog, sizeof(prog), "%s/ksb-prog", dir);
+	fd = open(prog, O_WRONLY | O_CREAT, 0755);
+	assert_true(fd >= 0);
+	close(fd);
+	setenv("PATH", "/nonexistent:", 1);
+	assert_int_equal(spawn_which("ksb-prog", buf, sizeof(buf)), -ENOENT);
+	snprintf(buf, sizeof(buf), "/nonexistent:%s", dir);
+	setenv("PATH", buf, 1);
+	assert_int_equal(spawn_which("ksb-prog", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, prog);
+	assert_int_equal(spawn_which(prog, buf, sizeof(buf)), 0);
+	assert_int_equal(spawn_which("/nonexistent/x", buf, sizeof(buf)), -ENOENT);
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+	assert_int_equal(spawn_exe_dir(buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, "/build/tests"));
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	free(dir);
+}
+
+/* a tree with a link out of it: the tree goes, what the link names stays */
+static void test_spawn_remove_tree(void **state)
+{
+	char *dir = tmpdir(), *keep = tmpdir(), p[512];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	snprintf(p, sizeof(p), "%s/kept", keep);
+	fd = open(p, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/a", dir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/a/b", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/a/b/f", dir);
+	fd = open(p, O_WRONLY | O_CREAT, 0);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/a/link", dir);
+	assert_int_equal(symlink(keep, p), 0);
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	assert_int_equal(lstat(dir, &st), -1);
+	assert_int_equal(errno, ENOENT);
+	snprintf(p, sizeof(p), "%s/kept", keep);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(spawn_remove_tree(dir), 0);	/* gone already: fine */
+	assert_int_equal(spawn_remove_tree(keep), 0);
+	assert_int_equal(stat(keep, &st), -1);
+	free(dir);
+	free(keep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_spawn_exit_codes),
+		cmocka_unit_test(test_spawn_exec_fails),
+		cmocka_unit_test(test_spawn_timeout_kills),
+		cmocka_unit_test(test_spawn_poll),
+		cmocka_unit_test(test_spawn_redirect),
+		cmocka_unit_test(test_spawn_make),
+		cmocka_unit_test(test_spawn_which),
+		cmocka_unit_test(test_spawn_remove_tree),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
