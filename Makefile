@@ -1,5 +1,6 @@
 # kstats-bench. `make` builds ./bench; `make check` runs every test;
-# `make perf` runs the benchmarks; `make gate` measures the CI gate;
+# `make perf` runs the quick benchmarks (perf-trend, gate, trend-history and
+# kernel-plant are the long ones); `make gate` measures the CI gate;
 # `make install PREFIX=... DESTDIR=...`.
 
 CC      ?= cc
@@ -9,7 +10,7 @@ BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/kstats-bench
 MAN1DIR ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-PKGS    := numa liburcu-memb liburcu-cds libbpf
+PKGS    := numa liburcu-memb liburcu-cds libbpf libmd
 CLANG   ?= clang
 BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 
@@ -20,28 +21,31 @@ endif
 
 # Recursive (=) so that pkg-config runs after `make deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds -lbpf)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds -lbpf -lmd)
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
 BENCH_SRCS := bench.c $(wildcard builtin-*.c)
-LIB_SRCS   := kstats_hist.c $(wildcard lib/*.c) $(wildcard workloads/*.c)
-# lib/ by side. Reporting: the results model, its files, formats and
-# writers, the gate's statistics, plain C for any host (bench compare,
-# the fuzzers); measurement: the engine, per-CPU memory, topology, TSC,
-# reference loop, workload interface, runs runner, module client, vm.
-# The measuring side may use the reporting side, never the reverse
-# (tests/cli/source.bats); `make reporting` builds the reporting side
-# without libnuma, liburcu or x86 assembly.
-REPORT_SRCS  := kstats_hist.c lib/results.c lib/meta.c lib/csv.c lib/format.c lib/json.c \
-		lib/compare.c lib/trend.c lib/samples.c lib/outfile.c lib/options.c lib/host.c \
-		lib/testbed.c lib/cmpfmt.c lib/scale.c
+# lib/ in three folders, one per side, each built by wildcard:
+#   lib/report   the results model, its files, formats and writers, the
+#                gate's statistics: plain C for any host (bench compare,
+#                the fuzzers); `make reporting` builds it without libnuma,
+#                liburcu or x86 assembly;
+#   lib/measure  the engine, per-CPU memory, topology, TSC, reference
+#                loop, workload interface, the runs runner;
+#   lib/kernel   kernels: the VM, its initramfs, images, the module's
+#                client, BPF tracing.
+# An arrow goes only kernel -> measure -> report, never back
+# (tests/cli/source.bats checks each folder's includes).
+REPORT_SRCS  := kstats_hist.c $(wildcard lib/report/*.c)
+LIB_SRCS   := $(REPORT_SRCS) $(wildcard lib/measure/*.c) $(wildcard lib/kernel/*.c) \
+	      $(wildcard workloads/*.c)
 MEASURE_SRCS := $(filter-out $(REPORT_SRCS),$(LIB_SRCS))
 UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend gate trend-history fuzz vmcheck kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -94,7 +98,7 @@ $(BPF_SKEL): build/bpf/ksb_trace.bpf.o
 	@mv $@.tmp $@
 
 # the loader includes the skeleton (a first build has no .d to say so)
-$(foreach f,obj san tsan,build/$(f)/lib/trace.o): $(BPF_SKEL)
+$(foreach f,obj san tsan,build/$(f)/lib/kernel/trace.o): $(BPF_SKEL)
 
 bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -108,7 +112,7 @@ bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 # device names of numa_parse_nodestring(), which bench never calls (--cpus
 # goes to numa_parse_cpustring_all(), which resolves no names); nothing in
 # bench looks up hosts, users or groups, so that path is never taken.
-STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds -lbpf -lelf -lz) -pthread -lm
+STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds -lbpf -lelf -lz -lmd) -pthread -lm
 static: bench-static
 bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
@@ -167,7 +171,7 @@ report-srcs:
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := kstats_hist.c lib/samples.c lib/csv.c lib/compare.c lib/results.c lib/meta.c
+FUZZ_SRCS  := kstats_hist.c $(addprefix lib/report/,samples.c csv.c compare.c results.c meta.c)
 FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
 
 build/fuzzobj/%.o: %.c
@@ -249,7 +253,10 @@ fuzz: $(TOOLS) bench
 build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-perf: build/perf perf-trend
+# the quick ratios only (record, timer; seconds); the long benchmarks have
+# their own targets: perf-trend, perf-trend-control, gate and trend-history
+# below, kernel-plant above (docs/testing.md, "Benchmarks, not tests")
+perf: build/perf
 	build/perf
 
 # bench trend's figures (tests/perf/trend.c): false change points, the two
@@ -260,12 +267,22 @@ build/perf-trend: build/obj/tests/perf/trend.o $(call objs,obj,$(LIB_SRCS))
 perf-trend: bench build/perf-trend
 	build/perf-trend $(FILES)
 
-# the gate's figures of README ("The regression gate"): ~7 min for 20 rounds
+# bench trend --control on synthetic nights (tests/perf/trend-control.c):
+# false change points per 100 nights with and without the control
+build/perf-trend-control: build/obj/tests/perf/trend-control.o $(call objs,obj,$(LIB_SRCS))
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+perf-trend-control: build/perf-trend-control
+	build/perf-trend-control $(NIGHTS)
+
+# the gate's figures (docs/measurements.md, "What the regression gate
+# promises"): ~7 min for 20 rounds
 gate: bench
 	tests/perf/gate.sh $(ROUNDS)
 
-# bench trend on real runs (README "bench trend"): two histories of 40
-# nightly invocations, a step at night 25 and A/A; 20-30 min
+# bench trend on real runs (docs/measurements.md): three histories of 40
+# nightly invocations, a step at night 25 and two A/A, each judged alone
+# and against the first A/A as its control; 30-45 min
 trend-history: bench
 	tests/perf/trend-history.sh $(NIGHTS)
 
@@ -277,18 +294,20 @@ deps:
 test-deps: deps
 	@tests/deps.sh test
 
-# ---- install: the binary, the one-command script, its plots, man page,
+# ---- install: the binary, the one-command script, its plots, man pages,
 # bash completion. run.sh finds kstats-bench and $(DATADIR)/plots from
 # where it is installed; uninstall removes exactly these files and the
 # kstats-bench directories, never the shared ones (bin, man1, ...).
 PLOTS         := $(notdir $(wildcard plots/*.gp))
+# the summary page kstats-bench.1 and one page per command
+MANPAGES      := $(notdir $(wildcard docs/kstats-bench*.1))
 # the module's sources: an installed `kstats-bench kernel` builds it there
 KMOD_SRCS     := Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-static $(BINDIR)/kstats-bench-run \
 		 $(BINDIR)/kstats-bench-bisect-step \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
 		 $(addprefix $(DATADIR)/kmod/,$(KMOD_SRCS)) \
-		 $(MAN1DIR)/kstats-bench.1 $(BASHCOMPDIR)/kstats-bench
+		 $(addprefix $(MAN1DIR)/,$(MANPAGES)) $(BASHCOMPDIR)/kstats-bench
 
 # kstats-bench-static: what `kstats-bench vm` puts in its guests
 install: bench bench-static
@@ -300,9 +319,10 @@ install: bench bench-static
 	install -m 0755 bisect-step.sh $(DESTDIR)$(BINDIR)/kstats-bench-bisect-step
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
-	sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
-		docs/kstats-bench.1 >$(DESTDIR)$(MAN1DIR)/kstats-bench.1
-	chmod 0644 $(DESTDIR)$(MAN1DIR)/kstats-bench.1
+	for m in $(MANPAGES); do \
+		sed 's|/usr/local/|$(PREFIX)/|g; s|PREFIX=/usr/local|PREFIX=$(PREFIX)|' \
+			docs/$$m >$(DESTDIR)$(MAN1DIR)/$$m && chmod 0644 $(DESTDIR)$(MAN1DIR)/$$m || exit 1; \
+	done
 	install -m 0644 docs/kstats-bench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kstats-bench
 
 uninstall:

@@ -17,10 +17,10 @@
 
 #include "bench.h"
 #include "build/version.h"	/* BENCH_GIT, written by the Makefile */
-#include "lib/csv.h"
-#include "lib/format.h"
-#include "lib/outfile.h"
-#include "lib/testbed.h"
+#include "lib/report/csv.h"
+#include "lib/report/format.h"
+#include "lib/report/outfile.h"
+#include "lib/report/testbed.h"
 
 #define BENCH_VERSION	"0.1.0"
 

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/options.h"
+#include "lib/report/options.h"
 
 struct meta;
 struct testbed;
@@ -49,7 +49,7 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv);
 
 /*
  * bench_options - parse @argv against the option tables of @p
- * (lib/options.h). Returns 0 to go on, the operands from optind; 1 after
+ * (lib/report/options.h). Returns 0 to go on, the operands from optind; 1 after
  * --help printed on stdout: @head ("Usage: ..." and what the command
  * does), the option lines, then @tail (NULL: none); -1 after one line
  * on stderr naming the option and what was wrong with it.
@@ -69,7 +69,7 @@ int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
 
 /*
  * bench_meta_origin - bench_release, bench_git and every --label into
- * @m (lib/testbed.h).
+ * @m (lib/report/testbed.h).
  */
 void bench_meta_origin(struct meta *m);
 
@@ -93,7 +93,7 @@ struct results;
  * bench_report - what every measuring command does with its results:
  * with @path (-o) the CSV into @out (opened by outfile_open() before
  * measuring) and committed, then @r in format @fmt (an index of
- * lib/format.h's formats[]) on stdout, or on stderr when the CSV has
+ * lib/report/format.h's formats[]) on stdout, or on stderr when the CSV has
  * stdout (-o -). EXIT_DONE, or EXIT_ENV after a message naming the path
  * or stdout when a write failed.
  */

@@ -60,7 +60,7 @@ usage() {
 	exit "${1:-0}"
 }
 
-# the module's sources, by bench's one rule (lib/kmod.h, kmod_src_dir()):
+# the module's sources, by bench's one rule (lib/kernel/kmod.h, kmod_src_dir()):
 # the first of BENCHDIR/kmod and BENCHDIR/../share/kstats-bench/kmod (where
 # make install puts them) that holds kstats_bench.c
 kmod_dir() {

@@ -15,9 +15,9 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/engine.h"
-#include "lib/topo.h"
-#include "lib/tsc.h"
+#include "lib/measure/engine.h"
+#include "lib/measure/topo.h"
+#include "lib/measure/tsc.h"
 #include "workloads/registry.h"
 
 /* configuration, then run state */
@@ -97,7 +97,7 @@ static int calibrate_measure(void)
 	}
 	tsc_init(&c.tsc);
 	c.e = engine_create(&cfg);
-	/* the workers run with every signal blocked (lib/engine.h) */
+	/* the workers run with every signal blocked (lib/measure/engine.h) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	ret = c.e ? engine_start(c.e) : -errno;

@@ -2,8 +2,8 @@
 /*
  * builtin-compare.c - bench compare: the CI gate, AFTER's runs against
  * BEFORE's, read back from kstats-bench CSVs. It reads the files, checks
- * them and says what is wrong with them; lib/compare.h computes the
- * gate, lib/cmpfmt.h writes it in the format asked for.
+ * them and says what is wrong with them; lib/report/compare.h computes the
+ * gate, lib/report/cmpfmt.h writes it in the format asked for.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,15 +14,17 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/cmpfmt.h"
-#include "lib/compare.h"
-#include "lib/results.h"
-#include "lib/testbed.h"
+#include "lib/report/outset.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/compare.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/results.h"
+#include "lib/report/testbed.h"
 
 /* ---- bench compare ---- */
 
 /*
- * The gate compares runs, not samples (lib/compare.h says why): each
+ * The gate compares runs, not samples (lib/report/compare.h says why): each
  * side's runs are pooled over its files, one figure per run, an exact
  * one-sided U test across them, the Hodges-Lehmann change with its 95%
  * interval, and a 5% floor under which a significant change is only
@@ -37,6 +39,8 @@ struct compare_opts {
 	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
 	bool strict;			/* --strict: a testbed or config difference is exit 2 */
+	struct outset also;		/* --also FMT=FILE */
+	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 };
 
 /* one side: its files, read */
@@ -49,7 +53,7 @@ struct compare_side {
 /* what was read and found, before anything prints */
 struct compare_state {
 	struct compare_side side[2];	/* BEFORE, AFTER */
-	struct cmp_side cs[2];		/* the same sets, as lib/compare.h reads them */
+	struct cmp_side cs[2];		/* the same sets, as lib/report/compare.h reads them */
 	const struct results_series **list; /* [n] the series, cmp_list_series() */
 	unsigned int n;			/* series */
 	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
@@ -104,6 +108,10 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "differs between or within the sides; else a warning"),
 		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
+		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
+			 "also write format FMT to FILE, atomically\n"
+			 "(repeatable: one compare, several reports)"),
+		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -367,7 +375,7 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
  * Actions an ::error annotation per regression on stderr (the runner
  * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
-static int compare_report(const struct compare_opts *o, const struct compare_state *st,
+static int compare_report(struct compare_opts *o, const struct compare_state *st,
 			  const struct cmp_series *c)
 {
 	const struct cmpfmt f = {
@@ -376,21 +384,33 @@ static int compare_report(const struct compare_opts *o, const struct compare_sta
 		.diff = st->diff, .nr_diff = st->nr_diff,
 		.path = { (const char *const *)st->side[0].path,
 			  (const char *const *)st->side[1].path },
+		.meta = { &st->side[0].set[0]->meta, &st->side[1].set[0]->meta },
+		.origin = o->origin,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
+	unsigned int i;
+	char why[1024];
 	int ret;
 
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
+	for (i = 0; i < o->also.n && ret != -ENOMEM; i++)
+		ret = cmpfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &f) ?: ret;
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	if (ret == -ENOMEM)
+	if (ret == -ENOMEM) {
+		outset_abort(&o->also);
 		return compare_nomem();
+	}
+	if (outset_commit(&o->also, why, sizeof(why))) {
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		return EXIT_ENV;
+	}
 	ret = bench_finish_stdout();
 	return !ret && cmpfmt_count(&f, CMP_REGRESSION) ? EXIT_REGRESSION : ret;
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
-static int compare_all(const struct compare_opts *o, const struct compare_state *st)
+static int compare_all(struct compare_opts *o, const struct compare_state *st)
 {
 	struct cmp_series *c = calloc(st->n ? st->n : 1, sizeof(*c));
 	unsigned int i;
@@ -409,7 +429,7 @@ static int compare_all(const struct compare_opts *o, const struct compare_state 
 }
 
 /* read and check the files, then the gate; the exit code */
-static int compare_run(const struct compare_opts *o, struct compare_state *st)
+static int compare_run(struct compare_opts *o, struct compare_state *st)
 {
 	const struct results *ref = NULL;
 	const char *ref_path = NULL;
@@ -449,8 +469,10 @@ int cmd_compare(int argc, char **argv)
 		.threshold_pct = CMP_THRESHOLD_PCT,
 		.alpha = COMPARE_ALPHA,
 		.format = CMPFMT_TABLE,
+		.also = OUTSET_INIT(cmpfmt_writers),
 	};
 	struct compare_state st = { 0 };
+	char why[1024];
 	int ret;
 
 	ret = compare_parse(argc, argv, &o);
@@ -458,7 +480,14 @@ int cmd_compare(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (compare_sides(argc, argv, &st.side[0], &st.side[1]))
 		return EXIT_USAGE;
+	/* before any file is read: an --also that cannot be written is bad usage */
+	if (outset_open(&o.also, why, sizeof(why))) {
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		return EXIT_USAGE;
+	}
 	ret = compare_run(&o, &st);
+	/* bad input: every --also target as it was (a commit happened already) */
+	outset_abort(&o.also);
 	compare_state_free(&st);
 	return ret;
 }

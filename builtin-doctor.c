@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/testbed.h"
-#include "lib/topo.h"
+#include "lib/report/testbed.h"
+#include "lib/measure/topo.h"
 
 /* what every check reads */
 struct doctor {

@@ -12,9 +12,9 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/format.h"
-#include "lib/results.h"
-#include "lib/samples.h"
+#include "lib/report/format.h"
+#include "lib/report/results.h"
+#include "lib/report/samples.h"
 
 /* ---- bench hist ---- */
 

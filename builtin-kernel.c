@@ -3,7 +3,7 @@
  * builtin-kernel.c - bench kernel: the same measurement inside the
  * running kernel, by the module kmod/kstats_bench.ko. Finds (or builds)
  * the module for this kernel, loads it, starts a run through debugfs,
- * waits, reads the histograms back into a results set (lib/kmod.h) and
+ * waits, reads the histograms back into a results set (lib/kernel/kmod.h) and
  * reports it as bench run does (every format; -o CSV), then unloads it.
  */
 #define _GNU_SOURCE
@@ -27,15 +27,15 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/format.h"
-#include "lib/host.h"
-#include "lib/kmod.h"
-#include "lib/outfile.h"
-#include "lib/readfile.h"
-#include "lib/spawn.h"
-#include "lib/results.h"
-#include "lib/testbed.h"
-#include "lib/topo.h"
+#include "lib/report/format.h"
+#include "lib/report/host.h"
+#include "lib/kernel/kmod.h"
+#include "lib/report/outfile.h"
+#include "lib/report/readfile.h"
+#include "lib/kernel/spawn.h"
+#include "lib/report/results.h"
+#include "lib/report/testbed.h"
+#include "lib/measure/topo.h"
 
 #define KK_MODNAME	KMOD_NAME
 #define KK_DEBUGFS	KMOD_DEBUGFS

@@ -3,7 +3,7 @@
  * builtin-run.c - bench run: set up the topology, the clock and the
  * per-CPU allocator, start the pinned workers, wait for them (or for
  * SIGINT/SIGTERM), report; with --runs R, each run in a child process
- * (lib/runs.h).
+ * (lib/measure/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,18 +22,18 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/csv.h"
-#include "lib/engine.h"
-#include "lib/format.h"
-#include "lib/outfile.h"
-#include "lib/pcpu.h"
-#include "lib/report.h"
-#include "lib/results.h"
-#include "lib/runs.h"
-#include "lib/samples.h"
-#include "lib/testbed.h"
-#include "lib/topo.h"
-#include "lib/tsc.h"
+#include "lib/report/csv.h"
+#include "lib/measure/engine.h"
+#include "lib/report/format.h"
+#include "lib/report/outfile.h"
+#include "lib/measure/pcpu.h"
+#include "lib/measure/report.h"
+#include "lib/report/results.h"
+#include "lib/measure/runs.h"
+#include "lib/report/samples.h"
+#include "lib/report/testbed.h"
+#include "lib/measure/topo.h"
+#include "lib/measure/tsc.h"
 #include "workloads/registry.h"
 
 /* ---- bench run ---- */
@@ -48,7 +48,7 @@ enum run_unit {
 	RUN_CYCLES,			/* TSC cycles */
 };
 
-/* --reference: when to time the reference loop (lib/ref.h) */
+/* --reference: when to time the reference loop (lib/measure/ref.h) */
 enum run_ref {
 	RUN_REF_AUTO,			/* with --cache cold only */
 	RUN_REF_ON,			/* always */
@@ -169,7 +169,8 @@ static const struct opt run_opts[] = {
 		   "allowed CPU)"),
 	OPT_U64('p', "possible-cpus", &g.possible, 1, TOPO_MAX_CPUS, "N",
 		"emulate N possible CPUs, 1..8192 (default: the\n"
-		"real count)"),
+		"real count); refused by the workloads that time\n"
+		"the running kernel (docs/workloads.md)"),
 	OPT_ENUM(0, "pcpu-layout", &g.pcpu_layout, pcpu_layout_names, "L",
 		 "embedded (default): node groups, each one contiguous\n"
 		 "region on 2 MiB pages where granted, as the kernel's\n"
@@ -185,7 +186,8 @@ static const struct opt run_opts[] = {
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
 		 "flushed first; remote: each worker dirties its own\n"
-		 "CPU's counter first"),
+		 "CPU's counter first (kernel only for the workloads\n"
+		 "that time the running kernel)"),
 	OPT_ENUM('m', "mode", &g.mode, run_modes, "MODE",
 		 "serial (default): one sample at a time machine-wide\n"
 		 "parallel: every worker at once (not with --cache\n"
@@ -526,7 +528,7 @@ static int run_measure(void)
 
 /* ---- bench run: reporting ---- */
 
-/* the testbed, the workload's options, who wrote it (lib/testbed.h) */
+/* the testbed, the workload's options, who wrote it (lib/report/testbed.h) */
 static void run_meta_testbed(struct meta *m)
 {
 	char opts[512];
@@ -603,7 +605,7 @@ static int run_once(void)
 	return ret;
 }
 
-/* ---- bench run --runs R: one fresh process per run (lib/runs.h) ---- */
+/* ---- bench run --runs R: one fresh process per run (lib/measure/runs.h) ---- */
 
 /* in the child: run @run, its CSV to @out, nothing printed */
 static int runs_child(void *priv, unsigned int run, FILE *out)

@@ -2,7 +2,7 @@
 /*
  * builtin-scale-fmt.c - bench scale's reports, one writer per format
  * over what builtin-scale.c computed, picked from scale_writers[] as
- * bench compare picks from lib/cmpfmt.h's table. Each writes only to the
+ * bench compare picks from lib/report/cmpfmt.h's table. Each writes only to the
  * FILE it is given and returns 0, -EIO when a write failed, or -ENOMEM.
  */
 #include <errno.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "builtin-scale.h"
-#include "lib/cmpfmt.h"
-#include "lib/json.h"
-#include "lib/meta.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/json.h"
+#include "lib/report/meta.h"
 
 static int sf_status(FILE *f)
 {
@@ -103,11 +103,11 @@ static int table_write(FILE *f, const struct scale_opts *o, const struct scale_r
 		for (k = 0; k < r->nr_groups; k++)
 			if (row->side[k].has)
 				table_fit(f, o, r, row, k);
-		if (row->gated)
-			fprintf(f, "%s %s  B-A  %s  threshold %s  %s\n", row->workload, row->variant,
-				sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi),
-				sf_threshold(th, sizeof(th), o, r, row),
-				row->regression ? "regression" : "ok");
+		if (!row->gated)
+			continue;
+		sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi);
+		fprintf(f, "%s %s  B-A  %s  threshold %s  %s\n", row->workload, row->variant, s,
+			sf_threshold(th, sizeof(th), o, r, row), row->regression ? "regression" : "ok");
 	}
 	fprintf(f, "SCALE series=%u grows=%u flat=%u shrinks=%u stat=%s", r->n,
 		t.verdict[SCALE_GROWS], t.verdict[SCALE_FLAT], t.verdict[SCALE_SHRINKS],
@@ -199,6 +199,8 @@ static int points_write(FILE *f, const struct scale_opts *o, const struct scale_
 {
 	unsigned int i, k, p;
 
+	/* the unit first, so that a plot reads it from bench, not from the files */
+	fprintf(f, "# unit: %s\n", r->unit);
 	fprintf(f, "group,file,run,possible_cpus,workload,variant,%s\n", cmp_stat_names[o->stat]);
 	for (i = 0; i < r->n; i++)
 		for (k = 0; k < r->nr_groups; k++)
@@ -365,12 +367,12 @@ static int md_write(FILE *f, const struct scale_opts *o, const struct scale_repo
 }
 
 const struct scale_writer scale_writers[] = {
-	{ "table", "per series and group the slope line, B-A lines, SCALE", table_write },
-	{ "csv", "one row per fit (kind fit) and per difference (kind diff)", csv_write },
-	{ "points", "every point: group,file,run,possible_cpus,...: what run.sh plots",
+	{ "table", "the slope lines, the B-A lines, one SCALE line", table_write },
+	{ "csv", "a row per fit and per B-A difference", csv_write },
+	{ "points", "every point, every digit: what run.sh plots",
 	  points_write },
-	{ "json", "the fits and differences as one kstats-bench JSON document",
+	{ "json", "one kstats-bench JSON document",
 	  json_write_scale },
-	{ "markdown", "GitHub-flavoured tables under a headline: a PR comment", md_write },
+	{ "markdown", "GitHub tables: a PR comment", md_write },
 	{ NULL, NULL, NULL },
 };

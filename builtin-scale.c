@@ -3,11 +3,12 @@
  * builtin-scale.c - bench scale: what a series costs per possible CPU,
  * from a sweep of results files, one per possible-CPU count. Every run
  * of every file is a point (the file's possible_cpus, the run's figure
- * as bench compare takes it); lib/scale.h fits the line and gates the
+ * as bench compare takes it); lib/report/scale.h fits the line and gates the
  * slope of B against A. The reports are in builtin-scale-fmt.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
@@ -17,10 +18,10 @@
 
 #include "bench.h"
 #include "builtin-scale.h"
-#include "lib/compare.h"
-#include "lib/meta.h"
-#include "lib/outfile.h"
-#include "lib/results.h"
+#include "lib/report/compare.h"
+#include "lib/report/meta.h"
+#include "lib/report/outfile.h"
+#include "lib/report/results.h"
 
 /* the largest count --at takes and a file may say: NR_CPUS's Kconfig maximum */
 #define SCALE_MAX_CPUS	8192
@@ -139,6 +140,9 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
 			   "write the report to FILE (- stdout), replaced whole"),
+		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
+			 "also write format FMT to FILE, atomically;\n"
+			 "repeatable (one run, several reports)"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -423,8 +427,29 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 	return ret;
 }
 
-/* the report on stdout or into -o's file; 0 or EXIT_ENV */
-static int scale_write(const struct scale_opts *o, const struct scale_report *r)
+/* every --also report, then each committed: 0, -errno, one line said */
+static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
+{
+	char why[PATH_MAX + 128];
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < o->also.n && !ret; i++)
+		ret = scale_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, o, r);
+	if (ret) {
+		outset_abort(&o->also);
+		if (ret != -ENOMEM)
+			fprintf(stderr, "%s: --also: %s\n", bench_prog, strerror(-ret));
+		return ret;
+	}
+	ret = outset_commit(&o->also, why, sizeof(why));
+	if (ret)
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+	return ret;
+}
+
+/* the report on stdout or into -o's file, then --also's; 0 or EXIT_ENV */
+static int scale_write(struct scale_opts *o, const struct scale_report *r)
 {
 	struct outfile out;
 	FILE *f = stdout;
@@ -434,6 +459,7 @@ static int scale_write(const struct scale_opts *o, const struct scale_report *r)
 		ret = outfile_open(&out, o->output);
 		if (ret) {
 			fprintf(stderr, "%s: %s: %s\n", bench_prog, o->output, strerror(-ret));
+			outset_abort(&o->also);
 			return EXIT_USAGE;
 		}
 		f = out.f;
@@ -447,11 +473,18 @@ static int scale_write(const struct scale_opts *o, const struct scale_report *r)
 		if (ret && ret != -ENOMEM) {
 			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, o->output,
 				strerror(-ret));
+			outset_abort(&o->also);
 			return EXIT_ENV;
 		}
 	}
+	if (!ret)
+		ret = scale_write_also(o, r);
+	else
+		outset_abort(&o->also);
 	if (ret == -ENOMEM)
 		return scale_nomem();
+	if (ret)
+		return EXIT_ENV;
 	return bench_finish_stdout();
 }
 
@@ -460,7 +493,9 @@ int cmd_scale(int argc, char **argv)
 	struct scale_opts o = {
 		.stat = CMP_STAT_TM10,
 		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
+		.also = OUTSET_INIT(scale_writers),
 	};
+	char why[PATH_MAX + 128];
 	struct scale_report r = { 0 };
 	unsigned int i;
 	int ret;
@@ -470,7 +505,15 @@ int cmd_scale(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (scale_groups(argc, argv, &r))
 		return EXIT_USAGE;
+	/* before any file is read: an --also that cannot be written is bad usage */
+	if (outset_open(&o.also, why, sizeof(why))) {
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		report_free(&r);
+		return EXIT_USAGE;
+	}
 	ret = scale_compute(&o, &r);
+	if (ret)
+		outset_abort(&o.also);
 	if (!ret)
 		ret = scale_write(&o, &r);
 	for (i = 0; !ret && i < r.n; i++)

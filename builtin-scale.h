@@ -10,8 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/compare.h"
-#include "lib/scale.h"
+#include "lib/report/compare.h"
+#include "lib/report/outset.h"
+#include "lib/report/scale.h"
 
 /* --at counts at most */
 #define SCALE_MAX_AT	16
@@ -24,6 +25,7 @@ struct scale_opts {
 	unsigned int nr_at;		/* how many */
 	int format;			/* --format, an index of scale_writers[] */
 	const char *output;		/* -o FILE, NULL: stdout */
+	struct outset also;		/* --also FMT=FILE */
 };
 
 /* the files before or after "--" */
@@ -48,7 +50,7 @@ struct scale_fitted {
 	bool has;			/* the group has the series */
 	struct scale_point *pt;		/* [npt] file after file, run after run */
 	unsigned int npt, cap;		/* in use, allocated */
-	struct scale_fit fit;		/* lib/scale.h's */
+	struct scale_fit fit;		/* lib/report/scale.h's */
 };
 
 /* one (workload, variant) over the groups */

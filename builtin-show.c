@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/format.h"
-#include "lib/results.h"
-#include "lib/topo.h"
+#include "lib/report/format.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/results.h"
+#include "lib/measure/topo.h"
 
 /* ---- bench show ---- */
 
@@ -25,6 +26,7 @@ struct show_opts {
 	unsigned int run;		/* -r, a run number or RESULTS_RUN_ALL */
 	bool pick;			/* -w, -v, -r or -c: one series */
 	int format;			/* -f, an index of formats[] */
+	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 };
 
 /* -c N|all: kept as given, checked here */
@@ -72,6 +74,7 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 		OPT_CALL('c', "cpu", &o->cpu, show_cpu, "CPU|all",
 			 "one CPU's rows, or all merged (default)"),
 		OPT_ENUM_TABLE('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
+		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -152,6 +155,9 @@ int cmd_show(int argc, char **argv)
 		return ret;
 	if (o.pick)
 		ret = show_pick(r, &o, argv[optind], &one);
+	/* the kcidb writer reads it there; no other format sees the key */
+	if (!ret && o.origin && !strcmp(formats[o.format].name, "kcidb"))
+		meta_put(one ? &one->meta : &r->meta, KCIDB_META_ORIGIN, "%s", o.origin);
 	if (!ret)
 		ret = bench_report(NULL, NULL, (unsigned int)o.format, one ? one : r);
 	results_free(one);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-trace.c - bench trace: time any kernel function with BPF into
- * kstats histograms, as kstats' `trace` does (lib/trace.c loads
+ * kstats histograms, as kstats' `trace` does (lib/kernel/trace.c loads
  * bpf/ksb_trace.bpf.c): attach, record until COMMAND exits, for
  * --duration, or until SIGINT; then print and write what bench run does.
  */
@@ -20,14 +20,14 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/format.h"
-#include "lib/host.h"
-#include "lib/outfile.h"
-#include "lib/readfile.h"
-#include "lib/results.h"
-#include "lib/spawn.h"
-#include "lib/testbed.h"
-#include "lib/trace.h"
+#include "lib/report/format.h"
+#include "lib/report/host.h"
+#include "lib/report/outfile.h"
+#include "lib/report/readfile.h"
+#include "lib/report/results.h"
+#include "lib/kernel/spawn.h"
+#include "lib/report/testbed.h"
+#include "lib/kernel/trace.h"
 
 #define TR_MAX_DURATION	31536000.0	/* --duration below it: a year, s */
 #define TR_MAX_NAME	63		/* FUNC, the workload label: results.h's */
@@ -159,7 +159,7 @@ static double tr_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* COMMAND in a child with the signals of a fresh process (lib/spawn.h): 0,
+/* COMMAND in a child with the signals of a fresh process (lib/kernel/spawn.h): 0,
  * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
 static int tr_spawn(void)
 {

@@ -1,181 +1,73 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-vm.c - bench vm: boot each kernel under test in qemu with as
- * many possible CPUs as asked, run bench commands inside every boot, and
- * write one CSV per kernel and command whose runs are the boots, ready
- * for bench compare.
+ * many possible CPUs as asked (a list of counts: a sweep), run bench
+ * commands inside every boot, and write one CSV per kernel, count and
+ * command whose runs are the boots, ready for bench compare and bench
+ * scale.
  *
  * Why boots and not runs inside one boot: runs in one boot share its
  * per-CPU area, slab caches and placement, and are not independent (on
  * 6.1, six runs in one boot per kernel showed a -10% "improvement" of
- * irq_free_descs() that the patch cannot cause); boots are. Boots of the
- * kernels interleave (A1 B1 A2 B2 ...), so that a drift of the host
- * moves both sides alike, as bench run's ABBA does inside a run.
+ * irq_free_descs() that the patch cannot cause); boots are. The boots
+ * go round by round, every kernel at every count once a round, in the
+ * order of vm_sweep_slot() (lib/kernel/vm.h: kernels and counts rotated,
+ * A B, B A, ...), so that a drift of the host moves every side alike, as
+ * bench run's ABBA does inside a run.
  *
- * Each boot: an initramfs written here (lib/cpio.h) with busybox, the
- * static bench, the module and an /init made for the commands; qemu
- * with the kernel's console on ttyS0 (kept for the reader, NAME.console)
- * and the results on ttyS1, each command's CSV between "@ksb" lines:
- *
- *	@ksb vm 1
- *	@ksb boot release=6.12.117 possible=0-479 online=0-1 kernel_max=511
- *	@ksb begin 1
- *	# kstats-bench-csv 3 ...		the command's -o CSV
- *	@ksb stderr 1
- *	...					its stderr
- *	@ksb end 1 rc=0
- *	@ksb done
+ * Each boot (lib/kernel/vmboot.h): an initramfs with busybox, the static
+ * bench, the module and an /init made for the commands, qemu with the
+ * kernel's console on ttyS0 (kept for the reader, NAME.console) and the
+ * results on ttyS1 as "@ksb" frames (lib/kernel/vm.h). The checks before
+ * a boot and one boot are builtin-vm-boot.c's (through lib/kernel/vmprep.h
+ * and lib/kernel/vmboot.h), the process helpers lib/kernel/spawn.h's:
+ * this file is the options, their parsing and the driver.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/csv.h"
-#include "lib/format.h"
-#include "lib/kimage.h"
-#include "lib/outfile.h"
-#include "lib/results.h"
-#include "lib/runs.h"
-#include "lib/testbed.h"
-#include "lib/spawn.h"
-#include "lib/vm.h"
-#include "lib/vmboot.h"
-#include "lib/kmod.h"
+#include "lib/report/csv.h"
+#include "lib/report/format.h"
+#include "lib/report/results.h"
+#include "lib/kernel/spawn.h"
+#include "builtin-vm.h"
 
-#define BV_MAX_KERNELS	16
-#define BV_MAX_ARGS	64		/* words of one command */
-#define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
-#define BV_MAX_COUNTS	16		/* -p's list */
-#define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
-
-/* the bench commands a guest may run: each writes a CSV with -o */
-static const char *const bv_guest_cmds[] = { "kernel", "run", "trace", NULL };
-
-/* one command, run inside every boot */
-struct bv_cmd {
-	char *argv[BV_MAX_ARGS + 1];	/* bench's words: "kernel", "-w", ... */
-	unsigned int argc;		/* used */
-	char what[256];			/* argv joined, for titles and metadata */
-};
-
-/* what one boot said */
-struct bv_boot {
-	unsigned int possible;		/* possible CPUs, as the guest counted them */
-	unsigned int online;		/* online CPUs, as the guest counted them */
-	double seconds;			/* qemu's start to its exit, wall clock */
-	unsigned int tries;		/* boots it took: 1 + retries */
-};
-
-/* the boots' results of one command on one kernel at one count */
-struct bv_runs {
-	struct runs set;		/* the boots as runs 1.., and their merge */
-	struct outfile out;		/* NAME[-CMD][-pN].csv */
-	char path[PATH_MAX];		/* its path */
-};
-
-/* one kernel under test */
-struct bv_kernel {
-	char name[64];			/* label: files, progress, metadata */
-	const char *image;		/* its bzImage */
-	const char *tree;		/* its build tree, NULL: given as an image */
-	char image_buf[PATH_MAX];	/* tree/arch/x86/boot/bzImage */
-	char release[KIMAGE_RELEASE_MAX]; /* the bzImage's */
-	char ko[PATH_MAX];		/* the module it boots with, "" none */
-	char initrd[PATH_MAX];		/* its initramfs, in the work directory */
-	struct outfile console;		/* NAME.console: every boot's console */
-	char console_path[PATH_MAX];	/* its path */
-};
-
-/* one kernel booted at one possible-CPU count: the unit of the files */
-struct bv_cell {
-	struct bv_kernel *k;		/* the kernel */
-	struct vm_config vm;		/* the machine, at this count */
-	char label[80];			/* NAME, or NAME-pN with several counts */
-	char qemu_line[2048];		/* its qemu command, for the metadata */
-	struct bv_boot *boot;		/* [boots] */
-	unsigned int nr_boots;		/* finished */
-	struct bv_runs runs[VM_MAX_CMDS]; /* per command */
-};
-
-/* One global, as bench run's: configuration, then run state. */
-static struct bv_global {
-	/* configuration */
-	uint64_t boots;			/* -B, per kernel and count */
-	uint64_t cpus;			/* -c, online vCPUs */
-	unsigned int possible[BV_MAX_COUNTS]; /* -p, in order */
-	unsigned int nr_p;		/* used; 0: --cpus */
-	uint64_t nodes;			/* --nodes */
-	uint64_t memory;		/* -m, MiB */
-	enum vm_accel accel;		/* --accel */
-	uint64_t timeout;		/* --timeout, s per boot */
-	uint64_t retries;		/* --retries, per boot */
-	const char *append;		/* --append, more kernel command line */
-	const char *module;		/* --module, for kernels given as images */
-	const char *kbuild;		/* --kbuild, build the module there */
-	const char *outdir;		/* -o */
-	const char *qemu;		/* --qemu */
-	const char *busybox;		/* --busybox, static */
-	const char *bench;		/* --bench, static; NULL: bench-static */
-	int format;			/* -f, an index of formats[] */
-	bool quiet;			/* -q */
-	char cmdline[1024];		/* for the metadata */
-
-	/* run state */
-	struct testbed tb;		/* this host, read before the first boot */
-	time_t started;			/* when: the files' timestamp */
-	struct bv_kernel k[BV_MAX_KERNELS]; /* operands, in order */
-	unsigned int nr_k;		/* used */
-	struct bv_cmd c[VM_MAX_CMDS];	/* after "--", in order */
-	unsigned int nr_c;		/* used */
-	struct bv_cell *cell;		/* [nr_k * nr_p]: kernel k at count p is k * nr_p + p */
-	unsigned int nr_cells;		/* allocated */
-	char bench_path[PATH_MAX];	/* the static bench the guests run */
-	char work[PATH_MAX];		/* temp directory: initramfs, logs */
-	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
-} vmg;
+struct bv_global vmg;
 
 /* ---- options ---- */
+
+/* -m SIZE: 512M, 2G, or MiB */
+static int bv_opt_memory(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)o;
+	return vmprep_memory(arg, 128, 1 << 20, &vmg.memory, why, len);
+}
+
+/* --tuxmake [NAME=]DIR: kept, added as a kernel once the options are read */
+static int bv_opt_tuxmake(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	(void)o;
+	if (vmg.nr_tuxmake == BV_MAX_KERNELS) {
+		snprintf(why, len, "--tuxmake: at most %d kernels", BV_MAX_KERNELS);
+		return -EINVAL;
+	}
+	vmg.tuxmake[vmg.nr_tuxmake++] = arg;
+	return 0;
+}
 
 /* -p N[,N...]: each 1..8192, none twice */
 static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	const char *p = arg;
-	unsigned long n;
-	unsigned int i;
-	char *end;
-
 	(void)o;
-	vmg.nr_p = 0;
-	do {
-		errno = 0;
-		n = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-		if (!n || errno || n > BV_MAX_POSSIBLE || (*end && *end != ',') ||
-		    vmg.nr_p == BV_MAX_COUNTS) {
-			snprintf(why, len, "--possible-cpus: '%s' is not a list of at most %d counts, each in 1..%d (e.g. 64,128,255)",
-				 arg, BV_MAX_COUNTS, BV_MAX_POSSIBLE);
-			return -EINVAL;
-		}
-		for (i = 0; i < vmg.nr_p; i++)
-			if (vmg.possible[i] == n) {
-				snprintf(why, len, "--possible-cpus: '%s' asks %lu twice", arg, n);
-				return -EINVAL;
-			}
-		vmg.possible[vmg.nr_p++] = (unsigned int)n;
-		p = end + 1;
-	} while (*end);
-	return 0;
+	return vmprep_counts(arg, vmg.possible, BV_MAX_COUNTS, BV_MAX_POSSIBLE, &vmg.nr_p, why,
+			     len);
 }
 
 static const struct opt bv_opts[] = {
@@ -189,7 +81,9 @@ static const struct opt bv_opts[] = {
 	OPT_U64('c', "cpus", &vmg.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
 	OPT_U64(0, "nodes", &vmg.nodes, 1, 64, "N",
 		"NUMA nodes, one socket each, memory split evenly\n(default 1)"),
-	OPT_U64('m', "memory", &vmg.memory, 128, 1 << 20, "MIB", "guest memory (default 1024)"),
+	OPT_CALL('m', "memory", NULL, bv_opt_memory, "SIZE",
+		 "guest memory: 512M, 2G, or a number of MiB,\n"
+		 "128M..1024G (default 1G)"),
 	OPT_ENUM(0, "accel", &vmg.accel, vm_accels, "tcg|kvm",
 		 "qemu's accelerator (default tcg; kvm where /dev/kvm\nworks)"),
 	OPT_U64(0, "timeout", &vmg.timeout, 10, 86400, "S",
@@ -210,6 +104,13 @@ static const struct opt bv_opts[] = {
 		   "the static bench the guests run (default\nbench-static beside this one)"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in every file; repeatable"),
+	OPT_CALL(0, "tuxmake", NULL, bv_opt_tuxmake, "[NAME=]DIR",
+		 "a kernel from a tuxmake output directory: its\n"
+		 "bzImage, and its reproducer_cmdline in the files;\n"
+		 "repeatable, before the KERNEL operands"),
+	OPT_FLAG(0, "dry-run", &vmg.dry_run,
+		 "print the qemu lines and what the initramfs holds;\n"
+		 "boot nothing, write no file"),
 	OPT_FLAG('q', "quiet", &vmg.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -253,53 +154,28 @@ static void bv_defaults(void)
 	vmg.busybox = BV_BUSYBOX;
 }
 
-/* a name for file names: [A-Za-z0-9._-], not starting with '.' */
-static bool bv_name_ok(const char *s)
-{
-	return *s && *s != '.' && strlen(s) < sizeof(vmg.k[0].name) &&
-	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
-	       strlen(s);
-}
-
 /* NAME=PATH, or PATH named after its directory (or itself, a tree) */
 static int bv_add_kernel(char *arg)
 {
 	struct bv_kernel *k = &vmg.k[vmg.nr_k];
-	char *eq = strchr(arg, '='), dir[PATH_MAX], *base;
-	const char *path = eq ? eq + 1 : arg;
-	struct stat st;
+	const char *path;
+	char why[PATH_MAX + 128];
+	unsigned int i;
+	bool tree;
 
 	if (vmg.nr_k == BV_MAX_KERNELS) {
 		bench_err("at most %d kernels", BV_MAX_KERNELS);
 		return -1;
 	}
-	if (stat(path, &st)) {
-		bench_err("%s: %s", path, strerror(errno));
+	if (bv_said(vmprep_kernel(arg, &path, &tree, k->name, why, sizeof(why)), why))
 		return -1;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	k->image = path;
+	if (tree) {
 		k->tree = path;
 		snprintf(k->image_buf, sizeof(k->image_buf), "%s/arch/x86/boot/bzImage", path);
 		k->image = k->image_buf;
-	} else {
-		k->image = path;
 	}
-	snprintf(dir, sizeof(dir), "%s", k->tree ? k->tree : path);
-	if (!k->tree && (base = strrchr(dir, '/')))
-		*base = 0;
-	else if (!k->tree)
-		snprintf(dir, sizeof(dir), "%s", path);
-	base = strrchr(dir, '/');
-	base = base && base[1] ? base + 1 : dir;
-	if (eq)
-		*eq = 0;
-	snprintf(k->name, sizeof(k->name), "%.63s", eq ? arg : base);
-	if (!bv_name_ok(eq ? arg : k->name)) {
-		bench_err("'%s': a kernel's NAME is [A-Za-z0-9._-], at most 63 (NAME=%s)",
-			  eq ? arg : k->name, path);
-		return -1;
-	}
-	for (unsigned int i = 0; i < vmg.nr_k; i++)
+	for (i = 0; i < vmg.nr_k; i++)
 		if (!strcmp(vmg.k[i].name, k->name)) {
 			bench_err("two kernels named '%s': name them, NAME=%s", k->name, path);
 			return -1;
@@ -308,82 +184,47 @@ static int bv_add_kernel(char *arg)
 	return 0;
 }
 
-/* is @c a trace command whose "--" (its PROG follows) is still to come? */
-static bool bv_trace_open(const struct bv_cmd *c)
+/* --tuxmake [NAME=]DIR: DIR/bzImage, named after DIR, and its reproducer */
+static int bv_add_tuxmake(const char *arg)
 {
-	unsigned int j;
+	struct bv_kernel *k = &vmg.k[vmg.nr_k];
+	const char *eq = strchr(arg, '='), *dir = eq ? eq + 1 : arg;
+	char why[PATH_MAX + 256], image[PATH_MAX];
 
-	if (!c->argc || strcmp(c->argv[0], "trace"))
-		return false;
-	for (j = 1; j < c->argc; j++)
-		if (!strcmp(c->argv[j], "--"))
-			return false;
-	return true;
+	if (vmg.nr_k == BV_MAX_KERNELS) {
+		bench_err("at most %d kernels", BV_MAX_KERNELS);
+		return -1;
+	}
+	if (bv_said(vmprep_tuxmake(dir, image, sizeof(image), k->tuxmake_cmd,
+				   sizeof(k->tuxmake_cmd), why, sizeof(why)), why))
+		return -1;
+	snprintf(k->arg_buf, sizeof(k->arg_buf), "%.*s%s", eq ? (int)(eq - arg + 1) : 0, arg,
+		 image);
+	k->tuxmake = dir;
+	return bv_add_kernel(k->arg_buf);
 }
 
-/* is word @j of @c in trace's PROG, after its "--"? */
-static bool bv_trace_prog(const struct bv_cmd *c, unsigned int j)
-{
-	unsigned int i;
-
-	for (i = 1; i < j; i++)
-		if (!strcmp(c->argv[i], "--"))
-			return true;
-	return false;
-}
-
-/*
- * the words from @argv[@i] up to the next "--" or the end: one command;
- * a trace command's first "--" is its own (its PROG follows)
- */
+/* one command after a "--" (lib/kernel/vmprep.h: trace's own "--" is its PROG's) */
 static int bv_add_cmd(int argc, char **argv, int i)
 {
-	struct bv_cmd *c = &vmg.c[vmg.nr_c];
+	char why[256];
 	unsigned int j;
-	size_t used = 0;
 
 	if (vmg.nr_c == VM_MAX_CMDS) {
 		bench_err("at most %d commands", VM_MAX_CMDS);
 		return -1;
 	}
-	/* trace's first "--" starts its PROG, which runs to the next "--" */
-	for (; i < argc && (strcmp(argv[i], "--") || bv_trace_open(c)); i++) {
-		if (c->argc == BV_MAX_ARGS) {
-			bench_err("a command of more than %d words", BV_MAX_ARGS);
-			return -1;
-		}
-		c->argv[c->argc++] = argv[i];
-	}
-	if (!c->argc) {
-		bench_err("an empty command after '--' (e.g. -- kernel -w kernel-irq-alloc)");
-		return -1;
-	}
-	for (j = 0; bv_guest_cmds[j] && strcmp(bv_guest_cmds[j], c->argv[0]); j++)
-		;
-	if (!bv_guest_cmds[j]) {
-		bench_err("'%s': the guests run bench kernel, bench run or bench trace", c->argv[0]);
+	i = vmprep_cmd(&vmg.c[vmg.nr_c], argc, argv, i, why, sizeof(why));
+	if (i < 0) {
+		bv_said(i, why);
 		return -1;
 	}
 	for (j = 0; j < vmg.nr_c; j++)
-		if (!strcmp(vmg.c[j].argv[0], c->argv[0])) {
-			bench_err("two '%s' commands: their files would have one name", c->argv[0]);
+		if (!strcmp(vmg.c[j].argv[0], vmg.c[vmg.nr_c].argv[0])) {
+			bench_err("two '%s' commands: their files would have one name",
+				  vmg.c[j].argv[0]);
 			return -1;
 		}
-	if (!strcmp(c->argv[0], "trace") && c->argc > 1 && !strcmp(c->argv[c->argc - 1], "--")) {
-		bench_err("'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
-		return -1;
-	}
-	for (j = 0; j < c->argc; j++) {
-		if (!bv_trace_prog(c, j) && (!strncmp(c->argv[j], "--output", 8) ||
-					     !strncmp(c->argv[j], "-o", 2))) {
-			bench_err("'%s %s': bench vm writes the command's CSV itself (-o DIR)",
-				  c->argv[0], c->argv[j]);
-			return -1;
-		}
-		used += (size_t)snprintf(c->what + used, used < sizeof(c->what) ?
-					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
-					 c->argv[j]);
-	}
 	vmg.nr_c++;
 	return i;
 }
@@ -403,6 +244,9 @@ static int bv_parse(int argc, char **argv)
 	ret = bench_options(&p, bv_head, bv_tail, dash, argv);
 	if (ret)
 		return ret;
+	for (i = 0; i < (int)vmg.nr_tuxmake; i++)
+		if (bv_add_tuxmake(vmg.tuxmake[i]))
+			return -1;
 	for (i = optind; i < dash; i++)
 		if (bv_add_kernel(argv[i]))
 			return -1;
@@ -428,463 +272,7 @@ static int bv_parse(int argc, char **argv)
 	return 0;
 }
 
-/* ---- checks, before anything boots ---- */
-
-/* --bench, else bench-static (or kstats-bench-static) beside us, else us if static */
-static int bv_find_bench(void)
-{
-	static const char *const names[] = { "bench-static", "kstats-bench-static", NULL };
-	char dir[PATH_MAX];
-	unsigned int i;
-	int ret;
-
-	if (vmg.bench) {
-		snprintf(vmg.bench_path, sizeof(vmg.bench_path), "%s", vmg.bench);
-	} else if (!spawn_exe_dir(dir, sizeof(dir))) {
-		for (i = 0; names[i]; i++) {
-			snprintf(vmg.bench_path, sizeof(vmg.bench_path), "%.4000s/%s", dir, names[i]);
-			if (!access(vmg.bench_path, X_OK))
-				break;
-		}
-		if (!names[i])
-			snprintf(vmg.bench_path, sizeof(vmg.bench_path), "/proc/self/exe");
-	}
-	ret = kimage_elf_static(vmg.bench_path);
-	if (ret == 1)
-		return 0;
-	if (vmg.bench) {
-		bench_err("--bench %s: %s", vmg.bench, ret < 0 ? strerror(-ret) :
-			  "dynamically linked; the guests have no shared libraries (make static)");
-		return EXIT_USAGE;
-	}
-	return bench_refused("no static bench for the guests: make static builds bench-static beside bench (or --bench FILE)");
-}
-
-/* does @path carry busybox's banner, "BusyBox v"? 1 yes, 0 no, -errno */
-static int bv_is_busybox(const char *path)
-{
-	static const char banner[] = "BusyBox v";
-	char buf[1 << 16];
-	size_t n, keep = 0;
-	int ret = 0;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return -errno;
-	/* keep a banner's length of each block for the next: one cut in two is found */
-	while (!ret && (n = fread(buf + keep, 1, sizeof(buf) - keep, f)) > 0) {
-		ret = memmem(buf, keep + n, banner, sizeof(banner) - 1) != NULL;
-		keep = keep + n < sizeof(banner) ? keep + n : sizeof(banner) - 1;
-		memmove(buf, buf + sizeof(buf) - keep, keep);
-	}
-	if (ferror(f))
-		ret = -EIO;
-	fclose(f);
-	return ret;
-}
-
-/*
- * the guests' busybox: static, and a busybox. A --busybox FILE that
- * cannot be read is a bad argument (2); the default missing, or a file
- * that is no static busybox, is what this host lacks (3)
- */
-static int bv_check_busybox(void)
-{
-	bool given = strcmp(vmg.busybox, BV_BUSYBOX);
-	int ret = access(vmg.busybox, R_OK) ? -errno : kimage_elf_static(vmg.busybox);
-
-	if (given && ret < 0 && ret != -EINVAL) {
-		bench_err("--busybox %s: %s", vmg.busybox, strerror(-ret));
-		return EXIT_USAGE;
-	}
-	if (ret == 0)
-		return bench_refused("%s is dynamically linked: the guests need a static one (apt-get install busybox-static, or --busybox FILE)",
-				     vmg.busybox);
-	if (ret == 1)
-		ret = bv_is_busybox(vmg.busybox);
-	if (ret == 1)
-		return 0;
-	if (ret == 0 || ret == -EINVAL)
-		return bench_refused("%s is not a busybox (no \"BusyBox v\" in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)",
-				     vmg.busybox);
-	return bench_refused("%s: %s (apt-get install busybox-static, or --busybox FILE)",
-			     vmg.busybox, strerror(-ret));
-}
-
-/* does any command need the module? */
-static bool bv_needs_module(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < vmg.nr_c; i++)
-		if (!strcmp(vmg.c[i].argv[0], "kernel"))
-			return true;
-	return false;
-}
-
-/* the tree's release, and the image's: what was built is what boots */
-static int bv_check_image(struct bv_kernel *k)
-{
-	char rel[KIMAGE_RELEASE_MAX];
-	int ret;
-
-	if (k->tree && kimage_tree_release(k->tree, rel, sizeof(rel))) {
-		bench_err("%s: %s is not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
-			  k->name, k->tree);
-		return EXIT_USAGE;
-	}
-	ret = kimage_bzimage_release(k->image, k->release, sizeof(k->release));
-	if (ret == -EINVAL) {
-		bench_err("%s: %s is not a bzImage (no \"HdrS\" boot header)", k->name, k->image);
-		return EXIT_USAGE;
-	}
-	if (ret) {
-		bench_err("%s: %s: %s%s", k->name, k->image, strerror(-ret),
-			  k->tree ? " (is the tree built? make bzImage)" : "");
-		return EXIT_USAGE;
-	}
-	if (k->tree && strcmp(rel, k->release)) {
-		bench_err("%s: %s is %s, its bzImage %s: rebuild it (make bzImage)",
-			  k->name, k->tree, rel, k->release);
-		return EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* a module file built for @k's release */
-static int bv_check_ko(struct bv_kernel *k, const char *ko, const char *opt)
-{
-	char rel[KIMAGE_RELEASE_MAX];
-	int ret = kimage_ko_release(ko, rel, sizeof(rel));
-
-	if (ret) {
-		bench_err("%s%s: %s", opt, ko, ret == -EINVAL ? "not a kernel module (no vermagic)" :
-			  strerror(-ret));
-		return EXIT_USAGE;
-	}
-	if (strcmp(rel, k->release)) {
-		bench_err("%s%s is built for %s, kernel %s is %s", opt, ko, rel, k->name, k->release);
-		return EXIT_USAGE;
-	}
-	snprintf(k->ko, sizeof(k->ko), "%s", ko);
-	return 0;
-}
-
-/* the module built against @tree in the work directory, for @k */
-static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
-{
-	char rel[KIMAGE_RELEASE_MAX], src[PATH_MAX], dir[PATH_MAX], ko[PATH_MAX + 32];
-	int ret;
-
-	if (kimage_tree_release(tree, rel, sizeof(rel))) {
-		bench_err("%s%s is not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
-			  opt, tree);
-		return EXIT_USAGE;
-	}
-	if (kmod_src_dir(src, sizeof(src)))
-		return bench_refused("no module sources (kmod/) beside bench or in share/kstats-bench");
-	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", vmg.work, k->name);
-	if (!vmg.quiet)
-		fprintf(stderr, "%s: %s: building kstats_bench.ko against %s\n", bench_prog,
-			k->name, tree);
-	ret = kmod_build(tree, dir, STDERR_FILENO);
-	if (ret < 0)
-		return bench_refused("copying the module's sources to %s: %s", dir, strerror(-ret));
-	if (ret)
-		return bench_refused("%s: building the module against %s failed (make -C %s M=%s modules)",
-				  k->name, tree, tree, dir);
-	snprintf(ko, sizeof(ko), "%s/kstats_bench.ko", dir);
-	return bv_check_ko(k, ko, opt);
-}
-
-/* every kernel: its image, its module when a command needs one */
-static int bv_check_kernels(void)
-{
-	struct bv_kernel *k;
-	int ret = 0;
-
-	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++) {
-		ret = bv_check_image(k);
-		if (ret || !bv_needs_module())
-			continue;
-		if (k->tree)
-			ret = bv_build_kmod(k, k->tree, "");
-		else if (vmg.module)
-			ret = bv_check_ko(k, vmg.module, "--module ");
-		else if (vmg.kbuild && k > vmg.k && vmg.k[0].ko[0] && !vmg.k[0].tree)
-			ret = bv_check_ko(k, vmg.k[0].ko, "--kbuild ");	/* built once */
-		else if (vmg.kbuild)
-			ret = bv_build_kmod(k, vmg.kbuild, "--kbuild ");
-		else {
-			bench_err("%s: bench kernel needs the module: give the kernel's build tree, --kbuild DIR or --module KO",
-				  k->name);
-			ret = EXIT_USAGE;
-		}
-	}
-	return ret;
-}
-
-/* ---- the guest ---- */
-
-/* the machine of every count, checked; the cells: every kernel at every count */
-static int bv_check_config(void)
-{
-	unsigned int i, p;
-	char why[256];
-
-	vmg.nr_cells = vmg.nr_k * vmg.nr_p;
-	vmg.cell = calloc(vmg.nr_cells, sizeof(*vmg.cell));
-	if (!vmg.cell)
-		return bench_refused("%s", strerror(ENOMEM));
-	for (i = 0; i < vmg.nr_cells; i++) {
-		struct bv_cell *c = &vmg.cell[i];
-
-		p = vmg.possible[i % vmg.nr_p];
-		c->k = &vmg.k[i / vmg.nr_p];
-		c->vm = (struct vm_config) {
-			.qemu = vmg.qemu, .accel = vmg.accel, .cpus = (unsigned int)vmg.cpus,
-			.possible = p, .nodes = (unsigned int)vmg.nodes,
-			.memory = (unsigned long)vmg.memory, .append = vmg.append,
-		};
-		if (vmg.nr_p == 1)
-			snprintf(c->label, sizeof(c->label), "%s", c->k->name);
-		else
-			snprintf(c->label, sizeof(c->label), "%s-p%u", c->k->name, p);
-		if (vm_check_config(&c->vm, why, sizeof(why))) {
-			bench_err("%s", why);
-			return EXIT_USAGE;
-		}
-	}
-	if (vmg.accel == VM_KVM && access("/dev/kvm", R_OK | W_OK))
-		return bench_refused("--accel kvm: /dev/kvm: %s", strerror(errno));
-	return 0;
-}
-
-/* @k's initramfs: busybox, bench, the module, /init for the commands */
-static int bv_initramfs(struct bv_kernel *k)
-{
-	char *const *cmds[VM_MAX_CMDS];
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < vmg.nr_c; i++)
-		cmds[i] = vmg.c[i].argv;
-	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", vmg.work, k->name);
-	ret = vm_initramfs(k->initrd, cmds, vmg.nr_c, vmg.busybox, vmg.bench_path,
-			   k->ko[0] ? k->ko : NULL);
-	if (ret)
-		return bench_refused("%s: writing its initramfs %s: %s", k->name, k->initrd,
-				  strerror(-ret));
-	return 0;
-}
-
-/* ---- booting ---- */
-
-static void bv_free(void);
-static void bv_cleanup(void);
-
-/* one boot being waited for, for bench_wait() and lib/vmboot's callbacks */
-struct bv_wait {
-	struct spawn *s;		/* qemu, once started */
-	const struct bv_cell *c;	/* what it boots */
-	unsigned int b;			/* which boot, 0.. */
-	bool stopped;			/* a SIGINT/SIGTERM killed it */
-};
-
-static int bv_qemu_poll(void *priv)
-{
-	struct bv_wait *w = priv;
-
-	return spawn_poll(w->s, (unsigned long)vmg.timeout * 1000);
-}
-
-/* the first SIGINT/SIGTERM: the boot is not kept, so qemu goes at once */
-static void bv_qemu_stop(void *priv, int sig)
-{
-	struct bv_wait *w = priv;
-
-	(void)sig;
-	w->stopped = true;
-	spawn_kill(w->s, SIGKILL);
-}
-
-/* the second: no temp file beside an output, no work directory left */
-static void bv_qemu_leave(void *priv)
-{
-	spawn_kill(((struct bv_wait *)priv)->s, SIGKILL);
-	bv_free();
-	bv_cleanup();
-}
-
-static void bv_qemu_progress(void *priv)
-{
-	const struct bv_wait *w = priv;
-
-	fprintf(stderr, "%s: %s boot %u/%lu: %.0f s ", bench_prog, w->c->label, w->b + 1,
-		(unsigned long)vmg.boots, spawn_now() - w->s->t0);
-}
-
-/*
- * lib/vmboot's wait: qemu at most --timeout seconds; the first SIGINT or
- * SIGTERM kills it and is kept in vmg.signo. 0, 1 when stopped, -errno.
- */
-static int bv_wait(struct spawn *s, void *priv)
-{
-	struct bv_wait *w = priv;
-	struct bench_wait bw = {
-		.poll = bv_qemu_poll, .stop = bv_qemu_stop, .leave = bv_qemu_leave,
-		.progress = bv_qemu_progress, .priv = w, .tick_ms = 200, .wake = SIGCHLD,
-		.quiet = vmg.quiet, .signo = &vmg.signo,
-	};
-	int ret;
-
-	w->s = s;
-	ret = bench_wait(&bw);
-	return ret ? ret : w->stopped;
-}
-
-/* a try that hung or crashed, said */
-static void bv_retry(void *priv, const char *why, bool again)
-{
-	const struct bv_wait *w = priv;
-
-	fprintf(stderr, "%s: %s boot %u %s%s\n", bench_prog, w->c->label, w->b + 1, why,
-		again ? "; booting it again" : "");
-}
-
-/* why the guest did not count --possible-cpus: the limit it met */
-static int bv_possible_refused(const struct bv_cell *c, unsigned int b,
-			       const struct vm_guest *g)
-{
-	unsigned int fw = vm_fw_cpus(&c->vm);
-
-	if (c->vm.possible > g->kernel_max + 1)
-		return bench_refused("%s boot %u: %u possible CPUs, not %u: %s is built with NR_CPUS=%u",
-				     c->label, b + 1, g->possible, c->vm.possible,
-				     g->release, g->kernel_max + 1);
-	if (c->vm.possible > fw && g->possible <= fw)
-		return bench_refused("%s boot %u: %u possible CPUs, not %u: qemu's firmware declares at most %u, and %s added none from possible_cpus= (kernels since 6.9 do not: apply tests/kernel/patches/test-only-possible-cpus.patch to every kernel compared, boot one before 6.9, or ask -p %u)",
-				     c->label, b + 1, g->possible, c->vm.possible, fw,
-				     g->release, fw);
-	return bench_refused("%s boot %u: the guest counted %u possible CPUs and %u online, not %u and %u",
-			     c->label, b + 1, g->possible, g->online, c->vm.possible,
-			     c->vm.cpus);
-}
-
-/* a command's exit code in the guest, as ours: 2 for its usage errors */
-static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i,
-			 const struct vm_guest *g)
-{
-	int rc = g->rc[i];
-
-	fprintf(stderr, "%s: %s boot %u: bench %s exited %d in the guest: %s\n", bench_prog,
-		c->label, b + 1, vmg.c[i].argv[0], rc, g->err[i][0] ? g->err[i] : "(no message)");
-	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_ENV;
-}
-
-/*
- * the CSV command @i wrote in boot @b, read back as run b + 1; per-CPU
- * series of each boot kept while they stay few (lib/runs.h, as bench
- * run --runs)
- */
-static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct vm_guest *g)
-{
-	struct csv_error err = { 0, "no CSV" };
-	int ret = -EINVAL;
-
-	if (g->csv[i])
-		ret = runs_absorb(&c->runs[i].set, g->csv[i], b + 1, &err);
-	if (!ret)
-		return 0;
-	return bench_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", c->label,
-			     b + 1, vmg.c[i].argv[0], err.line,
-			     ret == -EINVAL ? err.why : strerror(-ret));
-}
-
-/* what a finished boot brought: the CPUs it counted, every command's CSV */
-static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g)
-{
-	unsigned int i;
-	int ret = 0;
-
-	if (g->possible != c->vm.possible || g->online != c->vm.cpus)
-		return bv_possible_refused(c, b, g);
-	for (i = 0; i < vmg.nr_c && !ret; i++)
-		ret = g->rc[i] ? bv_cmd_failed(c, b, i, g) : 0;
-	for (i = 0; i < vmg.nr_c && !ret; i++)
-		ret = bv_absorb(c, b, i, g);
-	return ret;
-}
-
-/*
- * Boot @c once (and again after a hang or a crash, --retries times,
- * lib/vmboot.h), keep its console and read its results back as run
- * @b + 1. Returns 0, 128 + signal when stopped, or an exit code after a
- * message.
- */
-static int bv_boot(struct bv_cell *c, unsigned int b)
-{
-	struct bv_boot *bt = &c->boot[b];
-	struct bv_wait w = { .c = c, .b = b };
-	struct vmboot vb = {
-		.vm = &c->vm, .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
-		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
-		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
-		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = &w,
-	};
-	enum vmboot_end end = vmboot_run(&vb);
-	int ret;
-
-	if (!c->qemu_line[0])
-		snprintf(c->qemu_line, sizeof(c->qemu_line), "%s", vb.qemu_line);
-	bt->tries = vb.tries;
-	bt->seconds = vb.seconds;
-	switch (end) {
-	case VMBOOT_DONE:
-		break;
-	case VMBOOT_STOPPED:
-		return 128 + vmg.signo;
-	case VMBOOT_GAVE_UP:
-		return bench_refused("%s boot %u failed %u times (see %s)", c->label, b + 1,
-				     bt->tries, c->k->console_path);
-	default:
-		return bench_refused("%s boot %u: %s", c->label, b + 1, vb.why);
-	}
-	bt->possible = vb.guest.possible;
-	bt->online = vb.guest.online;
-	ret = bv_boot_results(c, b, &vb.guest);
-	vm_guest_free(&vb.guest);
-	if (!ret)
-		c->nr_boots++;
-	return ret;
-}
-
 /* ---- results: one CSV per kernel, count and command, the boots its runs ---- */
-
-/* "1:480/2 2:480/2": per boot, "run:value" for @key */
-static void bv_meta_boots(struct meta *m, const struct bv_cell *c, const char *key)
-{
-	char buf[1024];
-	size_t used = 0;
-	unsigned int b;
-
-	buf[0] = 0;
-	for (b = 0; b < c->nr_boots && used < sizeof(buf); b++) {
-		const struct bv_boot *bt = &c->boot[b];
-		size_t room = sizeof(buf) - used;
-		const char *sp = b ? " " : "";
-
-		if (!strcmp(key, "vm_boots"))
-			used += (size_t)snprintf(buf + used, room, "%s%u:%u/%u", sp, b + 1,
-						 bt->possible, bt->online);
-		else if (!strcmp(key, "vm_boot_seconds"))
-			used += (size_t)snprintf(buf + used, room, "%s%u:%.1f", sp, b + 1,
-						 bt->seconds);
-		else
-			used += (size_t)snprintf(buf + used, room, "%s%u:%u", sp, b + 1, bt->tries);
-	}
-	meta_put(m, key, "%s", buf);
-}
 
 /* the first boot's metadata, with the VM's and every boot's */
 static void bv_meta(struct bv_cell *c, unsigned int i)
@@ -901,12 +289,16 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 	meta_put(m, "vm_name", "%s", c->k->name);
 	meta_put(m, "vm_image", "%s", c->k->image);
 	meta_put(m, "vm_release", "%s", c->k->release);
+	meta_put(m, "vm_image_sha256", "%s", c->k->sha256);
 	meta_put(m, "vm_module", "%s", c->k->ko[0] ? c->k->ko : "none");
+	if (c->k->tuxmake) {
+		meta_put(m, "vm_tuxmake", "%s", c->k->tuxmake);
+		meta_put(m, "vm_tuxmake_reproducer", "%s",
+			 c->k->tuxmake_cmd[0] ? c->k->tuxmake_cmd : "none");
+	}
 	meta_put(m, "vm_guest_command", "bench %s", vmg.c[i].what);
 	meta_put(m, "vm_qemu", "%s", c->qemu_line);
-	bv_meta_boots(m, c, "vm_boots");
-	bv_meta_boots(m, c, "vm_boot_seconds");
-	bv_meta_boots(m, c, "vm_boot_tries");
+	vmboot_meta(m, c->boot, c->nr_boots);
 	/*
 	 * The guests' testbed keys say what they ran in; this host's
 	 * settings move a TCG guest's timings as much. The guests' build
@@ -995,7 +387,7 @@ static bool bv_stopped(void)
 
 /*
  * every kernel at every count --boots times: round b boots each cell
- * once, in the order of vm_sweep_slot() (lib/vm.h: kernels and counts
+ * once, in the order of vm_sweep_slot() (lib/kernel/vm.h: kernels and counts
  * rotated round by round, so that none is always early or late)
  */
 static int bv_measure(void)
@@ -1058,13 +450,13 @@ static int bv_keep_consoles(void)
 }
 
 /* remove the work directory and what it holds (kmod-NAME/ too), no rm forked */
-static void bv_cleanup(void)
+void bv_cleanup(void)
 {
 	if (vmg.work[0])
 		spawn_remove_tree(vmg.work);
 }
 
-static void bv_free(void)
+void bv_free(void)
 {
 	struct bv_kernel *k;
 	unsigned int n, i;
@@ -1094,10 +486,10 @@ static int bv_setup(void)
 	ret = bench_testbed(&vmg.tb);
 	if (ret)
 		return ret;
-	if (spawn_which(vmg.qemu, qemu, sizeof(qemu)))
+	if (!vmg.dry_run && spawn_which(vmg.qemu, qemu, sizeof(qemu)))
 		return bench_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
 				     vmg.qemu);
-	ret = bv_check_config() ?: bv_find_bench() ?: bv_check_busybox();
+	ret = bv_check_config() ?: bv_check_guest_files();
 	if (ret)
 		return ret;
 	snprintf(vmg.work, sizeof(vmg.work), "%s/ksb-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -1107,10 +499,51 @@ static int bv_setup(void)
 		vmg.work[0] = 0;
 		return ret;
 	}
-	ret = bv_check_kernels() ?: bv_open_outputs();
+	ret = bv_check_kernels();
+	if (vmg.dry_run)
+		return ret;
+	ret = ret ?: bv_open_outputs();
 	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++)
 		ret = bv_initramfs(k);
 	return ret;
+}
+
+/*
+ * --dry-run: each boot's qemu line, each initramfs's files and the /init
+ * every guest runs, on stdout; nothing boots, no file is written
+ */
+static int bv_dry_run(void)
+{
+	char *const *cmds[VM_MAX_CMDS], line[4096];
+	struct vm_argv a;
+	struct bv_cell *c;
+	struct bv_kernel *k;
+	unsigned int i;
+
+	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++)
+		snprintf(k->initrd, sizeof(k->initrd), "WORK/%.63s.cpio", k->name);
+	for (c = vmg.cell; c < vmg.cell + vmg.nr_cells; c++) {
+		vm_qemu_argv(&a, &c->vm, c->k->image, c->k->initrd, "WORK/console", "WORK/data");
+		vm_qemu_line(&a, line, sizeof(line));
+		printf("# %s: %lu boots of %s, %u possible CPUs\n%s\n", c->label,
+		       (unsigned long)vmg.boots, c->k->release, c->vm.possible, line);
+	}
+	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++) {
+		printf("# %s: %s (sha256 %s), initramfs %s:\n", k->name, k->image, k->sha256,
+		       k->initrd);
+		printf("/init\t\t\t%u commands, below\n/bin/busybox\t\t%s\n/bench\t\t\t%s\n",
+		       vmg.nr_c, vmg.busybox, vmg.bench_path);
+		if (k->ko[0] || k->ko_tree)
+			printf("/kmod/kstats_bench.ko\t%s%s\n", k->ko_tree ? "built from kmod/ against " : "",
+			       k->ko_tree ? k->ko_tree : k->ko);
+		if (k->tuxmake)
+			printf("# %s: tuxmake %s: %s\n", k->name, k->tuxmake,
+			       k->tuxmake_cmd[0] ? k->tuxmake_cmd : "(no reproducer_cmdline)");
+	}
+	for (i = 0; i < vmg.nr_c; i++)
+		cmds[i] = vmg.c[i].argv;
+	printf("# /init\n");
+	return vm_write_init(stdout, cmds, vmg.nr_c) ? EXIT_ENV : 0;
 }
 
 int cmd_vm(int argc, char **argv)
@@ -1129,9 +562,11 @@ int cmd_vm(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGCHLD, SIG_DFL);
 	ret = bv_setup();
-	if (!ret)
+	if (!ret && vmg.dry_run)
+		ret = bv_dry_run() ?: bench_finish_stdout();
+	else if (!ret)
 		ret = bv_measure();
-	if (ret == 0 || ret == 128 + SIGINT || ret == 128 + SIGTERM) {
+	if (!vmg.dry_run && (ret == 0 || ret == 128 + SIGINT || ret == 128 + SIGTERM)) {
 		int err = bv_report();
 
 		ret = err ? err : ret ? ret : bench_finish_stdout();

@@ -6,6 +6,7 @@
 #   ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...   the CI gate (exit 1: regression)
 #   ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]     the commit that regressed
 #   ./run.sh trend [OPTIONS] FILE|DIR...   change points of a nightly history (exit 1: recent regression)
+#   ./run.sh scale [OPTIONS] FILE... [-- FILE...]   cost per possible CPU (exit 1: B's slope grew)
 #
 # Results go to results/<UTC stamp>/ (KSB_RESULTS overrides results/);
 # an existing directory is never reused. KSB_NO_DEPS=1 skips `make deps`.
@@ -28,6 +29,8 @@ if [ ! -f "$top/Makefile" ] && [ -x "$top/kstats-bench" ] &&
 	share=$(cd "$top/../share/kstats-bench" && pwd)
 	results_root=${KSB_RESULTS:-$PWD/results}
 fi
+# KSB_BENCH: another bench binary (a wrapper, a pinned build)
+[ -z "${KSB_BENCH:-}" ] || bench=$KSB_BENCH
 # absolute: plot() runs gnuplot from $share
 [[ $results_root == /* ]] || results_root=$PWD/$results_root
 
@@ -43,6 +46,7 @@ Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...
        ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]
        ./run.sh trend [OPTIONS] FILE|DIR...
+       ./run.sh scale [OPTIONS] FILE... [-- FILE...]
 
 The whole job: installs what building and running need (make deps),
 builds, prints the warnings of `bench doctor` for this host, runs
@@ -70,8 +74,10 @@ vm beside GOOD's kernel, interleaved, and compares the two: a regression
 is bad, '~' good, a change below the threshold good (said so), a build or
 boot failure skipped. BAD is checked first. It writes results/<stamp>/:
 good/ (GOOD's kernel), REV.csv, good-REV.csv, REV.compare.txt and the
-consoles per step, bisect.log (git bisect log) and bisect.txt; prints the
-first bad commit, its subject and the compare line that condemned it.
+consoles per step, bisect.log (git bisect log) and bisect.txt, and prints
+it: a regression report shaped as 0-day's mails (subject, commit, testbed,
+the commands that reproduce it, the %change table, #regzbot introduced:),
+then the first bad commit, the compare line that condemned it, BISECT.
 Options: -B, --boots N (6); -p, --possible-cpus N (480); -c, --cpus N (2);
 -t, --threshold PCT (compare's, 5); --vm 'OPTIONS' (more bench vm options);
 --no-check-bad. COMMAND: the bench command in the guests (default
@@ -84,11 +90,23 @@ does not build or boot.
 trend takes what `bench trend` takes, prints its change points, and
 writes results/<stamp>/: trend.txt, trend.csv, trend-runs.csv and
 trend.png (each series' per-run figures over time, each segment's
-median, the change points with their change). Exit 0, 1 when a series'
-newest change point is a recent regression, 2 bad input.
+median, the change points with their change); with --control DIR (a
+pinned baseline measured beside each night), the subject's and the
+control's nightly medians and their ratio, whose change points are the
+subject's own. Exit 0, 1 when a series' newest change point is a recent
+regression, 2 bad input.
 
-Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps).
-See ./bench run --help, ./bench compare --help and ./bench trend --help.
+scale takes what `bench scale` takes (a sweep: one CSV per possible-CPU
+count; A... -- B... gates B's slope against A's), prints the slopes, and
+writes results/<stamp>/: scale.txt, scale.csv, scale-points.csv and
+scale.png (each series' per-run figures against possible CPUs per group,
+the Theil-Sen lines and the band of their 95% slope interval). Exit 0,
+1 when B's slope exceeds A's beyond the threshold, 2 bad input.
+
+Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps),
+KSB_BENCH=PATH (the bench binary to run).
+See ./bench run --help, ./bench compare --help, ./bench trend --help and
+./bench scale --help.
 EOF
 }
 
@@ -317,28 +335,10 @@ sweep() {
 
 # ---- compare ----
 
-# compare_cdf SIDE FILE...: the pooled distribution of every (workload,
-# variant) of these files, "side,workload,variant,hi,fraction", from the
-# rows merged over CPUs and runs (format 1: merged over CPUs)
-compare_cdf() {
-	local side=$1
-	shift
-	awk -F, -v side="$side" '
-	FNR == 1 { fmt = $0 == "# kstats-bench-csv 1" ? 1 : 2 }
-	/^#/ || /^workload,/ { next }
-	fmt == 1 && $3 == "all" { n[$1 "," $2 "," $7] += $8; tot[$1 "," $2] += $8 }
-	fmt == 2 && $3 == "all" && $4 == "all" { n[$1 "," $2 "," $8] += $9; tot[$1 "," $2] += $9 }
-	END { for (k in n) { split(k, f, ","); print side "," k "," n[k] "," tot[f[1] "," f[2]] } }' "$@" |
-		sort -t, -k2,3 -k4,4n |
-		awk -F, -v OFS=, '{ key = $2 "," $3; if (key != last) { cum = 0; last = key }
-			cum += $5; print $1, $2, $3, $4, cum / $6 }'
-}
-
-# checked CMD ARGS...: `bench CMD ARGS` will run (exit 0 or 1), else run.sh
-# becomes `bench CMD` itself, for its --help or its message and exit 2;
+# passthrough CMD ARGS...: run.sh becomes `bench CMD --help` when asked;
 # builds bench when it is not there
-checked() {
-	local cmd=$1 a rc=0
+passthrough() {
+	local cmd=$1 a
 	shift
 	for a in "$@"; do
 		case $a in
@@ -346,46 +346,32 @@ checked() {
 		esac
 	done
 	[ -x "$bench" ] || build
-	"$bench" "$cmd" -f csv "$@" >/dev/null 2>&1 || rc=$?
-	if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
-		exec "$bench" "$cmd" "$@"	# says what is wrong, exit 2
-	fi
 }
 
-# compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...
+# once CMD DIR NAME ARGS...: `bench CMD ARGS` run once, its stdout into
+# DIR/NAME.txt and its other reports where its --also options in ARGS
+# put them; bad input (exit 2 or more): DIR is removed and run.sh exits
+# with it, bench having said why
+once() {
+	local cmd=$1 dir=$2 name=$3 rc=0
+	shift 3
+	to "$dir/$name.txt" "$bench" "$cmd" "$@" || rc=$?
+	if [ "$rc" -gt 1 ]; then
+		rm -f "${tmpfiles[@]}" "$dir/$name.txt"
+		rmdir "$dir" 2>/dev/null || true
+		exit "$rc"
+	fi
+	return "$rc"
+}
+
+# compare [BENCH COMPARE OPTIONS] BEFORE... -- AFTER...: bench compare
+# splits the sides and writes every file the plot reads, in one run
 compare() {
-	local dir rc=0 a sep=0
-	local -a before=() after=()
-	checked compare "$@"
+	local dir rc=0
+	passthrough compare "$@"
 	dir=$(new_results_dir)
-	rc=0
-	to "$dir/compare.txt" "$bench" compare "$@" || rc=$?
-	to "$dir/compare.csv" "$bench" compare -f csv "$@" || true
-	to "$dir/compare-runs.csv" "$bench" compare -f runs "$@" || true
-	# the files of each side, as bench compare splits them: options come
-	# first (bench compare insists), then BEFORE... [-- AFTER...]
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-s | -t | -a | -f | -r | --stat | --threshold | --alpha | --format | --reference) shift 2 ;;
-		--) break ;;
-		-*) shift ;;
-		*) break ;;
-		esac
-	done
-	for a in "$@"; do
-		if [ "$a" = -- ]; then
-			sep=1
-		elif [ "$sep" = 1 ]; then
-			after+=("$a")
-		else
-			before+=("$a")
-		fi
-	done
-	if [ "$sep" = 0 ]; then after=("${before[1]}"); before=("${before[0]}"); fi
-	{ sed -n 's/^# unit: /# unit: /p' "${before[0]}" | head -1
-	  echo "side,workload,variant,hi,fraction"
-	  compare_cdf before "${before[@]}"; compare_cdf after "${after[@]}"; } >"$dir/compare-cdf.csv.tmp"
-	mv "$dir/compare-cdf.csv.tmp" "$dir/compare-cdf.csv"
+	once compare "$dir" compare --also csv="$dir/compare.csv" \
+		--also runs="$dir/compare-runs.csv" --also cdf="$dir/compare-cdf.csv" "$@" || rc=$?
 	(cd "$share" && gnuplot -c plots/compare.gp "$dir/compare-cdf.csv" "$dir/compare-runs.csv" \
 		"$dir/compare.csv" "$dir/compare.png") || die "gnuplot failed on plots/compare.gp"
 	cat "$dir/compare.txt"
@@ -438,6 +424,85 @@ bisect_restore() {
 		git -C "$tree" bisect reset >/dev/null 2>&1
 	fi
 	git -C "$tree" checkout -q "$orig" 2>/dev/null || true
+}
+
+# bisect_label CSV KEY: the run's --label KEY=VALUE (bench vm --label,
+# through --vm), or nothing
+bisect_label() {
+	sed -n "s/^# label_$2: //p" "$1" 2>/dev/null | head -1
+}
+
+# bisect_tree TREE ORIG CSV: "TREE:BRANCH" of a report's subject, from the
+# labels tree= and branch=, else the repository (its origin remote's
+# name, else its directory) and the branch it was on (else HEAD)
+bisect_tree() {
+	local tree=$1 orig=$2 csv=$3 name branch url
+	name=$(bisect_label "$csv" tree)
+	branch=$(bisect_label "$csv" branch)
+	if [ -z "$name" ]; then
+		url=$(git -C "$tree" remote get-url origin 2>/dev/null || true)
+		name=$(basename "${url:-$tree}" .git)
+	fi
+	if [ -z "$branch" ]; then
+		branch=$(git -C "$tree" rev-parse -q --verify "refs/heads/$orig" >/dev/null && echo "$orig" || echo HEAD)
+	fi
+	echo "$name:$branch"
+}
+
+# bisect_report TREE DIR GOOD FIRST SHA ORIG: the regression report, in
+# the shape of 0-day's mails (docs/formats.md): subject, the commit, the
+# testbed, the commands that reproduce it, the table of GOOD against the
+# first bad commit, and regzbot's line. No Reported-by or Closes: those
+# are 0-day's tags.
+bisect_report() {
+	local tree=$1 dir=$2 good=$3 first=$4 sha=$5 orig=$6 s10 g10 subject gsubj sys row wl var ch
+	local csv=$dir/$sha.csv gcsv=$dir/good-$sha.csv cpu host cmpo
+	read -r -a cmpo <<<"$KSB_BISECT_COMPARE"
+	s10=$(git -C "$tree" rev-parse --short=10 "$first")
+	g10=$(git -C "$tree" rev-parse --short=10 "$good")
+	subject=$(git -C "$tree" log -1 --format=%s "$first")
+	gsubj=$(git -C "$tree" log -1 --format=%s "$good")
+	sys=${subject%%:*}
+	[ "$sys" != "$subject" ] || sys=unknown
+	# the first regression in compare's order, the series that condemned it
+	row=$("$bench" compare -f csv "${cmpo[@]}" "$gcsv" -- "$csv" 2>/dev/null |
+		awk -F, '$14 == "regression" { print; exit }' || true)
+	IFS=, read -r wl var _ _ _ _ _ ch _ <<<"$row"
+	ch=$(printf '%+.1f%%' "${ch:-0}")
+	cpu=$(sed -n 's/^# cpu_model: //p' "$csv" | head -1)
+	host=$(sed -n 's/^# host: //p' "$csv" | head -1)
+	echo "Subject: [$(bisect_tree "$tree" "$orig" "$csv")] [$sys] $s10: $wl.$var $ch regression"
+	echo
+	echo "kstats-bench noticed a $ch regression of $wl.$var on:"
+	echo
+	echo "commit: $first (\"$subject\")"
+	echo
+	echo "testbed: bench vm on $host (${cpu:-unknown CPU}), $b_boots boots a kernel at $b_possible possible CPUs, $b_cpus CPUs"
+	echo "parameters:"
+	echo
+	echo "	command: bench ${b_cmd[*]}"
+	echo "	boots: $b_boots"
+	echo "	possible_cpus: $b_possible"
+	echo "	cpus: $b_cpus"
+	echo "	threshold: $b_threshold%"
+	echo
+	echo "To reproduce, in $tree (the good kernel as bisect-step.sh --baseline keeps it):"
+	echo
+	echo "	git checkout $first"
+	echo "	make olddefconfig && make bzImage modules"
+	echo "	bench vm $KSB_BISECT_VM -o . --module $dir/good/kstats_bench.ko good-$sha=$dir/good/bzImage $sha=. -- ${b_cmd[*]}"
+	echo "	bench compare $KSB_BISECT_COMPARE good-$sha.csv -- $sha.csv"
+	echo
+	echo "commit: "
+	echo "  $g10 (\"$gsubj\")"
+	echo "  $s10 (\"$subject\")"
+	echo
+	# the sides' commits head the columns, as in 0-day's table
+	printf '%-16.16s %-27.27s \n' "$(git -C "$tree" rev-parse "$good")" "$first"
+	"$bench" compare -f lkp "${cmpo[@]}" "$gcsv" -- "$csv" 2>/dev/null | tail -n +2 || true
+	echo
+	echo "#regzbot introduced: $s10"
+	echo
 }
 
 bisect() {
@@ -510,46 +575,42 @@ bisect() {
 	# one line per step: bisect start names GOOD and BAD in a line of its own
 	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
 	{
+		bisect_report "$tree" "$dir" "$good" "$first" "$sha" "$orig"
 		echo "first bad commit: $sha $subject"
 		echo "condemned by: ${line:-(its compare: $dir/$sha.compare.txt)}"
 		echo "BISECT first_bad=$first steps=$steps boots=$b_boots possible=$b_possible seconds=$((SECONDS - t0)) results=$dir"
-	} | tee "$dir/bisect.txt"
+	} >"$dir/bisect.txt"
+	cat "$dir/bisect.txt"
 }
 
 # ---- trend ----
 
-# trend_unit [BENCH TREND OPTIONS] FILE|DIR...: "# unit: U" of the first
-# CSV, for the plot (the runs' figures carry no unit of their own)
-trend_unit() {
-	local f
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-s | -r | -a | -t | -w | -f | --stat | --reference | --alpha | --min-change | --window | \
-		--recent | --seed | --format) shift 2 ;;
-		--) shift; break ;;
-		-*) shift ;;
-		*) break ;;
-		esac
-	done
-	f=${1:-}
-	if [ -d "$f" ]; then
-		f=$(find "$f" -maxdepth 1 -name '[!.]*.csv' | sort | head -1)
-	fi
-	echo "# unit: $(sed -n 's/^# unit: //p' "$f" 2>/dev/null | head -1)"
-}
-
-# trend [BENCH TREND OPTIONS] FILE|DIR...
+# trend [BENCH TREND OPTIONS] FILE|DIR...: one bench trend, three reports
 trend() {
 	local dir rc=0
-	checked trend "$@"
+	passthrough trend "$@"
 	dir=$(new_results_dir)
-	to "$dir/trend.txt" "$bench" trend "$@" || rc=$?
-	to "$dir/trend.csv" "$bench" trend -f csv "$@" 2>/dev/null || true
-	{ trend_unit "$@"; "$bench" trend -f runs "$@" 2>/dev/null; } >"$dir/trend-runs.csv.tmp" || true
-	mv "$dir/trend-runs.csv.tmp" "$dir/trend-runs.csv"
+	once trend "$dir" trend --also csv="$dir/trend.csv" --also runs="$dir/trend-runs.csv" \
+		"$@" || rc=$?
 	(cd "$share" && gnuplot -c plots/trend.gp "$dir/trend-runs.csv" "$dir/trend.csv" "$dir/trend.png") ||
 		die "gnuplot failed on plots/trend.gp"
 	cat "$dir/trend.txt"
+	echo "results: $dir"
+	return "$rc"
+}
+
+# scale [BENCH SCALE OPTIONS] FILE... [-- FILE...]: bench scale once, its
+# table, csv and points (whose "# unit:" line names the unit) for the plot
+scale() {
+	local dir rc=0
+	passthrough scale "$@"
+	dir=$(new_results_dir)
+	once scale "$dir" scale --also csv="$dir/scale.csv" --also points="$dir/scale-points.csv" \
+		"$@" || rc=$?
+	(cd "$share" && gnuplot -c plots/scale.gp "$dir/scale-points.csv" "$dir/scale.csv" \
+		"$dir/scale.png" "$(sed -n '1s/^# unit: //p' "$dir/scale-points.csv")") ||
+		die "gnuplot failed on plots/scale.gp"
+	cat "$dir/scale.txt"
 	echo "results: $dir"
 	return "$rc"
 }
@@ -562,6 +623,9 @@ compare)
 trend)
 	shift
 	trend "$@" ;;
+scale)
+	shift
+	scale "$@" ;;
 sweep)
 	shift
 	sweep "$@" ;;

@@ -21,7 +21,7 @@
  *   a section	per CPU, the first --start until the next --end, as
  *		kstats' kprobe pair does
  *
- * Two programs attach in each mode, picked by the loader (lib/trace.c):
+ * Two programs attach in each mode, picked by the loader (lib/kernel/trace.c):
  *   fentry	ksb_fentry on FUNC, then ksb_fexit (a function) or
  *		ksb_fentry_end on the --end function (a section)
  *   kprobe	ksb_kprobe, then ksb_kretprobe or ksb_kprobe_end

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ksb_trace.h - what the BPF program bpf/ksb_trace.bpf.c and its loader
- * lib/trace.c share: the layout of its maps and the kstats slot math.
+ * lib/kernel/trace.c share: the layout of its maps and the kstats slot math.
  *
  * The program times a kernel function (or a section between two
  * functions' entries) as kstats' `trace` does and records each time into

@@ -23,7 +23,7 @@
  * of the current clocksource. The histogram is kstats_hist's (ksb_hist.h).
  *
  * Before each pair of samples (old and new, or alloc and free) the worker
- * also times a reference loop, as bench run does (lib/ref.h): KSB_REF_LINES
+ * also times a reference loop, as bench run does (lib/measure/ref.h): KSB_REF_LINES
  * 4-byte stores, each on a page of its own, the lines flushed before and
  * after and the TLB before, interrupts off. Nothing the kernel under test changes is in it,
  * so it tells how fast this machine ran during each run: bench compare

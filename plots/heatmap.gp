@@ -16,6 +16,11 @@ node_max = STATS_max
 stats csv using (cpurow(0) ? column(c_bucket) : NaN) nooutput
 b_min = STATS_min
 b_max = STATS_max
+# one colour scale for both panels, up to the largest count of either:
+# with a scale per panel the same colour meant different counts side by
+# side (old topped out at 10000 samples, new at 5000)
+stats csv using ((percpu("old") || percpu("new")) ? column(c_samples) : NaN) nooutput
+s_max = STATS_max < 2 ? 2 : STATS_max
 
 # a dashed line below the first CPU of every node but the lowest
 do for [n = 1:node_max] {
@@ -28,6 +33,7 @@ do for [n = 1:node_max] {
 set multiplot layout 1,2 title sprintf("%s: samples per CPU and bucket (dashed: NUMA node boundary)", wl)
 set palette defined (0 "#fff5eb", 1 "#fdae6b", 2 "#e6550d", 3 "#7f2704")
 set logscale cb
+set cbrange [1:s_max]
 set cblabel "samples"
 set xlabel sprintf("bucket (log2 of time in %s, 4 per power of two)", unit)
 set ylabel "CPU"

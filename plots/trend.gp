@@ -4,6 +4,10 @@
 # The inputs are what ./run.sh trend writes: trend-runs.csv (bench trend
 # -f runs, a "# unit:" line first) and trend.csv (bench trend -f csv).
 # Time on the x axis when the runs have timestamps, the run's place if not.
+# With a control (bench trend --control: the runs CSV has subject and
+# control columns), each series gets two rows: the subject's and the
+# control's median run per night, then the paired figure (subject/control)
+# that the change points are found on.
 csv = ARG1
 changes = ARG2
 out = ARG3
@@ -12,11 +16,13 @@ load 'plots/common.gp'
 series = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && !seen[$1 \"/\" $2]++ { printf \"%%s/%%s \", $1, $2 }' '%s'", csv))
 n = words(series)
 stat = system(sprintf("awk -F, '/^workload,/ { print $6; exit }' '%s'", csv))
+paired = system(sprintf("awk -F, '/^workload,/ { print NF; exit }' '%s'", csv)) eq "9"
+rows = paired ? 2 * n : n
 timed = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && $4 != \"\" { print 1; exit }' '%s'", csv)) eq "1"
 if (out[strlen(out)-3:] eq ".svg") {
-	set terminal svg size 1000,(300 * n + 60) dynamic enhanced font "sans,11" background rgb "white"
+	set terminal svg size 1000,(300 * rows + 60) dynamic enhanced font "sans,11" background rgb "white"
 } else {
-	set terminal pngcairo size 1000,(300 * n + 60) enhanced font "sans,10"
+	set terminal pngcairo size 1000,(300 * rows + 60) enhanced font "sans,10"
 }
 set output out
 
@@ -28,6 +34,8 @@ xcp(dummy) = timed ? strptime(stamp, strcol(6)) : column(4)
 # the number of change points of series i
 nr_cp(i) = int(system(sprintf("awk -F, -v k='%s' '$1 \"/\" $2 == k { n++ } END { print n + 0 }' '%s'", word(series, i), changes)))
 run_colour = "#7f8c8d"
+subject_colour = "#8e44ad"
+control_colour = "#16a085"
 median_colour = "#2c3e50"
 # a change point's colour: red up (a regression: slower), green down
 colour(dummy) = column(12) > 0 ? 0xc0392b : 0x1e8449
@@ -49,21 +57,41 @@ if (timed) {
 # the axis ends at the first and last run, not at the next tick
 set autoscale xfix
 set offsets graph 0.02, graph 0.02, 0, 0
-set multiplot layout n,1 title sprintf("bench trend: %s of each run (dots), each segment's median (line), change points (dashed) with their change and 95%% interval", stat) font ",10"
+set multiplot layout rows,1 title sprintf(paired ? \
+	"bench trend --control: each night's %s median, subject and control (top), their ratio (dots), each segment's median (line), change points (dashed)" : \
+	"bench trend: %s of each run (dots), each segment's median (line), change points (dashed) with their change and 95%% interval", stat) font ",10"
 # room on the right for the labels of change points near the end
 set rmargin 9
 unset key
 do for [i = 1:n] {
+	if (paired) {
+		stats csv using (is(i) ? column(8) : NaN) nooutput
+		lo_s = STATS_min
+		hi_s = STATS_max
+		stats csv using (is(i) ? column(9) : NaN) nooutput
+		lo_s = STATS_min < lo_s ? STATS_min : lo_s
+		hi_s = STATS_max > hi_s ? STATS_max : hi_s
+		pad = (hi_s - lo_s) * 0.12 + hi_s * 0.01
+		set yrange [lo_s - pad:hi_s + 2 * pad]
+		set title sprintf("%s %s: the subject's and the control's own median run per night (the machine's shifts move both)", \
+			word(series, i)[:strstrt(word(series, i), "/") - 1], word(series, i)[strstrt(word(series, i), "/") + 1:])
+		set xlabel timed ? "" : "night, in time order"
+		set ylabel sprintf("%s (%s)", stat, unit)
+		set key top left horizontal
+		plot csv using (is(i) ? xrun(0) : NaN):(column(8)) with linespoints pt 7 ps 0.5 lc rgb subject_colour title "subject", \
+		     csv using (is(i) ? xrun(0) : NaN):(column(9)) with linespoints pt 7 ps 0.5 lc rgb control_colour title "control"
+		unset key
+	}
 	lo = lo_y[i]
 	hi = hi_y[i]
 	pad = (hi - lo) * 0.12 + hi * 0.01
 	set yrange [lo - pad:hi + 4 * pad]
 	k = nr_cp(i)
 	set title sprintf("%s %s: %s", word(series, i)[:strstrt(word(series, i), "/") - 1] . " " . \
-		word(series, i)[strstrt(word(series, i), "/") + 1:], stat, \
+		word(series, i)[strstrt(word(series, i), "/") + 1:], paired ? stat . " subject/control" : stat, \
 		k == 0 ? "no change point" : k == 1 ? "1 change point" : sprintf("%d change points", k))
-	set xlabel timed ? "" : "run, in time order"
-	set ylabel sprintf("%s (%s)", stat, unit)
+	set xlabel timed ? "" : paired ? "night, in time order" : "run, in time order"
+	set ylabel paired ? "subject / control" : sprintf("%s (%s)", stat, unit)
 	# a change point: a dashed line down the panel, its change and interval
 	# at the top in two lines, every other one a step lower so that close
 	# ones do not overwrite each other. Its rows come through awk: gnuplot

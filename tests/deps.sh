@@ -3,16 +3,17 @@
 # missing when root, else print the exact command and exit 3.
 #
 #   run    build and run: C compiler, make, pkg-config, libnuma,
-#          liburcu, libbpf (with libelf and zlib) headers, clang and
+#          liburcu, libbpf (with libelf and zlib), libmd headers, clang and
 #          bpftool for bench trace's BPF program, gnuplot (`make deps`,
 #          ./run.sh)
 #   test   the tests on top: cmocka, bats, shellcheck, valgrind, python3,
-#          jq, cpio, a static busybox (/bin/busybox, bench vm's guests),
-#          mandoc, man, clang and the libFuzzer runtime of that
+#          jq, cpio, mandoc, man, clang and the libFuzzer runtime of that
 #          clang, and the parsers that read compare's CI reports and the
 #          CI jobs: PyYAML, python3's jsonschema, a GitHub-flavoured
-#          markdown renderer (cmark-gfm, or the cmarkgfm module)
-#          (`make test-deps`)
+#          markdown renderer (cmark-gfm, or the cmarkgfm module), and
+#          scipy (bench scale's fits against scipy.stats.theilslopes),
+#          and a static busybox at /bin/busybox (bench vm's tests build
+#          its guests' initramfs with it) (`make test-deps`)
 #   -n     only say what is missing and the command that would install it
 #   -l     print the packages of ROLE on this distribution, installed or not
 #
@@ -30,7 +31,10 @@
 # (not root, unknown distribution, no package manager), 1 the package
 # manager failed, 2 bad usage.
 # Environment: KSB_OS_RELEASE=FILE reads FILE instead of /etc/os-release,
-# KSB_SBIN=DIR looks there instead of /usr/sbin (for tests).
+# KSB_SBIN=DIR looks there instead of /usr/sbin, KSB_ROOT=DIR looks for
+# the static executables (/bin/busybox) under DIR, KSB_PYTHON=PROG
+# imports the python3 modules with PROG (default /usr/bin/python3, where
+# the distribution's packages put them) (for tests).
 set -euo pipefail
 
 # The packages per distribution family. "a,b": two packages; @CLANG@: the
@@ -47,6 +51,7 @@ liburcu-cds   run   pc:liburcu-cds    liburcu-dev          userspace-rcu-devel l
 libbpf        run   pc:libbpf         libbpf-dev           libbpf-devel        libbpf-devel    libbpf
 libelf        run   pc:libelf         libelf-dev           elfutils-libelf-devel libelf-devel  libelf
 zlib          run   pc:zlib           zlib1g-dev           zlib-devel          zlib-devel      zlib
+libmd         run   pc:libmd          libmd-dev            libmd-devel         libmd-devel     libmd
 clang-bpf     run   cmd:clang         clang                clang               clang           clang
 bpftool       run   sbin:bpftool      bpftool              bpftool             bpftool         bpf
 gnuplot       run   cmd:gnuplot       gnuplot-nox          gnuplot             gnuplot         gnuplot
@@ -57,14 +62,16 @@ valgrind      test  cmd:valgrind      valgrind             valgrind            v
 python3       test  cmd:python3       python3              python3             python3         python
 jq            test  cmd:jq            jq                   jq                  jq              jq
 cpio          test  cmd:cpio          cpio                 cpio                cpio            cpio
-busybox       test  file:/bin/busybox busybox-static       busybox             busybox         busybox
 mandoc        test  cmd:mandoc        mandoc               mandoc              mandoc          mandoc
 man           test  cmd:man           man-db               man-db              man             man-db
+groff         test  cmd:groff         groff-base           groff               groff           groff
 clang         test  cmd:clang         clang                clang               clang           clang
 libfuzzer     test  fuzzer            libclang-rt-@CLANG@-dev compiler-rt   clang           compiler-rt
 pyyaml        test  py:yaml           python3-yaml         python3-pyyaml      python3-PyYAML  python-yaml
 jsonschema    test  py:jsonschema     python3-jsonschema   python3-jsonschema  python3-jsonschema python-jsonschema
+scipy         test  py:scipy          python3-scipy        python3-scipy       python3-scipy   python-scipy
 gfm           test  gfm               cmark-gfm            python3-cmarkgfm    python3-cmarkgfm cmark-gfm
+busybox       test  static:/bin/busybox busybox-static     busybox             busybox-static  busybox
 '
 
 dry=0
@@ -144,15 +151,18 @@ have_fuzzer() {
 have() {
 	case $1 in
 	cmd:*) command -v "${1#cmd:}" >/dev/null ;;
-	# a file where the tests look for it (bench vm's guests: a static busybox)
-	file:*) [ -e "${1#file:}" ] ;;
 	sbin:*) command -v "${1#sbin:}" >/dev/null || [ -x "${KSB_SBIN:-/usr/sbin}/${1#sbin:}" ] ;;
 	pc:*) command -v pkg-config >/dev/null && pkg-config --exists "${1#pc:}" ;;
-	py:*) command -v python3 >/dev/null && python3 -c "import ${1#py:}" 2>/dev/null ;;
+	# Debian's modules are Debian's python3's: a python3 earlier on PATH
+	# (pyenv) may not see them
+	py:*) "$python" -c "import ${1#py:}" 2>/dev/null ;;
 	# Debian and Arch ship the renderer, Fedora and openSUSE its bindings
 	gfm) command -v cmark-gfm >/dev/null ||
 		{ command -v python3 >/dev/null && python3 -c 'import cmarkgfm' 2>/dev/null; } ;;
 	fuzzer) have_fuzzer ;;
+	# bench vm's guests run it as their shell: a dynamic one has no
+	# libraries in the initramfs (ldd fails on a static executable)
+	static:*) [ -x "${KSB_ROOT:-}${1#static:}" ] && ! ldd "${KSB_ROOT:-}${1#static:}" >/dev/null 2>&1 ;;
 	esac
 }
 
@@ -206,6 +216,8 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || usage
 
 os_release=${KSB_OS_RELEASE:-/etc/os-release}
+python=${KSB_PYTHON:-$(command -v /usr/bin/python3 || command -v python3 || true)}
+python=${python:-python3}
 family=$(pm_family)
 
 case $1 in
@@ -273,6 +285,7 @@ if [ -z "$family" ]; then
 		fuzzer) echo "deps:   $cap: the libFuzzer runtime of clang (clang -fsanitize=fuzzer)" >&2 ;;
 		py:*) echo "deps:   $cap: the python3 module ${check#py:}" >&2 ;;
 		gfm) echo "deps:   $cap: the command cmark-gfm, or the python3 module cmarkgfm" >&2 ;;
+		static:*) echo "deps:   $cap: a static executable ${check#static:}" >&2 ;;
 		esac
 	done <<<"$table"
 	die "unknown distribution (ID=$(os_field ID) ID_LIKE=$(os_field ID_LIKE) in $os_release): install what provides these, or set KSB_NO_DEPS=1 for ./run.sh"

@@ -4,7 +4,7 @@
  * per CPU. Old and new are the same nothing, so their ratio is the
  * harness's own noise floor.
  */
-#include "../lib/workload.h"
+#include "lib/measure/workload.h"
 
 static int empty_setup(const struct wl_env *env, void **priv)
 {

@@ -4,10 +4,9 @@
  * --path FILE (default /proc/stat): a kernel read path as user space
  * sees it. /proc/stat is the default because show_stat() and
  * nr_iowait() loop over every possible CPU, and its text grows with
- * them: a line per possible CPU that has been online, and the intr
- * line with nr_irqs, which grows with nr_cpu_ids. So the bytes read per
- * call go into the metadata (read_bytes), to read a sweep's slope
- * against.
+ * them: the intr line holds a count per interrupt, and nr_irqs grows
+ * with nr_cpu_ids. So the bytes read per call go into the metadata
+ * (read_bytes), to read a sweep's slope against.
  *
  * The buffer is sized at check() from one read of the file (twice its
  * size, 64 KiB to 1 MiB), so that a sample is one read() that fills and
@@ -24,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../lib/options.h"
+#include "lib/report/options.h"
 #include "kentry.h"
 
 #define FILE_READ_BUF_MIN	(64u << 10)

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/options.h"
-#include "../lib/pcpu.h"
+#include "lib/report/options.h"
+#include "lib/measure/pcpu.h"
 #include "irqdesc.h"
 
 /* x86 defines no ARCH_IRQ_INIT_FLAGS, so _IRQ_DEFAULT_INIT_FLAGS is 0 */

@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../lib/options.h"
-#include "../lib/workload.h"
+#include "lib/report/options.h"
+#include "lib/measure/workload.h"
 
 /* struct irqstat: cnt, plus ref with CONFIG_GENERIC_IRQ_STAT_SNAPSHOT */
 struct irqstat {
@@ -104,7 +104,7 @@ void irqdesc_clear_kstat(struct irq_desc *desc);
 /* irqdesc_flush - clflush every line desc_set_defaults() touches. */
 void irqdesc_flush(const struct irq_desc *desc);
 
-/* ---- what every irqdesc-* workload declares (lib/workload.h) ---- */
+/* ---- what every irqdesc-* workload declares (lib/measure/workload.h) ---- */
 
 /* their variants' names: before and after the patch */
 #define IRQDESC_LABELS		{ "old", "new" }

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "../lib/pcpu.h"
+#include "lib/measure/pcpu.h"
 #include "irqdesc.h"
 
 struct idf {

@@ -56,9 +56,9 @@
 #include <urcu/urcu-memb.h>
 #include <urcu/rculfhash.h>
 
-#include "../lib/options.h"
-#include "../lib/pcpu.h"
-#include "../lib/topo.h"
+#include "lib/report/options.h"
+#include "lib/measure/pcpu.h"
+#include "lib/measure/topo.h"
 #include "irqdesc.h"
 
 #define SPARSE_IRQ_BASE	32		/* first irq number handed out */

@@ -8,7 +8,7 @@
 #ifndef KSB_KENTRY_H
 #define KSB_KENTRY_H
 
-#include "../lib/workload.h"
+#include "lib/measure/workload.h"
 
 /* kentry_setup_none - a setup that keeps no state: *@priv = NULL, 0. */
 int kentry_setup_none(const struct wl_env *env, void **priv);

@@ -14,6 +14,8 @@ const struct workload *const workloads[] = {
 	&wl_syscall_null,
 	&wl_file_read,
 	&wl_fork_exit,
+	&wl_cgroup_mkdir,
+	&wl_bpf_lookup,
 	NULL,
 };
 

@@ -4,12 +4,12 @@
  * `bench run -w NAME` picks from. Included only by the commands that pick
  * or list a workload (builtin-run.c, builtin-calibrate.c, builtin-list.c)
  * and by registry.c; the engine sees a workload only through
- * lib/workload.h.
+ * lib/measure/workload.h.
  */
 #ifndef KSB_REGISTRY_H
 #define KSB_REGISTRY_H
 
-#include "../lib/workload.h"
+#include "lib/measure/workload.h"
 
 extern const struct workload wl_irqdesc_alloc;
 extern const struct workload wl_irqdesc_free;
@@ -18,6 +18,8 @@ extern const struct workload wl_empty;
 extern const struct workload wl_syscall_null;
 extern const struct workload wl_file_read;
 extern const struct workload wl_fork_exit;
+extern const struct workload wl_cgroup_mkdir;
+extern const struct workload wl_bpf_lookup;
 
 /* the registry, NULL-terminated */
 extern const struct workload *const workloads[];

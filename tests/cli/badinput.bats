@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # The bad-input battery: every case must exit 2 with exactly one line on
 # stderr that names what is wrong, and nothing may crash. CSV and sample
 # files are mutated from the fixtures.

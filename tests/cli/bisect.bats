@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: busybox
 # ./run.sh bisect's refusals, which come before anything is built, and
 # bisect-step.sh's; the bisect itself runs in make bisectcheck, on real
 # kernels.
@@ -101,4 +102,141 @@ refuses() {
 	[ "$status" -eq 125 ]
 	# make's own last line says where
 	[[ "$stderr" == "bisect-step: $(git -C "$G" rev-parse --short HEAD): the kernel does not build (make: *** [Makefile:2: olddefconfig] Error 1): skipped" ]]
+}
+
+# fake_kit: $K, a copy of run.sh and bisect-step.sh beside a fake bench
+# (it boots nothing: "needs: busybox" is for the report's "bench vm" text,
+# which testdeps.bats's pattern reads as a call)
+# whose vm writes fixture CSVs instead of booting (good-REV: 6 runs at
+# 480 possible CPUs; REV: the same, or the 576 ones where the tree's f
+# says slow) and whose other commands are the real bench; and $S, a
+# kernel tree of fake make targets, five commits, the fourth the slow one
+fake_kit() {
+	K=$T/kit
+	S=$T/linux
+	mkdir -p "$K/kmod" "$S"
+	cp run.sh bisect-step.sh "$K/"
+	touch "$K/kmod/"{Kbuild,Makefile,kstats_bench.c,ksb_hist.h}
+	cat >"$K/bench" <<EOS
+#!/usr/bin/env bash
+if [ "\$1" != vm ]; then exec "$PWD/bench" "\$@"; fi
+names=()
+while [ \$# -gt 0 ]; do
+	case \$1 in
+	-o) out=\$2; shift 2 ;;
+	--label) shift 2 ;;
+	--) break ;;
+	*=*) names+=("\${1%%=*}"); shift ;;
+	*) shift ;;
+	esac
+done
+cp "$PWD/$F/runs6-480.csv" "\$out/\${names[0]}.csv"
+if grep -q slow f; then n=576; else n=480; fi
+cp "$PWD/$F/runs6-\$n.csv" "\$out/\${names[1]}.csv"
+# bench vm --label's lines, where the test asks for them
+[ -z "\${FAKE_LABELS:-}" ] || sed -i "/^# partial:/r \$FAKE_LABELS" "\$out/\${names[0]}.csv" "\$out/\${names[1]}.csv"
+EOS
+	chmod +x "$K/bench"
+	git -C "$S" init -q -b master
+	git -C "$S" config user.email t@t
+	git -C "$S" config user.name t
+	cat >"$S/Makefile" <<'EOM'
+olddefconfig:
+
+bzImage:
+	mkdir -p arch/x86/boot && cp f arch/x86/boot/bzImage
+
+modules:
+	[ -z "$(M)" ] || touch $(M)/kstats_bench.ko
+EOM
+	echo fast >"$S/f"
+	git -C "$S" add Makefile f
+	git -C "$S" commit -q -m "genirq: the good one"
+	git -C "$S" tag good
+	for c in "irqdomain: a comment" "Documentation: a line" "genirq: slow down __irq_alloc_descs()" \
+		"genirq: a comment"; do
+		[[ $c == *slow* ]] && echo slow >"$S/f" || echo "$c" >>"$S/g"
+		git -C "$S" add -A
+		git -C "$S" commit -q -m "$c"
+	done
+	touch "$S/.config"
+}
+
+@test "bisect: the report of a fake bisect, bisect.txt, in the shape of 0-day's mails" {
+	fake_kit
+	run --separate-stderr "$K/run.sh" bisect -B 6 -p 480 -c 2 -t 5 "$S" good master
+	echo "status $status stderr: $stderr"
+	printf '%s\n' "$output" >"$T/out.txt"
+	[ "$status" -eq 0 ]
+	dir=$(sed -n 's/.*results=\(.*\)$/\1/p' "$T/out.txt")
+	[ -d "$dir" ]
+	# what it printed is bisect.txt
+	diff "$T/out.txt" "$dir/bisect.txt"
+	sha=$(git -C "$S" rev-parse --short=10 master~1)
+	full=$(git -C "$S" rev-parse master~1)
+	short=$(git -C "$S" rev-parse --short master~1)
+	g10=$(git -C "$S" rev-parse --short=10 good)
+	gfull=$(git -C "$S" rev-parse good)
+	[ "$(git -C "$S" rev-parse HEAD)" = "$(git -C "$S" rev-parse master)" ]
+	# the table's rows, and the report around them: its lines exactly
+	./bench compare -f lkp -t 5 "$dir/good-$short.csv" -- "$dir/$short.csv" >"$T/lkp" 2>/dev/null || true
+	tail -n +5 "$T/lkp" >"$T/rows"
+	[ "$(wc -l <"$T/rows")" -eq 2 ]
+	{
+		echo "Subject: [linux:master] [genirq] $sha: irqdesc-alloc.old +29.6% regression"
+		echo
+		echo "kstats-bench noticed a +29.6% regression of irqdesc-alloc.old on:"
+		echo
+		echo "commit: $full (\"genirq: slow down __irq_alloc_descs()\")"
+		echo
+		echo "testbed: bench vm on vm (Intel(R) Xeon(R) Processor), 6 boots a kernel at 480 possible CPUs, 2 CPUs"
+		echo "parameters:"
+		echo
+		echo "	command: bench kernel -w kernel-irq-alloc -n 512"
+		echo "	boots: 6"
+		echo "	possible_cpus: 480"
+		echo "	cpus: 2"
+		echo "	threshold: 5%"
+		echo
+		echo "To reproduce, in $S (the good kernel as bisect-step.sh --baseline keeps it):"
+		echo
+		echo "	git checkout $full"
+		echo "	make olddefconfig && make bzImage modules"
+		echo "	bench vm -B 6 -p 480 -c 2 -o . --module $dir/good/kstats_bench.ko good-$short=$dir/good/bzImage $short=. -- kernel -w kernel-irq-alloc -n 512"
+		echo "	bench compare -t 5 good-$short.csv -- $short.csv"
+		echo
+		echo "commit: "
+		echo "  $g10 (\"genirq: the good one\")"
+		echo "  $sha (\"genirq: slow down __irq_alloc_descs()\")"
+		echo
+		echo "${gfull:0:16} ${full:0:27} "
+		echo "---------------- --------------------------- "
+		echo "         %stddev     %change         %stddev"
+		echo '             \          |                \  '
+		cat "$T/rows"
+		echo
+		echo "#regzbot introduced: $sha"
+		echo
+		echo "first bad commit: $short genirq: slow down __irq_alloc_descs()"
+		echo "condemned by: $(grep -m1 ' regression$' "$dir/$short.compare.txt")"
+	} >"$T/want"
+	head -n -1 "$dir/bisect.txt" >"$T/got"
+	diff "$T/want" "$T/got"
+	[[ "$(tail -1 "$dir/bisect.txt")" == "BISECT first_bad=$full steps="*" boots=6 possible=480 seconds="*" results=$dir" ]]
+	# the rows are 0-day's table of the two sides, the verdict beside
+	[[ "$(head -1 "$T/rows")" == *"  irqdesc-alloc.old.tm10  regression +29.6% ["* ]]
+	# no tags of 0-day's
+	run grep -cE '^(Reported-by|Closes):' "$dir/bisect.txt"
+	[ "$output" = 0 ]
+}
+
+@test "bisect: the subject's tree and branch from the labels (--vm '--label ...')" {
+	fake_kit
+	# the fake vm does not read its options: the labels' lines come so
+	printf '# label_tree: linux-next\n# label_branch: pending\n' >"$T/labels"
+	export FAKE_LABELS=$T/labels
+	run --separate-stderr "$K/run.sh" bisect --vm '--label tree=linux-next --label branch=pending' "$S" good master
+	echo "status $status stderr: $stderr"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Subject: [linux-next:pending] [genirq] $(git -C "$S" rev-parse --short=10 master~1): irqdesc-alloc.old +29.6% regression" ]
 }

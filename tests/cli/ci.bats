@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 jq pyyaml gfm
 # The CI jobs of ci/ (GitHub Actions, GitLab CI): parsed by PyYAML with
-# duplicate keys refused, checked for what their runners need, written out
-# in README.md as they are, their shell shellcheck-clean, and run end to
-# end on a clone of this checkout (base = head) with small runs.
+# duplicate keys refused, checked for what their runners need, linked (not
+# copied) from README.md and docs/ci.md, their shell shellcheck-clean, and
+# run end to end on a clone of this checkout (base = head) with small runs.
 
 load common
 
@@ -61,12 +62,22 @@ print(s.get("failures"))' "$r/compare.xml")
 	[[ "$output" == *"the JUnit report is not what compare writes"* ]]
 }
 
-@test "README.md writes out both jobs as they are in ci/" {
-	python3 - "$GH" "$GL" <<'EOF'
+@test "README.md and docs/ci.md link both jobs of ci/, and no markdown copies them" {
+	for j in "$GH" "$GL"; do
+		grep -qF "]($j)" README.md || { echo "README.md does not link $j"; false; }
+		grep -qF "](../$j)" docs/ci.md || { echo "docs/ci.md does not link $j"; false; }
+		# each job's header says where its steps are explained
+		head -8 "$j" | grep -q 'docs/ci.md' || { echo "$j: no docs/ci.md in its header"; false; }
+	done
+	# one copy only: the files themselves, which the tests here parse and run
+	python3 - "$GH" "$GL" README.md docs/*.md <<'EOF'
 import re, sys
-blocks = re.findall(r"^```yaml\n(.*?)^```$", open("README.md").read(), re.S | re.M)
-for path in sys.argv[1:]:
-    assert open(path).read() in blocks, path + " is not a yaml block of README.md"
+jobs, docs = sys.argv[1:3], sys.argv[3:]
+for doc in docs:
+    for block in re.findall(r"^```ya?ml\n(.*?)^```$", open(doc).read(), re.S | re.M):
+        for job in jobs:
+            first = [l for l in open(job).read().splitlines() if l and not l.startswith("#")][0]
+            assert first not in block, doc + " copies " + job
 EOF
 }
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: python3 jq man jsonschema gfm
 # bench compare's reports for CI systems, read back by real parsers:
 # markdown through GitHub's renderer (cmark-gfm) and an HTML parser,
 # JUnit XML through python3's xml.etree, BMF and github-action-benchmark
@@ -159,16 +160,16 @@ assert not s.findall("testcase/failure")' "$T/out.junit"
 }
 
 @test "the CI formats are in compare's --help, man page and completion; bad input stays exit 2" {
-	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/man.txt" 2>/dev/null
+	MANWIDTH=200 man -l docs/kstats-bench-compare.1 >"$T/man.txt" 2>/dev/null
 	run ./bench compare --help
-	for f in markdown junit bmf github-action-benchmark; do
+	for f in markdown junit bmf github-action-benchmark kcidb lkp; do
 		[[ "$output" == *"$f"* ]]
 		grep -qE "^ +$f( |\$)" "$T/man.txt" || { echo "man: $f"; false; }
 	done
 	bash -c 'source docs/kstats-bench.bash-completion
 		COMP_WORDS=(kstats-bench compare -f ""); COMP_CWORD=3; _kstats_bench
 		printf "%s\n" "${COMPREPLY[@]}"' | LC_ALL=C sort | tr '\n' ' ' >"$T/comp"
-	[ "$(cat "$T/comp")" = "bmf csv github-action-benchmark json junit markdown runs table " ]
+	[ "$(cat "$T/comp")" = "bmf csv github-action-benchmark json junit kcidb lkp markdown runs table " ]
 	bad "--format: 'xml' is not one of table, csv, runs, json, markdown, junit, bmf, github-action-benchmark" compare -f xml "$F/runs6-480.csv" "$F/runs6-576.csv"
 	run --separate-stderr ./bench compare -f junit "$F/aa-before.csv" "$F/aa-after.csv"
 	[ "$status" -eq 2 ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # tests/deps.sh on distributions this machine is not: a PATH of fakes only
 # (package managers that record their arguments, pkg-config and clang that
 # say present or missing, id for root or not) and an os-release file given
@@ -63,7 +64,8 @@ echo "${0##*/} $*" >>"$T/log"
 case " $* " in
 *" install "* | *" -S "*)
 	touch "$T/installed"
-	for t in cc make pkg-config clang bpftool gnuplot bats shellcheck valgrind python3 jq cpio mandoc man; do
+	mkdir -p "$KSB_ROOT/bin" && cp "$B/.stub" "$KSB_ROOT/bin/busybox"
+	for t in cc make pkg-config clang bpftool gnuplot bats shellcheck valgrind python3 jq cpio mandoc man groff; do
 		[ -e "$B/$t" ] && continue
 		if [ -e "$B/.$t" ]; then ln -s ".$t" "$B/$t"; else ln -s .stub "$B/$t"; fi
 	done ;;
@@ -72,6 +74,10 @@ exit "${FAKE_PM_RC:-0}"
 EOF
 	chmod +x "$B"/* "$B"/.[a-z]*
 	for pm in apt-get dnf zypper pacman; do ln -s .pm "$B/$pm"; done
+	# a static busybox (no ldd on this PATH: nothing reads as dynamic)
+	export KSB_ROOT=$T/root
+	mkdir -p "$KSB_ROOT/bin"
+	cp "$B/.stub" "$KSB_ROOT/bin/busybox"
 	unset FAKE_UID FAKE_PC_MISSING FAKE_PY_MISSING FAKE_CLANG FAKE_FUZZER FAKE_PM_RC FAKE_NO_LISTS
 }
 
@@ -86,7 +92,7 @@ tools() {
 run_tools() { tools cc make pkg-config clang bpftool gnuplot; }
 # the run role's tools but clang (which the test role installs too)
 run_tools_no_clang() { tools cc make pkg-config bpftool gnuplot; }
-test_tools() { tools bats shellcheck valgrind python3 jq cpio mandoc man clang; }
+test_tools() { tools bats shellcheck valgrind python3 jq cpio mandoc man groff clang; }
 
 # osr NAME: the os-release of NAME
 osr() {
@@ -105,7 +111,7 @@ osr() {
 # deps ARGS...: tests/deps.sh with nothing but the fakes on PATH
 deps() {
 	run --separate-stderr /usr/bin/env -i PATH="$B" T="$T" B="$B" \
-		KSB_OS_RELEASE="$T/os-release" KSB_SBIN="$T/sbin" FAKE_UID="${FAKE_UID:-0}" \
+		KSB_OS_RELEASE="$T/os-release" KSB_SBIN="$T/sbin" KSB_ROOT="$KSB_ROOT" KSB_PYTHON=python3 FAKE_UID="${FAKE_UID:-0}" \
 		FAKE_PC_MISSING="${FAKE_PC_MISSING:-}" FAKE_PY_MISSING="${FAKE_PY_MISSING:-}" \
 		FAKE_CLANG="${FAKE_CLANG:-18.1.3}" \
 		FAKE_FUZZER="${FAKE_FUZZER:-0}" FAKE_PM_RC="${FAKE_PM_RC:-0}" FAKE_NO_LISTS="${FAKE_NO_LISTS:-0}" \
@@ -134,9 +140,9 @@ deps() {
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
 	[ -z "$output" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man clang libfuzzer pyyaml jsonschema gfm" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man groff clang libfuzzer pyyaml jsonschema scipy gfm" ]
 	[ "${stderr_lines[1]}" = "deps: on RHEL and its rebuilds, bats and ShellCheck are in EPEL and libcmocka-devel in CRB: dnf install -y epel-release && dnf config-manager --set-enabled crb" ]
-	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db clang compiler-rt python3-pyyaml python3-jsonschema python3-cmarkgfm" ]
+	[ "${stderr_lines[2]}" = "deps: run: sudo dnf install -y libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man-db groff clang compiler-rt python3-pyyaml python3-jsonschema python3-scipy python3-cmarkgfm" ]
 	[ "${#stderr_lines[@]}" -eq 3 ]
 }
 
@@ -145,7 +151,7 @@ deps() {
 	FAKE_PC_MISSING="numa liburcu-memb liburcu-cds"
 	deps run
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "zypper --non-interactive install gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel clang bpftool gnuplot" ]
+	[ "$(cat "$T/log")" = "zypper --non-interactive install gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel libmd-devel clang bpftool gnuplot" ]
 }
 
 @test "deps: openSUSE Leap 15 not root, test role: the exact zypper line, exit 3" {
@@ -156,14 +162,14 @@ deps() {
 	deps test
 	[ "$status" -eq 3 ]
 	[ ! -e "$T/log" ]
-	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man libfuzzer pyyaml jsonschema gfm" ]
-	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man clang python3-PyYAML python3-jsonschema python3-cmarkgfm" ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: cmocka bats shellcheck valgrind python3 jq cpio mandoc man groff libfuzzer pyyaml jsonschema scipy gfm" ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo zypper --non-interactive install libcmocka-devel bats ShellCheck valgrind python3 jq cpio mandoc man groff clang python3-PyYAML python3-jsonschema python3-scipy python3-cmarkgfm" ]
 }
 
 @test "deps: Ubuntu 24.04 without clang: apt installs clang and the runtime of the clang apt offers (18)" {
 	osr ubuntu2404
 	run_tools_no_clang
-	tools bats shellcheck valgrind python3 jq cpio mandoc man
+	tools bats shellcheck valgrind python3 jq cpio mandoc man groff
 	deps test
 	[ "$status" -eq 0 ]
 	[ "$(cat "$T/log")" = "apt-get update -qq
@@ -185,7 +191,7 @@ apt-get install -y --no-install-recommends libclang-rt-19-dev" ]
 @test "deps: apt cannot name clang's version yet: as root, clang first, then its runtime" {
 	osr ubuntu2404
 	run_tools_no_clang
-	tools bats shellcheck valgrind python3 jq cpio mandoc man
+	tools bats shellcheck valgrind python3 jq cpio mandoc man groff
 	FAKE_NO_LISTS=1 FAKE_CLANG=18.1.3
 	deps test
 	[ "$status" -eq 0 ]
@@ -227,7 +233,7 @@ apt-get install -y --no-install-recommends libclang-rt-18-dev" ]
 	FAKE_PC_MISSING=cmocka
 	deps test
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db clang compiler-rt python-yaml python-jsonschema cmark-gfm" ]
+	[ "$(cat "$T/log")" = "pacman -S --needed --noconfirm cmocka bats shellcheck valgrind python jq cpio mandoc man-db groff clang compiler-rt python-yaml python-jsonschema python-scipy cmark-gfm" ]
 }
 
 @test "deps: Debian 12 with python3 but not its modules: the YAML, JSON Schema and GFM packages" {
@@ -254,6 +260,29 @@ apt-get install -y --no-install-recommends python3-yaml python3-jsonschema cmark
 	deps -n test
 	[ "${stderr_lines[0]}" = "deps: missing for test: pyyaml" ]
 	[ "${stderr_lines[2]}" = "deps: would run: dnf install -y python3-pyyaml" ]
+}
+
+@test "deps: no busybox, or a dynamic one: the test role installs busybox-static (bench vm's guests)" {
+	osr debian12
+	run_tools
+	test_tools
+	FAKE_FUZZER=1
+	rm "$KSB_ROOT/bin/busybox"
+	deps test
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: busybox" ]
+	[ "$(cat "$T/log")" = "apt-get update -qq
+apt-get install -y --no-install-recommends busybox-static" ]
+	# a dynamic busybox: ldd reads its libraries, the guests would lack them
+	rm "$T/log"
+	printf '#!/bin/bash\necho "libc.so.6 => /lib/libc.so.6"\n' >"$B/ldd"
+	chmod +x "$B/ldd"
+	FAKE_UID=1000
+	deps test
+	[ "$status" -eq 3 ]
+	[ "${stderr_lines[0]}" = "deps: missing for test: busybox" ]
+	[ "${stderr_lines[1]}" = "deps: run: sudo apt-get install -y --no-install-recommends busybox-static" ]
+	[ ! -e "$T/log" ]
 }
 
 @test "deps: an unknown distribution: exit 3, the missing capabilities listed, nothing run" {
@@ -303,28 +332,28 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	osr ubuntu2404
 	deps -l run
 	[ "$status" -eq 0 ]
-	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev clang bpftool gnuplot-nox" ]
+	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev libmd-dev clang bpftool gnuplot-nox" ]
 	deps -l test
-	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio busybox-static mandoc man-db clang libclang-rt-18-dev python3-yaml python3-jsonschema cmark-gfm" ]
+	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db groff-base clang libclang-rt-18-dev python3-yaml python3-jsonschema python3-scipy cmark-gfm busybox-static" ]
 	[ ! -e "$T/log" ]
 	# the real make deps on this machine asks for the run role only
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]
 	if grep -qx 'ID=debian' /etc/os-release; then
 		run tests/deps.sh -l run
-		[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev clang bpftool gnuplot-nox" ]
+		[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev libmd-dev clang bpftool gnuplot-nox" ]
 	fi
 }
 
 @test "deps: -l: libbpf, libelf, zlib, clang and bpftool for bench trace, by each distribution's names" {
 	osr rocky9
 	deps -l run
-	[ "$output" = "gcc make pkgconf-pkg-config numactl-devel userspace-rcu-devel libbpf-devel elfutils-libelf-devel zlib-devel clang bpftool gnuplot" ]
+	[ "$output" = "gcc make pkgconf-pkg-config numactl-devel userspace-rcu-devel libbpf-devel elfutils-libelf-devel zlib-devel libmd-devel clang bpftool gnuplot" ]
 	osr leap15
 	deps -l run
-	[ "$output" = "gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel clang bpftool gnuplot" ]
+	[ "$output" = "gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel libmd-devel clang bpftool gnuplot" ]
 	osr arch
 	deps -l run
-	[ "$output" = "gcc make pkgconf numactl liburcu libbpf libelf zlib clang bpf gnuplot" ]
+	[ "$output" = "gcc make pkgconf numactl liburcu libbpf libelf zlib libmd clang bpf gnuplot" ]
 }
 
 @test "deps: bpftool outside PATH, in /usr/sbin (KSB_SBIN here), counts as present" {

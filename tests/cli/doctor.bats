@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # bench doctor on the fixture hosts of tests/fixtures/hosts/ (a tuned
 # bare-metal host, a noisy cloud guest, an acpi-cpufreq host under Xen)
 # through KSB_TESTBED_ROOT, on this machine, and in ./run.sh.

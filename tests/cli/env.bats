@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # Environment faults: restricted affinity, cgroup cpusets, no NUMA, no
 # TSC, address-space and thread limits, no root. Each one either works
 # with what it gets and says so, or exits 3 with a clear message.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # Emulation fidelity options of bench run: the per-CPU layout, kstats'
 # stamps, disturbed samples and the neighbours packed beside counters.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # bench hist and the top-level command line: outputs and every exit code.
 
 load common

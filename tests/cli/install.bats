@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 mandoc man groff busybox
 # make install / uninstall into a temporary DESTDIR, the installed one
-# command end to end, the man page and the bash completion.
+# command end to end, the man pages (the summary kstats-bench.1 and one
+# page per command) and the bash completion.
 
 load common
 
@@ -23,7 +25,7 @@ expected_files() {
 		echo bin/kstats-bench-run
 		echo bin/kstats-bench-bisect-step
 		echo share/bash-completion/completions/kstats-bench
-		echo share/man/man1/kstats-bench.1
+		for p in docs/kstats-bench*.1; do echo "share/man/man1/${p#docs/}"; done
 		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done
 		for p in Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c; do
 			echo "share/kstats-bench/kmod/$p"
@@ -37,12 +39,13 @@ expected_files() {
 	expected_files | diff - "$T/got"
 	[ "$(stat -c %a "$D$P/bin/kstats-bench")" = 755 ]
 	[ "$(stat -c %a "$D$P/bin/kstats-bench-run")" = 755 ]
-	[ "$(stat -c %a "$D$P/share/man/man1/kstats-bench.1")" = 644 ]
+	for m in "$D$P"/share/man/man1/*.1; do [ "$(stat -c %a "$m")" = 644 ]; done
 	"$D$P/bin/kstats-bench" hist "$F/patch_samples.txt" | cmp - "$F/patch_table.txt"
 	# the man page names the paths of this PREFIX
 	grep -q "^\.I $P/share/kstats-bench/plots/\*\.gp$" "$D$P/share/man/man1/kstats-bench.1"
-	[ "$(grep -c /usr/local "$D$P/share/man/man1/kstats-bench.1")" -eq 0 ]
-	mandoc -T lint "$D$P/share/man/man1/kstats-bench.1"
+	grep -q "^\.IR $P/share/kstats-bench/kmod )" "$D$P/share/man/man1/kstats-bench-kernel.1"
+	[ "$(cat "$D$P"/share/man/man1/*.1 | grep -c /usr/local)" -eq 0 ]
+	mandoc -T lint "$D$P"/share/man/man1/*.1
 
 	# run from elsewhere, with no checkout around: it must use the
 	# installed binary and plots, and write under the current directory
@@ -74,31 +77,75 @@ expected_files() {
 	[ -s "$(echo "$T"/r/*/hist.png)" ]
 }
 
-@test "man page: mandoc -T lint and groff -ww are silent, man -l renders every section" {
+# the commands of `bench --help`, one man page each
+commands() {
+	./bench --help >"$T/help.txt"
+	sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' "$T/help.txt"
+}
+
+@test "man pages: a page per command, mandoc -T lint and groff -ww silent, man -l renders them" {
 	command -v mandoc || skip "mandoc not installed (make deps)"
-	run mandoc -T lint docs/kstats-bench.1
-	echo "$output"
-	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	run groff -ww -man -z docs/kstats-bench.1
-	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	MANWIDTH=80 man -l docs/kstats-bench.1 >"$T/man.txt" 2>"$T/man.err"
-	[ ! -s "$T/man.err" ]
+	[ "$(commands | wc -l)" -ge 11 ]
+	for c in "" $(commands); do
+		p=docs/kstats-bench${c:+-$c}.1
+		[ -f "$p" ] || { echo "no man page $p for $c"; false; }
+		run mandoc -T lint "$p"
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+		run groff -ww -man -z "$p"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+		MANWIDTH=80 man -l "$p" >"$T/man.txt" 2>"$T/man.err"
+		[ ! -s "$T/man.err" ]
+		if [ -n "$c" ]; then
+			for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" "SEE ALSO"; do
+				grep -qx "$s" "$T/man.txt" || { echo "$p: no section $s"; false; }
+			done
+			grep -q "^       kstats-bench $c" "$T/man.txt" || { echo "$p: no synopsis of $c"; false; }
+		fi
+	done
 	for s in NAME SYNOPSIS DESCRIPTION COMMANDS "THE ONE COMMAND" "OUTPUT FORMATS" \
 		"CSV FORMAT" "JSON FORMAT" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
-		grep -qx "$s" "$T/man.txt" || { echo "no section $s"; false; }
+		grep -qx "$s" <(MANWIDTH=80 man -l docs/kstats-bench.1 2>/dev/null) || { echo "no section $s"; false; }
 	done
 }
 
-@test "man page documents every command and every long option of their --help" {
-	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/man.txt" 2>/dev/null
-	for c in run list calibrate doctor kernel trace vm compare trend show hist; do
-		grep -qx "   $c" "$T/man.txt" || { echo "no section for $c"; false; }
-		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-			grep -q -- "$o" "$T/man.txt" || { echo "$c: $o undocumented"; false; }
-		done
+# has_options PAGE CMD: PAGE, rendered, names every long option of
+# `bench CMD --help` (as an entry of OPTIONS, or in its text where --help
+# names another command's option), and its OPTIONS have no entry (a tag
+# such as "-n, --samples") that --help lacks; says which differ
+has_options() {
+	local o tags bad=0
+	MANWIDTH=200 man -l "$1" >"$T/page.txt" 2>/dev/null
+	./bench "$2" --help >"$T/cmd-help.txt"
+	while read -r o; do
+		grep -q -- "$o" "$T/page.txt" || { echo "$1: $o undocumented"; bad=1; }
+	done < <(grep -o -- '--[a-z][a-z-]*' "$T/cmd-help.txt" | sort -u)
+	tags=$(sed -n '/^OPTIONS$/,/^EXIT STATUS$/p' "$T/page.txt" |
+		grep -oE -- '^ {7}(-[A-Za-z0-9], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort -u)
+	for o in $tags; do
+		grep -qE -- "$o([^a-z-]|\$)" "$T/cmd-help.txt" || { echo "$1: $o is not in bench $2 --help"; bad=1; }
 	done
+	return $bad
+}
+
+@test "man pages: each command's page has every long option of its --help; the summary names every page" {
+	MANWIDTH=200 man -l docs/kstats-bench.1 >"$T/summary.txt" 2>/dev/null
+	for c in $(commands); do
+		grep -q "kstats-bench-$c(1)" "$T/summary.txt" || { echo "the summary does not name kstats-bench-$c(1)"; false; }
+		has_options "docs/kstats-bench-$c.1" "$c"
+	done
+	# the check has teeth: the page of run without --cache, and with an
+	# option --help does not have
+	grep -v -- 'cache' docs/kstats-bench-run.1 >"$T/run.1"
+	run has_options "$T/run.1" run
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/run.1: --cache undocumented" ]
+	sed 's/^\.BR \\-q ", " \\-\\-quiet$/.BR \\-q ", " \\-\\-quieter/' docs/kstats-bench-run.1 >"$T/run.1"
+	run has_options "$T/run.1" run
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/run.1: --quieter is not in bench run --help" ]
 }
 
 # comp WORD...: what the completion offers for the last word, one line

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: python3 jq
 # -f json of bench hist, show and run: valid for jq and python3's json,
 # and the exact figures of the patch's fixture.
 

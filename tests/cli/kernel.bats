@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # bench kernel on this machine: only what needs no module load. Loading
 # kstats_bench happens inside the vmcheck VM, never on the test host.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # Output paths (README, "Output files"): `bench run -o` and run.sh replace
 # only regular files, follow symlinks to what they name, write FIFOs and
 # devices in place, take - as stdout, keep the replaced file's mode and

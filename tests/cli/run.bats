@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: jq
 # bench run, list and calibrate: a small real run, its CSV against the
 # schema, and the exit code of every bad option.
 
@@ -90,14 +91,21 @@ workloads() { ./bench list | awk '!/^ / { print $1 }'; }
 
 # the variants of workload $1, as bench list names them, space-separated
 variants() {
-	./bench list | awk -v w="$1" '!/^ / { cur = $1; next }
-		cur == w { sub(":$", "", $1); printf "%s%s", n++ ? " " : "", $1 }'
+	local list
+
+	list=$(./bench list) || return
+	awk -v w="$1" '!/^ / { cur = $1; next }
+		cur == w { sub(":$", "", $1); printf "%s%s", n++ ? " " : "", $1 }' <<<"$list"
 }
 
 @test "every format and workload runs; csv on stdout equals the schema" {
 	run workloads
 	[ "${#lines[@]}" -ge 4 ]
 	for w in "${lines[@]}"; do
+		# cgroup-mkdir's default parent must be cgroup2 (workloads.bats mounts its own)
+		if [ "$w" = cgroup-mkdir ] && [ "$(stat -f -c %T /sys/fs/cgroup)" != cgroup2fs ]; then
+			continue
+		fi
 		./bench run -q -w "$w" -n 64 -f csv >"$T/$w.csv"
 		check_csv "$T/$w.csv" 64 "$(variants "$w")"
 	done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck python3 jq
 # run.sh (the one command), bench compare (the CI gate) on fixture CSVs,
 # and every gnuplot script rendered for real.
 
@@ -15,7 +16,9 @@ png_ok() {
 
 @test "run.sh is shellcheck-clean" {
 	command -v shellcheck || skip "shellcheck not installed"
-	shellcheck run.sh tests/deps.sh tests/run-all.sh tests/tools.sh tests/vm/vmcheck.sh .ci/run && shellcheck -s sh tests/vm/init
+	# -x: the drivers source tests/lib.sh
+	shellcheck -x run.sh tests/deps.sh tests/run-all.sh tests/tools.sh tests/lib.sh tests/vm/vmcheck.sh \
+		tests/kernel/kernelcheck.sh tests/kernel/bisectcheck.sh .ci/run && shellcheck -s sh tests/vm/init
 }
 
 @test "run.sh --help exits 0 and names the subcommands" {
@@ -319,4 +322,70 @@ GR=tests/fixtures/gate-ref
 	run ./run.sh compare -r off $GR/r480a_{1..3}.csv -- $GR/r528_{1..3}.csv
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"reference=raw"* ]]
+}
+
+# ---- one bench invocation per run.sh command ----
+
+# wrap_bench: $T/wrap, a bench that logs each call to $T/calls (KSB_BENCH)
+wrap_bench() {
+	printf '#!/bin/sh\necho "$*" >>"%s/calls"\nexec "%s/bench" "$@"\n' "$T" "$PWD" >"$T/wrap"
+	chmod +x "$T/wrap"
+	: >"$T/calls"
+}
+
+@test "run.sh compare and run.sh trend each run bench once, its reports through --also" {
+	local i=0 f
+	wrap_bench
+	KSB_BENCH=$T/wrap KSB_NO_DEPS=1 run ./run.sh compare -s median $G/r480_{1..5}.csv -- "$F/runs6-576.csv"
+	[ "$status" -eq 1 ]
+	cat "$T/calls"
+	[ "$(wc -l <"$T/calls")" -eq 1 ]
+	[[ "$(cat "$T/calls")" == "compare --also csv="*" --also runs="*" --also cdf="*" -s median "* ]]
+	d=("$T/results"/*)
+	# the CDF is bench compare's own, its unit in its first line
+	[ "$(head -2 "${d[0]}/compare-cdf.csv")" = "# unit: ns
+side,workload,variant,hi,fraction" ]
+	[ "$(grep -c '^before,irqdesc-alloc,old,' "${d[0]}/compare-cdf.csv")" -gt 5 ]
+	[ "$(grep '^after,irqdesc-alloc,new,' "${d[0]}/compare-cdf.csv" | tail -1 | cut -d, -f5)" = 1 ]
+	mkdir "$T/h"
+	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
+		i=$((i + 1))
+		sed "2a # timestamp: 2025-01-0${i}T02:00:00Z" "$F/gate-ref/$f.csv" >"$T/h/$f.csv"
+	done
+	: >"$T/calls"
+	KSB_BENCH=$T/wrap KSB_NO_DEPS=1 run ./run.sh trend "$T/h"
+	[ "$status" -eq 1 ]
+	[ "$(wc -l <"$T/calls")" -eq 1 ]
+	[[ "$(cat "$T/calls")" == "trend --also csv="*" --also runs="*" $T/h" ]]
+}
+
+@test "bench compare --also: several formats from one run, each file whole; bad input leaves them as they were" {
+	run ./bench compare --also csv="$T/c.csv" --also json="$T/c.json" --also cdf="$T/cdf.csv" \
+		$G/r480_{1..6}.csv -- $G/r528_{1..6}.csv
+	[ "$status" -eq 1 ]
+	cmp "$T/c.csv" <(./bench compare -f csv $G/r480_{1..6}.csv -- $G/r528_{1..6}.csv 2>/dev/null)
+	[ "$(jq -r .verdict "$T/c.json")" = regression ]
+	echo keep >"$T/k.csv"
+	run ./bench compare --also csv="$T/k.csv" "$F/aa-before.csv" "$F/aa-after.csv"
+	[ "$status" -eq 2 ]
+	[ "$(cat "$T/k.csv")" = keep ]
+	bad "--also: 'nope' is not a format (see -f in --help)" compare --also nope=x "$F/runs6-480.csv" "$F/runs6-480.csv"
+	bad "--also: 'csv' is not FMT=FILE" compare --also csv "$F/runs6-480.csv" "$F/runs6-480.csv"
+	bad "--also $T/no/such/x.csv: No such file or directory" compare --also csv="$T/no/such/x.csv" "$F/runs6-480.csv" "$F/runs6-480.csv"
+}
+
+@test "run.sh trend --control: subject, control and their ratio with its change point, drawn" {
+	/usr/bin/python3 tests/cli/synth_nights.py "$T/n" 40 1 25 10
+	KSB_NO_DEPS=1 run ./run.sh trend --control "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	d=("$T/results"/*)
+	[[ "$output" == *"control=paired"* ]]
+	[ "$(head -2 "${d[0]}/trend-runs.csv" | tail -1)" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control" ]
+	# two rows for the one series: 300 px each
+	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 660
+	gnuplot -c plots/trend.gp "${d[0]}/trend-runs.csv" "${d[0]}/trend.csv" "$T/t.svg"
+	grep -q '>subject<' "$T/t.svg"
+	grep -q '>control<' "$T/t.svg"
+	grep -q 'tm10 subject/control: 1 change point' "$T/t.svg"
+	grep -q '> +10.0%</tspan>' "$T/t.svg"
 }

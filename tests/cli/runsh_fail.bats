@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # shellcheck shell=bats
 # run.sh when a step after the measurement fails: it stops there, with
 # that step's status, instead of carrying on (set -e must hold inside

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: shellcheck
 # shellcheck shell=bats
 # Checks on the source tree itself: the layering between the folders,
 # the link rules, the line length, the documents cited, and the bats
@@ -12,7 +13,7 @@ setup() {
 
 # perf's check_vtype: an option's value must have the type it stores
 opt_cc() {
-	printf '#include "lib/options.h"\nconst char *const names[] = { "a", "b", NULL };\n%s\nconst struct opt o[] = { %s, OPT_END() };\n' \
+	printf '#include "lib/report/options.h"\nconst char *const names[] = { "a", "b", NULL };\n%s\nconst struct opt o[] = { %s, OPT_END() };\n' \
 		"$1" "$2" >"$T/opt.c"
 	cc -std=gnu11 -I. -Wall -Werror -c -o "$T/opt.o" "$T/opt.c"
 }
@@ -24,28 +25,57 @@ opt_refused() {
 	[[ "$output" == *"negative width in bit-field"* ]]
 }
 
-@test "lib/ includes nothing from workloads/ (the engine owns its plug-in interface)" {
-	run grep -l '#include.*workloads/' lib/*.c lib/*.h
-	echo "$output"
-	[ "$status" -eq 1 ]
-	[ -z "$output" ]
+# includes_in DIR...: every lib/ header that the .c and .h files of DIR
+# include, as FOLDER/NAME.h, one a line; and <numa.h>/<urcu...> as numa, urcu
+includes_in() {
+	local d
+	for d in "$@"; do
+		grep -ho '#include [<"][^>"]*[>"]' "$d"/*.[ch] 2>/dev/null
+	done | sed -n 's|#include "lib/\([a-z]*/[a-z_0-9]*\.h\)"|\1|p; s|#include <\(numa\|urcu\).*|\1|p' | sort -u
 }
 
-# the reporting side of lib/ (the Makefile's REPORT_SRCS): the results
-# model, its files and writers, the gate's statistics; bench compare and
-# the fuzzers need nothing else
-@test "lib/'s reporting side includes nothing of the measuring side, and builds without libnuma, liburcu or x86 assembly" {
-	local f hdrs=() reporting
+# none_but RE: every line of $output matches RE (an empty output does)
+none_but() {
+	! grep -qvE "$1" <<<"$output"
+}
+
+@test "lib/ is three folders, each built by wildcard, and no file sits at its top" {
+	[ "$(find lib -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort | tr '\n' ' ')" = "kernel measure report " ]
+	[ -z "$(find lib -maxdepth 1 -type f)" ]
+	run make -s --no-print-directory report-srcs
+	[ "$output" = "kstats_hist.c $(echo lib/report/*.c)" ]
+}
+
+@test "the folders' arrows go kernel -> measure -> report, never back; lib/ includes nothing from workloads/" {
+	run includes_in lib/report
+	echo "$output"
+	none_but '^report/'
+	run includes_in lib/measure
+	echo "$output"
+	none_but '^(report|measure)/|^numa$|^urcu$'
+	run includes_in lib/kernel
+	echo "$output"
+	none_but '^(report|measure|kernel)/'
+	run grep -rl '#include.*workloads/' lib
+	[ "$status" -eq 1 ]
+	# the check sees a back arrow when there is one
+	mkdir -p "$T/lib/report"
+	printf '#include "lib/measure/engine.h"\n' >"$T/lib/report/x.c"
+	run includes_in "$T/lib/report"
+	[ "$output" = "measure/engine.h" ]
+}
+
+# the reporting side of lib/ (lib/report, the Makefile's REPORT_SRCS): the
+# results model, its files and writers, the gate's statistics; bench
+# compare and the fuzzers need nothing else
+@test "lib/report builds without libnuma, liburcu or x86 assembly" {
+	local f reporting
 	reporting=$(make -s --no-print-directory report-srcs)
 	for f in results meta csv format json compare outfile; do
-		[[ " $reporting " == *" lib/$f.c "* ]]
+		[[ " $reporting " == *" lib/report/$f.c "* ]]
 	done
-	for f in $reporting; do hdrs+=("${f%.c}.h"); done
-	# shellcheck disable=SC2086 # the list is words by design
-	run grep -nE '#include "(\.\./)?(lib/)?(engine|pcpu|topo|tsc|ref|workload|report|kmod|runs|vm|cpio|kimage|registry)\.h"|#include <(numa|urcu)' \
-		$reporting "${hdrs[@]}"
-	echo "$output"
-	[ "$status" -eq 1 ]
+	run includes_in lib/report
+	none_but '^report/'
 	# built with no package's flags, linked with libc and libm alone
 	run make -s --no-print-directory reporting
 	echo "$output"
@@ -56,13 +86,13 @@ opt_refused() {
 		readelf -h "build/report-arm64/${f%.c}.o" | grep -q 'Machine:.*AArch64'
 	done
 	# the arm64 build can fail: the TSC's x86 assembly does not build there
-	run make -s --no-print-directory build/report-arm64/lib/tsc.o
+	run make -s --no-print-directory build/report-arm64/lib/measure/tsc.o
 	[ "$status" -ne 0 ]
-	[ ! -e build/report-arm64/lib/tsc.o ]
+	[ ! -e build/report-arm64/lib/measure/tsc.o ]
 }
 
 @test "only the commands that pick or list a workload include the registry" {
-	run grep -l '#include.*registry\.h' -- *.c lib/*.[ch] workloads/*.[ch]
+	run grep -l '#include.*registry\.h' -- *.c lib/*/*.[ch] workloads/*.[ch]
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s\n' builtin-calibrate.c builtin-list.c builtin-run.c workloads/registry.c)" ]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # irqdesc-sparse: the liburcu lifecycle end to end, its metadata, the
 # reconciliation, and its options.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # make static: ./bench-static has no shared libraries and answers as ./bench.
 
 load common

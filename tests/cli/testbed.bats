@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# The testbed in the metadata of bench run: the keys of lib/testbed.h from
+# needs: python3 jq gfm
+# The testbed in the metadata of bench run: the keys of lib/report/testbed.h from
 # a fixture host (KSB_TESTBED_ROOT), the build, the timestamp, --label,
 # the workload's options; CSV and JSON, one run and --runs.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: -
 # bench trace on this machine: options, refusals, and bench show and
 # compare on CSVs that bench trace wrote in the vmcheck VM (fixtures).
 # Attaching BPF happens inside that VM only: this machine's kernel has no

@@ -1,11 +1,15 @@
 #!/usr/bin/env bats
-# bench trend: change points over a history of runs (lib/trend.h), and
+# needs: python3 jq
+# bench trend: change points over a history of runs (lib/report/trend.h), and
 # the independent reference its unit test is checked against.
 
 load common
 
 setup() {
 	common_setup
+	# $T as a markdown cell holds it (lib/report/textfmt.h's escapes)
+	# shellcheck disable=SC2001
+	md_T=$(sed 's/[][\\|*_~`<]/\\&/g' <<<"$T")
 }
 
 @test "the Python reference still writes the fixture test_trend checks the C against" {
@@ -47,7 +51,7 @@ history() {
 	run ./bench trend --recent 5 "$T/h"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"  regression" ]]
-	[[ "$output" == *"failing=0 "*"verdict=ok" ]]
+	[[ "$output" == *"failing=0 "*"verdict=ok"* ]]
 	./bench trend "$T/h" >"$T/a" || true
 	./bench trend "$T/h" >"$T/b" || true
 	cmp "$T/a" "$T/b"
@@ -77,7 +81,8 @@ history() {
 @test "trend: files without timestamps keep the order given, and the output says so" {
 	run --separate-stderr ./bench trend "$F"/gate-ref/r480a_*.csv "$F"/gate-ref/r480b_*.csv "$F"/gate-ref/r528_*.csv
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "bench trend: note: 9 of 9 files have no timestamp metadata: the runs are taken in the order given" ]
+	[ "${stderr_lines[0]}" = "bench trend: note: 9 of 9 files have no timestamp metadata: the runs are taken in the order given" ]
+	[ "${stderr_lines[1]}" = "bench trend: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)" ]
 	[[ "${lines[0]}" == *" $F/gate-ref/r528_1.csv run 1 (#13 of 18) "* ]]
 	[[ "$output" == *" order=given "* ]]
 	# in another order the step is elsewhere: the order given is the order taken
@@ -90,9 +95,10 @@ history() {
 	history "$T/h"
 	./bench compare -r off -s median -f runs "$T"/h/r480*.csv -- "$T"/h/r528*.csv >"$T/c"
 	./bench trend -r off -s median -f runs "$T"/h/r480*.csv "$T"/h/r528*.csv >"$T/t"
-	[ "$(wc -l <"$T/t")" -eq 37 ]
+	[ "$(head -1 "$T/t")" = "# unit: ns" ]
+	[ "$(wc -l <"$T/t")" -eq 38 ]
 	diff <(awk -F, 'NR > 1 { print $2, $3, $5 }' "$T/c" | sort -s -k1,2) \
-		<(awk -F, 'NR > 1 { print $1, $2, $6 }' "$T/t" | sort -s -k1,2)
+		<(awk -F, 'NR > 2 { print $1, $2, $6 }' "$T/t" | sort -s -k1,2)
 	# the raw old path's step comes out one run early (run 12 was slow), the new path's on it
 	run --separate-stderr ./bench trend "$F"/gate/r480_{1..12}.csv "$F"/gate/r528_{1..6}.csv
 	[ "$status" -eq 1 ]
@@ -110,7 +116,7 @@ history() {
 	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
 	[ "${#lines[@]}" -eq 2 ]
 	./bench trend -f runs "$T/h" >"$T/runs" || true
-	[ "$(head -1 "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median" ]
+	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median" ]
 	[ "$(awk -F, '$2 == "old" { print $7 }' "$T/runs" | uniq | tr '\n' ' ')" = "9749.41 11165.8 " ]
 	[ "$(awk -F, '$2 == "new"' "$T/runs" | wc -l)" -eq 18 ]
 	./bench trend -f json "$T/h" >"$T/j" || true
@@ -120,7 +126,7 @@ history() {
 	run ./bench trend -f markdown "$T/h"
 	[ "${lines[0]}" = "**bench trend: regression** - 1 change point in 2 series over 9 files (tm10, alpha 0.001, min change 5%, reference scaled)" ]
 	[ "${lines[1]}" = "| series | first run after | before | after | change [95% CI] | p | runs | verdict |" ]
-	[ "${lines[3]}" = "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z $T/h/r528_1.csv run 1 (#13 of 18) | 9.75us | 11.17us | +15.0% [+11.9%, +17.6%] | 0.0005 | 12+6 | regression, **recent** |" ]
+	[ "${lines[3]}" = "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z ${md_T}/h/r528\\_1.csv run 1 (#13 of 18) | 9.75us | 11.17us | +15.0% [+11.9%, +17.6%] | 0.0005 | 12+6 | regression, **recent** |" ]
 	[ "${lines[4]}" = "| irqdesc-alloc new tm10 | no change point | 207.3ns | | | | 18 | ~ |" ]
 }
 
@@ -134,7 +140,7 @@ history() {
 	./bench trend -f json "$T/h" >"$T/j" || true
 	[ "$(jq -c '.series[0].change_points[0].labels' "$T/j")" = '{"commit":"1a2b3c|x, y","branch":"main"}' ]
 	run ./bench trend -f markdown "$T/h"
-	[[ "${lines[3]}" == "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z commit=1a2b3c\\|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18) | "* ]]
+	[[ "${lines[3]}" == "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z commit=1a2b3c\\|x, y branch=main ${md_T}/h/r528\\_1.csv run 1 (#13 of 18) | "* ]]
 }
 
 @test "trend: bad input is one line naming the option or file, exit 2" {
@@ -169,4 +175,76 @@ history() {
 		[[ "$output" == *"$o"* ]]
 	done
 	[ -z "$(awk 'length > 80' <<<"$output")" ]
+}
+
+# ---- a control measured beside every night (docs/trend-control.md) ----
+
+# nights DIR [NIGHTS SEED STEP_NIGHT STEP_PCT]: DIR/subject and DIR/control,
+# one file a night: shared level shifts of up to +-20% on both sides, 1%
+# noise per run, the subject alone +10% from night 25 of 40 (seeded)
+nights() {
+	/usr/bin/python3 tests/cli/synth_nights.py "$1" "${2:-40}" "${3:-1}" "${4:-25}" "${5:-10}"
+}
+
+@test "trend --control: the subject's +10% step at its night, none of the shared shifts, the subject's own medians" {
+	nights "$T/n"
+	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "synth old tm10/control  2025-01-25T02:00:00Z $T/n/subject/n025.csv (#25 of 40)  x1.110 -> x1.223  +10.0% [+9.4%, +10.7%]  p=0.0005 n=24+16  regression  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]
+	[ "${lines[1]}" = "TREND series=1 files=40 change_points=1 regressions=1 improvements=0 failing=0 stat=tm10 alpha=0.001 min_change=5% window=50 recent=12 seed=1 reference=raw order=timestamp verdict=ok control=paired" ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ -z "$stderr" ]
+	# the subject alone: the machine's shifts are change points too, and the note says why
+	run --separate-stderr ./bench trend "$T/n/subject"
+	[[ "$output" == *"TREND series=1 files=40 change_points=7 "* ]]
+	[[ "$output" == *" 2025-01-25T02:00:00Z $T/n/subject/n025.csv run 1 (#73 of 120) "* ]]
+	[ "$stderr" = "bench trend: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)" ]
+	# the control given file by file is the same; --recent counts nights
+	local f c=()
+	for f in "$T"/n/control/*.csv; do c+=(-c "$f"); done
+	run ./bench trend --recent 16 "${c[@]}" "$T/n/subject"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *"  regression, recent  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]]
+}
+
+@test "trend --control: A/A nights under the same shifts, no change point; alone, five" {
+	nights "$T/aa" 40 2 0 0
+	run ./bench trend -c "$T/aa/control" "$T/aa/subject"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "synth old tm10/control  no change point in 40 nights  x1.109 +-1%  subject 10.40us, control 9.35us" ]
+	[[ "${lines[1]}" == "TREND series=1 files=40 change_points=0 "*" control=paired" ]]
+	run ./bench trend "$T/aa/subject"
+	[[ "$output" == *"TREND series=1 files=40 change_points=5 "* ]]
+}
+
+@test "trend --control -f csv, runs, json, markdown: the paired figure and both sides' own" {
+	nights "$T/n"
+	run ./bench trend -f csv -c "$T/n/control" "$T/n/subject"
+	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent,subject_before,subject_after,control_before,control_after" ]
+	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/n/subject/n025.csv,3,1.11039,1.22309,10.04,9.45,10.66,0.000500,24,16,regression,no,11076,11619,9909.5,9491" ]
+	./bench trend -f runs -c "$T/n/control" "$T/n/subject" >"$T/runs"
+	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control" ]
+	[ "$(sed -n 3p "$T/runs")" = "synth,old,1,2025-01-01T02:00:00Z,3,1.10297,1.11039,8516,7721" ]
+	[ "$(wc -l <"$T/runs")" -eq 42 ]
+	run jq -c '[.metadata.control, .series[0].change_points[0].index, .series[0].change_points[0].subject, .series[0].change_points[0].control]' \
+		<(./bench trend -f json -c "$T/n/control" "$T/n/subject")
+	[ "$output" = '["paired",25,{"before":11076,"after":11619},{"before":9909.5,"after":9491}]' ]
+	run ./bench trend -f markdown -c "$T/n/control" "$T/n/subject"
+	[[ "${lines[0]}" == *"; each night against its control)" ]]
+	[[ "${lines[3]}" == "| synth old tm10/control | 2025-01-25T02:00:00Z "*" (#25 of 40) | x1.110 | x1.223 | +10.0% [+9.4%, +10.7%] | 0.0005 | 24+16 | regression; subject 11.08us -> 11.62us, control 9.91us -> 9.49us |" ]]
+}
+
+@test "trend --control: nights that do not pair are refused, one line, exit 2" {
+	nights "$T/n"
+	mv "$T/n/control/n040.csv" "$T/last.csv"
+	bad "40 subject files, 39 control files: the nights pair by order, one file each" \
+		trend -c "$T/n/control" "$T/n/subject"
+	sed 's/^# timestamp: .*/# timestamp: 2025-03-01T02:00:00Z/' "$T/last.csv" >"$T/n/control/n040.csv"
+	bad "night 40: $T/n/subject/n040.csv (2025-02-09T02:00:00Z) and $T/n/control/n040.csv (2025-03-01T02:00:00Z) are more than 12 hours apart: a night missing on one side?" \
+		trend -c "$T/n/control" "$T/n/subject"
+	sed 's/^synth,old,/synth,new,/' "$T/last.csv" >"$T/n/control/n040.csv"
+	bad "$T/n/control/n040.csv: no synth old runs in it (night 40)" trend -c "$T/n/control" "$T/n/subject"
+	mkdir "$T/empty"
+	bad "--control: $T/empty: no .csv files in it" trend -c "$T/empty" "$T/n/subject"
+	bad "$T/nope.csv: No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
 }

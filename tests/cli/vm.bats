@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# needs: python3 busybox
 # bench vm without a VM: its refusals, and everything around a boot with
 # tests/cli/fake-qemu standing in for qemu (the initramfs it is given,
 # the guest's transcript it writes). Real boots: make kernelcheck.
@@ -230,17 +231,17 @@ vm() {
 		bad "--busybox $T/unreadable: Permission denied" vm --qemu "$Q" --busybox "$T/unreadable" "$IMG" -- run
 	fi
 	echo "not an ELF" >"$T/text"
-	run --separate-stderr ./bench vm --qemu "$Q" --busybox "$T/text" "$IMG" -- run
+	run --separate-stderr ./bench vm --qemu "$Q" -o "$T/out" --busybox "$T/text" "$IMG" -- run
 	[ "$status" -eq 3 ]
-	[ "$stderr" = "bench vm: $T/text is not a busybox (no \"BusyBox v\" in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)" ]
+	[ "$stderr" = "bench vm: $T/text is not a busybox (no BusyBox version banner in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)" ]
 	# a static ELF that is not busybox: bench-static itself
-	run --separate-stderr ./bench vm --qemu "$Q" --busybox bench-static "$IMG" -- run
+	run --separate-stderr ./bench vm --qemu "$Q" -o "$T/out" --busybox bench-static "$IMG" -- run
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == "bench vm: bench-static is not a busybox"*"apt-get install busybox-static"* ]]
 }
 
 @test "vm: -p lists: each count 1..8192, none twice, exit 2 stating the range" {
-	for p in 0 64,,1 9000 64, ,64 x 64,64; do
+	for p in 0 64,,1 9000 '64,' ,64 x 64,64; do
 		run --separate-stderr ./bench vm --qemu "$Q" -p "$p" "$IMG" -- run
 		echo "$p: $stderr"
 		[ "$status" -eq 2 ]
@@ -280,7 +281,8 @@ $IMG 4" ]
 			[ "$(sed -n 's/^# vm_boots: //p' "$f")" = "1:$p/2 2:$p/2" ]
 		done
 	done
-	[ "$(ls "$T/out" | grep -c '\.csv$')" -eq 6 ]
+	csvs=("$T"/out/*.csv)
+	[ "${#csvs[@]}" -eq 6 ]
 	# progress per boot, named by file
 	[[ "$stderr" == *"bench vm: A-p8 boot 2/2: "*" s, 8 possible CPUs, 2 online"* ]]
 	# two commands: NAME-CMD-pN.csv
@@ -311,4 +313,55 @@ $IMG 4" ]
 	bad "'trace ... --': no program after '--'" vm --qemu "$Q" "$IMG" -- trace show_stat --
 	bad "'trace -o': bench vm writes the command's CSV itself" vm --qemu "$Q" "$IMG" -- trace -o x f
 	bad "two 'trace' commands" vm --qemu "$Q" "$IMG" -- trace f -- true -- trace g
+}
+
+@test "vm: --dry-run prints the qemu lines, the initramfs and /init, boots nothing, writes nothing" {
+	FAKE_QEMU_LOG=$T/boots vm --dry-run -m 2G -p 4,300 "$IMG" -- run -n 16 -- trace show_stat -- cat /proc/stat
+	[ "$status" -eq 0 ]
+	[ ! -e "$T/boots" ]
+	[ ! -e "$T/out" ]
+	[ "${lines[0]}" = "# stock-p4: 6 boots of 6.12.117, 4 possible CPUs" ]
+	[ "${lines[1]}" = "$Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=4,sockets=1,cores=4,threads=1 -m 2048 -kernel $IMG -initrd WORK/stock.cpio -append 'console=ttyS0 panic=-1' -nodefaults -display none -no-reboot -serial file:WORK/console -serial file:WORK/data" ]
+	[[ "${lines[3]}" == *" -append 'console=ttyS0 panic=-1 possible_cpus=300' "* ]]
+	[ "${lines[4]}" = "# stock: $IMG (sha256 $(sha256sum "$IMG" | cut -d' ' -f1)), initramfs WORK/stock.cpio:" ]
+	[ "${lines[6]}" = "$(printf '/bin/busybox\t\t/bin/busybox')" ]
+	[[ "$output" == *"run 2 'trace' 'show_stat' '--' 'cat' '/proc/stat'"* ]]
+	# a tree's module is not built by a dry run
+	mkdir -p "$T/tree/include/config" "$T/tree/arch/x86/boot"
+	echo 6.12.117 >"$T/tree/include/config/kernel.release"
+	cp "$IMG" "$T/tree/arch/x86/boot/bzImage"
+	vm --dry-run "$T/tree" -- kernel -n 16
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf '/kmod/kstats_bench.ko\tbuilt from kmod/ against %s' "$T/tree")"* ]]
+}
+
+@test "vm: -m takes 512M, 2G or MiB; a bad size is exit 2 with the range" {
+	vm --dry-run -m 512M "$IMG" -- run
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" -m 512 "* ]]
+	bad "--memory: '100M' is not a size in 128M..1024G (e.g. 512M, 2G; a number is MiB)" vm -m 100M "$IMG" -- run
+	bad "--memory: '2GB' is not a size in 128M..1024G" vm -m 2GB "$IMG" -- run
+}
+
+@test "vm: --tuxmake DIR boots its bzImage and records its reproducer_cmdline and sha256" {
+	mkdir -p "$T/tux"
+	cp "$IMG" "$T/tux/bzImage"
+	cat >"$T/tux/metadata.json" <<-'EOF2'
+		{"build": {"targets": ["config", "kernel"], "target_arch": "x86_64",
+		 "reproducer_cmdline": ["tuxmake", "--target-arch=x86_64", "--kconfig=defconfig",
+		  "--toolchain=gcc-12", "KCFLAGS=-O2 -g", "config", "kernel"]},
+		 "results": {"status": "PASS"}}
+	EOF2
+	vm -B 1 -p 4 --tuxmake "$T/tux" --tuxmake "other=$T/tux" -- run -n 16
+	[ "$status" -eq 0 ]
+	f=$T/out/tux.csv
+	[ "$(sed -n 's/^# vm_tuxmake: //p' "$f")" = "$T/tux" ]
+	[ "$(sed -n 's/^# vm_tuxmake_reproducer: //p' "$f")" = "tuxmake --target-arch=x86_64 --kconfig=defconfig --toolchain=gcc-12 'KCFLAGS=-O2 -g' config kernel" ]
+	[ "$(sed -n 's/^# vm_image_sha256: //p' "$f")" = "$(sha256sum "$IMG" | cut -d' ' -f1)" ]
+	[ "$(sed -n 's/^# vm_image: //p' "$T/out/other.csv")" = "$T/tux/bzImage" ]
+	# not a tuxmake directory: exit 2 naming it
+	mkdir -p "$T/empty"
+	bad "--tuxmake $T/empty: no bzImage in it" vm --tuxmake "$T/empty" -- run
+	echo '{"build": {"reproducer_cmdline": "tuxmake"}}' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata" vm --tuxmake "$T/tux" -- run
 }

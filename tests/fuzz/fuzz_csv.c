@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/compare.h"
-#include "lib/csv.h"
-#include "lib/results.h"
+#include "lib/report/compare.h"
+#include "lib/report/csv.h"
+#include "lib/report/results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

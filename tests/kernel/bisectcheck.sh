@@ -27,11 +27,9 @@ boots=${BISECTCHECK_BOOTS:-5}
 possible=${BISECTCHECK_POSSIBLE:-255}
 t0=$SECONDS
 
-say() { printf 'bisectcheck: %s\n' "$*" >&2; }
-die() {
-	say "$*"
-	exit 3
-}
+lib_prog=bisectcheck
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 # git in the tree, as a fixed author, with no user config; objects
 # uncompressed (zlib was most of the 2 minutes the first commit took),
@@ -120,11 +118,19 @@ main() {
 	[ -z "$dir" ] || { echo "== git bisect log"; cat "$dir/bisect.log"; }
 	first=$(sed -n 's/^BISECT first_bad=\([0-9a-f]*\) .*/\1/p' <<<"$out")	# the full hash
 	steps=$(sed -n 's/^BISECT .* steps=\([0-9]*\) .*/\1/p' <<<"$out")
-	if [ "$rc" = 0 ] && [ "$first" = "$want" ] && [ "${steps:-9}" -le 3 ]; then
-		echo "BISECTCHECK passed: first bad commit ${first:0:12} (the plant) in $steps steps, $boots boots a step, $((SECONDS - t0)) s"
+	# the report: 0-day's subject for the plant, and regzbot's line
+	report=no
+	if [ -n "$dir" ] && [ -n "$first" ] &&
+		grep -qE "^Subject: \[[^]]+:[^]]+\] \[TEST ONLY genirq\] ${first:0:10}: [a-z0-9_.-]+ \+[0-9.]+% regression$" "$dir/bisect.txt" &&
+		grep -qx "#regzbot introduced: ${first:0:10}" "$dir/bisect.txt" &&
+		grep -q '^         %stddev     %change         %stddev$' "$dir/bisect.txt"; then
+		report=yes
+	fi
+	if [ "$rc" = 0 ] && [ "$first" = "$want" ] && [ "${steps:-9}" -le 3 ] && [ "$report" = yes ]; then
+		echo "BISECTCHECK passed: first bad commit ${first:0:12} (the plant) in $steps steps, $boots boots a step, its report in $dir/bisect.txt, $((SECONDS - t0)) s"
 		exit 0
 	fi
-	echo "BISECTCHECK FAILED: run.sh bisect exit $rc, first bad ${first:-none} (the plant is $want), ${steps:-?} steps (at most 3), $((SECONDS - t0)) s"
+	echo "BISECTCHECK FAILED: run.sh bisect exit $rc, first bad ${first:-none} (the plant is $want), ${steps:-?} steps (at most 3), report ${report}, $((SECONDS - t0)) s"
 	exit 1
 }
 

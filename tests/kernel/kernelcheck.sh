@@ -50,11 +50,9 @@ fails=()
 summary=()
 t_start=$SECONDS
 
-say() { printf 'kernelcheck: %s\n' "$*" >&2; }
-die() {
-	say "$*"
-	exit 3
-}
+lib_prog=kernelcheck
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 fail() {
 	echo "FAIL: $*"
 	fails+=("$*")

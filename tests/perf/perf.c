@@ -23,9 +23,9 @@
 #include <time.h>
 
 #include "kstats_hist.h"
-#include "lib/engine.h"
-#include "lib/topo.h"
-#include "lib/tsc.h"
+#include "lib/measure/engine.h"
+#include "lib/measure/topo.h"
+#include "lib/measure/tsc.h"
 #include "workloads/registry.h"
 
 #define NR_VALUES	(1u << 20)

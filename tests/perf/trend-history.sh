@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
 # trend-history.sh [NIGHTS [DIR]] - bench trend on real runs, README's
-# "bench trend" figures: two histories of NIGHTS (default 40) invocations
+# "bench trend" figures: three histories of NIGHTS (default 40) invocations
 # of `bench run -q --runs 3 --possible-cpus P --cache cold -n 2048`, each
 # file given the timestamp of its own night (02:00 UTC, one a day):
 #
 #   step   P = 480, then 528 from night 25 on (the old path clears 10%
 #          more units): bench trend must find the old path's change
 #          point at night 25 +- 1 and no other, in either series;
-#   aa     P = 480 every night: it must find none.
+#   aa     P = 480 every night: it must find none;
+#   aa2    P = 480 every night, a second A/A history.
 #
-# The two are interleaved, night by night, so that the machine's drift
-# during the job hits both. The files stay in DIR (default
-# results/trend-history-<stamp>) for ./run.sh trend DIR/step and DIR/aa.
-# About 16 s a night and history on the 2-core development VM at a load
-# average of 5 (20-30 min in all); the load average is printed as it goes.
-# Exit 0 when both figures hold, 1 when not.
+# The three are interleaved, night by night, so that the machine's drift
+# during the job hits all. Then the same with a control (issue 31,
+# docs/trend-control.md): bench trend --control aa step must find the
+# step at night 25 +- 1 and no other, and --control aa aa2 none; the
+# machine's level shifts, which the histories share, cancel out of the
+# nightly ratio. The files stay in DIR (default
+# results/trend-history-<stamp>) for ./run.sh trend [--control DIR/aa]
+# DIR/step. About 16 s a night and history on the 2-core development VM
+# at a load average of 5 (30-45 min in all); the load average is printed
+# as it goes. A rerun into the same DIR measures only the nights missing.
+# Exit 0 when every figure holds, 1 when not.
 #   make trend-history          or          tests/perf/trend-history.sh 40
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,7 +32,7 @@ esac
 [ "$nights" -ge 30 ] || { echo "trend-history.sh: NIGHTS must be 30 or more (the step is at 25)" >&2; exit 2; }
 dir=${2:-results/trend-history-$(date -u +%Y%m%dT%H%M%SZ)}
 [ -x ./bench ] || make -s bench
-mkdir -p "$dir/step" "$dir/aa"
+mkdir -p "$dir/step" "$dir/aa" "$dir/aa2"
 step=25
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -46,32 +52,46 @@ measure() {
 echo "trend-history.sh: $nights nights into $dir, load $(load)" >&2
 t0=$(date +%s)
 for ((i = 1; i <= nights; i++)); do
-	if [ -f "$dir/step/night-$(printf %02d "$i").csv" ] && [ -f "$dir/aa/night-$(printf %02d "$i").csv" ]; then
+	n=night-$(printf %02d "$i").csv
+	if [ -f "$dir/step/$n" ] && [ -f "$dir/aa/$n" ] && [ -f "$dir/aa2/$n" ]; then
 		continue	# a rerun into the same DIR keeps what it has
 	fi
 	measure "$dir/step" "$i" "$([ "$i" -ge "$step" ] && echo 528 || echo 480)"
 	measure "$dir/aa" "$i" 480
+	measure "$dir/aa2" "$i" 480
 	echo "trend-history.sh: night $i of $nights, $(($(date +%s) - t0)) s, load $(load)" >&2
 done
 
-# the change points of one history, as "VARIANT:NIGHT" words
+# the change points of one history [against a control], as "VARIANT:NIGHT" words
 points() {
-	{ ./bench trend -f csv "$1" || true; } | awk -F, 'NR > 1 { sub(/.*night-/, "", $8); sub(/\.csv$/, "", $8);
-		printf "%s:%d ", $2, $8 }'
+	{ ./bench trend -f csv "$@" 2>/dev/null || true; } |
+		awk -F, 'NR > 1 { sub(/.*night-/, "", $8); sub(/\.csv$/, "", $8); printf "%s:%d ", $2, $8 }'
 }
 
 ok=1
-for h in step aa; do
+for h in step aa aa2; do
 	echo "== bench trend $dir/$h"
-	./bench trend "$dir/$h" || true
+	./bench trend "$dir/$h" 2>/dev/null || true
+done
+for h in step aa2; do
+	echo "== bench trend --control $dir/aa $dir/$h"
+	./bench trend --control "$dir/aa" "$dir/$h" || true
 done
 sp=$(points "$dir/step")
 ap=$(points "$dir/aa")
+cs=$(points --control "$dir/aa" "$dir/step")
+ca=$(points --control "$dir/aa" "$dir/aa2")
 case " $sp" in
 " old:2[456] ") ;;
 *) ok=0 ;;
 esac
 [ -z "$ap" ] || ok=0
+case " $cs" in
+" old:2[456] ") ;;
+*) ok=0 ;;
+esac
+[ -z "$ca" ] || ok=0
 echo "TRENDHISTORY nights=$nights step_at=$step step_points=${sp:-none} aa_points=${ap:-none}" \
+	"control_step_points=${cs:-none} control_aa_points=${ca:-none}" \
 	"load=$(load | tr ' ' '/') verdict=$([ "$ok" = 1 ] && echo ok || echo fail)"
 [ "$ok" = 1 ]

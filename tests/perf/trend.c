@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trend.c - `make perf-trend`: bench trend's figures (lib/trend.h), to
+ * trend.c - `make perf-trend`: bench trend's figures (lib/report/trend.h), to
  * read, never asserted.
  *
  *   false_per_100_runs  change points found in stationary noise, per 100
@@ -44,11 +44,11 @@
 #include <unistd.h>
 
 #include "kstats_hist.h"
-#include "lib/compare.h"
-#include "lib/csv.h"
-#include "lib/meta.h"
-#include "lib/results.h"
-#include "lib/trend.h"
+#include "lib/report/compare.h"
+#include "lib/report/csv.h"
+#include "lib/report/meta.h"
+#include "lib/report/results.h"
+#include "lib/report/trend.h"
 
 /* ---- noise ---- */
 

@@ -20,8 +20,10 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/cmpfmt.h"
-#include "lib/testbed.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/lkp.h"
+#include "lib/report/testbed.h"
 
 #define REG { \
 	.before = 13150.2, .after = 15330, .before_spread = 0.04, .after_spread = 0.05, \
@@ -109,7 +111,11 @@ static void test_line_and_helpers(void **state)
 	assert_ptr_equal(cmpfmt_find("table"), &cmpfmt_writers[CMPFMT_TABLE]);
 	assert_null(cmpfmt_find("xml"));
 	assert_string_equal(cmpfmt_writers[7].name, "github-action-benchmark");
-	assert_null(cmpfmt_writers[8].name);
+	assert_string_equal(cmpfmt_writers[8].name, "cdf");
+	assert_string_equal(cmpfmt_writers[9].name, "kcidb");
+	assert_string_equal(cmpfmt_writers[10].name, "lkp");
+	assert_null(cmpfmt_writers[11].name);
+	assert_true(cmpfmt_find("kcidb")->testbed && !cmpfmt_find("lkp")->testbed);
 	assert_true(cmpfmt_find("table")->testbed && cmpfmt_find("json")->testbed);
 	assert_true(cmpfmt_find("markdown")->testbed && cmpfmt_find("junit")->testbed);
 	assert_false(cmpfmt_find("csv")->testbed || cmpfmt_find("runs")->testbed);
@@ -397,6 +403,59 @@ static void test_annotations(void **state)
 	free(got);
 }
 
+/* cdf: each side's pooled buckets, their exclusive upper bound and the fraction at or below */
+static void test_cdf(void **state)
+{
+	struct cmp_series s[1] = { { .workload = "w", .variant = "v", .nb = 1, .na = 1,
+				     .x = x_reg, .r = REG } };
+	struct cmpfmt c = { .s = s, .n = 1, .stat = "tm10", .unit = "cycles" };
+
+	(void)state;
+	s[0].pool[0] = kstats_hist_create(2);
+	s[0].pool[1] = kstats_hist_create(2);
+	assert_non_null(s[0].pool[0]);
+	assert_non_null(s[0].pool[1]);
+	kstats_hist_record_n(s[0].pool[0], 8192, 3);
+	kstats_hist_record_n(s[0].pool[0], 10240, 1);
+	kstats_hist_record_n(s[0].pool[1], 12288, 2);
+	assert_writes("cdf", &c,
+		"# unit: cycles\n"
+		"side,workload,variant,hi,fraction\n"
+		"before,w,v,10240,0.75\n"
+		"before,w,v,12288,1\n"
+		"after,w,v,14336,1\n");
+	kstats_hist_free(s[0].pool[0]);
+	kstats_hist_free(s[0].pool[1]);
+}
+
+/* KCIDB's names and 0-day's numbers: what the writers build on */
+static void test_kcidb_lkp_helpers(void **state)
+{
+	char buf[KCIDB_ORIGIN_MAX + 1];
+
+	(void)state;
+	assert_true(kcidb_origin_valid("kstats_bench"));
+	assert_true(kcidb_origin_valid("lab_2"));
+	assert_false(kcidb_origin_valid("kstats-bench"));
+	assert_false(kcidb_origin_valid("Lab"));
+	assert_false(kcidb_origin_valid(""));
+	memset(buf, 'a', KCIDB_ORIGIN_MAX);
+	buf[KCIDB_ORIGIN_MAX] = 0;
+	assert_false(kcidb_origin_valid(buf));
+	buf[KCIDB_ORIGIN_MAX - 1] = 0;
+	assert_true(kcidb_origin_valid(buf));
+	assert_string_equal(kcidb_segment(buf, sizeof(buf), "irqdesc-alloc"), "irqdesc-alloc");
+	assert_string_equal(kcidb_segment(buf, sizeof(buf), "a.b c/d_E"), "a_b_c_d_E");
+	assert_string_equal(kcidb_segment(buf, sizeof(buf), ""), "_");
+	assert_string_equal(kcidb_segment(buf, 4, "abcdef"), "abc");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 0.19), "0.19");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 260.924), "260.92");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 138055.4), "138055");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 83270128), "83270128");
+	assert_string_equal(lkp_number(buf, sizeof(buf), 7.967e9), "7.967e+09");
+	assert_string_equal(lkp_number(buf, sizeof(buf), -1234.6), "-1235");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +465,8 @@ int main(void)
 		cmocka_unit_test(test_json_exports),
 		cmocka_unit_test(test_compare_formats),
 		cmocka_unit_test(test_annotations),
+		cmocka_unit_test(test_cdf),
+		cmocka_unit_test(test_kcidb_lkp_helpers),
 	};
 
 	return cmocka_run_group_tests_name("cmpfmt", tests, NULL, NULL);

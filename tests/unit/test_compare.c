@@ -21,8 +21,8 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/compare.h"
-#include "lib/results.h"
+#include "lib/report/compare.h"
+#include "lib/report/results.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

@@ -4,7 +4,7 @@
  * the writer's histograms exactly (counts, 128-bit sums, min, max);
  * formats 1 and 2 are still read; every check of a format 3 row can
  * fail; runs added to a set keep their labels, their merge and their
- * metadata; the module's results text parsed (lib/kmod.h).
+ * metadata; the module's results text parsed (lib/kernel/kmod.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -17,10 +17,10 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/csv.h"
-#include "lib/kmod.h"
-#include "lib/meta.h"
-#include "lib/results.h"
+#include "lib/report/csv.h"
+#include "lib/kernel/kmod.h"
+#include "lib/report/meta.h"
+#include "lib/report/results.h"
 
 static const struct results_label merged = {
 	.workload = "w", .variant = "old", .run = RESULTS_RUN_ALL,

@@ -16,9 +16,9 @@
 #include <cmocka.h>
 #include <numa.h>
 
-#include "lib/pcpu.h"
-#include "lib/topo.h"
-#include "lib/tsc.h"
+#include "lib/measure/pcpu.h"
+#include "lib/measure/topo.h"
+#include "lib/measure/tsc.h"
 
 /* ---- topology ---- */
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/pcpu.h"
+#include "lib/measure/pcpu.h"
 
 #define K256	(256u << 10)
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_runs.c - the --runs process runner (lib/runs.h): every run in a
+ * test_runs.c - the --runs process runner (lib/measure/runs.h): every run in a
  * child of its own, read back exactly as its run and into the merge; a
  * child that fails, is killed, writes garbage or stops before its
  * first sample; a stop between two runs; the per-CPU series kept only
@@ -21,10 +21,10 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/csv.h"
-#include "lib/meta.h"
-#include "lib/results.h"
-#include "lib/runs.h"
+#include "lib/report/csv.h"
+#include "lib/report/meta.h"
+#include "lib/report/results.h"
+#include "lib/measure/runs.h"
 
 /* what the test's children do, per run */
 enum child_does {

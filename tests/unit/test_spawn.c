@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_spawn.c - the process runner (lib/spawn.h): exit codes and
+ * test_spawn.c - the process runner (lib/kernel/spawn.h): exit codes and
  * signals as a shell's $?, an exec that fails, the timeout that kills
  * (the child's whole process group), stdout and stderr redirected, the
  * PATH lookup, and the tree removed without rm.
@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/spawn.h"
+#include "lib/kernel/spawn.h"
 
 static char *tmpdir(void)
 {

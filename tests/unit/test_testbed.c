@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/meta.h"
-#include "lib/testbed.h"
+#include "lib/report/meta.h"
+#include "lib/report/testbed.h"
 
 #define HOSTS "tests/fixtures/hosts/"
 

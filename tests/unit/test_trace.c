@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_trace.c - the slot math of bench trace's BPF program
- * (bpf/ksb_trace.h, which the program and lib/trace.c both include)
+ * (bpf/ksb_trace.h, which the program and lib/kernel/trace.c both include)
  * against kstats_hist's: the kernel files every sample in the slot that
  * kstats_hist_add_slot() is then given, for every frac_bits.
  */

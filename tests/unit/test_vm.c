@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_vm.c - what bench vm builds before a boot and reads after it:
- * the newc archive byte for byte (lib/cpio.h), the releases of a bzImage,
- * a module and a tree and the static-ELF check (lib/kimage.h), and the
- * qemu command, /init and the guest's results (lib/vm.h).
+ * the newc archive byte for byte (lib/kernel/cpio.h), the releases of a bzImage,
+ * a module and a tree and the static-ELF check (lib/kernel/kimage.h), and the
+ * qemu command, /init and the guest's results (lib/kernel/vm.h).
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -20,9 +20,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/cpio.h"
-#include "lib/kimage.h"
-#include "lib/vm.h"
+#include "lib/kernel/cpio.h"
+#include "lib/kernel/kimage.h"
+#include "lib/kernel/sha256.h"
+#include "lib/kernel/vm.h"
+#include "lib/kernel/vmprep.h"
 
 /* a fresh directory for one test's files */
 static char *tmpdir(void)
@@ -312,7 +314,7 @@ static void test_vm_init(void **state)
 	assert_non_null(strstr(buf, "\nmount -t bpf bpf /sys/fs/bpf 2>/dev/null\n"));
 	assert_non_null(strstr(buf, "\nmount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"));
 	/* -q -o before the command's own words: trace's after "--" are COMMAND's */
-	assert_non_null(strstr(buf, "\t/bench \"$c\" -q -o /tmp/$n.csv \"$@\" "));
+	assert_non_null(strstr(buf, "\t/bench \"$cmd\" -q -o /tmp/$n.csv \"$@\" "));
 	assert_non_null(strstr(buf, "\nrun 1 'kernel' '-w' 'kernel-irq-alloc'\n"
 				    "run 2 'run' '--label' 'it'\\''s'\n"
 				    "echo '@ksb done' >&3\npoweroff -f\n"));
@@ -438,6 +440,106 @@ static void test_vm_sweep_order(void **state)
 	}
 }
 
+/* -p's list: counts in order, each 1..limit, none twice, at most max */
+static void test_vmprep_counts(void **state)
+{
+	unsigned int c[4], n;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(vmprep_counts("64,128,255", c, 4, 8192, &n, why, sizeof(why)), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(c[0], 64);
+	assert_int_equal(c[2], 255);
+	assert_int_equal(vmprep_counts("8192", c, 4, 8192, &n, why, sizeof(why)), 0);
+	assert_int_equal(c[0], 8192);
+	assert_int_equal(vmprep_counts("8193", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--possible-cpus: '8193' is not a list of at most 4 counts, each in 1..8192 (e.g. 64,128,255)");
+	assert_int_equal(vmprep_counts("1,2,3,4,5", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("4,,8", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("-4", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("4,8,", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("4, 8", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_counts("8,8", c, 4, 8192, &n, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--possible-cpus: '8,8' asks 8 twice");
+}
+
+/* commands after "--": trace's first "--" is its own, its PROG runs to the next */
+static void test_vmprep_cmd(void **state)
+{
+	char *argv[] = { "vm", "--", "trace", "-p", "fentry", "f", "--", "cat", "-o", "/x", "--",
+			 "run", "-n", "4", "--", "trace", "g", "--", NULL };
+	int argc = 18, i;
+	struct vm_cmd c;
+	char why[256];
+
+	(void)state;
+	i = vmprep_cmd(&c, argc, argv, 2, why, sizeof(why));
+	assert_int_equal(i, 10);
+	assert_int_equal(c.argc, 8);
+	assert_string_equal(c.what, "trace -p fentry f -- cat -o /x");
+	i = vmprep_cmd(&c, argc, argv, i + 1, why, sizeof(why));
+	assert_int_equal(i, 14);
+	assert_string_equal(c.what, "run -n 4");
+	assert_int_equal(vmprep_cmd(&c, argc, argv, i + 1, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
+	/* a trace without PROG ends at the end; -o before PROG is refused */
+	{
+		char *a[] = { "trace", "f", NULL }, *b[] = { "trace", "-o", "x", "f", NULL };
+		char *e[] = { "hist", NULL }, *d[] = { "--", NULL };
+
+		assert_int_equal(vmprep_cmd(&c, 2, a, 0, why, sizeof(why)), 2);
+		assert_int_equal(vmprep_cmd(&c, 4, b, 0, why, sizeof(why)), -EINVAL);
+		assert_string_equal(why, "'trace -o': bench vm writes the command's CSV itself (-o DIR)");
+		assert_int_equal(vmprep_cmd(&c, 1, e, 0, why, sizeof(why)), -EINVAL);
+		assert_int_equal(vmprep_cmd(&c, 1, d, 0, why, sizeof(why)), -EINVAL);
+		assert_string_equal(why, "an empty command after '--' (e.g. -- kernel -w kernel-irq-alloc)");
+	}
+}
+
+/* FIPS 180-4's examples, and one over several blocks (sha256sum's figure) */
+static void test_sha256(void **state)
+{
+	char hex[SHA256_HEX], *big = malloc(1000000);
+
+	(void)state;
+	sha256_buf("", 0, hex);
+	assert_string_equal(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_buf("abc", 3, hex);
+	assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	sha256_buf("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	assert_string_equal(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	assert_non_null(big);
+	memset(big, 'a', 1000000);
+	sha256_buf(big, 1000000, hex);
+	assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	free(big);
+	assert_int_equal(sha256_file("/nonexistent", hex), -ENOENT);
+}
+
+/* -m: 512M, 2G, MiB; the range */
+static void test_vmprep_memory(void **state)
+{
+	unsigned long m;
+	char why[256];
+
+	(void)state;
+	assert_int_equal(vmprep_memory("512M", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 512);
+	assert_int_equal(vmprep_memory("2G", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 2048);
+	assert_int_equal(vmprep_memory("1024", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 1024);
+	assert_int_equal(vmprep_memory("262144k", 128, 1 << 20, &m, why, sizeof(why)), 0);
+	assert_int_equal(m, 256);
+	assert_int_equal(vmprep_memory("100M", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--memory: '100M' is not a size in 128M..1024G (e.g. 512M, 2G; a number is MiB)");
+	assert_int_equal(vmprep_memory("2T", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_memory("1025G", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_memory("1000k", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+	assert_int_equal(vmprep_memory("2GB", 128, 1 << 20, &m, why, sizeof(why)), -EINVAL);
+}
+
 static void test_vm_count_cpus(void **state)
 {
 	(void)state;
@@ -464,6 +566,10 @@ int main(void)
 		cmocka_unit_test(test_vm_guest_read),
 		cmocka_unit_test(test_vm_guest_cut),
 		cmocka_unit_test(test_vm_sweep_order),
+		cmocka_unit_test(test_vmprep_counts),
+		cmocka_unit_test(test_vmprep_cmd),
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_vmprep_memory),
 		cmocka_unit_test(test_vm_count_cpus),
 	};
 

@@ -39,10 +39,9 @@ trap '[ -z "${VMCHECK_KEEP:-}" ] || cp -r "$work" "$VMCHECK_KEEP"; rm -rf "$work
 fails=0
 checks=0
 
-die() {
-	echo "vmcheck: $*" >&2
-	exit 3
-}
+lib_prog=vmcheck
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 # ---- the initramfs ----
 

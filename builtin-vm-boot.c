@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-vm-boot.c - bench vm's checks before anything boots (through
+ * lib/kernel/vmprep.h), the guests' initramfs, and one boot: the tries of
+ * lib/kernel/vmboot.h, waited for with bench_wait() (SIGINT/SIGTERM, the
+ * progress line), and what the guest sent read back into the cell's
+ * runs. The options and the driver are builtin-vm.c's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "builtin-vm.h"
+#include "lib/report/csv.h"
+#include "lib/kernel/kmod.h"
+#include "lib/kernel/spawn.h"
+
+/* a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
+int bv_said(int ret, const char *why)
+{
+	if (!ret)
+		return 0;
+	if (ret == -EINVAL) {
+		bench_err("%s", why);
+		return EXIT_USAGE;
+	}
+	return bench_refused("%s", why);
+}
+
+/* ---- checks, before anything boots ---- */
+
+/* the static bench and busybox the guests get */
+int bv_check_guest_files(void)
+{
+	char why[PATH_MAX + 256];
+
+	return bv_said(vmprep_bench(vmg.bench, vmg.bench_path, sizeof(vmg.bench_path), why,
+				    sizeof(why)), why) ?:
+	       bv_said(vmprep_busybox(vmg.busybox, strcmp(vmg.busybox, BV_BUSYBOX), why,
+				      sizeof(why)), why);
+}
+
+/* does any command need the module? */
+static bool bv_needs_module(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < vmg.nr_c; i++)
+		if (!strcmp(vmg.c[i].argv[0], "kernel"))
+			return true;
+	return false;
+}
+
+/* a module file built for @k's release */
+static int bv_check_ko(struct bv_kernel *k, const char *ko, const char *opt)
+{
+	char why[2 * PATH_MAX];
+	int ret = vmprep_ko(ko, opt, k->name, k->release, why, sizeof(why));
+
+	if (!ret)
+		snprintf(k->ko, sizeof(k->ko), "%s", ko);
+	return bv_said(ret, why);
+}
+
+/* the module built against @tree in the work directory, for @k */
+static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
+{
+	char rel[KIMAGE_RELEASE_MAX], src[PATH_MAX], dir[PATH_MAX], ko[PATH_MAX + 32];
+	int ret;
+
+	if (kimage_tree_release(tree, rel, sizeof(rel))) {
+		bench_err("%s%s is not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
+			  opt, tree);
+		return EXIT_USAGE;
+	}
+	if (kmod_src_dir(src, sizeof(src)))
+		return bench_refused("no module sources (kmod/) beside bench or in share/kstats-bench");
+	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", vmg.work, k->name);
+	if (!vmg.quiet)
+		fprintf(stderr, "%s: %s: building kstats_bench.ko against %s\n", bench_prog,
+			k->name, tree);
+	ret = kmod_build(tree, dir, STDERR_FILENO);
+	if (ret < 0)
+		return bench_refused("copying the module's sources to %s: %s", dir, strerror(-ret));
+	if (ret)
+		return bench_refused("%s: building the module against %s failed (make -C %s M=%s modules)",
+				  k->name, tree, tree, dir);
+	snprintf(ko, sizeof(ko), "%s/kstats_bench.ko", dir);
+	return bv_check_ko(k, ko, opt);
+}
+
+/* every kernel: its image, its module when a command needs one */
+int bv_check_kernels(void)
+{
+	char why[2 * PATH_MAX];
+	struct bv_kernel *k;
+	int ret = 0;
+
+	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++) {
+		ret = bv_said(vmprep_image(k->name, k->tree, k->image, k->release,
+					   sizeof(k->release), why, sizeof(why)), why);
+		if (!ret && (ret = sha256_file(k->image, k->sha256)))
+			ret = bench_refused("%s: %s: %s", k->name, k->image, strerror(-ret));
+		if (ret || !bv_needs_module())
+			continue;
+		if (vmg.dry_run && (k->tree || (vmg.kbuild && !vmg.module)))
+			k->ko_tree = k->tree ? k->tree : vmg.kbuild;	/* built at a boot */
+		else if (k->tree)
+			ret = bv_build_kmod(k, k->tree, "");
+		else if (vmg.module)
+			ret = bv_check_ko(k, vmg.module, "--module ");
+		else if (vmg.kbuild && k > vmg.k && vmg.k[0].ko[0] && !vmg.k[0].tree)
+			ret = bv_check_ko(k, vmg.k[0].ko, "--kbuild ");	/* built once */
+		else if (vmg.kbuild)
+			ret = bv_build_kmod(k, vmg.kbuild, "--kbuild ");
+		else {
+			bench_err("%s: bench kernel needs the module: give the kernel's build tree, --kbuild DIR or --module KO",
+				  k->name);
+			ret = EXIT_USAGE;
+		}
+	}
+	return ret;
+}
+
+/* ---- the guest ---- */
+
+/* the machine of every count, checked; the cells: every kernel at every count */
+int bv_check_config(void)
+{
+	unsigned int i, p;
+	char why[256];
+
+	vmg.nr_cells = vmg.nr_k * vmg.nr_p;
+	vmg.cell = calloc(vmg.nr_cells, sizeof(*vmg.cell));
+	if (!vmg.cell)
+		return bench_refused("%s", strerror(ENOMEM));
+	for (i = 0; i < vmg.nr_cells; i++) {
+		struct bv_cell *c = &vmg.cell[i];
+
+		p = vmg.possible[i % vmg.nr_p];
+		c->k = &vmg.k[i / vmg.nr_p];
+		c->vm = (struct vm_config) {
+			.qemu = vmg.qemu, .accel = vmg.accel, .cpus = (unsigned int)vmg.cpus,
+			.possible = p, .nodes = (unsigned int)vmg.nodes,
+			.memory = (unsigned long)vmg.memory, .append = vmg.append,
+		};
+		if (vmg.nr_p == 1)
+			snprintf(c->label, sizeof(c->label), "%s", c->k->name);
+		else
+			snprintf(c->label, sizeof(c->label), "%s-p%u", c->k->name, p);
+		if (vm_check_config(&c->vm, why, sizeof(why))) {
+			bench_err("%s", why);
+			return EXIT_USAGE;
+		}
+	}
+	if (vmg.accel == VM_KVM && access("/dev/kvm", R_OK | W_OK))
+		return bench_refused("--accel kvm: /dev/kvm: %s", strerror(errno));
+	return 0;
+}
+
+/* @k's initramfs: busybox, bench, the module, /init for the commands */
+int bv_initramfs(struct bv_kernel *k)
+{
+	char *const *cmds[VM_MAX_CMDS];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < vmg.nr_c; i++)
+		cmds[i] = vmg.c[i].argv;
+	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", vmg.work, k->name);
+	ret = vm_initramfs(k->initrd, cmds, vmg.nr_c, vmg.busybox, vmg.bench_path,
+			   k->ko[0] ? k->ko : NULL);
+	if (ret)
+		return bench_refused("%s: writing its initramfs %s: %s", k->name, k->initrd,
+				  strerror(-ret));
+	return 0;
+}
+
+/* ---- booting ---- */
+
+/* one boot being waited for, for bench_wait() and lib/vmboot's callbacks */
+struct bv_wait {
+	struct spawn *s;		/* qemu, once started */
+	const struct bv_cell *c;	/* what it boots */
+	unsigned int b;			/* which boot, 0.. */
+	bool stopped;			/* a SIGINT/SIGTERM killed it */
+};
+
+static int bv_qemu_poll(void *priv)
+{
+	struct bv_wait *w = priv;
+
+	return spawn_poll(w->s, (unsigned long)vmg.timeout * 1000);
+}
+
+/* the first SIGINT/SIGTERM: the boot is not kept, so qemu goes at once */
+static void bv_qemu_stop(void *priv, int sig)
+{
+	struct bv_wait *w = priv;
+
+	(void)sig;
+	w->stopped = true;
+	spawn_kill(w->s, SIGKILL);
+}
+
+/* the second: no temp file beside an output, no work directory left */
+static void bv_qemu_leave(void *priv)
+{
+	spawn_kill(((struct bv_wait *)priv)->s, SIGKILL);
+	bv_free();
+	bv_cleanup();
+}
+
+static void bv_qemu_progress(void *priv)
+{
+	const struct bv_wait *w = priv;
+
+	fprintf(stderr, "%s: %s boot %u/%lu: %.0f s ", bench_prog, w->c->label, w->b + 1,
+		(unsigned long)vmg.boots, spawn_now() - w->s->t0);
+}
+
+/*
+ * lib/vmboot's wait: qemu at most --timeout seconds; the first SIGINT or
+ * SIGTERM kills it and is kept in vmg.signo. 0, 1 when stopped, -errno.
+ */
+static int bv_wait(struct spawn *s, void *priv)
+{
+	struct bv_wait *w = priv;
+	struct bench_wait bw = {
+		.poll = bv_qemu_poll, .stop = bv_qemu_stop, .leave = bv_qemu_leave,
+		.progress = bv_qemu_progress, .priv = w, .tick_ms = 200, .wake = SIGCHLD,
+		.quiet = vmg.quiet, .signo = &vmg.signo,
+	};
+	int ret;
+
+	w->s = s;
+	ret = bench_wait(&bw);
+	return ret ? ret : w->stopped;
+}
+
+/* a try that hung or crashed, said */
+static void bv_retry(void *priv, const char *why, bool again)
+{
+	const struct bv_wait *w = priv;
+
+	fprintf(stderr, "%s: %s boot %u %s%s\n", bench_prog, w->c->label, w->b + 1, why,
+		again ? "; booting it again" : "");
+}
+
+/* a command's exit code in the guest, as ours: 2 for its usage errors */
+static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i,
+			 const struct vm_guest *g)
+{
+	int rc = g->rc[i];
+
+	fprintf(stderr, "%s: %s boot %u: bench %s exited %d in the guest: %s\n", bench_prog,
+		c->label, b + 1, vmg.c[i].argv[0], rc, g->err[i][0] ? g->err[i] : "(no message)");
+	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_ENV;
+}
+
+/*
+ * the CSV command @i wrote in boot @b, read back as run b + 1; per-CPU
+ * series of each boot kept while they stay few (lib/measure/runs.h, as bench
+ * run --runs)
+ */
+static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct vm_guest *g)
+{
+	struct csv_error err = { 0, "no CSV" };
+	int ret = -EINVAL;
+
+	if (g->csv[i])
+		ret = runs_absorb(&c->runs[i].set, g->csv[i], b + 1, &err);
+	if (!ret)
+		return 0;
+	return bench_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", c->label,
+			     b + 1, vmg.c[i].argv[0], err.line,
+			     ret == -EINVAL ? err.why : strerror(-ret));
+}
+
+/* what a finished boot brought: the CPUs it counted, every command's CSV */
+static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g)
+{
+	char why[512];
+	unsigned int i;
+	int ret = 0;
+
+	if (vmboot_check_cpus(&c->vm, g, why, sizeof(why)))
+		return bench_refused("%s boot %u: %s", c->label, b + 1, why);
+	for (i = 0; i < vmg.nr_c && !ret; i++)
+		ret = g->rc[i] ? bv_cmd_failed(c, b, i, g) : 0;
+	for (i = 0; i < vmg.nr_c && !ret; i++)
+		ret = bv_absorb(c, b, i, g);
+	return ret;
+}
+
+/*
+ * Boot @c once (and again after a hang or a crash, --retries times,
+ * lib/kernel/vmboot.h), keep its console and read its results back as run
+ * @b + 1. Returns 0, 128 + signal when stopped, or an exit code after a
+ * message.
+ */
+int bv_boot(struct bv_cell *c, unsigned int b)
+{
+	struct vmboot_stat *bt = &c->boot[b];
+	struct bv_wait w = { .c = c, .b = b };
+	struct vmboot vb = {
+		.vm = &c->vm, .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
+		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
+		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
+		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = &w,
+	};
+	enum vmboot_end end = vmboot_run(&vb);
+	int ret;
+
+	if (!c->qemu_line[0])
+		snprintf(c->qemu_line, sizeof(c->qemu_line), "%s", vb.qemu_line);
+	bt->tries = vb.tries;
+	bt->seconds = vb.seconds;
+	switch (end) {
+	case VMBOOT_DONE:
+		break;
+	case VMBOOT_STOPPED:
+		return 128 + vmg.signo;
+	case VMBOOT_GAVE_UP:
+		return bench_refused("%s boot %u failed %u times (see %s)", c->label, b + 1,
+				     bt->tries, c->k->console_path);
+	default:
+		return bench_refused("%s boot %u: %s", c->label, b + 1, vb.why);
+	}
+	bt->possible = vb.guest.possible;
+	bt->online = vb.guest.online;
+	ret = bv_boot_results(c, b, &vb.guest);
+	vm_guest_free(&vb.guest);
+	if (!ret)
+		c->nr_boots++;
+	return ret;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spawn.c - the process runner (see spawn.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/kernel/spawn.h"
+
+#define SPAWN_MAKE_ARGS	16		/* words after make -s -C DIR */
+
+int spawn_which(const char *prog, char *buf, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *e;
+
+	if (strchr(prog, '/')) {
+		snprintf(buf, len, "%s", prog);
+		return access(buf, X_OK) ? -ENOENT : 0;
+	}
+	for (p = path && *path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		/* an empty entry is the current directory, as execvp() takes it */
+		if (e == p)
+			snprintf(buf, len, "./%s", prog);
+		else
+			snprintf(buf, len, "%.*s/%s", (int)(e - p), p, prog);
+		if (!access(buf, X_OK))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int spawn_exe_dir(char *dir, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+	char *slash;
+
+	if (n <= 0)
+		return n ? -errno : -ENOENT;
+	dir[n] = 0;
+	slash = strrchr(dir, '/');
+	if (slash == dir)
+		slash[1] = 0;		/* "/bench": the root */
+	else if (slash)
+		*slash = 0;
+	return 0;
+}
+
+double spawn_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* in the child: redirections, group, signals, exec; its errno to @fd */
+static void spawn_child(const struct spawn *s, int fd)
+{
+	sigset_t none;
+	int err, in;
+
+	if (s->flags & SPAWN_GROUP)
+		setpgid(0, 0);
+	signal(SIGPIPE, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (s->flags & SPAWN_NULL_STDIN) {
+		in = open("/dev/null", O_RDONLY);
+		if (in >= 0 && in != STDIN_FILENO) {
+			dup2(in, STDIN_FILENO);
+			close(in);
+		}
+	}
+	if (s->out_fd >= 0 && s->out_fd != STDOUT_FILENO)
+		dup2(s->out_fd, STDOUT_FILENO);
+	if (s->err_fd >= 0 && s->err_fd != STDERR_FILENO)
+		dup2(s->err_fd, STDERR_FILENO);
+	execvp(s->argv[0], s->argv);
+	err = errno;
+	if (write(fd, &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int spawn_start(struct spawn *s)
+{
+	int pipefd[2], err = 0;
+
+	s->pid = 0;
+	s->status = 0;
+	s->timed_out = false;
+	if (!s->argv || !s->argv[0])
+		return -EINVAL;
+	/* the exec's failure comes back through a close-on-exec pipe */
+	if (pipe2(pipefd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	s->t0 = spawn_now();
+	s->pid = fork();
+	if (s->pid < 0) {
+		err = -errno;
+		s->pid = 0;
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return err;
+	}
+	if (!s->pid)
+		spawn_child(s, pipefd[1]);
+	close(pipefd[1]);
+	if (read(pipefd[0], &err, sizeof(err)) != sizeof(err))
+		err = 0;
+	close(pipefd[0]);
+	if (!err)
+		return 0;
+	waitpid(s->pid, &s->status, 0);
+	s->pid = 0;
+	return -err;
+}
+
+int spawn_kill(struct spawn *s, int sig)
+{
+	if (s->pid <= 0)
+		return 0;
+	if (kill((s->flags & SPAWN_GROUP) ? -s->pid : s->pid, sig))
+		return -errno;
+	return 0;
+}
+
+int spawn_poll(struct spawn *s, unsigned long timeout_ms)
+{
+	pid_t w;
+
+	if (s->pid <= 0)
+		return 1;
+	w = waitpid(s->pid, &s->status, WNOHANG);
+	if (w == s->pid) {
+		/* the group's leader is gone: what it left behind goes with it */
+		if (s->timed_out && (s->flags & SPAWN_GROUP))
+			kill(-s->pid, SIGKILL);
+		s->pid = 0;
+		return 1;
+	}
+	if (w < 0)
+		return -errno;
+	if (timeout_ms && !s->timed_out &&
+	    (spawn_now() - s->t0) * 1000.0 >= (double)timeout_ms) {
+		s->timed_out = true;
+		spawn_kill(s, SIGKILL);
+	}
+	return 0;
+}
+
+int spawn_wait(struct spawn *s, unsigned long timeout_ms)
+{
+	struct timespec nap = { 0, 1000000 };	/* 1 ms, doubling to 32 ms */
+	int ret;
+
+	while (!(ret = spawn_poll(s, timeout_ms))) {
+		nanosleep(&nap, NULL);
+		if (nap.tv_nsec < 32000000)
+			nap.tv_nsec *= 2;
+	}
+	if (ret < 0)
+		return ret;
+	return s->timed_out ? -ETIMEDOUT : 0;
+}
+
+int spawn_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_ms)
+{
+	struct spawn s = { .argv = argv, .out_fd = out_fd, .err_fd = err_fd,
+			   .flags = SPAWN_NULL_STDIN };
+	int ret = spawn_start(&s);
+
+	if (ret)
+		return ret;
+	ret = spawn_wait(&s, timeout_ms);
+	return ret ? ret : spawn_exit_code(s.status);
+}
+
+int spawn_make(const char *dir, char *const *args, int out_fd)
+{
+	char *argv[SPAWN_MAKE_ARGS + 5] = { "make", "-s", "-C", (char *)dir };
+	unsigned int n = 4, i;
+
+	for (i = 0; args && args[i]; i++) {
+		if (i == SPAWN_MAKE_ARGS)
+			return -E2BIG;
+		argv[n++] = args[i];
+	}
+	argv[n] = NULL;
+	return spawn_run(argv, out_fd, out_fd, 0);
+}
+
+/* nftw() has no argument for its callback: the first error of this thread */
+static __thread int spawn_rm_err;
+
+static int spawn_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	int r;
+
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DNR || type == FTW_NS) {
+		if (!spawn_rm_err)
+			spawn_rm_err = -EACCES;
+		return 0;
+	}
+	r = type == FTW_DP ? rmdir(path) : unlink(path);
+	if (r && errno != ENOENT && !spawn_rm_err)
+		spawn_rm_err = -errno;
+	return 0;
+}
+
+int spawn_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	spawn_rm_err = 0;
+	if (nftw(path, spawn_rm_one, 16, FTW_DEPTH | FTW_PHYS))
+		return -errno;
+	return spawn_rm_err;
+}

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vm.c - the qemu command, the guest's /init and initramfs, and the
+ * guest's results, for bench vm (vm.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/kernel/cpio.h"
+#include "lib/kernel/vm.h"
+
+const char *const vm_accels[] = { "tcg", "kvm", NULL };
+
+/* ---- the qemu command ---- */
+
+unsigned int vm_fw_cpus(const struct vm_config *c)
+{
+	unsigned int fw = c->possible < VM_FW_MAX_CPUS ? c->possible : VM_FW_MAX_CPUS;
+
+	return fw - fw % c->nodes;
+}
+
+int vm_check_config(const struct vm_config *c, char *why, size_t len)
+{
+	unsigned int fw = vm_fw_cpus(c);
+
+	if (c->possible < c->cpus)
+		snprintf(why, len, "--possible-cpus %u is below --cpus %u", c->possible, c->cpus);
+	else if (c->possible <= VM_FW_MAX_CPUS && fw != c->possible)
+		snprintf(why, len, "--possible-cpus %u over %u nodes: the firmware's CPUs must split evenly into one socket per node",
+			 c->possible, c->nodes);
+	else if (c->cpus > fw)
+		snprintf(why, len, "--cpus %u: the firmware declares %u CPUs over %u nodes",
+			 c->cpus, fw, c->nodes);
+	else if (c->memory / c->nodes < 64)
+		snprintf(why, len, "--memory %lu over %u nodes: at least 64 MiB a node",
+			 c->memory, c->nodes);
+	else if (c->append && strlen(c->append) > VM_APPEND_MAX)
+		snprintf(why, len, "--append: more than %d bytes (the kernel takes 2048 in all)",
+			 VM_APPEND_MAX);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+static void vm_arg(struct vm_argv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vm_arg(struct vm_argv *a, const char *fmt, ...)
+{
+	size_t room = sizeof(a->buf) - a->used;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(a->buf + a->used, room, fmt, ap);
+	va_end(ap);
+	/* cannot happen: paths are PATH_MAX, --append VM_APPEND_MAX at most */
+	if (n < 0 || (size_t)n >= room || a->n == VM_QEMU_ARGS)
+		return;
+	a->argv[a->n++] = a->buf + a->used;
+	a->argv[a->n] = NULL;
+	a->used += (size_t)n + 1;
+}
+
+/* a node per socket, and its memory */
+static void vm_numa_args(struct vm_argv *a, const struct vm_config *c, unsigned int per)
+{
+	unsigned int n;
+
+	for (n = 0; c->nodes > 1 && n < c->nodes; n++) {
+		vm_arg(a, "-object");
+		vm_arg(a, "memory-backend-ram,id=m%u,size=%luM", n, c->memory / c->nodes);
+		vm_arg(a, "-numa");
+		vm_arg(a, "node,nodeid=%u,cpus=%u-%u,memdev=m%u", n, n * per, (n + 1) * per - 1, n);
+	}
+}
+
+void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
+		  const char *initrd, const char *console, const char *data)
+{
+	unsigned int fw = vm_fw_cpus(c), per = fw / c->nodes;
+	const char *sp = c->append ? " " : "", *more = c->append ? c->append : "";
+
+	memset(a, 0, sizeof(*a));
+	vm_arg(a, "%s", c->qemu);
+	vm_arg(a, "-machine");
+	if (c->accel == VM_KVM) {
+		vm_arg(a, "q35,accel=kvm");
+		vm_arg(a, "-cpu");
+		vm_arg(a, "host");
+	} else {
+		/* VMware's identity: see vm.h, "Hotplug slots" */
+		vm_arg(a, "q35,accel=tcg,vmport=on");
+		vm_arg(a, "-cpu");
+		vm_arg(a, "max,-hypervisor");
+		vm_arg(a, "-smbios");
+		vm_arg(a, "type=1,serial=VMware-kstats-bench");
+	}
+	vm_arg(a, "-smp");
+	vm_arg(a, "%u,maxcpus=%u,sockets=%u,cores=%u,threads=1", c->cpus, fw, c->nodes, per);
+	vm_arg(a, "-m");
+	vm_arg(a, "%lu", c->memory / c->nodes * c->nodes);
+	vm_numa_args(a, c, per);
+	vm_arg(a, "-kernel");
+	vm_arg(a, "%s", image);
+	vm_arg(a, "-initrd");
+	vm_arg(a, "%s", initrd);
+	vm_arg(a, "-append");
+	if (c->possible > fw)
+		vm_arg(a, "console=ttyS0 panic=-1 possible_cpus=%u%s%s", c->possible, sp, more);
+	else
+		vm_arg(a, "console=ttyS0 panic=-1%s%s", sp, more);
+	vm_arg(a, "-nodefaults");
+	vm_arg(a, "-display");
+	vm_arg(a, "none");
+	vm_arg(a, "-no-reboot");
+	vm_arg(a, "-serial");
+	vm_arg(a, "file:%s", console);
+	vm_arg(a, "-serial");
+	vm_arg(a, "file:%s", data);
+}
+
+void vm_qemu_line(const struct vm_argv *a, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < a->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used,
+					 strchr(a->argv[i], ' ') ? "%s'%s'" : "%s%s",
+					 i ? " " : "", a->argv[i]);
+}
+
+/* ---- the guest's /init and initramfs ---- */
+
+/* @s single-quoted for the shell onto @f */
+static void vm_sh_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/*
+ * Mount what bench needs, say what the kernel counted, run each command
+ * with its CSV to /tmp, send CSV and stderr framed on ttyS1 (raw: no CR
+ * added), power off. awk 1 ends a last line that has no newline. -q -o
+ * go right after the command's name: bench trace's words after its "--"
+ * are its COMMAND's. debugfs, tracefs, cgroup2 and bpffs may be missing
+ * from a kernel: their mounts fail quietly, and the command that needs
+ * one says so.
+ */
+static const char vm_init_head[] =
+	"#!/bin/busybox sh\n"
+	"# /init of a bench vm guest: the commands' results go to ttyS1\n"
+	"/bin/busybox --install -s /bin\n"
+	"mount -t proc proc /proc\n"
+	"mount -t sysfs sysfs /sys\n"
+	"mount -t devtmpfs dev /dev\n"
+	"mount -t tmpfs tmp /tmp\n"
+	"# what bench kernel, trace and run's workloads use; a kernel without one boots on\n"
+	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
+	"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
+	"mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null\n"
+	"mount -t bpf bpf /sys/fs/bpf 2>/dev/null\n"
+	"stty -F /dev/ttyS1 raw -echo\n"
+	"exec 3>/dev/ttyS1\n"
+	"c=/sys/devices/system/cpu\n"
+	"echo '@ksb vm 1' >&3\n"
+	"echo \"@ksb boot release=$(uname -r) possible=$(cat $c/possible) online=$(cat $c/online) kernel_max=$(cat $c/kernel_max)\" >&3\n"
+	"run() {\n"
+	"\tn=$1\n"
+	"\tcmd=$2\n"
+	"\tshift 2\n"
+	"\t/bench \"$cmd\" -q -o /tmp/$n.csv \"$@\" >/dev/null 2>/tmp/$n.err\n"
+	"\trc=$?\n"
+	"\techo \"@ksb begin $n\" >&3\n"
+	"\t[ -f /tmp/$n.csv ] && awk 1 /tmp/$n.csv >&3\n"
+	"\techo \"@ksb stderr $n\" >&3\n"
+	"\tawk 1 /tmp/$n.err >&3\n"
+	"\techo \"@ksb end $n rc=$rc\" >&3\n"
+	"}\n";
+
+int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n)
+{
+	unsigned int i, j;
+
+	fputs(vm_init_head, f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "run %u", i + 1);
+		for (j = 0; cmds[i][j]; j++) {
+			fputc(' ', f);
+			vm_sh_quote(f, cmds[i][j]);
+		}
+		fputc('\n', f);
+	}
+	fputs("echo '@ksb done' >&3\n"
+	      "poweroff -f\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int vm_initramfs(const char *path, char *const *const *cmds, unsigned int n,
+		 const char *busybox, const char *bench, const char *ko)
+{
+	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "kmod", NULL };
+	char *init = NULL;
+	size_t len = 0;
+	struct cpio c;
+	unsigned int i;
+	FILE *f, *s;
+	int ret;
+
+	s = open_memstream(&init, &len);
+	if (!s)
+		return -errno;
+	ret = vm_write_init(s, cmds, n);
+	if (fclose(s) && !ret)
+		ret = -errno;
+	f = ret ? NULL : fopen(path, "we");
+	if (!ret && !f)
+		ret = -errno;
+	if (ret)
+		goto out_free_init;
+	cpio_begin(&c, f);
+	for (i = 0; dirs[i]; i++)
+		cpio_dir(&c, dirs[i], 0755);
+	cpio_node(&c, "dev/console", 0600, 5, 1);	/* init's stdio before devtmpfs */
+	cpio_data(&c, "init", 0755, init, len);
+	cpio_file(&c, "bin/busybox", 0755, busybox);
+	cpio_file(&c, "bench", 0755, bench);
+	if (ko)
+		cpio_file(&c, "kmod/kstats_bench.ko", 0644, ko);
+	ret = cpio_end(&c);
+	if (fclose(f) && !ret)
+		ret = -errno;
+out_free_init:
+	free(init);
+	return ret;
+}
+
+/* ---- what the guest sent ---- */
+
+unsigned int vm_count_cpus(const char *s)
+{
+	unsigned long a, b;
+	unsigned int n = 0;
+	char *end;
+
+	while (*s >= '0' && *s <= '9') {
+		a = strtoul(s, &end, 10);
+		b = *end == '-' ? strtoul(end + 1, &end, 10) : a;
+		n += b >= a ? (unsigned int)(b - a + 1) : 0;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+/* "@ksb boot release=R possible=L online=L kernel_max=N" */
+static void vm_guest_boot(struct vm_guest *g, const char *line)
+{
+	const char *p;
+
+	if ((p = strstr(line, "release=")))
+		sscanf(p, "release=%64s", g->release);
+	if ((p = strstr(line, "possible=")))
+		g->possible = vm_count_cpus(p + 9);
+	if ((p = strstr(line, "online=")))
+		g->online = vm_count_cpus(p + 7);
+	if ((p = strstr(line, "kernel_max=")))
+		g->kernel_max = (unsigned int)strtoul(p + 11, NULL, 10);
+}
+
+/* where the lines after a "@ksb" line go */
+struct vm_cursor {
+	int cmd;			/* command index, -1: none */
+	bool err;			/* its stderr, not its CSV */
+	unsigned int n;			/* commands of the boot */
+};
+
+/* "@ksb WORD N ...": N in 1..n, else 0 */
+static unsigned int vm_cmd_no(const char *line, const char *word, unsigned int n)
+{
+	size_t len = strlen(word);
+	unsigned long k;
+
+	if (strncmp(line, word, len) || line[len] != ' ')
+		return 0;
+	k = strtoul(line + len + 1, NULL, 10);
+	return k >= 1 && k <= n ? (unsigned int)k : 0;
+}
+
+static void vm_guest_ctl(struct vm_guest *g, const char *line, struct vm_cursor *cur)
+{
+	const char *rc;
+	unsigned int k;
+
+	if (!strcmp(line, "vm 1")) {
+		g->started = true;
+	} else if (!strncmp(line, "boot ", 5)) {
+		vm_guest_boot(g, line);
+	} else if ((k = vm_cmd_no(line, "begin", cur->n))) {
+		cur->cmd = (int)k - 1;
+		cur->err = false;
+	} else if ((k = vm_cmd_no(line, "stderr", cur->n))) {
+		cur->cmd = (int)k - 1;
+		cur->err = true;
+	} else if ((k = vm_cmd_no(line, "end", cur->n))) {
+		rc = strstr(line, " rc=");
+		g->rc[k - 1] = rc ? atoi(rc + 4) : -1;
+		cur->cmd = -1;
+	} else if (!strcmp(line, "done")) {
+		g->done = true;
+	}
+}
+
+/* one line of what the guest sent */
+static int vm_guest_line(struct vm_guest *g, const char *line, struct vm_cursor *cur)
+{
+	FILE **csv;
+
+	if (!strncmp(line, "@ksb ", 5)) {
+		vm_guest_ctl(g, line + 5, cur);
+		return 0;
+	}
+	if (cur->cmd < 0)
+		return 0;
+	if (cur->err) {
+		if (!g->err[cur->cmd][0])
+			snprintf(g->err[cur->cmd], sizeof(g->err[cur->cmd]), "%s", line);
+		return 0;
+	}
+	csv = &g->csv[cur->cmd];
+	if (!*csv && !(*csv = tmpfile()))
+		return -errno;
+	fprintf(*csv, "%s\n", line);
+	return 0;
+}
+
+int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n)
+{
+	struct vm_cursor cur = { .cmd = -1, .n = n < VM_MAX_CMDS ? n : VM_MAX_CMDS };
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int i;
+	ssize_t len;
+	int ret = 0;
+
+	memset(g, 0, sizeof(*g));
+	for (i = 0; i < VM_MAX_CMDS; i++)
+		g->rc[i] = -1;
+	while (!ret && (len = getline(&line, &cap, f)) > 0) {
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0;
+		ret = vm_guest_line(g, line, &cur);
+	}
+	free(line);
+	for (i = 0; i < VM_MAX_CMDS; i++)
+		if (g->csv[i])
+			rewind(g->csv[i]);
+	return ret;
+}
+
+void vm_guest_free(struct vm_guest *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < VM_MAX_CMDS; i++) {
+		if (g->csv[i])
+			fclose(g->csv[i]);
+		g->csv[i] = NULL;
+	}
+}
+
+/* ---- the order of a sweep's boots ---- */
+
+void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
+		   unsigned int *k, unsigned int *c)
+{
+	*c = (slot / nk + round) % np;
+	*k = (slot % nk + round) % nk;
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vm.h - one boot of a kernel under test, as `bench vm` makes it: the
+ * qemu command, the guest's /init and initramfs, and what the guest
+ * sends back. Nothing here starts a process or prints; builtin-vm.c
+ * runs qemu and reports.
+ *
+ *	struct vm_config c = { .qemu = "qemu-system-x86_64", .cpus = 2,
+ *			       .possible = 480, .nodes = 1, .memory = 1024 };
+ *	vm_check_config(&c, why, sizeof(why));		-EINVAL: why says
+ *	vm_initramfs("k.cpio", cmds, 1, "/bin/busybox", "bench-static", ko);
+ *	vm_qemu_argv(&a, &c, "bzImage", "k.cpio", "console", "data");
+ *	execvp(a.argv[0], a.argv);			(the caller)
+ *	vm_guest_read(&g, fopen("data", "r"), 1);	g.possible == 480?
+ *
+ * The guest: busybox sh runs /init, which mounts proc, sysfs, devtmpfs,
+ * a tmpfs, and where the kernel has them debugfs, tracefs
+ * (/sys/kernel/tracing), cgroup2 (/sys/fs/cgroup) and bpffs (/sys/fs/bpf),
+ * and runs each command as `/bench CMD -q -o /tmp/N.csv ARGS`. The
+ * kernel's console is ttyS0 (qemu's first -serial); the results go to
+ * ttyS1, set raw, in lines the host parses:
+ *
+ *	@ksb vm 1				/init runs
+ *	@ksb boot release=6.12.117 possible=0-479 online=0-1 kernel_max=511
+ *	@ksb begin 1				command 1's CSV follows
+ *	# kstats-bench-csv 2 ...
+ *	@ksb stderr 1				then its stderr
+ *	@ksb end 1 rc=0				its exit code
+ *	@ksb done				every command ran
+ *
+ * CPUs: qemu 7.2's firmware declares at most VM_FW_MAX_CPUS under TCG
+ * (more need x2APIC, which its TCG lacks), in one socket per NUMA node
+ * (a node that split a socket would draw the kernel's topology_sane()
+ * warning on every boot); above that the kernel command line asks
+ * possible_cpus=N, which 6.1 honours and 6.9 and later do only with
+ * tests/kernel/patches/test-only-possible-cpus.patch. The guest's own
+ * count is what the caller checks.
+ *
+ * Hotplug slots: the firmware's CPUs beyond the online ones are MADT
+ * entries without the enabled bit, and since 6.3 the kernel counts them
+ * as possible only under a hypervisor it recognises
+ * (acpi_is_processor_usable(): qemu's firmware sets no online-capable
+ * bit). Under KVM it sees KVM. TCG's CPUID leaf says "TCGTCGTCGTCG",
+ * which no kernel knows, so the guest would boot with possible = online.
+ * Under TCG the guest is therefore given VMware's identity, with no
+ * kernel change: qemu's VMware backdoor port (vmport=on), "VMware" in the
+ * DMI serial number, and no CPUID hypervisor bit, which is what
+ * vmware_platform() looks for. The kernel then says "Hypervisor
+ * detected: VMware" and "Allowing 2 present CPUs plus 253 hotplug CPUs";
+ * it needs CONFIG_HYPERVISOR_GUEST and CONFIG_DMI. It also takes its TSC
+ * for the clocksource, on every TCG boot alike.
+ *
+ * Stateless but for the structures the caller owns; thread-safe.
+ */
+#ifndef KSB_VM_H
+#define KSB_VM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define VM_FW_MAX_CPUS	255		/* firmware CPUs qemu 7.2's TCG declares */
+#define VM_MAX_CMDS	4		/* commands per boot */
+#define VM_QEMU_ARGS	48		/* words of a qemu command */
+#define VM_APPEND_MAX	1024		/* bytes of --append (the kernel takes 2048) */
+
+enum vm_accel {
+	VM_TCG,				/* software: works everywhere, no caches */
+	VM_KVM,				/* hardware: where /dev/kvm works */
+};
+
+extern const char *const vm_accels[];	/* "tcg", "kvm", NULL */
+
+struct vm_config {
+	const char *qemu;		/* qemu-system-x86_64, or a path */
+	enum vm_accel accel;		/* -machine accel= */
+	unsigned int cpus;		/* online vCPUs */
+	unsigned int possible;		/* possible CPUs, >= cpus */
+	unsigned int nodes;		/* NUMA nodes, one socket each */
+	unsigned long memory;		/* MiB, split evenly over the nodes */
+	const char *append;		/* more kernel command line, or NULL */
+};
+
+/*
+ * vm_check_config - can @c boot? Returns 0, or -EINVAL with one line in
+ * @why (@len bytes) naming the option: possible below cpus, possible CPUs
+ * up to 255 that do not split evenly over the nodes, more online CPUs
+ * than the firmware declares, under 64 MiB a node, --append too long.
+ */
+int vm_check_config(const struct vm_config *c, char *why, size_t len);
+
+/* vm_fw_cpus - the CPUs qemu's firmware declares for @c: min(possible,
+ * 255), rounded down to a multiple of the nodes. */
+unsigned int vm_fw_cpus(const struct vm_config *c);
+
+/* a qemu command: argv for execvp(), in one buffer */
+struct vm_argv {
+	char *argv[VM_QEMU_ARGS + 1];	/* NULL-terminated */
+	unsigned int n;			/* used */
+	char buf[8192];			/* the words themselves */
+	size_t used;			/* bytes of buf used */
+};
+
+/*
+ * vm_qemu_argv - the command that boots @image with @initrd once under
+ * @c, its first serial port (the console) to the file @console and its
+ * second (the results) to @data; -no-reboot, so that the guest's
+ * poweroff, or a panic (panic=-1), ends qemu.
+ */
+void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
+		  const char *initrd, const char *console, const char *data);
+
+/* vm_qemu_line - @a's words joined, those with a space quoted, into @buf. */
+void vm_qemu_line(const struct vm_argv *a, char *buf, size_t len);
+
+/*
+ * vm_write_init - the guest's /init for @n commands, @cmds[i] each a
+ * NULL-terminated argv of bench's ("kernel", "-w", ...), onto @f.
+ * Returns 0 or -EIO.
+ */
+int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n);
+
+/*
+ * vm_initramfs - write the initramfs @path: /init for @cmds, the static
+ * @busybox as /bin/busybox, the static @bench as /bench, and the module
+ * @ko (NULL: none) as /kmod/kstats_bench.ko, where `bench kernel` looks
+ * beside /bench. Returns 0, or -errno (of reading a file or writing).
+ */
+int vm_initramfs(const char *path, char *const *const *cmds, unsigned int n,
+		 const char *busybox, const char *bench, const char *ko);
+
+/* what one boot's second serial port said */
+struct vm_guest {
+	bool started;			/* "@ksb vm 1": /init ran */
+	bool done;			/* "@ksb done": every command ran */
+	unsigned int possible;		/* CPUs in its possible list */
+	unsigned int online;		/* CPUs in its online list */
+	unsigned int kernel_max;	/* its NR_CPUS - 1 */
+	char release[65];		/* its uname -r */
+	FILE *csv[VM_MAX_CMDS];		/* each command's CSV (a tmpfile), or NULL */
+	char err[VM_MAX_CMDS][256];	/* the first line of its stderr */
+	int rc[VM_MAX_CMDS];		/* its exit code; -1: it did not end */
+};
+
+/*
+ * vm_guest_read - parse what a guest of @n commands sent, from @f (CRs
+ * dropped, unknown "@ksb" lines ignored). Returns 0 or -errno (a temp
+ * file for a CSV). @g is filled either way; vm_guest_free() releases it.
+ */
+int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n);
+
+/* vm_guest_free - close @g's CSVs; safe twice. */
+void vm_guest_free(struct vm_guest *g);
+
+/*
+ * vm_sweep_slot - which kernel (*@k, of @nk) and possible-CPU count (*@c,
+ * of @np) boot in slot @slot (0..nk*np-1) of boot round @round: every
+ * round boots each (kernel, count) pair once. The counts go in blocks of
+ * @nk slots, one kernel each, and both rotate by one each round (a Latin
+ * square in each): count c's block is (c - round) mod np, kernel k's slot
+ * in a block (k - round) mod nk. Over np rounds each count is in every
+ * block place once, over nk rounds each kernel in every slot of a block
+ * once (two kernels: A B, B A, A B ..., as bench run's ABBA): no kernel
+ * and no count is always early or late, and each pair of kernels boots
+ * next to each other at every count, so that a drift of the host moves
+ * them alike.
+ */
+void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
+		   unsigned int *k, unsigned int *c);
+
+/* vm_count_cpus - the CPUs of a kernel list: "0-479" 480, "0,2-3" 3. */
+unsigned int vm_count_cpus(const char *list);
+
+#endif /* KSB_VM_H */

@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmprep.c - bench vm's checks before a boot (vmprep.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/kernel/kimage.h"
+#include "lib/kernel/spawn.h"
+#include "lib/kernel/vmprep.h"
+
+/* the bench commands a guest may run: each writes a CSV with -o */
+static const char *const vmprep_guest_cmds[] = { "kernel", "run", "trace", NULL };
+
+int vmprep_counts(const char *arg, unsigned int *out, unsigned int max, unsigned int limit,
+		  unsigned int *n, char *why, size_t len)
+{
+	const char *p = arg;
+	unsigned long v;
+	unsigned int i;
+	char *end;
+
+	*n = 0;
+	do {
+		errno = 0;
+		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+		if (!v || errno || v > limit || (*end && *end != ',') || *n == max) {
+			snprintf(why, len, "--possible-cpus: '%s' is not a list of at most %u counts, each in 1..%u (e.g. 64,128,255)",
+				 arg, max, limit);
+			return -EINVAL;
+		}
+		for (i = 0; i < *n; i++)
+			if (out[i] == v) {
+				snprintf(why, len, "--possible-cpus: '%s' asks %lu twice", arg, v);
+				return -EINVAL;
+			}
+		out[(*n)++] = (unsigned int)v;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
+/* a name for file names: [A-Za-z0-9._-], not starting with '.' */
+static bool vmprep_name_ok(const char *s)
+{
+	return *s && *s != '.' && strlen(s) <= VMPREP_NAME_MAX &&
+	       strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") ==
+	       strlen(s);
+}
+
+int vmprep_kernel(char *arg, const char **path, bool *tree, char *name, char *why, size_t len)
+{
+	char *eq = strchr(arg, '='), dir[PATH_MAX], *base;
+	struct stat st;
+
+	*path = eq ? eq + 1 : arg;
+	if (stat(*path, &st)) {
+		snprintf(why, len, "%s: %s", *path, strerror(errno));
+		return -EINVAL;
+	}
+	*tree = S_ISDIR(st.st_mode);
+	/* an image is named after its directory, a tree after itself */
+	snprintf(dir, sizeof(dir), "%s", *path);
+	if (!*tree && (base = strrchr(dir, '/')))
+		*base = 0;
+	base = strrchr(dir, '/');
+	base = base && base[1] ? base + 1 : dir;
+	if (eq)
+		*eq = 0;
+	snprintf(name, VMPREP_NAME_MAX + 1, "%.63s", eq ? arg : base);
+	if (!vmprep_name_ok(eq ? arg : name)) {
+		snprintf(why, len, "'%s': a kernel's NAME is [A-Za-z0-9._-], at most %d (NAME=%s)",
+			 eq ? arg : name, VMPREP_NAME_MAX, *path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* is @c a trace command whose "--" (its PROG follows) is still to come? */
+static bool vmprep_trace_open(const struct vm_cmd *c)
+{
+	unsigned int j;
+
+	if (!c->argc || strcmp(c->argv[0], "trace"))
+		return false;
+	for (j = 1; j < c->argc; j++)
+		if (!strcmp(c->argv[j], "--"))
+			return false;
+	return true;
+}
+
+/* is word @j of @c in trace's PROG, after its "--"? */
+static bool vmprep_trace_prog(const struct vm_cmd *c, unsigned int j)
+{
+	unsigned int i;
+
+	for (i = 1; i < j; i++)
+		if (!strcmp(c->argv[i], "--"))
+			return true;
+	return false;
+}
+
+/* @c's words: a known command, no -o before a PROG; c->what */
+static int vmprep_cmd_check(struct vm_cmd *c, char *why, size_t len)
+{
+	size_t used = 0;
+	unsigned int j;
+
+	for (j = 0; vmprep_guest_cmds[j] && strcmp(vmprep_guest_cmds[j], c->argv[0]); j++)
+		;
+	if (!vmprep_guest_cmds[j]) {
+		snprintf(why, len, "'%s': the guests run bench kernel, bench run or bench trace",
+			 c->argv[0]);
+		return -EINVAL;
+	}
+	if (!strcmp(c->argv[0], "trace") && c->argc > 1 && !strcmp(c->argv[c->argc - 1], "--")) {
+		snprintf(why, len, "'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
+		return -EINVAL;
+	}
+	for (j = 0; j < c->argc; j++) {
+		if (!vmprep_trace_prog(c, j) && (!strncmp(c->argv[j], "--output", 8) ||
+						 !strncmp(c->argv[j], "-o", 2))) {
+			snprintf(why, len, "'%s %.64s': bench vm writes the command's CSV itself (-o DIR)",
+				 c->argv[0], c->argv[j]);
+			return -EINVAL;
+		}
+		used += (size_t)snprintf(c->what + used, used < sizeof(c->what) ?
+					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
+					 c->argv[j]);
+	}
+	return 0;
+}
+
+int vmprep_cmd(struct vm_cmd *c, int argc, char **argv, int i, char *why, size_t len)
+{
+	memset(c, 0, sizeof(*c));
+	for (; i < argc && (strcmp(argv[i], "--") || vmprep_trace_open(c)); i++) {
+		if (c->argc == VMPREP_MAX_ARGS) {
+			snprintf(why, len, "a command of more than %d words", VMPREP_MAX_ARGS);
+			return -EINVAL;
+		}
+		c->argv[c->argc++] = argv[i];
+	}
+	if (!c->argc) {
+		snprintf(why, len, "an empty command after '--' (e.g. -- kernel -w kernel-irq-alloc)");
+		return -EINVAL;
+	}
+	return vmprep_cmd_check(c, why, len) ?: i;
+}
+
+int vmprep_image(const char *name, const char *tree, const char *image, char *rel, size_t rlen,
+		 char *why, size_t len)
+{
+	char trel[KIMAGE_RELEASE_MAX];
+	int ret;
+
+	if (tree && kimage_tree_release(tree, trel, sizeof(trel))) {
+		snprintf(why, len, "%s: %s is not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
+			 name, tree);
+		return -EINVAL;
+	}
+	ret = kimage_bzimage_release(image, rel, rlen);
+	if (ret == -EINVAL)
+		snprintf(why, len, "%s: %s is not a bzImage (no \"HdrS\" boot header)", name, image);
+	else if (ret)
+		snprintf(why, len, "%s: %s: %s%s", name, image, strerror(-ret),
+			 tree ? " (is the tree built? make bzImage)" : "");
+	else if (tree && strcmp(trel, rel))
+		snprintf(why, len, "%s: %s is %s, its bzImage %s: rebuild it (make bzImage)",
+			 name, tree, trel, rel);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int vmprep_ko(const char *ko, const char *opt, const char *name, const char *release,
+	      char *why, size_t len)
+{
+	char rel[KIMAGE_RELEASE_MAX];
+	int ret = kimage_ko_release(ko, rel, sizeof(rel));
+
+	if (ret)
+		snprintf(why, len, "%s%s: %s", opt, ko,
+			 ret == -EINVAL ? "not a kernel module (no vermagic)" : strerror(-ret));
+	else if (strcmp(rel, release))
+		snprintf(why, len, "%s%s is built for %s, kernel %s is %s", opt, ko, rel, name,
+			 release);
+	else
+		return 0;
+	return -EINVAL;
+}
+
+int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t len)
+{
+	static const char *const names[] = { "bench-static", "kstats-bench-static", NULL };
+	char dir[PATH_MAX];
+	unsigned int i;
+	int ret;
+
+	if (given) {
+		snprintf(path, plen, "%s", given);
+	} else {
+		snprintf(path, plen, "/proc/self/exe");
+		for (i = 0; !spawn_exe_dir(dir, sizeof(dir)) && names[i]; i++) {
+			snprintf(path, plen, "%.4000s/%s", dir, names[i]);
+			if (!access(path, X_OK))
+				break;
+			snprintf(path, plen, "/proc/self/exe");
+		}
+	}
+	ret = kimage_elf_static(path);
+	if (ret == 1)
+		return 0;
+	if (given) {
+		snprintf(why, len, "--bench %s: %s", given, ret < 0 ? strerror(-ret) :
+			 "dynamically linked; the guests have no shared libraries (make static)");
+		return -EINVAL;
+	}
+	snprintf(why, len, "no static bench for the guests: make static builds bench-static beside bench (or --bench FILE)");
+	return -ENOENT;
+}
+
+/*
+ * does @path carry busybox's banner, "BusyBox v" and a digit (1.35.0)? 1
+ * yes, 0 no, -errno. The digit: bench itself holds the words of this
+ * check, and must not pass it.
+ */
+static int vmprep_is_busybox(const char *path)
+{
+	static const char banner[] = "BusyBox v";
+	const size_t tail = sizeof(banner);	/* the banner and its digit */
+	char buf[1 << 16], *p;
+	size_t n, have, keep = 0;
+	int ret = 0;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return -errno;
+	/* keep the last bytes of each block for the next: one cut in two is found */
+	while (!ret && (n = fread(buf + keep, 1, sizeof(buf) - keep, f)) > 0) {
+		have = keep + n;
+		for (p = buf; !ret && (p = memmem(p, have - (size_t)(p - buf), banner, tail - 1));
+		     p++)
+			ret = (size_t)(p - buf) + tail <= have && p[tail - 1] >= '0' &&
+			      p[tail - 1] <= '9';
+		keep = have > tail ? tail : have;
+		memmove(buf, buf + have - keep, keep);
+	}
+	if (ferror(f))
+		ret = -EIO;
+	fclose(f);
+	return ret;
+}
+
+int vmprep_busybox(const char *path, bool given, char *why, size_t len)
+{
+	int ret = access(path, R_OK) ? -errno : kimage_elf_static(path);
+
+	if (given && ret < 0 && ret != -EINVAL) {
+		snprintf(why, len, "--busybox %s: %s", path, strerror(-ret));
+		return -EINVAL;
+	}
+	if (ret == 0) {
+		snprintf(why, len, "%s is dynamically linked: the guests need a static one (apt-get install busybox-static, or --busybox FILE)",
+			 path);
+		return -ENOEXEC;
+	}
+	if (ret == 1)
+		ret = vmprep_is_busybox(path);
+	if (ret == 1)
+		return 0;
+	if (ret == 0 || ret == -EINVAL)
+		snprintf(why, len, "%s is not a busybox (no BusyBox version banner in it): the guests need a static busybox (apt-get install busybox-static, or --busybox FILE)",
+			 path);
+	else
+		snprintf(why, len, "%s: %s (apt-get install busybox-static, or --busybox FILE)",
+			 path, strerror(-ret));
+	return ret < 0 && ret != -EINVAL ? ret : -ENOEXEC;
+}
+
+int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigned long *mib,
+		  char *why, size_t len)
+{
+	unsigned long long v, kib;
+	char *end;
+
+	errno = 0;
+	v = *arg >= '0' && *arg <= '9' ? strtoull(arg, &end, 10) : 0;
+	if (!errno && v && (!*end || ((*end == 'M' || *end == 'm') && !end[1])))
+		kib = v * 1024;
+	else if (!errno && v && (*end == 'G' || *end == 'g') && !end[1])
+		kib = v * 1024 * 1024;
+	else if (!errno && v && (*end == 'K' || *end == 'k') && !end[1] && !(v % 1024))
+		kib = v;
+	else
+		kib = 0;
+	if (!kib || v > (1ULL << 40) || kib / 1024 < min || kib / 1024 > max) {
+		snprintf(why, len, "--memory: '%s' is not a size in %luM..%luG (e.g. 512M, 2G; a number is MiB)",
+			 arg, min, max / 1024);
+		return -EINVAL;
+	}
+	*mib = (unsigned long)(kib / 1024);
+	return 0;
+}
+
+/* the JSON string at *@p (after its '"') into @out, unescaped; *@p after it */
+static int vmprep_json_string(const char **p, char *out, size_t len)
+{
+	const char *s = *p;
+	size_t n = 0;
+	char c;
+
+	for (; *s && *s != '"'; s++) {
+		c = *s;
+		if (c == '\\') {
+			c = *++s;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+			if (c == 'u' || !c)
+				return -EINVAL;	/* tuxmake writes no \uXXXX in options */
+		}
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	if (*s != '"')
+		return -EINVAL;
+	out[n] = 0;
+	*p = s + 1;
+	return 0;
+}
+
+/* "reproducer_cmdline": ["tuxmake", "--target-arch=x86_64", ...] joined into @cmd */
+static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
+{
+	const char *p = strstr(json, "\"reproducer_cmdline\"");
+	size_t used = 0;
+	char word[1024];
+
+	cmd[0] = 0;
+	if (!p)
+		return 0;
+	p += strlen("\"reproducer_cmdline\"");
+	p += strspn(p, " \t\r\n");
+	if (*p++ != ':')
+		return -EINVAL;
+	p += strspn(p, " \t\r\n");
+	if (*p++ != '[')
+		return -EINVAL;
+	for (;;) {
+		p += strspn(p, " \t\r\n");
+		if (*p == ']')
+			return 0;
+		if (*p++ != '"' || vmprep_json_string(&p, word, sizeof(word)))
+			return -EINVAL;
+		if (used < clen)
+			used += (size_t)snprintf(cmd + used, clen - used,
+						 strpbrk(word, " '\"\t") ? "%s'%s'" : "%s%s",
+						 used ? " " : "", word);
+		p += strspn(p, " \t\r\n");
+		if (*p == ',')
+			p++;
+		else if (*p != ']')
+			return -EINVAL;
+	}
+}
+
+int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,
+		   char *why, size_t len)
+{
+	char meta[PATH_MAX + 32], *json = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+	int ret;
+
+	snprintf(image, ilen, "%s/bzImage", dir);
+	if (access(image, R_OK)) {
+		snprintf(why, len, "--tuxmake %s: no bzImage in it (%s)", dir, strerror(errno));
+		return -EINVAL;
+	}
+	snprintf(meta, sizeof(meta), "%s/metadata.json", dir);
+	f = fopen(meta, "re");
+	if (!f) {
+		snprintf(why, len, "--tuxmake %s: %s: %s", dir, meta, strerror(errno));
+		return -EINVAL;
+	}
+	n = getdelim(&json, &cap, 0, f);
+	fclose(f);
+	ret = n > 0 ? vmprep_reproducer(json, cmd, clen) : -EINVAL;
+	free(json);
+	if (ret)
+		snprintf(why, len, "--tuxmake %s: %s: not tuxmake's metadata (build.reproducer_cmdline is not a list of strings)",
+			 dir, meta);
+	return ret;
+}

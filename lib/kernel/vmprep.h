@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vmprep.h - what bench vm checks before anything boots: its -p list,
+ * its kernel operands and their names, the guest commands after "--",
+ * the bzImages, modules, busybox and static bench the guests get.
+ *
+ * Every call returns 0, -EINVAL when the user's input is at fault (bench
+ * vm exits 2), or another -errno when this host lacks something (exit
+ * 3); either way with one line in @why (@len bytes) naming the option or
+ * file. Nothing here prints.
+ */
+#ifndef KSB_VMPREP_H
+#define KSB_VMPREP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define VMPREP_MAX_ARGS	64		/* words of one guest command */
+#define VMPREP_NAME_MAX	63		/* a kernel's NAME */
+
+/* one guest command, run inside every boot */
+struct vm_cmd {
+	char *argv[VMPREP_MAX_ARGS + 1]; /* bench's words: "kernel", "-w", ... */
+	unsigned int argc;		/* used */
+	char what[256];			/* argv joined, for titles and metadata */
+};
+
+/*
+ * vmprep_counts - -p's list "N[,N...]" into @out (at most @max counts,
+ * *@n set), each 1..@limit and none twice.
+ */
+int vmprep_counts(const char *arg, unsigned int *out, unsigned int max, unsigned int limit,
+		  unsigned int *n, char *why, size_t len);
+
+/*
+ * vmprep_kernel - the operand [NAME=]PATH (@arg, cut at its '='): *@path
+ * the file or directory (it must exist), *@tree whether it is a
+ * directory (a build tree), @name (VMPREP_NAME_MAX + 1 bytes) NAME or
+ * else the directory's name (stock/bzImage: stock; a tree: its own
+ * name), [A-Za-z0-9._-] and not starting with '.'.
+ */
+int vmprep_kernel(char *arg, const char **path, bool *tree, char *name, char *why, size_t len);
+
+/*
+ * vmprep_cmd - one guest command, from @argv[@i] up to the next "--" or
+ * the end, into @c: kernel, run or trace, without -o (bench vm writes the
+ * CSV). Inside a trace command the first "--" is its own: it starts the
+ * traced PROG, which runs to the next "--" or the end (PROG's words are
+ * not checked: they are PROG's). Returns the index after the command
+ * (argc or a "--"), or -EINVAL.
+ */
+int vmprep_cmd(struct vm_cmd *c, int argc, char **argv, int i, char *why, size_t len);
+
+/*
+ * vmprep_image - kernel @name's bzImage @image (built in the tree @tree,
+ * NULL: given as an image): its release into @rel (@rlen bytes), and for
+ * a tree the tree's release, which must be the image's.
+ */
+int vmprep_image(const char *name, const char *tree, const char *image, char *rel, size_t rlen,
+		 char *why, size_t len);
+
+/*
+ * vmprep_ko - the module @ko, given by option @opt ("--module ", or ""),
+ * is built for @release (kernel @name's).
+ */
+int vmprep_ko(const char *ko, const char *opt, const char *name, const char *release,
+	      char *why, size_t len);
+
+/*
+ * vmprep_bench - the static bench the guests run into @path (@plen
+ * bytes): @given (--bench, -EINVAL when it is not a static ELF), else
+ * bench-static or kstats-bench-static beside this bench, else this bench
+ * when it is static; -ENOENT when there is none.
+ */
+int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t len);
+
+/*
+ * vmprep_busybox - @path is a static busybox (its "BusyBox v" banner).
+ * @given (--busybox FILE): a file that cannot be read is -EINVAL; the
+ * default missing, or a file that is no static busybox, is this host's
+ * lack: -ENOENT, -ENOEXEC.
+ */
+int vmprep_busybox(const char *path, bool given, char *why, size_t len);
+
+/*
+ * vmprep_memory - -m's size: N (MiB), NM, NG (also lower-case, and K
+ * for KiB that make whole MiB), into *@mib, in @min..@max MiB.
+ */
+int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigned long *mib,
+		  char *why, size_t len);
+
+/*
+ * vmprep_tuxmake - the tuxmake output directory @dir: its bzImage into
+ * @image (@ilen bytes), and from its metadata.json the build's
+ * reproducer_cmdline (a list of strings) joined by spaces, a word with a
+ * space or quote single-quoted, into @cmd (@clen bytes; "" when the file
+ * has none). -EINVAL: no bzImage, or metadata.json unreadable or not
+ * what tuxmake writes.
+ */
+int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,
+		   char *why, size_t len);
+
+#endif /* KSB_VMPREP_H */

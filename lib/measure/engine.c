@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * engine.c - pinned workers, the sample loop and the serial schedule
+ * (see engine.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kstats_hist.h"
+#include "lib/measure/engine.h"
+#include "lib/measure/pcpu.h"
+#include "lib/measure/ref.h"
+#include "lib/measure/topo.h"
+
+/* one pinned worker: its own thread writes it until engine_join() */
+struct engine_worker {
+	unsigned int idx;		/* position among the workers */
+	unsigned int cpu;		/* pinned CPU */
+	int node;			/* its node */
+	struct engine *e;		/* back pointer */
+	pthread_t thread;		/* the worker thread */
+	bool started;			/* thread created */
+	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
+	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
+	/*
+	 * samples so far, both variants: stored by this worker alone, read
+	 * by engine_progress(). Per worker, so that no line is shared by
+	 * every worker on every sample (--mode parallel on a big host).
+	 */
+	atomic_uint_fast64_t progress;
+	uint64_t migrations;		/* samples that ended on another CPU */
+	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
+	struct kstats_hist *ref_hist;	/* reference samples (ref.h), unit of the run */
+	void *ref_lines;		/* this worker's lines of the reference area */
+	int irq_fd;			/* /proc/interrupts, or -1: not counted */
+	int irq_col;			/* our CPU's column in it */
+	char *irq_buf;			/* read buffer */
+	size_t irq_len;			/* its size, bytes */
+	uint64_t irq_read_ns;		/* one read's cost, at setup, ns */
+	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
+	uint64_t overhead_median;	/* empty region: median, same unit */
+	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
+	uint64_t dirty_seen;		/* remote: last request served */
+	uint64_t nb_turn;		/* kernel: turn whose neighbour we dirtied */
+	int err;			/* -errno if the worker failed */
+	const char *err_what;		/* what failed */
+};
+
+/* the run: struct engine stays opaque to every other file */
+struct engine {
+	struct engine_cfg cfg;		/* copied at create */
+	unsigned int nr_workers;	/* threads */
+	struct engine_worker *w;	/* [nr_workers] */
+	pthread_mutex_t gate_lock;	/* protects ready and gate */
+	pthread_cond_t gate_cond;	/* signals ready and gate changes */
+	unsigned int ready;		/* workers waiting at the gate */
+	int gate;			/* 0 closed, 1 go, -1 abort */
+	pthread_barrier_t start;	/* every worker set up, then go */
+	atomic_bool failed;		/* a worker failed: everyone leaves */
+	atomic_bool stop;		/* engine_stop() was called */
+	/* each shared word on its own line: waiters spin on them */
+	_Alignas(64) atomic_uint_fast64_t turn;	/* serial: next global sample */
+	atomic_uint finished;		/* workers done sampling */
+	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
+	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
+	atomic_uint dirty_acks;		/* remote: workers that did */
+	void *_Atomic last_obj;		/* kernel: the last sample's object */
+	bool neighbours;		/* kernel, serial: dirty neighbours */
+	unsigned int packed_lines;	/* lines pcpu_pack() filled */
+	unsigned int packed_bytes;	/* their holes' size, wl->obj_size() */
+	struct ref *ref;		/* the reference area, NULL without cfg.reference */
+};
+
+#define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
+/* per-CPU objects live beside the measured one without nr_live() (docs/design.md) */
+#define ENGINE_LIVE_DEFAULT	64
+
+#define ENGINE_OVERHEAD_FB	12	/* exact below 8192 cycles */
+
+static inline void cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+static bool engine_leaving(struct engine *e)
+{
+	return atomic_load_explicit(&e->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(&e->failed, memory_order_relaxed);
+}
+
+static int worker_fail(struct engine_worker *w, int err, const char *what)
+{
+	w->err = err;
+	w->err_what = what;
+	atomic_store(&w->e->failed, true);
+	return err;
+}
+
+/* ---- --cache remote: other workers dirty their own counters ---- */
+
+static void worker_serve_dirty(struct engine_worker *w)
+{
+	struct engine *e = w->e;
+	uint64_t g = atomic_load_explicit(&e->dirty_gen, memory_order_acquire);
+	void *obj;
+
+	if (g == w->dirty_seen)
+		return;
+	w->dirty_seen = g;
+	obj = atomic_load_explicit(&e->dirty_obj, memory_order_relaxed);
+	/* what an interrupt on our CPU does: kstat_incr_irqs_this_cpu() */
+	e->cfg.wl->obj_touch(pcpu_ptr(e->cfg.pcpu, obj, w->cpu));
+	atomic_fetch_add_explicit(&e->dirty_acks, 1, memory_order_release);
+}
+
+static void worker_request_dirty(struct engine_worker *w, void *obj)
+{
+	struct engine *e = w->e;
+
+	atomic_store_explicit(&e->dirty_acks, 0, memory_order_relaxed);
+	atomic_store_explicit(&e->dirty_obj, obj, memory_order_relaxed);
+	/* our own request: nothing for us to serve */
+	w->dirty_seen = atomic_fetch_add_explicit(&e->dirty_gen, 1, memory_order_release) + 1;
+	e->cfg.wl->obj_touch(pcpu_ptr(e->cfg.pcpu, obj, w->cpu));
+	while (atomic_load_explicit(&e->dirty_acks, memory_order_acquire) <
+	       e->nr_workers - 1 && !engine_leaving(e))
+		cpu_relax();
+}
+
+/*
+ * --cache kernel, serial: once per sample, while it waits for its turn, a
+ * worker touches its own CPU's copy of a live neighbour of the last
+ * sample's counter, as an interrupt on this CPU would. Nobody waits for
+ * it, so some land inside another worker's timed window, as other CPUs'
+ * interrupts do. A different word of the line: no data race.
+ */
+static void worker_dirty_neighbour(struct engine_worker *w, uint64_t turn)
+{
+	struct engine *e = w->e;
+	void *last;
+
+	if (!e->neighbours || turn == w->nb_turn)
+		return;
+	w->nb_turn = turn;
+	last = atomic_load_explicit(&e->last_obj, memory_order_relaxed);
+	if (last)
+		e->cfg.wl->obj_touch(pcpu_ptr(e->cfg.pcpu, pcpu_neighbour(last), w->cpu));
+}
+
+/* ---- one sample ---- */
+
+static uint64_t worker_time(struct engine_worker *w, void (*region)(void *),
+			    void *priv, bool *migrated)
+{
+	const struct engine_cfg *c = &w->e->cfg;
+	const bool tsc = c->tsc->usable;
+	uint64_t t0, d;
+	uint32_t aux = 0;
+
+	if (tsc && c->stamps == TSC_STAMPS_KSTATS) {
+		t0 = tsc_rdtsc();
+		region(priv);
+		d = tsc_rdtsc() - t0;
+	} else if (tsc) {
+		t0 = tsc_start();
+		region(priv);
+		d = tsc_end(c->fence, &aux) - t0;
+	} else {
+		t0 = tsc_clock_ns();
+		region(priv);
+		d = tsc_clock_ns() - t0;
+	}
+	if (tsc && w->aux_ok && c->stamps == TSC_STAMPS_FENCED)
+		*migrated = (aux & 0xfff) != w->cpu;
+	else
+		*migrated = (unsigned int)sched_getcpu() != w->cpu;
+	w->migrations += *migrated;
+	/* overhead_median is in the clock's own unit, cycles or ns */
+	if (c->subtract_overhead)
+		d = d > w->overhead_median ? d - w->overhead_median : 0;
+	return !tsc || c->cycles ? d : tsc_to_ns(c->tsc, d);
+}
+
+/* ---- disturbed samples: context switches and the CPU's interrupts ---- */
+
+/* our CPU's interrupts so far: the sum of its column of /proc/interrupts */
+static uint64_t worker_irqs(struct engine_worker *w)
+{
+	ssize_t n = pread(w->irq_fd, w->irq_buf, w->irq_len - 1, 0);
+	uint64_t sum = 0;
+	char *p, *end;
+	int col;
+
+	if (n <= 0)
+		return 0;
+	w->irq_buf[n] = 0;
+	p = strchr(w->irq_buf, '\n');		/* skip the CPU header */
+	while (p && *++p) {
+		p = strchr(p, ':');
+		if (!p)
+			break;
+		p++;
+		for (col = 0; col <= w->irq_col; col++) {
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (end == p)
+				break;
+			if (col == w->irq_col)
+				sum += v;
+			p = end;
+		}
+		p = strchr(p, '\n');
+	}
+	return sum;
+}
+
+static uint64_t worker_csw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru))
+		return 0;
+	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
+static uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Open /proc/interrupts and find our CPU's column (only online CPUs have
+ * one); keep it only when a read is cheap enough to make per sample.
+ */
+static void worker_irq_open(struct engine_worker *w)
+{
+	char name[32];
+	uint64_t t0;
+	ssize_t n;
+	char *p, *hit;
+
+	w->irq_fd = open("/proc/interrupts", O_RDONLY | O_CLOEXEC);
+	w->irq_len = 1 << 16;
+	for (;;) {
+		w->irq_buf = w->irq_fd >= 0 ? realloc(w->irq_buf, w->irq_len) : NULL;
+		if (!w->irq_buf)
+			goto out_off;
+		n = pread(w->irq_fd, w->irq_buf, w->irq_len - 1, 0);
+		if (n <= 0)
+			goto out_off;
+		if ((size_t)n < w->irq_len - 1)
+			break;
+		w->irq_len *= 2;
+	}
+	w->irq_buf[n] = 0;
+	snprintf(name, sizeof(name), "CPU%u", w->cpu);
+	hit = NULL;
+	p = w->irq_buf;
+	w->irq_col = 0;
+	while ((p = strstr(p, "CPU")) && p < strchr(w->irq_buf, '\n')) {
+		if (!strncmp(p, name, strlen(name)) && (p[strlen(name)] == ' ' ||
+		    p[strlen(name)] == '\n')) {
+			hit = p;
+			break;
+		}
+		w->irq_col++;
+		p += 3;
+	}
+	if (!hit)
+		goto out_off;
+	t0 = engine_now_ns();
+	worker_irqs(w);
+	w->irq_read_ns = engine_now_ns() - t0;
+	if (w->irq_read_ns <= ENGINE_IRQ_READ_MAX_NS)
+		return;
+out_off:
+	if (w->irq_fd >= 0)
+		close(w->irq_fd);
+	w->irq_fd = -1;
+	free(w->irq_buf);
+	w->irq_buf = NULL;
+}
+
+static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
+{
+	struct engine *e = w->e;
+	const struct engine_cfg *c = &e->cfg;
+	uint64_t d, csw = worker_csw(), irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
+	bool migrated, disturbed;
+	void *obj = NULL;
+	int ret;
+
+	ret = c->wl->prepare(priv, v, &obj);
+	if (ret)
+		return worker_fail(w, ret, "preparing a sample");
+	if (c->cache == WL_CACHE_REMOTE && obj && c->wl->obj_touch)
+		worker_request_dirty(w, obj);
+	/* the region loaded before the start stamp: the window holds the call */
+	d = worker_time(w, c->wl->sample[v], priv, &migrated);
+	c->wl->finish(priv, v);
+	if (e->neighbours && obj)
+		atomic_store_explicit(&e->last_obj, obj, memory_order_relaxed);
+	disturbed = migrated || (!c->wl->sleeps && worker_csw() != csw) ||
+		    (w->irq_fd >= 0 && worker_irqs(w) != irqs);
+	w->disturbed[v] += disturbed;
+	if (!disturbed || !c->drop_disturbed)
+		kstats_hist_record(w->hist[v], d);
+	w->done[v]++;
+	atomic_store_explicit(&w->progress, w->done[WL_OLD] + w->done[WL_NEW],
+			      memory_order_relaxed);
+	return 0;
+}
+
+/*
+ * One reference sample (ref.h): every line cold, then timed with the
+ * same stamps as the workload's. Within the worker's turn in serial
+ * mode, before the pair's prepare(), which sets the cache state again.
+ */
+static void worker_reference(struct engine_worker *w)
+{
+	bool migrated;
+
+	ref_flush(w->ref_lines);
+	kstats_hist_record(w->ref_hist, worker_time(w, ref_region, w->ref_lines, &migrated));
+	w->migrations -= migrated;	/* "migrations" counts the workload's samples */
+	/* written back now, not during the workload's next timed window */
+	ref_flush(w->ref_lines);
+}
+
+/* ---- schedules ---- */
+
+/*
+ * ABBA per round: old,new then new,old, so that drift cancels; a
+ * workload of one variant (@nv 1) has rounds of one sample, all old.
+ */
+static enum wl_variant worker_variant(uint64_t round, unsigned int k, unsigned int nv)
+{
+	return nv == 1 ? WL_OLD : (enum wl_variant)(k ^ (round & 1));
+}
+
+/*
+ * Serial: global sample t belongs to pair t / nv (a pair of one sample
+ * for a workload of one variant), and pair p to worker p % nr_workers.
+ * A worker spins (pause) until the turn is its own, serving --cache
+ * remote requests meanwhile; one sample runs at a time.
+ */
+static void worker_serial(struct engine_worker *w, void *priv)
+{
+	struct engine *e = w->e;
+	uint64_t n = e->cfg.samples, nw = e->nr_workers, p, t, cur;
+	unsigned int k, nv = wl_nr_variants(e->cfg.wl);
+
+	for (p = w->idx; p < n; p += nw) {
+		for (k = 0; k < nv; k++) {
+			t = nv * p + k;
+			while ((cur = atomic_load_explicit(&e->turn, memory_order_acquire)) != t) {
+				if (engine_leaving(e))
+					return;
+				worker_serve_dirty(w);
+				worker_dirty_neighbour(w, cur);
+				cpu_relax();
+			}
+			if (engine_leaving(e))
+				return;
+			if (!k && w->ref_hist)
+				worker_reference(w);
+			if (worker_sample(w, priv, worker_variant(p / nw, k, nv)))
+				return;
+			atomic_store_explicit(&e->turn, t + 1, memory_order_release);
+		}
+	}
+	if (e->cfg.cache != WL_CACHE_REMOTE)
+		return;
+	while (atomic_load_explicit(&e->turn, memory_order_acquire) < nv * n &&
+	       !engine_leaving(e)) {
+		worker_serve_dirty(w);
+		cpu_relax();
+	}
+}
+
+static void worker_parallel(struct engine_worker *w, void *priv)
+{
+	struct engine *e = w->e;
+	uint64_t n = e->cfg.samples, nw = e->nr_workers, p;
+	unsigned int k, nv = wl_nr_variants(e->cfg.wl);
+
+	for (p = w->idx; p < n; p += nw) {
+		if (w->ref_hist && !engine_leaving(e))
+			worker_reference(w);
+		for (k = 0; k < nv; k++)
+			if (engine_leaving(e) ||
+			    worker_sample(w, priv, worker_variant(p / nw, k, nv)))
+				return;
+	}
+}
+
+/* ---- worker life ---- */
+
+/*
+ * The empty region's cost on this CPU: min and median, in cycles (in ns
+ * of clock_gettime() when the TSC is not usable).
+ */
+static int worker_overhead(struct engine_worker *w)
+{
+	struct kstats_hist *h = kstats_hist_create(ENGINE_OVERHEAD_FB);
+	bool tsc = w->e->cfg.tsc->usable;
+	uint64_t t0, t1;
+	uint32_t aux = 0;
+	unsigned int i;
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < ENGINE_OVERHEAD_SAMPLES; i++) {
+		if (tsc && w->e->cfg.stamps == TSC_STAMPS_KSTATS) {
+			t0 = tsc_rdtsc();
+			t1 = tsc_rdtsc();
+			aux = w->cpu;
+		} else {
+			t0 = tsc ? tsc_start() : tsc_clock_ns();
+			t1 = tsc ? tsc_end(w->e->cfg.fence, &aux) : tsc_clock_ns();
+		}
+		kstats_hist_record(h, t1 - t0);
+	}
+	w->aux_ok = (aux & 0xfff) == w->cpu;
+	w->overhead_min = kstats_hist_min(h);
+	w->overhead_median = kstats_hist_value_at_percentile(h, 50);
+	kstats_hist_free(h);
+	return 0;
+}
+
+/* Wait at the gate; false when the run is called off. */
+static bool worker_gate(struct engine *e)
+{
+	int gate;
+
+	pthread_mutex_lock(&e->gate_lock);
+	e->ready++;
+	pthread_cond_broadcast(&e->gate_cond);
+	while (!e->gate)
+		pthread_cond_wait(&e->gate_cond, &e->gate_lock);
+	gate = e->gate;
+	pthread_mutex_unlock(&e->gate_lock);
+	return gate > 0;
+}
+
+/* Everything a worker allocates, it allocates here: pinned, node-local. */
+static int worker_setup(struct engine_worker *w, void **priv)
+{
+	const struct engine_cfg *c = &w->e->cfg;
+	struct wl_env env = {
+		.pcpu = c->pcpu,
+		.node = c->topo->node,
+		.nr_possible = c->topo->nr_possible,
+		.cpu = w->cpu,
+		.cache = c->cache,
+		.worker_cpu = c->topo->worker_cpu,
+		.nr_workers = c->topo->nr_workers,
+	};
+	unsigned int v;
+	int ret;
+
+	if ((unsigned int)sched_getcpu() != w->cpu)
+		return worker_fail(w, -EPERM, "pinning the worker");
+	/* a variant the workload does not time has no histogram (NULL) */
+	for (v = 0; v < wl_nr_variants(c->wl); v++) {
+		w->hist[v] = kstats_hist_create(c->frac_bits);
+		if (!w->hist[v])
+			return worker_fail(w, -ENOMEM, "allocating histograms");
+	}
+	if (w->e->ref) {
+		w->ref_hist = kstats_hist_create(c->frac_bits);
+		if (!w->ref_hist)
+			return worker_fail(w, -ENOMEM, "allocating histograms");
+		w->ref_lines = ref_lines(w->e->ref, w->idx);
+		ref_region(w->ref_lines);	/* first touch, pinned: on our node */
+	}
+	if (worker_overhead(w))
+		return worker_fail(w, -ENOMEM, "measuring the timer overhead");
+	worker_irq_open(w);
+	ret = c->wl->setup(&env, priv);
+	if (ret)
+		return worker_fail(w, ret, "setting up the workload");
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct engine_worker *w = arg;
+	struct engine *e = w->e;
+	void *priv = NULL;
+	int ret;
+
+	ret = worker_setup(w, &priv);
+	if (!worker_gate(e))
+		goto out_teardown;
+	/* the start barrier: nobody samples while another still sets up */
+	pthread_barrier_wait(&e->start);
+	if (!ret && !engine_leaving(e)) {
+		if (e->cfg.parallel)
+			worker_parallel(w, priv);
+		else
+			worker_serial(w, priv);
+	}
+out_teardown:
+	if (!ret)
+		e->cfg.wl->teardown(priv);
+	atomic_fetch_add(&e->finished, 1);
+	return NULL;
+}
+
+/* ---- the engine ---- */
+
+struct engine *engine_create(const struct engine_cfg *cfg)
+{
+	struct engine *e;
+	unsigned int i;
+
+	if (cfg->cache == WL_CACHE_REMOTE && cfg->parallel) {
+		errno = EINVAL;
+		return NULL;
+	}
+	e = aligned_alloc(64, (sizeof(*e) + 63) & ~(size_t)63);
+	if (!e)
+		return NULL;
+	memset(e, 0, sizeof(*e));
+	e->cfg = *cfg;
+	e->nr_workers = cfg->topo->nr_workers;
+	e->w = calloc(e->nr_workers, sizeof(*e->w));
+	if (cfg->reference && e->w)
+		e->ref = ref_create();
+	if (!e->w || (cfg->reference && !e->ref)) {
+		free(e->w);
+		free(e);
+		return NULL;
+	}
+	for (i = 0; i < e->nr_workers; i++) {
+		e->w[i].idx = i;
+		e->w[i].e = e;
+		e->w[i].cpu = cfg->topo->worker_cpu[i];
+		e->w[i].node = cfg->topo->node[e->w[i].cpu];
+		e->w[i].irq_fd = -1;
+	}
+	e->neighbours = cfg->cache == WL_CACHE_KERNEL && !cfg->parallel &&
+			!cfg->wl->no_remote && cfg->wl->obj_touch && e->nr_workers > 1;
+	for (i = 0; i < e->nr_workers; i++)
+		e->w[i].nb_turn = UINT64_MAX;
+	pthread_mutex_init(&e->gate_lock, NULL);
+	pthread_cond_init(&e->gate_cond, NULL);
+	pthread_barrier_init(&e->start, NULL, e->nr_workers);
+	return e;
+}
+
+static void engine_open_gate(struct engine *e, unsigned int nr_started, int gate)
+{
+	pthread_mutex_lock(&e->gate_lock);
+	while (e->ready < nr_started)
+		pthread_cond_wait(&e->gate_cond, &e->gate_lock);
+	e->gate = gate;
+	pthread_cond_broadcast(&e->gate_cond);
+	pthread_mutex_unlock(&e->gate_lock);
+}
+
+static int engine_spawn(struct engine_worker *w)
+{
+	size_t sz = CPU_ALLOC_SIZE(w->cpu + 1);
+	cpu_set_t *set = CPU_ALLOC(w->cpu + 1);
+	pthread_attr_t attr;
+	int ret;
+
+	if (!set)
+		return -ENOMEM;
+	CPU_ZERO_S(sz, set);
+	CPU_SET_S(w->cpu, sz, set);
+	pthread_attr_init(&attr);
+	/* pinned from its first instruction: first touch is node-local */
+	ret = -pthread_attr_setaffinity_np(&attr, sz, set);
+	if (!ret)
+		ret = -pthread_create(&w->thread, &attr, worker_main, w);
+	w->started = !ret;
+	pthread_attr_destroy(&attr);
+	CPU_FREE(set);
+	return ret;
+}
+
+int engine_start(struct engine *e)
+{
+	const struct engine_cfg *c = &e->cfg;
+	unsigned int i, lines;
+	int ret = 0;
+
+	/* live neighbours for every object that can be live at once */
+	if (c->pcpu && c->wl->obj_size) {
+		lines = c->wl->nr_live ? c->wl->nr_live() : ENGINE_LIVE_DEFAULT;
+		lines += e->nr_workers + 1;
+		if (lines > c->pcpu->unit_size / (4 * PCPU_LINE))
+			lines = (unsigned int)(c->pcpu->unit_size / (4 * PCPU_LINE));
+		e->packed_bytes = c->wl->obj_size();
+		e->packed_lines = pcpu_pack(c->pcpu, lines, e->packed_bytes);
+	}
+	/* a neighbour is a live pack word only while every worker has a hole */
+	if (e->packed_lines < e->nr_workers + 1)
+		e->neighbours = false;
+
+	for (i = 0; i < e->nr_workers && !ret; i++)
+		ret = engine_spawn(&e->w[i]);
+	if (ret) {
+		engine_open_gate(e, i - 1, -1);
+		engine_join(e);
+		return ret;
+	}
+	engine_open_gate(e, e->nr_workers, 1);
+	return 0;
+}
+
+void engine_stop(struct engine *e)
+{
+	atomic_store(&e->stop, true);
+}
+
+bool engine_running(struct engine *e)
+{
+	return atomic_load(&e->finished) < e->nr_workers;
+}
+
+uint64_t engine_progress(struct engine *e)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers; i++)
+		n += atomic_load_explicit(&e->w[i].progress, memory_order_relaxed);
+	return n;
+}
+
+int engine_join(struct engine *e)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < e->nr_workers; i++) {
+		if (!e->w[i].started)
+			continue;
+		pthread_join(e->w[i].thread, NULL);
+		e->w[i].started = false;
+		if (!ret)
+			ret = e->w[i].err;
+	}
+	return ret;
+}
+
+const struct engine_cfg *engine_cfg(const struct engine *e)
+{
+	return &e->cfg;
+}
+
+unsigned int engine_nr_workers(const struct engine *e)
+{
+	return e->nr_workers;
+}
+
+const char *engine_error(const struct engine *e, unsigned int *cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < e->nr_workers; i++)
+		if (e->w[i].err) {
+			*cpu = e->w[i].cpu;
+			return e->w[i].err_what;
+		}
+	return NULL;
+}
+
+char *engine_why(const struct engine *e, int err, char *buf, size_t len)
+{
+	unsigned int cpu = 0;
+	const char *what = engine_error(e, &cpu);
+
+	snprintf(buf, len, "worker on CPU %u: %s: %s", cpu, what ? what : "running",
+		 strerror(-err));
+	return buf;
+}
+
+void engine_results(const struct engine *e, struct engine_results *r)
+{
+	const struct engine_worker *w;
+	unsigned int i, v;
+
+	memset(r, 0, sizeof(*r));
+	r->irq_counted = e->nr_workers > 0;
+	for (i = 0; i < e->nr_workers; i++) {
+		w = &e->w[i];
+		for (v = 0; v < WL_NR_VARIANTS; v++)
+			r->disturbed[v] += w->disturbed[v];
+		r->migrations += w->migrations;
+		r->irq_counted = r->irq_counted && w->irq_fd >= 0;
+		if (w->irq_read_ns > r->irq_read_worst_ns)
+			r->irq_read_worst_ns = w->irq_read_ns;
+	}
+	r->packed_lines = e->packed_lines;
+	r->packed_bytes = e->packed_bytes;
+	r->neighbours = e->neighbours;
+}
+
+void engine_worker_results(const struct engine *e, unsigned int i,
+			   struct engine_worker_results *r)
+{
+	const struct engine_worker *w = &e->w[i];
+	unsigned int v;
+
+	r->cpu = w->cpu;
+	r->node = w->node;
+	for (v = 0; v < WL_NR_VARIANTS; v++) {
+		r->hist[v] = w->hist[v];
+		r->disturbed[v] = w->disturbed[v];
+	}
+	r->overhead_min = w->overhead_min;
+	r->overhead_median = w->overhead_median;
+}
+
+bool engine_partial(const struct engine *e)
+{
+	uint64_t n[WL_NR_VARIANTS] = { 0 };
+	unsigned int i, v, nv = wl_nr_variants(e->cfg.wl);
+
+	for (i = 0; i < e->nr_workers; i++)
+		for (v = 0; v < nv; v++)
+			n[v] += e->w[i].done[v];
+	return n[WL_OLD] < e->cfg.samples || (nv > 1 && n[WL_NEW] < e->cfg.samples);
+}
+
+int engine_merge(const struct engine *e, enum wl_variant v,
+		 struct kstats_hist *dst)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < e->nr_workers; i++) {
+		const struct kstats_hist *h = v == ENGINE_REFERENCE ? e->w[i].ref_hist :
+					      e->w[i].hist[v];
+
+		if (!h)
+			continue;
+		ret = kstats_hist_merge(dst, h);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+const char *engine_reference(const struct engine *e)
+{
+	return e->ref ? ref_describe(e->ref) : NULL;
+}
+
+void engine_destroy(struct engine *e)
+{
+	unsigned int i, v;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nr_workers; i++) {
+		for (v = 0; v < WL_NR_VARIANTS; v++)
+			kstats_hist_free(e->w[i].hist[v]);
+		kstats_hist_free(e->w[i].ref_hist);
+		if (e->w[i].irq_fd >= 0)
+			close(e->w[i].irq_fd);
+		free(e->w[i].irq_buf);
+	}
+	ref_destroy(e->ref);
+	pthread_barrier_destroy(&e->start);
+	pthread_cond_destroy(&e->gate_cond);
+	pthread_mutex_destroy(&e->gate_lock);
+	free(e->w);
+	free(e);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * report.h - a finished `bench run` as a results set (lib/report/results.h):
+ * its metadata, every worker's histograms and their merge per variant,
+ * the reference loop's; lib/report/format.h prints and writes it. Reads the
+ * engine after engine_join(); prints nothing.
+ */
+#ifndef KSB_REPORT_H
+#define KSB_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lib/measure/workload.h"
+
+struct engine;
+struct kstats_hist;
+struct meta;
+struct results;
+
+extern const char *const report_caches[];	/* "kernel", "cold", "remote" */
+
+#define REPORT_MAX_STATS	16
+
+struct report_run {
+	const struct engine *e;		/* the finished run */
+	const struct wl_stat *stats;	/* the workload's own figures */
+	unsigned int nr_stats;		/* how many */
+	/* every worker merged; [WL_NEW] unused by a workload of one variant */
+	struct kstats_hist *merged[WL_NR_VARIANTS];
+	const struct kstats_hist *ref;	/* reference samples merged, NULL: none */
+	const char *unit;		/* "ns" or "cycles" */
+	bool partial;			/* stopped early */
+};
+
+/*
+ * report_meta - the run's "# key: value" metadata: command line, host,
+ * kernel, CPU model, TSC, CPUs, nodes, options, timer overhead,
+ * partial; with a reference, "reference:" says what the loop is.
+ * @cmdline, @mlock and @pcpu_nodes
+ * are the caller's words.
+ */
+void report_meta(struct meta *m, const struct report_run *r,
+		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
+		 unsigned long pcpu_unit, bool hugepages);
+
+/*
+ * report_results - add the run's series to @res (created with the run's
+ * frac_bits), labelled run "all": per variant the merge over the
+ * workers, then each worker's (cpu, node); then the reference loop's
+ * merged samples (variant RESULTS_REFERENCE) when the run has them.
+ * Returns 0, -EINVAL (layouts differ) or -ENOMEM.
+ */
+int report_results(struct results *res, const struct report_run *r);
+
+#endif /* KSB_REPORT_H */

@@ -1,0 +1,657 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmpfmt.c - bench compare's reports: its table, csv, runs and JSON, and
+ * for CI systems markdown, JUnit, Bencher's BMF, github-action-benchmark
+ * and workflow commands (cmpfmt.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kstats_hist.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/json.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/lkp.h"
+#include "lib/report/meta.h"
+#include "lib/report/testbed.h"
+#include "lib/report/textfmt.h"
+
+/* ---- what every format shares ---- */
+
+unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += c->s[i].r.verdict == v;
+	return n;
+}
+
+const char *cmpfmt_value(char *buf, size_t len, double v, bool cycles)
+{
+	static const char *const ns[] = { "ns", "us", "ms", "s" };
+	static const char *const cy[] = { "", "k", "M", "G" };
+	unsigned int u = 0;
+
+	while (v >= 1000 && u < 3) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
+	return buf;
+}
+
+const char *cmpfmt_pct(char *buf, size_t len, double frac)
+{
+	if (isinf(frac))
+		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
+	else
+		snprintf(buf, len, "%+.1f%%", frac * 100);
+	return buf;
+}
+
+static bool cf_cycles(const struct cmpfmt *c)
+{
+	return c->unit && !strcmp(c->unit, "cycles");
+}
+
+/* @name "p": "p=0.004", or "p<0.001" below what three decimals show; "": "0.004" */
+static const char *cf_p(char *buf, size_t len, double p, const char *name)
+{
+	if (p >= 0.0005)
+		snprintf(buf, len, "%s%s%.3f", name, *name ? "=" : "", p);
+	else
+		snprintf(buf, len, "%s<0.001", name);
+	return buf;
+}
+
+/* the change and its interval: "+16.4% [+11.7%, +20.2%]" */
+static const char *cf_change(char *buf, size_t len, const struct cmp_result *r)
+{
+	char e[32], lo[32], hi[32];
+
+	cmpfmt_pct(e, sizeof(e), r->change.est);
+	cmpfmt_pct(lo, sizeof(lo), r->change.lo);
+	cmpfmt_pct(hi, sizeof(hi), r->change.hi);
+	snprintf(buf, len, "%s [%s, %s]", e, lo, hi);
+	return buf;
+}
+
+void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	const struct cmp_result *r = &s->r;
+	char b[32], a[32], ch[112], p[16];
+
+	cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c));
+	cmpfmt_value(a, sizeof(a), r->after, cf_cycles(c));
+	snprintf(buf, len, "%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s  %s n=%u+%u  %s",
+		 s->workload, s->variant, c->stat, b, r->before_spread * 100, a,
+		 r->after_spread * 100, cf_change(ch, sizeof(ch), r), cf_p(p, sizeof(p), r->p, "p"),
+		 s->nb, s->na, cmp_verdict_names[r->verdict]);
+}
+
+/* side @k's value, and the first of its files that disagrees: "a (b2.csv: x)" */
+static size_t cf_side_value(char *buf, size_t len, const struct cmpfmt *c,
+			    const struct tb_diff *d, unsigned int k)
+{
+	int n;
+
+	if (!d->within[k])
+		n = snprintf(buf, len, "%s", d->val[k]);
+	else if (c->path[k])
+		n = snprintf(buf, len, "%s (%s: %s)", d->val[k], c->path[k][d->odd[k]],
+			     d->odd_val[k]);
+	else
+		n = snprintf(buf, len, "%s (file %u: %s)", d->val[k], d->odd[k] + 1, d->odd_val[k]);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+void cmpfmt_diff_text(char *buf, size_t len, const struct cmpfmt *c, const struct tb_diff *d)
+{
+	size_t used = cf_side_value(buf, len, c, d, 0);
+
+	if (used + 4 < len)
+		used += (size_t)snprintf(buf + used, len - used, " -> ");
+	if (used < len)
+		cf_side_value(buf + used, len - used, c, d, 1);
+}
+
+/* "2 regressions, 1 improvement", or "no regression" */
+static void cf_tally(char *buf, size_t len, const struct cmpfmt *c)
+{
+	unsigned int reg = cmpfmt_count(c, CMP_REGRESSION), imp = cmpfmt_count(c, CMP_IMPROVEMENT);
+	int n = snprintf(buf, len, reg ? "%u regression%s" : "no regression", reg,
+			 reg == 1 ? "" : "s");
+
+	if (imp && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", %u improvement%s", imp, imp == 1 ? "" : "s");
+}
+
+/* ---- table ---- */
+
+/* the pooled histograms, for information: not what the gate tests */
+static void cf_pooled(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	static const char *const name[] = { "p50", "p90", "p99", "mean", "max" };
+	char b[32], a[32], d[32];
+	double v[2][5];
+	unsigned int k, m;
+
+	for (k = 0; k < 2; k++) {
+		v[k][0] = (double)kstats_hist_value_at_percentile(s->pool[k], 50);
+		v[k][1] = (double)kstats_hist_value_at_percentile(s->pool[k], 90);
+		v[k][2] = (double)kstats_hist_value_at_percentile(s->pool[k], 99);
+		v[k][3] = kstats_hist_mean(s->pool[k]);
+		v[k][4] = (double)kstats_hist_max(s->pool[k]);
+	}
+	fprintf(f, "%s %s pooled:", s->workload, s->variant);
+	for (m = 0; m < 5; m++)
+		fprintf(f, "  %s %s -> %s (%s)", name[m],
+			cmpfmt_value(b, sizeof(b), v[0][m], cf_cycles(c)),
+			cmpfmt_value(a, sizeof(a), v[1][m], cf_cycles(c)),
+			cmpfmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
+	fputc('\n', f);
+}
+
+/*
+ * What the figures of @s's workload were adjusted by: the machine's
+ * speed on each side, and each of its series' share of its movement
+ * (the @n series from @s on, while they are of that workload).
+ */
+static void cf_ref_line(FILE *f, const struct cmpfmt *c, const struct cmp_series *s,
+			unsigned int n)
+{
+	char b[32], a[32], m[32], d[32];
+	unsigned int i;
+
+	fprintf(f, "%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
+		s->workload, cmpfmt_value(b, sizeof(b), s->ref_side[0], cf_cycles(c)),
+		cmpfmt_value(a, sizeof(a), s->ref_side[1], cf_cycles(c)),
+		cmpfmt_pct(d, sizeof(d), s->ref_side[1] / s->ref_side[0] - 1),
+		cmpfmt_value(m, sizeof(m), s->ref_at, cf_cycles(c)));
+	for (i = 0; i < n && !strcmp(s[i].workload, s->workload); i++)
+		fprintf(f, " %s %.2f", s[i].variant, s[i].ref_share);
+	fputc('\n', f);
+}
+
+/* the testbed section: every key that differs, and how */
+static void cf_testbed_lines(FILE *f, const struct cmpfmt *c)
+{
+	char text[1200];
+	unsigned int i;
+
+	if (!c->nr_diff)
+		return;
+	fprintf(f, "\ntestbed: the files differ in %u key%s (--strict refuses testbed and config):\n",
+		c->nr_diff, c->nr_diff == 1 ? "" : "s");
+	for (i = 0; i < c->nr_diff; i++) {
+		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
+		fprintf(f, "  %-7s %s: %s\n", tb_kind_names[c->diff[i].kind], c->diff[i].key, text);
+	}
+}
+
+static int cf_table(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
+	char line[512];
+
+	for (i = 0; i < c->n; i++) {
+		cmpfmt_line(line, sizeof(line), c, &c->s[i]);
+		fprintf(f, "%s\n", line);
+	}
+	fputc('\n', f);
+	for (i = 0; i < c->n; i++)
+		cf_pooled(f, c, &c->s[i]);
+	for (i = 0; c->scaled && i < c->n; i++)
+		if (!i || strcmp(c->s[i].workload, c->s[i - 1].workload))
+			cf_ref_line(f, c, &c->s[i], c->n - i);
+	cf_testbed_lines(f, c);
+	fprintf(f, "COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
+		c->n, reg, cmpfmt_count(c, CMP_IMPROVEMENT), c->stat, c->alpha, c->threshold_pct,
+		reg ? "regression" : "ok", c->scaled ? "scaled" : "raw");
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- csv, runs ---- */
+
+static int cf_csv(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i;
+
+	fputs(CMPFMT_CSV_COLUMNS "\n", f);
+	for (i = 0; i < c->n; i++) {
+		const struct cmp_series *s = &c->s[i];
+		const struct cmp_result *r = &s->r;
+
+		fprintf(f, "%s,%s,%s,%.6g,%.2f,%.6g,%.2f,%.2f,%.2f,%.2f,%.6f,%u,%u,%s\n",
+			s->workload, s->variant, c->stat, r->before, r->before_spread * 100,
+			r->after, r->after_spread * 100, r->change.est * 100, r->change.lo * 100,
+			r->change.hi * 100, r->p, s->nb, s->na,
+			r->verdict == CMP_BELOW ? "significant below threshold" :
+			cmp_verdict_names[r->verdict]);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* every run's figure, before then after, in file order */
+static int cf_runs(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, k;
+
+	fprintf(f, "side,workload,variant,run,%s\n", c->stat);
+	for (k = 0; k < c->n; k++) {
+		const struct cmp_series *s = &c->s[k];
+
+		for (i = 0; i < s->nb + s->na; i++) {
+			bool b = i < s->nb;
+
+			fprintf(f, "%s,%s,%s,%u,%.6g\n", b ? "before" : "after", s->workload,
+				s->variant, b ? i + 1 : i - s->nb + 1, s->x[i]);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * Each side's pooled distribution, the CDF ./run.sh compare draws: one
+ * row per non-empty bucket, its exclusive upper bound and the fraction
+ * of the side's samples at or below it; the unit in a metadata line.
+ */
+static int cf_cdf(FILE *f, const struct cmpfmt *c)
+{
+	static const char *const side[] = { "before", "after" };
+	struct kstats_hist_iter it;
+	unsigned int i, k;
+
+	fprintf(f, "# unit: %s\nside,workload,variant,hi,fraction\n", c->unit);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < c->n; i++) {
+			const struct cmp_series *s = &c->s[i];
+
+			kstats_hist_for_each_slot(&it, s->pool[k]) {
+				fprintf(f, "%s,%s,%s,", side[k], s->workload, s->variant);
+				if (it.last == UINT64_MAX)
+					fputs("18446744073709551616", f);
+				else
+					fprintf(f, "%lu", (unsigned long)(it.last + 1));
+				fprintf(f, ",%.6g\n", (double)it.cum / (double)it.total);
+			}
+		}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- json ---- */
+
+/* one side of a comparison: its median, spread and every run's figure */
+static void cf_json_side(struct json *j, const char *key, double med, double spread,
+			 const double *x, unsigned int n)
+{
+	unsigned int i;
+
+	json_object_begin(j, key);
+	json_double(j, "median", med, 3);
+	json_double(j, "spread_pct", spread * 100, 2);
+	json_u64(j, "runs", n);
+	json_array_begin(j, "values");
+	for (i = 0; i < n; i++)
+		json_double(j, NULL, x[i], 3);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/* one element of "comparisons" (schema in the man page) */
+static void cf_json_one(struct json *j, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	const struct cmp_result *r = &s->r;
+
+	json_object_begin(j, NULL);
+	json_string(j, "workload", s->workload);
+	json_string(j, "variant", s->variant);
+	json_string(j, "stat", c->stat);
+	cf_json_side(j, "before", r->before, r->before_spread, s->x, s->nb);
+	cf_json_side(j, "after", r->after, r->after_spread, s->x + s->nb, s->na);
+	json_double(j, "change_pct", r->change.est * 100, 3);
+	json_double(j, "ci_lo_pct", r->change.lo * 100, 3);
+	json_double(j, "ci_hi_pct", r->change.hi * 100, 3);
+	json_double(j, "ci_confidence", r->change.conf, 4);
+	json_double(j, "p", r->p, 6);
+	json_bool(j, "exact", r->u.exact);
+	json_string(j, "verdict", cmp_verdict_names[r->verdict]);
+	json_double(j, "reference_share", s->ref_share, 3);
+	json_object_end(j);
+}
+
+/* "differences": one object per key */
+static void cf_json_diff(struct json *j, const struct cmpfmt *c)
+{
+	unsigned int i;
+
+	json_array_begin(j, "differences");
+	for (i = 0; i < c->nr_diff; i++) {
+		const struct tb_diff *d = &c->diff[i];
+
+		json_object_begin(j, NULL);
+		json_string(j, "key", d->key);
+		json_string(j, "kind", tb_kind_names[d->kind]);
+		json_string(j, "before", d->val[0]);
+		json_string(j, "after", d->val[1]);
+		json_bool(j, "between", d->between);
+		json_bool(j, "within_before", d->within[0]);
+		json_bool(j, "within_after", d->within[1]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/* the document: its metadata the gate's settings */
+static int cf_json(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
+	struct meta *m = calloc(1, sizeof(*m));
+	struct json j;
+
+	if (!m)
+		return -ENOMEM;
+	meta_set(m, "command", "bench compare");
+	meta_set(m, "stat", "%s", c->stat);
+	meta_set(m, "alpha", "%g", c->alpha);
+	meta_set(m, "threshold_pct", "%g", c->threshold_pct);
+	meta_set(m, "reference", "%s", c->scaled ? "scaled" : "raw");
+	meta_set(m, "unit", "%s", c->unit);
+	json_init(&j, f);
+	json_doc_begin(&j, m);
+	free(m);
+	json_array_begin(&j, "comparisons");
+	for (i = 0; i < c->n; i++)
+		cf_json_one(&j, c, &c->s[i]);
+	json_array_end(&j);
+	json_u64(&j, "regressions", reg);
+	json_u64(&j, "improvements", cmpfmt_count(c, CMP_IMPROVEMENT));
+	json_string(&j, "verdict", reg ? "regression" : "ok");
+	cf_json_diff(&j, c);
+	return json_doc_end(&j) ? -EIO : 0;
+}
+
+/* ---- markdown ---- */
+
+static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	const struct cmp_result *r = &s->r;
+	char b[32], a[32], ch[112], p[16];
+
+	fputs("| ", f);
+	tf_md_cell(f, s->workload);
+	fputc(' ', f);
+	tf_md_cell(f, s->variant);
+	fprintf(f, " | %s ±%.0f%% | %s ±%.0f%% | %s | ",
+		cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c)), r->before_spread * 100,
+		cmpfmt_value(a, sizeof(a), r->after, cf_cycles(c)), r->after_spread * 100,
+		cf_change(ch, sizeof(ch), r));
+	tf_md_cell(f, cf_p(p, sizeof(p), r->p, ""));
+	fprintf(f, " | %u+%u | %s", s->nb, s->na, r->verdict == CMP_REGRESSION ? "**" : "");
+	tf_md_cell(f, cmp_verdict_names[r->verdict]);
+	fprintf(f, "%s |\n", r->verdict == CMP_REGRESSION ? "**" : "");
+}
+
+/* the keys that differ, as a second table */
+static void cf_md_diff(FILE *f, const struct cmpfmt *c)
+{
+	char text[1200];
+	unsigned int i;
+
+	if (!c->nr_diff)
+		return;
+	fprintf(f, "\nThe sides differ in %u key%s of the metadata (`bench compare --strict` refuses testbed and config differences):\n\n| key | kind | what differs |\n|:--|:--|:--|\n",
+		c->nr_diff, c->nr_diff == 1 ? "" : "s");
+	for (i = 0; i < c->nr_diff; i++) {
+		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
+		fputs("| ", f);
+		tf_md_cell(f, c->diff[i].key);
+		fprintf(f, " | %s | ", tb_kind_names[c->diff[i].kind]);
+		tf_md_cell(f, text);
+		fputs(" |\n", f);
+	}
+}
+
+static int cf_markdown(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i;
+	char t[96];
+
+	cf_tally(t, sizeof(t), c);
+	fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, one-sided alpha %g, threshold %g%%, %s figures)\n\n",
+		t, c->n, c->stat, c->alpha, c->threshold_pct, c->scaled ? "reference-scaled" : "raw");
+	fputs("| series | before | after | change [95% CI] | p | runs | verdict |\n"
+	      "|:--|--:|--:|--:|--:|--:|:--|\n", f);
+	for (i = 0; i < c->n; i++)
+		cf_md_row(f, c, &c->s[i]);
+	cf_md_diff(f, c);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- JUnit XML ---- */
+
+/* @s as XML character data or an attribute value */
+static void cf_xml(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '&')
+			fputs("&amp;", f);
+		else if (ch == '<')
+			fputs("&lt;", f);
+		else if (ch == '>')
+			fputs("&gt;", f);
+		else if (ch == '"')
+			fputs("&quot;", f);
+		else if (ch < 0x20 && ch != '\t')
+			fputc(' ', f);	/* XML 1.0 has no other control characters */
+		else
+			fputc(ch, f);
+	}
+}
+
+static void cf_xml_prop(FILE *f, const char *name, const char *value)
+{
+	fputs("      <property name=\"", f);
+	cf_xml(f, name);
+	fputs("\" value=\"", f);
+	cf_xml(f, value);
+	fputs("\"/>\n", f);
+}
+
+static void cf_junit_props(FILE *f, const struct cmpfmt *c)
+{
+	char v[1200], key[64];
+	unsigned int i;
+
+	fputs("    <properties>\n", f);
+	cf_xml_prop(f, "stat", c->stat);
+	snprintf(v, sizeof(v), "%g", c->alpha);
+	cf_xml_prop(f, "alpha", v);
+	snprintf(v, sizeof(v), "%g", c->threshold_pct);
+	cf_xml_prop(f, "threshold_pct", v);
+	cf_xml_prop(f, "reference", c->scaled ? "scaled" : "raw");
+	cf_xml_prop(f, "unit", c->unit);
+	for (i = 0; i < c->nr_diff; i++) {
+		snprintf(key, sizeof(key), "%s.%s", tb_kind_names[c->diff[i].kind], c->diff[i].key);
+		cmpfmt_diff_text(v, sizeof(v), c, &c->diff[i]);
+		cf_xml_prop(f, key, v);
+	}
+	fputs("    </properties>\n", f);
+}
+
+static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
+{
+	char line[512];
+
+	cmpfmt_line(line, sizeof(line), c, s);
+	fputs("    <testcase classname=\"kstats-bench.", f);
+	cf_xml(f, s->workload);
+	fputs("\" name=\"", f);
+	cf_xml(f, s->variant);
+	fprintf(f, " %s\">\n", c->stat);
+	if (s->r.verdict == CMP_REGRESSION) {
+		fputs("      <failure type=\"regression\" message=\"", f);
+		cf_xml(f, line);
+		fprintf(f, "\">slower by more than %g%% at one-sided alpha %g: ", c->threshold_pct,
+			c->alpha);
+		cf_xml(f, line);
+		fputs("</failure>\n", f);
+	}
+	fputs("      <system-out>", f);
+	cf_xml(f, line);
+	fputs("</system-out>\n    </testcase>\n", f);
+}
+
+static int cf_junit(FILE *f, const struct cmpfmt *c)
+{
+	unsigned int i, fail = cmpfmt_count(c, CMP_REGRESSION);
+
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		   "<testsuites name=\"kstats-bench compare\" tests=\"%u\" failures=\"%u\" errors=\"0\">\n"
+		   "  <testsuite name=\"kstats-bench compare\" tests=\"%u\" failures=\"%u\" errors=\"0\" skipped=\"0\">\n",
+		c->n, fail, c->n, fail);
+	cf_junit_props(f, c);
+	for (i = 0; i < c->n; i++)
+		cf_junit_case(f, c, &c->s[i]);
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- Bencher Metric Format, github-action-benchmark ---- */
+
+static int cf_bmf(FILE *f, const struct cmpfmt *c)
+{
+	const char *measure = cf_cycles(c) ? "cycles" : "latency";
+	char name[192];
+	struct json j;
+	unsigned int i;
+
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	for (i = 0; i < c->n; i++) {
+		const struct cmp_result *r = &c->s[i].r;
+
+		snprintf(name, sizeof(name), "%s/%s", c->s[i].workload, c->s[i].variant);
+		json_object_begin(&j, name);
+		json_object_begin(&j, measure);
+		json_double(&j, "value", r->after, 3);
+		json_double(&j, "lower_value", r->after * (1 - r->after_spread), 3);
+		json_double(&j, "upper_value", r->after * (1 + r->after_spread), 3);
+		json_object_end(&j);
+		json_object_end(&j);
+	}
+	json_object_end(&j);
+	return json_finish(&j) ? -EIO : 0;
+}
+
+/* github-action-benchmark's "extra": what the chart's tooltip shows */
+static void cf_gab_extra(char *buf, size_t len, const struct cmpfmt *c,
+			 const struct cmp_series *s)
+{
+	const struct cmp_result *r = &s->r;
+	char b[32], ch[112], p[16];
+
+	snprintf(buf, len, "before %s ±%.0f%%, change %s, %s, n=%u+%u: %s",
+		 cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c)), r->before_spread * 100,
+		 cf_change(ch, sizeof(ch), r), cf_p(p, sizeof(p), r->p, "p"), s->nb, s->na,
+		 cmp_verdict_names[r->verdict]);
+}
+
+static int cf_gab(FILE *f, const struct cmpfmt *c)
+{
+	char name[192], range[32], extra[256];
+	struct json j;
+	unsigned int i;
+
+	json_init(&j, f);
+	json_array_begin(&j, NULL);
+	for (i = 0; i < c->n; i++) {
+		const struct cmp_result *r = &c->s[i].r;
+
+		snprintf(name, sizeof(name), "%s %s %s", c->s[i].workload, c->s[i].variant, c->stat);
+		snprintf(range, sizeof(range), "± %.1f%%", r->after_spread * 100);
+		cf_gab_extra(extra, sizeof(extra), c, &c->s[i]);
+		json_object_begin(&j, NULL);
+		json_string(&j, "name", name);
+		json_string(&j, "unit", c->unit);
+		json_double(&j, "value", r->after, 3);
+		json_string(&j, "range", range);
+		json_string(&j, "extra", extra);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	return json_finish(&j) ? -EIO : 0;
+}
+
+/* ---- the table of writers ---- */
+
+const struct cmpfmt_writer cmpfmt_writers[] = {
+	{ "table", "each series' verdict, pooled figures (default)", true, cf_table },
+	{ "csv", "one row per series", false, cf_csv },
+	{ "runs", "every run's figure (./run.sh compare plots it)", false, cf_runs },
+	{ "json", "one JSON document, every run's figure", true, cf_json },
+	{ "markdown", "for CI: a GitHub table", true, cf_markdown },
+	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
+	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
+	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
+	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", false, cf_cdf },
+	{ "kcidb", "for KernelCI: KCIDB v5.3, a test per series", true, kcidb_write_compare },
+	{ "lkp", "0-day's %change table, with the verdicts", false, lkp_write_compare },
+	{ NULL, NULL, false, NULL },
+};
+
+const struct cmpfmt_writer *cmpfmt_find(const char *name)
+{
+	const struct cmpfmt_writer *w;
+
+	for (w = cmpfmt_writers; w->name; w++)
+		if (!strcmp(w->name, name))
+			return w;
+	return NULL;
+}
+
+/* ---- GitHub Actions workflow commands ---- */
+
+/* a command's message: %, CR and LF %-encoded (the runner decodes them) */
+static void cf_gha(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			fputs("%25", f);
+		else if (*s == '\r')
+			fputs("%0D", f);
+		else if (*s == '\n')
+			fputs("%0A", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+int cmpfmt_annotations(FILE *f, const struct cmpfmt *c)
+{
+	char line[1200];
+	unsigned int i;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->s[i].r.verdict != CMP_REGRESSION)
+			continue;
+		cmpfmt_line(line, sizeof(line), c, &c->s[i]);
+		fputs("::error title=kstats-bench regression::", f);
+		cf_gha(f, line);
+		fputc('\n', f);
+	}
+	for (i = 0; i < c->nr_diff; i++) {
+		cmpfmt_diff_text(line, sizeof(line), c, &c->diff[i]);
+		fprintf(f, "::warning title=kstats-bench %s differs::%s: ",
+			tb_kind_names[c->diff[i].kind], c->diff[i].key);
+		cf_gha(f, line);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}

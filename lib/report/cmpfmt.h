@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cmpfmt.h - every report of bench compare, one writer per format over
+ * one structure (the series lib/report/compare.h computed, the gate's settings,
+ * the testbed keys that differ), picked from one table, cmpfmt_writers[]:
+ * what `bench compare -f NAME` prints. A new format is one writer and
+ * one row there.
+ *
+ *	name			what the writer prints
+ *	table			per series the gate's line, the pooled figures,
+ *				the reference's (scaled), the testbed section,
+ *				one COMPARE line
+ *	csv			one row per series (CMPFMT_CSV_COLUMNS)
+ *	runs			every run's figure: side,workload,variant,run,STAT
+ *	json			the compare as one kstats-bench JSON document
+ *	markdown		a GitHub-flavoured table, one row per series,
+ *				under a one-line headline: a PR comment, or
+ *				$GITHUB_STEP_SUMMARY
+ *	junit			JUnit XML, one testsuite for the compare and one
+ *				testcase per series; a regression is a <failure>
+ *				whose message is the series' line of the table
+ *	bmf			Bencher Metric Format
+ *	github-action-benchmark	its customSmallerIsBetter array
+ *	cdf			a "# unit: U" line, then each side's pooled CDF:
+ *				side,workload,variant,hi,fraction per bucket
+ *	kcidb			KernelCI's KCIDB v5.3: the AFTER side's checkout
+ *				and build, one PASS or FAIL test per series
+ *				(lib/report/kcidb.h, kcidb_write_compare())
+ *	lkp			0-day's two-column table, bench's verdict beside
+ *				each row (lib/report/lkp.h)
+ *
+ * and cmpfmt_annotations(), GitHub Actions' ::error workflow command per
+ * regression (::warning for a testbed that differs).
+ *
+ *	struct cmp_series s[] = { ... };		cmp_series_compute() each
+ *	struct cmpfmt c = { .s = s, .n = 1, .stat = "tm10", .unit = "ns",
+ *			    .alpha = 0.05, .threshold_pct = 5 };
+ *
+ *	cmpfmt_find("junit")->write(stdout, &c);	0, -EIO or -ENOMEM
+ *
+ * table, of the gate fixtures r480_{1..6} -- r528_{1..6} (one series of
+ * two shown; each entry one line):
+ *
+ *	irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%,
+ *	  +20.2%]  p=0.001 n=6+6  regression
+ *
+ *	irqdesc-alloc old pooled:  p50 14.34us -> 16.38us (+14.3%)  p90 ...
+ *
+ *	testbed: the files differ in 1 key (--strict refuses testbed and config):
+ *	  config  possible_cpus: 480 -> 528
+ *	COMPARE series=2 regressions=2 improvements=0 stat=tm10 alpha=0.05
+ *	  threshold=5% verdict=regression reference=raw
+ *
+ * markdown, for that series:
+ *
+ *	**kstats-bench compare: 1 regression** in 1 series (tm10 per run,
+ *	one-sided alpha 0.05, threshold 5%, raw figures)
+ *
+ *	| series | before | after | change [95% CI] | p | runs | verdict |
+ *	|:--|--:|--:|--:|--:|--:|:--|
+ *	| irqdesc-alloc old | 13.15us ±4% | 15.33us ±5% |
+ *	  +16.4% [+11.7%, +20.2%] | 0.001 | 6+6 | **regression** |	(one line)
+ *
+ * bmf, what Bencher reads: AFTER's median of the per-run figures with its
+ * 95% spread, measure "latency" in ns ("cycles" with --unit cycles):
+ *
+ *	{ "irqdesc-alloc/old": { "latency": { "value": 15330.0,
+ *	  "lower_value": 14563.5, "upper_value": 16096.5 } } }
+ *
+ * github-action-benchmark, the same figures for its charts and alerts:
+ *
+ *	[ { "name": "irqdesc-alloc old tm10", "unit": "ns", "value": 15330.0,
+ *	    "range": "± 5%", "extra": "before 13.15us ±4%, change +16.4% ..." } ]
+ *
+ * Each writer prints only to the FILE it is given and returns 0, -EIO
+ * when a write failed, or -ENOMEM; strings are escaped for the format
+ * (XML entities, markdown's punctuation, JSON by lib/report/json.h, workflow
+ * commands' %-encoding). Pure: any thread, on its own FILE.
+ */
+#ifndef KSB_CMPFMT_H
+#define KSB_CMPFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lib/report/compare.h"
+
+struct meta;
+struct tb_diff;
+
+#define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
+
+/* the whole compare */
+struct cmpfmt {
+	const struct cmp_series *s;	/* [n], in compare's order */
+	unsigned int n;			/* series */
+	const char *stat;		/* the per-run figure: "tm10" */
+	const char *unit;		/* "ns" or "cycles" */
+	double alpha;			/* the one-sided test's level */
+	double threshold_pct;		/* a significant change counts above it, % */
+	bool scaled;			/* figures adjusted by the reference loop */
+	const struct tb_diff *diff;	/* keys that differ (testbed_diff()), or NULL */
+	unsigned int nr_diff;		/* how many */
+	const char *const *path[2];	/* each side's file names; NULL: "file N" */
+	const struct meta *meta[2];	/* each side's first file's metadata, or NULL */
+	const char *origin;		/* kcidb: the CI system's name; NULL: KCIDB_ORIGIN */
+};
+
+struct cmpfmt_writer {
+	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
+	const char *help;		/* one line for --help (second, likewise) */
+	bool testbed;			/* the report lists c->diff itself */
+	/* the whole report of @c on @f: 0, -EIO when a write failed, -ENOMEM */
+	int (*write)(FILE *f, const struct cmpfmt *c);
+};
+
+/*
+ * cmpfmt_writers - the table, in the order above, ended by a row with a
+ * NULL name; an option's value is an index into it
+ * (OPT_ENUM_TABLE(.., cmpfmt_writers, ..)); CMPFMT_TABLE is the table's.
+ */
+extern const struct cmpfmt_writer cmpfmt_writers[];
+#define CMPFMT_TABLE	0
+
+/* cmpfmt_find - the writer named @name, or NULL. */
+const struct cmpfmt_writer *cmpfmt_find(const char *name);
+
+/* cmpfmt_count - the series of @c whose verdict is @v. */
+unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v);
+
+/*
+ * cmpfmt_value - @v (ns, or cycles when @cycles) with a unit scaled to
+ * three or four digits: 13150.2 -> "13.15us", cycles "13.15k". @buf.
+ */
+const char *cmpfmt_value(char *buf, size_t len, double v, bool cycles);
+
+/* cmpfmt_pct - a fraction as a signed percentage: "+16.4%", "-inf". @buf. */
+const char *cmpfmt_pct(char *buf, size_t len, double frac);
+
+/*
+ * cmpfmt_line - the series' line of bench compare's table, into @buf:
+ * irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]
+ * p=0.001 n=6+6  regression (one line, two spaces between the groups)
+ */
+void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s);
+
+/*
+ * cmpfmt_diff_text - what differs in @d, into @buf: BEFORE's value ->
+ * AFTER's, of their first files, each followed by the first file of that
+ * side that disagrees: "performance -> performance (a2.csv: powersave)".
+ */
+void cmpfmt_diff_text(char *buf, size_t len, const struct cmpfmt *c, const struct tb_diff *d);
+
+/*
+ * cmpfmt_annotations - under GitHub Actions: one "::error title=...::LINE"
+ * per regression, one "::warning" per key of c->diff. 0 or -EIO.
+ */
+int cmpfmt_annotations(FILE *f, const struct cmpfmt *c);
+
+#endif /* KSB_CMPFMT_H */

@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * history.c - the files and runs of a history, their order, the
+ * reference's scaling and the pairing with a control (history.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/report/history.h"
+#include "lib/report/meta.h"
+
+/*
+ * Room for one more element in the array *@p of @n in use and *@cap
+ * allocated (@size bytes each): doubled when full, from @first.
+ * Returns 0 or -ENOMEM (*@p as it was).
+ */
+static int hist_grow(void *p, unsigned int n, unsigned int *cap, size_t size, unsigned int first)
+{
+	unsigned int c = *cap ? 2 * *cap : first;
+	void *np;
+
+	if (n < *cap)
+		return 0;
+	np = realloc(*(void **)p, c * size);
+	if (!np)
+		return -ENOMEM;
+	*(void **)p = np;
+	*cap = c;
+	return 0;
+}
+
+/* ---- the files ---- */
+
+int hist_add_file(struct hist *h, const char *dir, const char *name)
+{
+	char *path;
+
+	if (hist_grow(&h->f, h->nf, &h->capf, sizeof(*h->f), 64))
+		return -ENOMEM;
+	if (dir ? asprintf(&path, "%.*s/%s", (int)(strlen(dir) - (dir[strlen(dir) - 1] == '/')),
+			   dir, name) < 0 : !(path = strdup(name)))
+		return -ENOMEM;
+	memset(&h->f[h->nf], 0, sizeof(*h->f));
+	h->f[h->nf].path = path;
+	h->f[h->nf].given = h->nf;
+	h->nf++;
+	return 0;
+}
+
+/* *.csv, not hidden (run.sh's and bench's temp files start with a dot) */
+static int hist_csv_name(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".csv");
+}
+
+int hist_add_dir(struct hist *h, const char *dir)
+{
+	struct dirent **list;
+	int i, n = scandir(dir, &list, hist_csv_name, alphasort), ret = 0;
+
+	if (n < 0)
+		return -errno;
+	if (!n)
+		ret = -ENODATA;
+	for (i = 0; i < n; i++) {
+		if (!ret)
+			ret = hist_add_file(h, dir, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+/* ---- reading the runs ---- */
+
+static struct hist_series *hist_series_get(struct hist *h, const char *wl, const char *var)
+{
+	struct hist_series *ns;
+	unsigned int i;
+
+	for (i = 0; i < h->ns; i++)
+		if (!strcmp(h->s[i].workload, wl) && !strcmp(h->s[i].variant, var))
+			return &h->s[i];
+	if (hist_grow(&h->s, h->ns, &h->caps, sizeof(*h->s), 8))
+		return NULL;
+	ns = &h->s[h->ns++];
+	memset(ns, 0, sizeof(*ns));
+	snprintf(ns->workload, sizeof(ns->workload), "%s", wl);
+	snprintf(ns->variant, sizeof(ns->variant), "%s", var);
+	return ns;
+}
+
+static int hist_run_add(struct hist_series *s, const struct hist_run *r)
+{
+	if (hist_grow(&s->r, s->n, &s->cap, sizeof(*s->r), 64))
+		return -ENOMEM;
+	s->r[s->n++] = *r;
+	return 0;
+}
+
+/*
+ * Every run of @s in @cf: its figure, which must be > 0 (the changes
+ * are ratios), and the reference figure it pairs with (0 when none),
+ * both exactly as compare takes them (cmp_run_figures()).
+ */
+static int hist_series_runs(struct hist_series *s, const struct results *cf, unsigned int fi,
+			    const char *path, enum cmp_stat stat, char *why, size_t len)
+{
+	unsigned int i, n = results_nr_runs(cf, s->workload, s->variant);
+	double *x = calloc(2 * (size_t)(n ? n : 1), sizeof(*x)), *ref = x + n;
+	struct hist_run r = { .file = fi };
+	int ret = 0;
+
+	if (!x)
+		return -ENOMEM;
+	n = cmp_run_figures(cf, s->workload, s->variant, stat, x, ref);
+	for (i = 0; i < n && !ret; i++) {
+		r.run = i + 1;
+		r.x = x[i];
+		r.ref = ref[i];
+		if (!(r.x > 0)) {
+			snprintf(why, len, "%s: run %u: %s %s has a %s of 0: no change can be measured from it",
+				 path, r.run, s->workload, s->variant, cmp_stat_names[stat]);
+			ret = -EINVAL;
+		} else {
+			ret = hist_run_add(s, &r);
+		}
+	}
+	free(x);
+	return ret;
+}
+
+/* the file's label_KEY metadata as "KEY=VALUE", in order */
+static int hist_labels(struct hist_file *f, const struct meta *m)
+{
+	unsigned int i;
+	char **nl;
+
+	for (i = 0; i < m->n; i++) {
+		if (strncmp(m->kv[i].key, "label_", 6))
+			continue;
+		nl = realloc(f->label, (f->nr_labels + 1) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		f->label = nl;
+		if (asprintf(&f->label[f->nr_labels], "%s=%s", m->kv[i].key + 6, m->kv[i].val) < 0)
+			return -ENOMEM;
+		f->nr_labels++;
+	}
+	return 0;
+}
+
+/* the file's unit and frac_bits against the first file's; its timestamp and labels */
+static int hist_file_check(struct hist *h, struct hist_file *f, const struct results *cf,
+			   char *why, size_t len)
+{
+	const char *unit = meta_get(&cf->meta, "unit");
+	const char *part = meta_get(&cf->meta, "partial");
+
+	if (!unit)
+		unit = "ns";
+	if (!f->given) {
+		snprintf(h->unit, sizeof(h->unit), "%s", unit);
+		h->frac_bits = cf->frac_bits;
+	} else if (strcmp(unit, h->unit) || cf->frac_bits != h->frac_bits) {
+		snprintf(why, len, "%s is in %s with frac_bits %u, %s in %s with %u: they measure differently",
+			 h->f[0].path, h->unit, h->frac_bits, f->path, unit, cf->frac_bits);
+		return -EINVAL;
+	}
+	f->partial = part && !strcmp(part, "yes");
+	if (hist_labels(f, &cf->meta))
+		return -ENOMEM;
+	switch (meta_time(&cf->meta, &f->t)) {
+	case 0:
+		snprintf(f->stamp, sizeof(f->stamp), "%s", meta_get(&cf->meta, "timestamp"));
+		return 0;
+	case -ENOENT:
+		return 0;
+	default:
+		snprintf(why, len, "%s: timestamp '%s' is not YYYY-MM-DDTHH:MM:SSZ (UTC)", f->path,
+			 meta_get(&cf->meta, "timestamp"));
+		return -EINVAL;
+	}
+}
+
+int hist_read(struct hist *h, unsigned int fi, const struct results *cf, enum cmp_stat stat,
+	      char *why, size_t len)
+{
+	struct hist_file *f = &h->f[fi];
+	struct hist_series *s;
+	unsigned int i;
+	int ret = hist_file_check(h, f, cf, why, len);
+
+	for (i = 0; i < cf->n && !ret; i++) {
+		const struct results_series *c = &cf->s[i];
+
+		/* each (workload, variant) once: its rows merged over CPUs and runs */
+		if (c->cpu != RESULTS_CPU_ALL || c->run != RESULTS_RUN_ALL ||
+		    !strcmp(c->variant, RESULTS_REFERENCE))
+			continue;
+		s = hist_series_get(h, c->workload, c->variant);
+		ret = s ? hist_series_runs(s, cf, fi, f->path, stat, why, len) : -ENOMEM;
+	}
+	return ret;
+}
+
+/* ---- order ---- */
+
+static int hist_file_order(const void *x, const void *y)
+{
+	const struct hist_file *a = x, *b = y;
+
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->given < b->given ? -1 : a->given > b->given;
+}
+
+static int hist_run_order(const void *x, const void *y)
+{
+	const struct hist_run *a = x, *b = y;
+
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+unsigned int hist_missing_stamps(const struct hist *h)
+{
+	unsigned int i, missing = 0;
+
+	for (i = 0; i < h->nf; i++)
+		missing += !h->f[i].stamp[0];
+	return missing;
+}
+
+int hist_sort(struct hist *h)
+{
+	unsigned int i, k, *rank;
+
+	h->by_time = !hist_missing_stamps(h);
+	if (!h->by_time)
+		return 0;
+	rank = malloc((h->nf ? h->nf : 1) * sizeof(*rank));
+	if (!rank)
+		return -ENOMEM;
+	qsort(h->f, h->nf, sizeof(*h->f), hist_file_order);
+	for (i = 0; i < h->nf; i++)
+		rank[h->f[i].given] = i;
+	for (k = 0; k < h->ns; k++) {
+		for (i = 0; i < h->s[k].n; i++)
+			h->s[k].r[i].file = rank[h->s[k].r[i].file];
+		qsort(h->s[k].r, h->s[k].n, sizeof(*h->s[k].r), hist_run_order);
+	}
+	free(rank);
+	return 0;
+}
+
+/* ---- the reference ---- */
+
+int hist_decide_ref(struct hist *h, enum cmp_ref ref, char *why, size_t len)
+{
+	unsigned int k, i;
+
+	h->scaled = false;
+	if (ref == CMP_REF_OFF)
+		return 0;
+	for (k = 0; k < h->ns; k++)
+		for (i = 0; i < h->s[k].n; i++) {
+			const struct hist_run *r = &h->s[k].r[i];
+
+			if (r->ref > 0)
+				continue;
+			if (ref == CMP_REF_AUTO)
+				return 0;
+			snprintf(why, len, "%s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off takes the raw figures",
+				 h->f[r->file].path, r->run);
+			return -EINVAL;
+		}
+	h->scaled = true;
+	return 0;
+}
+
+/* s->x at the median machine speed, by the share fitted within each file */
+static int hist_scale(struct hist_series *s)
+{
+	unsigned int i, g = 0, *len = calloc(s->n, sizeof(*len));
+	double *r = malloc(s->n * sizeof(*r)), spread;
+	int ret = 0;
+
+	if (!len || !r) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	for (i = 0; i < s->n; i++) {
+		r[i] = s->r[i].ref;
+		g += i && s->r[i].file != s->r[i - 1].file;
+		len[g]++;
+	}
+	s->share = cmp_ref_share_groups(s->x, r, len, g + 1);
+	s->ref_at = cmp_median_spread(r, s->n, &spread);
+	for (i = 0; i < s->n; i++)
+		r[i] = s->r[i].ref;
+	cmp_ref_adjust(s->x, r, s->n, s->ref_at, s->share);
+out_free:
+	free(r);
+	free(len);
+	return ret;
+}
+
+int hist_figures(const struct hist *h, struct hist_series *s)
+{
+	unsigned int i;
+
+	free(s->x);
+	s->x = malloc((s->n ? s->n : 1) * sizeof(*s->x));
+	if (!s->x)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++)
+		s->x[i] = s->r[i].x;
+	return h->scaled && s->n ? hist_scale(s) : 0;
+}
+
+double hist_median(const double *v, unsigned int lo, unsigned int hi, double *spread)
+{
+	double *tmp = malloc((hi - lo + 1) * sizeof(*tmp)), med;
+
+	*spread = 0;
+	if (!tmp)
+		return 0;
+	memcpy(tmp, v + lo, (hi - lo) * sizeof(*tmp));
+	med = cmp_median_spread(tmp, hi - lo, spread);
+	free(tmp);
+	return med;
+}
+
+/* ---- the control ---- */
+
+static const struct hist_series *hist_find(const struct hist *h, const struct hist_series *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->ns; i++)
+		if (!strcmp(h->s[i].workload, s->workload) && !strcmp(h->s[i].variant, s->variant))
+			return &h->s[i];
+	return NULL;
+}
+
+/* the median of @s's figures in file @fi into *@med, and how many runs; 0 when none */
+static unsigned int hist_night(const struct hist_series *s, unsigned int fi, double *med)
+{
+	unsigned int lo, hi;
+	double spread;
+
+	for (lo = 0; lo < s->n && s->r[lo].file < fi; lo++)
+		;
+	for (hi = lo; hi < s->n && s->r[hi].file == fi; hi++)
+		;
+	*med = hi > lo ? hist_median(s->x, lo, hi, &spread) : 0;
+	return hi - lo;
+}
+
+/* one series' nights: subject / control medians, into new arrays */
+static int hist_pair_series(const struct hist *h, struct hist_series *s,
+			    const struct hist *ctl, char *why, size_t len)
+{
+	const struct hist_series *c = hist_find(ctl, s);
+	struct hist_run *r = calloc(h->nf, sizeof(*r));
+	double *sub = calloc(h->nf, sizeof(*sub)), *con = calloc(h->nf, sizeof(*con));
+	double *x = calloc(h->nf, sizeof(*x));
+	unsigned int i, ns, nc;
+	int ret = 0;
+
+	if (!r || !sub || !con || !x) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	if (!c) {
+		snprintf(why, len, "the control has no %s %s: it must measure every series of the subject",
+			 s->workload, s->variant);
+		ret = -EINVAL;
+		goto out_free;
+	}
+	for (i = 0; i < h->nf; i++) {
+		ns = hist_night(s, i, &sub[i]);
+		nc = hist_night(c, i, &con[i]);
+		if (!ns || !nc) {
+			snprintf(why, len, "%s: no %s %s runs in it (night %u)", ns ? ctl->f[i].path :
+				 h->f[i].path, s->workload, s->variant, i + 1);
+			ret = -EINVAL;
+			goto out_free;
+		}
+		r[i] = (struct hist_run){ .file = i, .run = ns, .x = sub[i] / con[i] };
+		x[i] = r[i].x;
+	}
+	free(s->r);
+	free(s->x);
+	s->r = r;
+	s->x = x;
+	s->subject = sub;
+	s->control = con;
+	s->n = s->cap = h->nf;
+	return 0;
+out_free:
+	free(x);
+	free(con);
+	free(sub);
+	free(r);
+	return ret;
+}
+
+int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len)
+{
+	unsigned int i;
+	int ret = 0;
+
+	if (h->nf != ctl->nf) {
+		snprintf(why, len, "%u subject files, %u control files: the nights pair by order, one file each",
+			 h->nf, ctl->nf);
+		return -EINVAL;
+	}
+	for (i = 0; h->by_time && ctl->by_time && i < h->nf; i++) {
+		const struct hist_file *a = &h->f[i], *b = &ctl->f[i];
+
+		if (a->t - b->t > HIST_PAIR_SKEW || b->t - a->t > HIST_PAIR_SKEW) {
+			snprintf(why, len, "night %u: %s (%s) and %s (%s) are more than 12 hours apart: a night missing on one side?",
+				 i + 1, a->path, a->stamp, b->path, b->stamp);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < h->ns && !ret; i++)
+		ret = hist_pair_series(h, &h->s[i], ctl, why, len);
+	h->paired = !ret;
+	return ret;
+}
+
+void hist_free(struct hist *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < h->ns; i++) {
+		free(h->s[i].r);
+		free(h->s[i].x);
+		free(h->s[i].cp);
+		free(h->s[i].subject);
+		free(h->s[i].control);
+	}
+	for (i = 0; i < h->nf; i++) {
+		while (h->f[i].nr_labels)
+			free(h->f[i].label[--h->f[i].nr_labels]);
+		free(h->f[i].label);
+		free(h->f[i].path);
+	}
+	free(h->s);
+	free(h->f);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * scale.c - Theil-Sen with Sen's rank interval, its extrapolation, and
+ * the MOVER interval of a difference of slopes (see scale.h for why).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/report/scale.h"
+
+const char *const scale_verdict_names[] = { "flat", "grows", "shrinks" };
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+double scale_median(double *v, unsigned int n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/*
+ * sum of t(t-1)(2t+5) over the groups of equal values of @v (@n, sorted
+ * in place): what ties take off the variance of Kendall's S.
+ */
+static double tie_term(double *v, unsigned int n)
+{
+	double sum = 0;
+	unsigned int i = 0, j;
+
+	qsort(v, n, sizeof(*v), dbl_cmp);
+	while (i < n) {
+		for (j = i + 1; j < n && v[j] == v[i]; j++)
+			;
+		sum += (double)(j - i) * (j - i - 1) * (2.0 * (j - i) + 5);
+		i = j;
+	}
+	return sum;
+}
+
+/* median(y - b x) over the @n points, @tmp holding n doubles */
+static double intercept(const double *x, const double *y, unsigned int n, double b, double *tmp)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		tmp[i] = y[i] - b * x[i];
+	return scale_median(tmp, n);
+}
+
+/*
+ * Sen's interval: the ranks of the sorted slopes @s (@m of them) that
+ * bound 95%, from the variance of Kendall's S over @n points with the
+ * tie terms @tx and @ty. np.round() rounds half to even, as rint() does
+ * in the default rounding mode.
+ */
+static void sen_interval(const double *s, unsigned int m, unsigned int n, double tx,
+			 double ty, double *lo, double *hi)
+{
+	double nn = n, var = (nn * (nn - 1) * (2 * nn + 5) - tx - ty) / 18;
+	double sigma = sqrt(var > 0 ? var : 0);
+	double ru = rint((m + SCALE_Z95 * sigma) / 2);
+	double rl = rint((m - SCALE_Z95 * sigma) / 2) - 1;
+
+	if (ru > m - 1)
+		ru = m - 1;
+	if (rl < 0)
+		rl = 0;
+	*lo = s[(unsigned int)rl];
+	*hi = s[(unsigned int)ru];
+}
+
+int scale_theil_sen(const double *x, const double *y, unsigned int n, struct scale_fit *f)
+{
+	size_t m = 0, i, j;
+	double *s, *tmp, tx, ty;
+
+	memset(f, 0, sizeof(*f));
+	if (n > SCALE_MAX_POINTS)
+		return -E2BIG;
+	for (i = 0; i < n; i++)
+		if (!isfinite(x[i]) || !isfinite(y[i]))
+			return -EINVAL;
+	s = malloc(((size_t)n * (n ? n - 1 : 0) / 2 + 1) * sizeof(*s));
+	tmp = malloc(((size_t)n + 1) * sizeof(*tmp));
+	if (!s || !tmp) {
+		free(s);
+		free(tmp);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (x[j] != x[i])
+				s[m++] = (y[j] - y[i]) / (x[j] - x[i]);
+	if (!m) {
+		free(s);
+		free(tmp);
+		return -EINVAL;
+	}
+	f->n = n;
+	f->pairs = (unsigned int)m;
+	f->slope = scale_median(s, (unsigned int)m);
+	memcpy(tmp, x, n * sizeof(*tmp));
+	tx = tie_term(tmp, n);
+	f->x_min = tmp[0];
+	f->x_max = tmp[n - 1];
+	for (i = 0; i < n; i++)
+		f->nx += !i || tmp[i] != tmp[i - 1];
+	memcpy(tmp, y, n * sizeof(*tmp));
+	ty = tie_term(tmp, n);
+	sen_interval(s, (unsigned int)m, n, tx, ty, &f->lo, &f->hi);
+	f->intercept = intercept(x, y, n, f->slope, tmp);
+	f->icpt_lo = intercept(x, y, n, f->lo, tmp);
+	f->icpt_hi = intercept(x, y, n, f->hi, tmp);
+	free(s);
+	free(tmp);
+	return 0;
+}
+
+void scale_at(const struct scale_fit *f, double at, double *est, double *lo, double *hi)
+{
+	double a = f->icpt_lo + f->lo * at, b = f->icpt_hi + f->hi * at;
+
+	*est = f->intercept + f->slope * at;
+	*lo = a < b ? a : b;
+	*hi = a < b ? b : a;
+}
+
+enum scale_verdict scale_verdict(const struct scale_fit *f, double flat)
+{
+	if (f->lo > 0 && f->lo > flat)
+		return SCALE_GROWS;
+	if (f->hi < 0 && f->hi < -flat)
+		return SCALE_SHRINKS;
+	return SCALE_FLAT;
+}
+
+void scale_diff(const struct scale_fit *a, const struct scale_fit *b, struct scale_diff *d)
+{
+	double bl = b->slope - b->lo, bh = b->hi - b->slope;
+	double al = a->slope - a->lo, ah = a->hi - a->slope;
+
+	d->est = b->slope - a->slope;
+	d->lo = d->est - sqrt(bl * bl + ah * ah);
+	d->hi = d->est + sqrt(bh * bh + al * al);
+}
+
+double scale_threshold_ns(const struct scale_threshold *t, const struct scale_fit *a)
+{
+	return t->pct ? fabs(a->slope) * t->v / 100 : t->v;
+}
+
+bool scale_regression(const struct scale_fit *a, const struct scale_diff *d,
+		      const struct scale_threshold *t)
+{
+	return d->est > scale_threshold_ns(t, a) && d->lo > 0;
+}

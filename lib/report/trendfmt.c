@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * trendfmt.c - bench trend's reports: table, csv, runs, JSON and
+ * markdown (trendfmt.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/report/cmpfmt.h"
+#include "lib/report/json.h"
+#include "lib/report/meta.h"
+#include "lib/report/textfmt.h"
+#include "lib/report/trendfmt.h"
+
+/* ---- what every format shares ---- */
+
+enum cmp_verdict trendfmt_verdict(const struct trendfmt *t, const struct trend_cp *c)
+{
+	double th = t->min_change_pct / 100;
+
+	if (c->change.est > th)
+		return CMP_REGRESSION;
+	return c->change.est < -th ? CMP_IMPROVEMENT : CMP_BELOW;
+}
+
+/* the first run after @c is among the last --recent runs of @s */
+static bool tfm_recent(const struct trendfmt *t, const struct hist_series *s,
+		       const struct trend_cp *c)
+{
+	return s->n - c->idx <= t->recent;
+}
+
+bool trendfmt_failing(const struct trendfmt *t, const struct hist_series *s)
+{
+	const struct trend_cp *c = s->nr_cp ? &s->cp[s->nr_cp - 1] : NULL;
+
+	return c && trendfmt_verdict(t, c) == CMP_REGRESSION && tfm_recent(t, s, c);
+}
+
+void trendfmt_tally(const struct trendfmt *t, struct trendfmt_tally *n)
+{
+	const struct hist *h = t->h;
+	unsigned int k, i;
+
+	memset(n, 0, sizeof(*n));
+	for (k = 0; k < h->ns; k++) {
+		for (i = 0; i < h->s[k].nr_cp; i++) {
+			enum cmp_verdict v = trendfmt_verdict(t, &h->s[k].cp[i]);
+
+			n->change_points++;
+			n->regressions += v == CMP_REGRESSION;
+			n->improvements += v == CMP_IMPROVEMENT;
+		}
+		n->failing += trendfmt_failing(t, &h->s[k]);
+	}
+}
+
+static bool tfm_cycles(const struct trendfmt *t)
+{
+	return !strcmp(t->h->unit, "cycles");
+}
+
+/* a figure: a time or count, or (paired) a ratio "x1.012" */
+static const char *tfm_value(char *buf, size_t len, const struct trendfmt *t, double v)
+{
+	if (t->h->paired) {
+		snprintf(buf, len, "x%.3f", v);
+		return buf;
+	}
+	return cmpfmt_value(buf, len, v, tfm_cycles(t));
+}
+
+/* the median of @v over @c's segment before (@after false) or after it */
+static double tfm_side(const double *v, const struct trend_cp *c, bool after)
+{
+	double spread;
+
+	return after ? hist_median(v, c->idx, c->hi, &spread) :
+		       hist_median(v, c->lo, c->idx, &spread);
+}
+
+/*
+ * Where a change point is, for a human: the timestamp and labels of the
+ * first run after it, its file and run (paired: the night's subject file);
+ * @md escapes for a markdown cell.
+ */
+static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *r, bool md)
+{
+	const struct hist_file *hf = &t->h->f[r->file];
+	unsigned int i;
+
+	if (hf->stamp[0])
+		fprintf(f, "%s ", hf->stamp);
+	for (i = 0; i < hf->nr_labels; i++) {
+		if (md)
+			tf_md_cell(f, hf->label[i]);
+		else
+			fputs(hf->label[i], f);
+		fputc(' ', f);
+	}
+	if (md)
+		tf_md_cell(f, hf->path);
+	else
+		fputs(hf->path, f);
+	if (!t->h->paired)
+		fprintf(f, " run %u", r->run);
+}
+
+/* paired: "  subject 9.75us -> 11.17us, control 8.93us -> 8.95us" (@md: "; subject") */
+static void tfm_own(FILE *f, const struct trendfmt *t, const struct hist_series *s,
+		    const struct trend_cp *c, bool md)
+{
+	char a[32], b[32], d[32], e[32];
+
+	if (!t->h->paired)
+		return;
+	fprintf(f, "%ssubject %s -> %s, control %s -> %s", md ? "; " : "  ",
+		cmpfmt_value(a, sizeof(a), tfm_side(s->subject, c, false), tfm_cycles(t)),
+		cmpfmt_value(b, sizeof(b), tfm_side(s->subject, c, true), tfm_cycles(t)),
+		cmpfmt_value(d, sizeof(d), tfm_side(s->control, c, false), tfm_cycles(t)),
+		cmpfmt_value(e, sizeof(e), tfm_side(s->control, c, true), tfm_cycles(t)));
+}
+
+/* ---- table ---- */
+
+/* a change point's figures as text, for the table and markdown */
+struct tfm_text {
+	char before[32], after[32];	/* the segments' medians */
+	char est[32], lo[32], hi[32];	/* the change and its interval */
+	char p[16];			/* its p */
+};
+
+static void tfm_text(struct tfm_text *x, const struct trendfmt *t, const struct trend_cp *c)
+{
+	tfm_value(x->before, sizeof(x->before), t, c->before);
+	tfm_value(x->after, sizeof(x->after), t, c->after);
+	cmpfmt_pct(x->est, sizeof(x->est), c->change.est);
+	cmpfmt_pct(x->lo, sizeof(x->lo), c->change.lo);
+	cmpfmt_pct(x->hi, sizeof(x->hi), c->change.hi);
+	snprintf(x->p, sizeof(x->p), "%.2g", c->p);
+}
+
+/* the series' name: "irqdesc-alloc old tm10", paired "... tm10/control" */
+static void tfm_name(FILE *f, const struct trendfmt *t, const struct hist_series *s, bool md)
+{
+	if (md) {
+		tf_md_cell(f, s->workload);
+		fputc(' ', f);
+		tf_md_cell(f, s->variant);
+	} else {
+		fprintf(f, "%s %s", s->workload, s->variant);
+	}
+	fprintf(f, " %s%s", t->stat, t->h->paired ? "/control" : "");
+}
+
+/* one change point: a table line, or (@md) a markdown row */
+static void tfm_cp(FILE *f, const struct trendfmt *t, const struct hist_series *s,
+		   const struct trend_cp *c, bool md)
+{
+	const struct hist_run *r = &s->r[c->idx];
+	struct tfm_text x;
+
+	tfm_text(&x, t, c);
+	fputs(md ? "| " : "", f);
+	tfm_name(f, t, s, md);
+	fputs(md ? " | " : "  ", f);
+	tfm_where(f, t, r, md);
+	fprintf(f, md ? " (#%u of %u) | %s | %s | %s [%s, %s] | %s | %u+%u | %s%s" :
+			" (#%u of %u)  %s -> %s  %s [%s, %s]  p=%s n=%u+%u  %s%s",
+		c->idx + 1, s->n, x.before, x.after, x.est, x.lo, x.hi, x.p, c->idx - c->lo,
+		c->hi - c->idx, cmp_verdict_names[trendfmt_verdict(t, c)],
+		!tfm_recent(t, s, c) ? "" : md ? ", **recent**" : ", recent");
+	tfm_own(f, t, s, c, md);
+	fputs(md ? " |\n" : "\n", f);
+}
+
+/* a series without a change point: its median, and paired the two sides' */
+static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series *s)
+{
+	char m[32], a[32], b[32];
+	double med, spread, sp, sub, con;
+
+	med = hist_median(s->x, 0, s->n, &spread);
+	tfm_name(f, t, s, false);
+	fprintf(f, "  no change point in %u %s%s  %s +-%.0f%%", s->n,
+		t->h->paired ? "nights" : "runs", s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
+		tfm_value(m, sizeof(m), t, med), spread * 100);
+	if (t->h->paired) {
+		sub = hist_median(s->subject, 0, s->n, &sp);
+		con = hist_median(s->control, 0, s->n, &sp);
+		fprintf(f, "  subject %s, control %s", cmpfmt_value(a, sizeof(a), sub, tfm_cycles(t)),
+			cmpfmt_value(b, sizeof(b), con, tfm_cycles(t)));
+	}
+	fputc('\n', f);
+}
+
+/* per workload: the speed the figures were brought to, and each share */
+static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
+{
+	const struct hist *h = t->h;
+	const struct hist_series *s = &h->s[k];
+	char m[32];
+	unsigned int i;
+
+	fprintf(f, "%s reference tm10 (median run): %s; figures at it by their share, fitted within each file:",
+		s->workload, cmpfmt_value(m, sizeof(m), s->ref_at, tfm_cycles(t)));
+	for (i = k; i < h->ns; i++)
+		if (!strcmp(h->s[i].workload, s->workload))
+			fprintf(f, " %s %.2f", h->s[i].variant, h->s[i].share);
+	fputc('\n', f);
+}
+
+static int tfm_table(FILE *f, const struct trendfmt *t)
+{
+	const struct hist *h = t->h;
+	struct trendfmt_tally n;
+	unsigned int k, i;
+
+	trendfmt_tally(t, &n);
+	for (k = 0; k < h->ns; k++) {
+		for (i = 0; i < h->s[k].nr_cp; i++)
+			tfm_cp(f, t, &h->s[k], &h->s[k].cp[i], false);
+		if (!h->s[k].nr_cp)
+			tfm_flat(f, t, &h->s[k]);
+	}
+	/* paired, each side was scaled by its own reference: its share is per side */
+	for (k = 0; h->scaled && !h->paired && k < h->ns; k++) {
+		for (i = 0; i < k && strcmp(h->s[i].workload, h->s[k].workload); i++)
+			;
+		if (i == k)
+			tfm_ref(f, t, k);
+	}
+	fprintf(f, "TREND series=%u files=%u change_points=%u regressions=%u improvements=%u failing=%u stat=%s alpha=%g min_change=%g%% window=%lu recent=%lu seed=%lu reference=%s order=%s verdict=%s%s\n",
+		h->ns, h->nf, n.change_points, n.regressions, n.improvements, n.failing, t->stat,
+		t->alpha, t->min_change_pct, t->window, t->recent, t->seed,
+		h->scaled ? "scaled" : "raw", h->by_time ? "timestamp" : "given",
+		n.failing ? "regression" : "ok", h->paired ? " control=paired" : "");
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- csv, runs ---- */
+
+/* the labels as one field, "KEY=VALUE KEY=VALUE" */
+static int tfm_csv_labels(FILE *f, const struct hist_file *hf)
+{
+	size_t len = 1;
+	unsigned int i;
+	char *all;
+
+	for (i = 0; i < hf->nr_labels; i++)
+		len += strlen(hf->label[i]) + 1;
+	all = calloc(1, len);
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < hf->nr_labels; i++)
+		strcat(strcat(all, i ? " " : ""), hf->label[i]);
+	tf_csv_field(f, all);
+	free(all);
+	return 0;
+}
+
+static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct hist_series *s,
+		       const struct trend_cp *c)
+{
+	const struct hist_run *r = &s->r[c->idx];
+	const struct hist_file *hf = &t->h->f[r->file];
+
+	fprintf(f, "%s,%s,%s,%u,%u,%s,", s->workload, s->variant, t->stat, c->idx + 1, s->n,
+		hf->stamp);
+	if (tfm_csv_labels(f, hf))
+		return -ENOMEM;
+	fputc(',', f);
+	tf_csv_field(f, hf->path);
+	fprintf(f, ",%u,%.6g,%.6g,%.2f,%.2f,%.2f,%.6f,%u,%u,%s,%s", r->run, c->before, c->after,
+		c->change.est * 100, c->change.lo * 100, c->change.hi * 100, c->p,
+		c->idx - c->lo, c->hi - c->idx,
+		trendfmt_verdict(t, c) == CMP_BELOW ? "significant below threshold" :
+		cmp_verdict_names[trendfmt_verdict(t, c)], tfm_recent(t, s, c) ? "yes" : "no");
+	if (t->h->paired)
+		fprintf(f, ",%.6g,%.6g,%.6g,%.6g", tfm_side(s->subject, c, false),
+			tfm_side(s->subject, c, true), tfm_side(s->control, c, false),
+			tfm_side(s->control, c, true));
+	fputc('\n', f);
+	return 0;
+}
+
+static int tfm_csv(FILE *f, const struct trendfmt *t)
+{
+	const struct hist *h = t->h;
+	unsigned int k, i;
+
+	fputs(TRENDFMT_CSV_COLUMNS, f);
+	fputs(h->paired ? TRENDFMT_CSV_PAIRED "\n" : "\n", f);
+	for (k = 0; k < h->ns; k++)
+		for (i = 0; i < h->s[k].nr_cp; i++)
+			if (tfm_csv_row(f, t, &h->s[k], &h->s[k].cp[i]))
+				return -ENOMEM;
+	return ferror(f) ? -EIO : 0;
+}
+
+/* every run's figure, in order, with the median of its segment: the plot's points and lines */
+static int tfm_runs(FILE *f, const struct trendfmt *t)
+{
+	const struct hist *h = t->h;
+	unsigned int k, i, c, end;
+	double med = 0, spread;
+
+	fprintf(f, "# unit: %s\nworkload,variant,index,timestamp,run,%s,segment_median%s\n", h->unit,
+		t->stat, h->paired ? ",subject,control" : "");
+	for (k = 0; k < h->ns; k++) {
+		const struct hist_series *s = &h->s[k];
+
+		for (i = 0, c = 0, end = 0; i < s->n; i++) {
+			if (i == end) {
+				end = c < s->nr_cp ? s->cp[c++].idx : s->n;
+				med = hist_median(s->x, i, end, &spread);
+			}
+			fprintf(f, "%s,%s,%u,%s,%u,%.6g,%.6g", s->workload, s->variant, i + 1,
+				h->f[s->r[i].file].stamp, s->r[i].run, s->x[i], med);
+			if (h->paired)
+				fprintf(f, ",%.6g,%.6g", s->subject[i], s->control[i]);
+			fputc('\n', f);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- json ---- */
+
+static void tfm_json_side(struct json *j, const char *key, double med, unsigned int n)
+{
+	json_object_begin(j, key);
+	json_double(j, "median", med, 3);
+	json_u64(j, "runs", n);
+	json_object_end(j);
+}
+
+/* "labels": { "KEY": "VALUE", ... } */
+static void tfm_json_labels(struct json *j, const struct hist_file *hf)
+{
+	unsigned int i;
+	char key[64];
+
+	json_object_begin(j, "labels");
+	for (i = 0; i < hf->nr_labels; i++) {
+		const char *eq = strchr(hf->label[i], '=');
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - hf->label[i]), hf->label[i]);
+		json_string(j, key, eq + 1);
+	}
+	json_object_end(j);
+}
+
+/* paired: "subject": { "before": B, "after": A }, "control": likewise */
+static void tfm_json_own(struct json *j, const char *key, const double *v,
+			 const struct trend_cp *c)
+{
+	json_object_begin(j, key);
+	json_double(j, "before", tfm_side(v, c, false), 3);
+	json_double(j, "after", tfm_side(v, c, true), 3);
+	json_object_end(j);
+}
+
+static void tfm_json_cp(struct json *j, const struct trendfmt *t, const struct hist_series *s,
+			const struct trend_cp *c)
+{
+	const struct hist_run *r = &s->r[c->idx];
+	const struct hist_file *hf = &t->h->f[r->file];
+
+	json_object_begin(j, NULL);
+	json_u64(j, "index", c->idx + 1);
+	json_string(j, "timestamp", hf->stamp[0] ? hf->stamp : NULL);
+	tfm_json_labels(j, hf);
+	json_string(j, "file", hf->path);
+	json_u64(j, "run", r->run);
+	tfm_json_side(j, "before", c->before, c->idx - c->lo);
+	tfm_json_side(j, "after", c->after, c->hi - c->idx);
+	json_double(j, "change_pct", c->change.est * 100, 3);
+	json_double(j, "ci_lo_pct", c->change.lo * 100, 3);
+	json_double(j, "ci_hi_pct", c->change.hi * 100, 3);
+	json_double(j, "ci_confidence", c->change.conf, 4);
+	json_double(j, "p", c->p, 6);
+	json_u64(j, "permutations", c->perms);
+	json_u64(j, "tested_from", c->tlo + 1);
+	json_u64(j, "tested_to", c->thi);
+	json_string(j, "verdict", cmp_verdict_names[trendfmt_verdict(t, c)]);
+	json_bool(j, "recent", tfm_recent(t, s, c));
+	if (t->h->paired) {
+		tfm_json_own(j, "subject", s->subject, c);
+		tfm_json_own(j, "control", s->control, c);
+	}
+	json_object_end(j);
+}
+
+static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct hist_series *s)
+{
+	unsigned int i;
+
+	json_object_begin(j, NULL);
+	json_string(j, "workload", s->workload);
+	json_string(j, "variant", s->variant);
+	json_string(j, "stat", t->stat);
+	json_u64(j, "runs", s->n);
+	json_double(j, "reference_share", s->share, 3);
+	json_bool(j, "failing", trendfmt_failing(t, s));
+	json_array_begin(j, "change_points");
+	for (i = 0; i < s->nr_cp; i++)
+		tfm_json_cp(j, t, s, &s->cp[i]);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static int tfm_json(FILE *f, const struct trendfmt *t)
+{
+	const struct hist *h = t->h;
+	struct meta *m = calloc(1, sizeof(*m));
+	struct trendfmt_tally n;
+	struct json j;
+	unsigned int k;
+
+	if (!m)
+		return -ENOMEM;
+	trendfmt_tally(t, &n);
+	meta_set(m, "command", "bench trend");
+	meta_set(m, "stat", "%s", t->stat);
+	meta_set(m, "alpha", "%g", t->alpha);
+	meta_set(m, "min_change_pct", "%g", t->min_change_pct);
+	meta_set(m, "window", "%lu", t->window);
+	meta_set(m, "recent", "%lu", t->recent);
+	meta_set(m, "seed", "%lu", t->seed);
+	meta_set(m, "reference", "%s", h->scaled ? "scaled" : "raw");
+	meta_set(m, "order", "%s", h->by_time ? "timestamp" : "given");
+	meta_set(m, "files", "%u", h->nf);
+	meta_set(m, "unit", "%s", h->unit);
+	if (h->paired)
+		meta_set(m, "control", "paired");
+	json_init(&j, f);
+	json_doc_begin(&j, m);
+	free(m);
+	json_array_begin(&j, "series");
+	for (k = 0; k < h->ns; k++)
+		tfm_json_one(&j, t, &h->s[k]);
+	json_array_end(&j);
+	json_u64(&j, "change_points", n.change_points);
+	json_u64(&j, "regressions", n.regressions);
+	json_u64(&j, "improvements", n.improvements);
+	json_u64(&j, "failing", n.failing);
+	json_string(&j, "verdict", n.failing ? "regression" : "ok");
+	return json_doc_end(&j) ? -EIO : 0;
+}
+
+/* ---- markdown ---- */
+
+static int tfm_markdown(FILE *f, const struct trendfmt *t)
+{
+	const struct hist *h = t->h;
+	struct trendfmt_tally n;
+	unsigned int k, i;
+	double med, spread;
+	char m[32];
+
+	trendfmt_tally(t, &n);
+	fprintf(f, "**bench trend: %s** - %u change point%s in %u series over %u files (%s, alpha %g, min change %g%%, reference %s%s%s)\n\n",
+		n.failing ? "regression" : "ok", n.change_points, n.change_points == 1 ? "" : "s",
+		h->ns, h->nf, t->stat, t->alpha, t->min_change_pct, h->scaled ? "scaled" : "raw",
+		h->by_time ? "" : "; no timestamps: in the order given",
+		h->paired ? "; each night against its control" : "");
+	fputs("| series | first run after | before | after | change [95% CI] | p | runs | verdict |\n", f);
+	fputs("|---|---|---:|---:|---|---:|---:|---|\n", f);
+	for (k = 0; k < h->ns; k++) {
+		const struct hist_series *s = &h->s[k];
+
+		for (i = 0; i < s->nr_cp; i++)
+			tfm_cp(f, t, s, &s->cp[i], true);
+		if (s->nr_cp)
+			continue;
+		med = hist_median(s->x, 0, s->n, &spread);
+		fputs("| ", f);
+		tfm_name(f, t, s, true);
+		fprintf(f, " | no change point | %s | | | | %u | ~ |\n",
+			tfm_value(m, sizeof(m), t, med), s->n);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- the table of writers ---- */
+
+const struct trendfmt_writer trendfmt_writers[] = {
+	{ "table", "each change point, one TREND line (default)", tfm_table },
+	{ "csv", "one row per change point", tfm_csv },
+	{ "runs", "every run, its segment's median (the plot)", tfm_runs },
+	{ "json", "one JSON document", tfm_json },
+	{ "markdown", "for CI: a GitHub table", tfm_markdown },
+	{ NULL, NULL, NULL },
+};

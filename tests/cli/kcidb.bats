@@ -1,0 +1,177 @@
+#!/usr/bin/env bats
+# needs: python3 jq jsonschema busybox
+# -f kcidb: KernelCI's KCIDB v5.3, for bench compare's gate and for a
+# results set (bench show here; run, kernel and vm write through the same
+# writer). Every document is checked against tests/fixtures/schemas/
+# kcidb.json, written from kcidb-io's v05_03.py, by Debian's
+# python3-jsonschema, and for nulls, which KCIDB forbids anywhere.
+
+load common
+
+setup() {
+	common_setup
+	G=$F/gate
+	SCHEMA=$F/schemas/kcidb.json
+	REG=("$G"/r480_{1..6}.csv -- "$G"/r528_{1..6}.csv)
+	AA=("$G"/r480_{1..6}.csv -- "$G"/r480_{7..12}.csv)
+	SHA=0123456789abcdef0123456789abcdef01234567
+}
+
+# valid FILE: the schema takes it, and nothing in it is null
+valid() {
+	/usr/bin/python3 tests/cli/json_schema.py "$SCHEMA" "$1"
+	[ "$(jq '[.. | select(. == null)] | length' "$1")" = 0 ]
+}
+
+# labelled SRC DST: SRC with the labels bench run --label commit=SHA
+# --label tree=mainline --label branch=master writes
+labelled() {
+	sed "/^# partial:/a # label_commit: $SHA\n# label_tree: mainline\n# label_branch: master" "$1" >"$2"
+}
+
+@test "compare -f kcidb: one FAIL test per regressed series, valid KCIDB 5.3" {
+	run --separate-stderr ./bench compare -f kcidb "${REG[@]}"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	printf '%s\n' "$output" >"$T/gate.json"
+	valid "$T/gate.json"
+	run jq -c '[.version, (.checkouts | length), (.builds | length), [.tests[] | [.path, .status, .origin]]]' "$T/gate.json"
+	[ "$output" = '[{"major":5,"minor":3},1,1,[["kstats_bench.gate.irqdesc-alloc.old.tm10","FAIL","kstats_bench"],["kstats_bench.gate.irqdesc-alloc.new.tm10","FAIL","kstats_bench"]]]' ]
+	# the build the tests ran on, the testbed and what differs
+	run jq -c '[.builds[0].id, .builds[0].architecture, .tests[0].build_id, .tests[0].misc.testbed.possible_cpus, .tests[0].misc.differs]' "$T/gate.json"
+	[ "$output" = '["kstats_bench:6.18.44-fc-v769","x86_64","kstats_bench:6.18.44-fc-v769","528",{"possible_cpus":"480 -> 528"}]' ]
+}
+
+@test "compare -f kcidb: misc holds compare's own figures (its csv), number AFTER's in seconds" {
+	./bench compare -f csv "${REG[@]}" >"$T/gate.csv" 2>/dev/null || true
+	./bench compare -f kcidb "${REG[@]}" >"$T/gate.json" || true
+	run jq -r '.tests[] | .misc | [.verdict, (.change_pct * 100 | round / 100), (.ci_lo_pct * 100 | round / 100), (.ci_hi_pct * 100 | round / 100), .p, .n_before, .n_after] | @csv' "$T/gate.json"
+	want=$(tail -n +2 "$T/gate.csv" | awk -F, '{ printf "\"%s\",%s,%s,%s,%s,%s,%s\n", $14, $8 + 0, $9 + 0, $10 + 0, $11 + 0, $12, $13 }')
+	echo "kcidb: $output"
+	echo "csv:   $want"
+	[ "$output" = "$want" ]
+	# seconds, to the picosecond: AFTER's median of tm10 is 15332.5 ns
+	# (jq would print the number its own way: the document's text)
+	[ "$(grep -m1 -o '"value": [0-9.e-]*' "$T/gate.json")" = '"value": 0.0000153325307' ]
+	[ "$(jq -c '.tests[0].number | [.unit, .prefix]' "$T/gate.json")" = '["s","metric"]' ]
+}
+
+@test "compare -f kcidb: an A/A pair passes every series, exit 0" {
+	run --separate-stderr ./bench compare -f kcidb "${AA[@]}"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$T/aa.json"
+	valid "$T/aa.json"
+	run jq -r '[.tests[].status] | join(" ")' "$T/aa.json"
+	[ "$output" = "PASS PASS" ]
+}
+
+@test "compare -f kcidb: the checkout from --label commit, tree and branch" {
+	for i in 1 2 3 4 5 6; do labelled "$G/r528_$i.csv" "$T/l$i.csv"; done
+	run --separate-stderr ./bench compare -f kcidb "$G"/r480_{1..6}.csv -- "$T"/l{1..6}.csv
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" >"$T/l.json"
+	valid "$T/l.json"
+	run jq -c '.checkouts[0]' "$T/l.json"
+	[ "$output" = "{\"id\":\"kstats_bench:$SHA\",\"origin\":\"kstats_bench\",\"tree_name\":\"mainline\",\"git_repository_branch\":\"master\",\"git_commit_hash\":\"$SHA\",\"comment\":\"kernel 6.18.44-fc-v769\",\"valid\":true}" ]
+	run jq -r '.builds[0].checkout_id, .builds[0].id, .tests[0].misc.testbed.label_tree' "$T/l.json"
+	[ "${lines[0]}" = "kstats_bench:$SHA" ]
+	[ "${lines[1]}" = "kstats_bench:$SHA:6.18.44-fc-v769" ]
+	[ "${lines[2]}" = "mainline" ]
+}
+
+@test "--origin NAME names every object; one outside [a-z0-9_]+ is exit 2" {
+	./bench compare -f kcidb --origin my_ci "${REG[@]}" >"$T/o.json" || true
+	valid "$T/o.json"
+	run jq -r '[.checkouts[], .builds[], .tests[]] | map(.origin + " " + (.id | split(":")[0])) | unique | join(",")' "$T/o.json"
+	[ "$output" = "my_ci my_ci" ]
+	bad "--origin: 'kstats-bench' is not a KCIDB origin: [a-z0-9_]+" compare -f kcidb --origin kstats-bench "${REG[@]}"
+	bad "--origin: 'Lab' is not a KCIDB origin" show -f kcidb --origin Lab "$G/r480_1.csv"
+	bad "--origin: '' is not a KCIDB origin" show --origin '' "$G/r480_1.csv"
+}
+
+@test "show -f kcidb: one DONE test per series and statistic, the figures of -f json" {
+	run --separate-stderr ./bench show -f kcidb "$G/r480_1.csv"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$T/r.json"
+	valid "$T/r.json"
+	run jq -r '[.tests[] | .path + "=" + .status] | join(" ")' "$T/r.json"
+	want=""
+	for v in old new; do
+		for s in min p50 p90 p99 max mean tm10; do
+			want+="${want:+ }kstats_bench.irqdesc-alloc.$v.$s=DONE"
+		done
+	done
+	[ "$output" = "$want" ]
+	# the figures: -f json's summary, in seconds (ns * 1e-9)
+	./bench show -f json "$G/r480_1.csv" >"$T/r-doc.json"
+	run jq -r '[.histograms[] | select(.run == "all" and .cpu == "all") | .summary | .min, .p50, .p90, .p99, .max, .mean] | join(" ")' "$T/r-doc.json"
+	want=$output
+	run jq -r '[.tests[] | select(.path | test("tm10$") | not) | .misc.figure] | join(" ")' "$T/r.json"
+	[ "$output" = "$want" ]
+	run jq -r '.tests[1] | [.path, .number.unit, .number.prefix, .misc.samples, .misc.figure] | join(" ")' "$T/r.json"
+	[ "$output" = "kstats_bench.irqdesc-alloc.old.p50 s metric 8192 14335" ]
+	run grep -m2 -o '"value": [0-9.e-]*' "$T/r.json"
+	[ "${lines[0]}" = '"value": 0.0000100050000' ]
+	[ "${lines[1]}" = '"value": 0.0000143350000' ]
+}
+
+@test "show -f kcidb: a series name outside [a-zA-Z0-9_-] is sanitized in the path" {
+	# a CSV's names are [a-z0-9_.-]: the dots would split the path
+	sed 's/^irqdesc-alloc,old,/irq.desc-alloc,old.v2,/' "$G/r480_1.csv" >"$T/odd.csv"
+	run --separate-stderr ./bench show -f kcidb --origin lab_1 "$T/odd.csv"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$T/odd.json"
+	valid "$T/odd.json"
+	run jq -r '.tests[0].path' "$T/odd.json"
+	[ "$output" = "kstats_bench.irq_desc-alloc.old_v2.min" ]
+}
+
+@test "the schema bites: a null, a bad origin, a bad path, an unknown status are invalid" {
+	./bench compare -f kcidb "${AA[@]}" >"$T/ok.json"
+	for edit in '.tests[0].comment = null' '.tests[0].origin = "kstats-bench"' \
+		'.tests[0].path = "a..b"' '.tests[0].status = "OK"' '.version.minor = 4' \
+		'del(.tests[0].build_id)' '.builds[0].architecture = "x86-64"'; do
+		jq "$edit" "$T/ok.json" >"$T/broken.json"
+		run /usr/bin/python3 tests/cli/json_schema.py "$SCHEMA" "$T/broken.json"
+		echo "$edit: $status $output"
+		[ "$status" -eq 1 ]
+	done
+}
+
+@test "run -f kcidb: the run's document; bench show of its CSV prints it again, byte for byte" {
+	./bench run -q -R 2 -n 64 --label commit="$SHA" -f kcidb -o "$T/r.csv" >"$T/run.json"
+	valid "$T/run.json"
+	./bench show -f kcidb "$T/r.csv" >"$T/show.json"
+	cmp "$T/run.json" "$T/show.json"
+	# the run's start names its tests, and starts them
+	stamp=$(sed -n 's/^# timestamp: //p' "$T/r.csv")
+	run jq -r '.tests[0] | [.start_time, .id] | join(" ")' "$T/run.json"
+	[[ "$output" == "$stamp kstats_bench:$SHA:"*":$stamp:kstats_bench.irqdesc-alloc.old.min" ]]
+}
+
+@test "a vm gate: bench vm's two kernels (fake-qemu), compare -f kcidb, the build its release" {
+	# a bzImage's setup header, as vm.bats makes it: release 6.12.117
+	mkdir -p "$T/stock" "$T/patched"
+	/usr/bin/python3 - "$T/stock/bzImage" <<-'EOF'
+		import struct, sys
+		img = bytearray(0x1000)
+		img[0x202:0x206] = b"HdrS"
+		img[0x206:0x208] = struct.pack("<H", 0x20f)
+		img[0x20e:0x210] = struct.pack("<H", 0x400)
+		v = b"6.12.117 (root@ci) #1 SMP\0"
+		img[0x600:0x600 + len(v)] = v
+		open(sys.argv[1], "wb").write(img)
+	EOF
+	cp "$T/stock/bzImage" "$T/patched/bzImage"
+	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 5 -p 8 --label tree=mainline \
+		"$T/stock/bzImage" "$T/patched/bzImage" -- run -n 64 >/dev/null
+	run --separate-stderr ./bench compare -f kcidb --origin ci_lab "$T/out/stock.csv" -- "$T/out/patched.csv"
+	[ "$status" -le 1 ]
+	printf '%s\n' "$output" >"$T/vm-gate.json"
+	valid "$T/vm-gate.json"
+	run jq -c '[.checkouts[0].id, .checkouts[0].tree_name, .builds[0].id, .builds[0].misc.vm_image, [.tests[] | .path, .misc.n_before, .misc.n_after]]' "$T/vm-gate.json"
+	[ "$output" = "[\"ci_lab:6.12.117\",\"mainline\",\"ci_lab:6.12.117\",\"$T/patched/bzImage\",[\"kstats_bench.gate.irqdesc-alloc.old.tm10\",5,5,\"kstats_bench.gate.irqdesc-alloc.new.tm10\",5,5]]" ]
+	./bench show -f kcidb "$T/out/patched.csv" >"$T/vm-res.json"
+	valid "$T/vm-res.json"
+	[ "$(jq '.tests | length' "$T/vm-res.json")" = 14 ]
+}

@@ -1,0 +1,191 @@
+#!/usr/bin/env bats
+# needs: jq busybox
+# bench run's workloads of the running kernel (syscall-null, file-read,
+# fork-exit, cgroup-mkdir, bpf-pcpu-lookup): one series each, the real possible CPU
+# count, file-read's --path and the metadata it records, cgroup-mkdir's
+# --cgroup-parent, and what they refuse.
+
+load common
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	if [ -n "${CG:-}" ]; then
+		umount "$CG"
+	fi
+}
+
+# CG: a cgroup2 mount of our own, or skip where the host refuses one
+cgroup2() {
+	mkdir "$T/cg"
+	mount -t cgroup2 none "$T/cg" 2>/dev/null || skip "cannot mount cgroup2 here"
+	CG=$T/cg
+}
+
+# the kernel's possible CPUs, counted from /sys/devices/system/cpu/possible
+real_possible() {
+	awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-");
+		   c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' \
+		/sys/devices/system/cpu/possible
+}
+
+# meta FILE KEY: the value of "# KEY: " in FILE
+meta() { sed -n "s/^# $2: //p" "$1"; }
+
+@test "bench list shows each with its one variant" {
+	run ./bench list
+	[ "$status" -eq 0 ]
+	grep -qx 'syscall-null     one raw getppid system call per sample: the flat control' <<<"$output"
+	grep -qx '                   syscall: syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' <<<"$output"
+	grep -qx 'file-read        open, read to EOF, close --path (default /proc/stat) per sample' <<<"$output"
+	grep -qx '                   read: open(/proc/stat), read(2) to EOF, close' <<<"$output"
+	grep -qx 'fork-exit        fork, the child.s _exit(0), waitpid per sample: an mm.s life' <<<"$output"
+	grep -qx '                   fork: fork(), _exit(0) in the child, waitpid() in the parent' <<<"$output"
+	# one variant line each: the next line is the next workload
+	[ "$(awk '/^syscall-null /{ getline; getline; print $1 }' <<<"$output")" = file-read ]
+}
+
+@test "syscall-null: one series, -n samples, the real possible CPU count" {
+	run ./bench run -q -w syscall-null -n 100 -o "$T/s.csv"
+	[ "$status" -eq 0 ]
+	# the table: one title, one SUMMARY, no old or new
+	[ "$(grep -c '^# syscall-null ' <<<"$output")" -eq 1 ]
+	grep -qx '# syscall-null syscall: syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' <<<"$output"
+	grep -q '^SUMMARY workload=syscall-null unit=ns syscall_p50=[0-9]* .* samples=100 disturbed=[0-9]* ' <<<"$output"
+	# a ratio divides old by new: one series has none
+	[ "$(grep -c " ratio=" <<<"$output")" -eq 0 ]
+	[ "$(grep -c 'old\|new' <<<"$output")" -eq 0 ]
+	# the CSV: variant syscall only, the merge and the CPUs each hold n in all
+	[ "$(awk -F, 'NR > 1 && !/^#/ && $1 != "workload" { print $2 }' "$T/s.csv" | sort -u)" = syscall ]
+	[ "$(awk -F, '$1 == "syscall-null" && $4 == "all" { n += $9 } END { print n }' "$T/s.csv")" -eq 100 ]
+	[ "$(awk -F, '$1 == "syscall-null" && $4 != "all" { n += $9 } END { print n }' "$T/s.csv")" -eq 100 ]
+	[ "$(meta "$T/s.csv" workload)" = syscall-null ]
+	[ "$(meta "$T/s.csv" variant_syscall)" = 'syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' ]
+	[ "$(grep -c '^# variant_old:\|^# variant_new:' "$T/s.csv")" -eq 0 ]
+	[ "$(meta "$T/s.csv" samples_per_variant)" = 100 ]
+	[ "$(meta "$T/s.csv" samples_taken)" = 100 ]
+	[[ "$(meta "$T/s.csv" disturbed)" =~ ^[0-9]+$ ]]
+	[[ "$(meta "$T/s.csv" disturbed_per_cpu)" =~ ^[0-9]+:[0-9]+( [0-9]+:[0-9]+)*$ ]]
+	[ "$(meta "$T/s.csv" possible_cpus)" = "$(real_possible)" ]
+	[ "$(meta "$T/s.csv" real_possible_cpus)" = "$(real_possible)" ]
+	[ "$(meta "$T/s.csv" pcpu_nodes)" = "none: syscall-null times the running kernel's own per-CPU memory" ]
+	[ "$(meta "$T/s.csv" pcpu_neighbours)" = "none: syscall-null has no per-CPU object" ]
+	[ "$(meta "$T/s.csv" partial)" = no ]
+}
+
+@test "file-read: the bytes and read() calls of each sample, the buffer sized to the file" {
+	head -c 1000 /dev/zero >"$T/k"
+	run ./bench run -q -w file-read --path "$T/k" -n 50 -o "$T/f.csv"
+	[ "$status" -eq 0 ]
+	grep -qx "# file-read read: open($T/k), read(2) to EOF, close" <<<"$output"
+	[ "$(meta "$T/f.csv" read_path)" = "$T/k" ]
+	[ "$(meta "$T/f.csv" read_bytes)" = 1000 ]
+	[ "$(meta "$T/f.csv" read_bytes_min)" = 1000 ]
+	[ "$(meta "$T/f.csv" read_calls)" = 2 ]
+	[ "$(meta "$T/f.csv" read_buffer)" = 65536 ]
+	[ "$(meta "$T/f.csv" workload_options)" = "--path $T/k" ]
+	[ "$(meta "$T/f.csv" samples_taken)" = 50 ]
+	[ "$(awk -F, '$1 == "file-read" && $4 == "all" { n += $9 } END { print n }' "$T/f.csv")" -eq 50 ]
+	# 100 KiB: a buffer of twice that, rounded up to a power of two
+	head -c 102400 /dev/zero >"$T/k"
+	./bench run -q -w file-read --path "$T/k" -n 10 -o "$T/f.csv" >/dev/null
+	[ "$(meta "$T/f.csv" read_bytes)" = 102400 ]
+	[ "$(meta "$T/f.csv" read_calls)" = 2 ]
+	[ "$(meta "$T/f.csv" read_buffer)" = 262144 ]
+}
+
+@test "file-read: /proc/stat by default, its size recorded" {
+	./bench run -q -w file-read -n 20 -o "$T/f.csv" >/dev/null
+	[ "$(meta "$T/f.csv" read_path)" = /proc/stat ]
+	[ "$(meta "$T/f.csv" variant_read)" = 'open(/proc/stat), read(2) to EOF, close' ]
+	lo=$(meta "$T/f.csv" read_bytes_min)
+	hi=$(meta "$T/f.csv" read_bytes)
+	[ "$lo" -gt 0 ]
+	[ "$hi" -ge "$lo" ]
+	[ "$(meta "$T/f.csv" possible_cpus)" = "$(real_possible)" ]
+}
+
+@test "file-read: a bad --path is exit 2 naming it" {
+	bad "bench run: --path: $T/nope: No such file or directory" run -q -w file-read --path "$T/nope" -n 10
+	mkdir "$T/d"
+	bad "bench run: --path: $T/d: Is a directory" run -q -w file-read --path "$T/d" -n 10
+	bad "bench run: --path: /dev/null: not a regular file (a sample must reach EOF)" run -q -w file-read --path /dev/null -n 10
+	bad "bench run: --path: only -w file-read takes it, not syscall-null" run -q -w syscall-null --path /proc/stat -n 10
+}
+
+@test "--possible-cpus and --cache cold or remote are refused, exit 2" {
+	for w in syscall-null file-read fork-exit cgroup-mkdir bpf-pcpu-lookup; do
+		bad "bench run: --possible-cpus: $w times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead" \
+			run -q -w "$w" -p 64 -n 10
+		for c in cold remote; do
+			bad "bench run: --cache $c: $w times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies" \
+				run -q -w "$w" --cache "$c" -n 10
+		done
+	done
+	# --cache kernel, the default, named: runs
+	run ./bench run -q -w syscall-null --cache kernel -n 10
+	[ "$status" -eq 0 ]
+}
+
+@test "fork-exit: -n samples, its own switches not counted as disturbed" {
+	run ./bench run -q -w fork-exit -n 20 -o "$T/k.csv"
+	[ "$status" -eq 0 ]
+	grep -qx '# fork-exit fork: fork(), _exit(0) in the child, waitpid() in the parent' <<<"$output"
+	[ "$(meta "$T/k.csv" samples_taken)" = 20 ]
+	[ "$(awk -F, '$1 == "fork-exit" && $4 == "all" { n += $9 } END { print n }' "$T/k.csv")" -eq 20 ]
+	[[ "$(meta "$T/k.csv" disturbed_by)" == *"not context switches: the workload sleeps by design" ]]
+}
+
+@test "--runs 2: one series per run and the merge; show prints the same, every format" {
+	for f in table kstats csv json; do
+		./bench run -q -w syscall-null -R 2 -n 40 -f "$f" -o "$T/r-$f.csv" >"$T/out-$f"
+		./bench show -f "$f" "$T/r-$f.csv" >"$T/show-$f"
+		cmp "$T/out-$f" "$T/show-$f"
+	done
+	f="$T/r-csv.csv"
+	[ "$(meta "$f" runs)" = 2 ]
+	[ "$(meta "$f" samples_taken)" = 80 ]
+	[[ "$(meta "$f" disturbed)" =~ ^[0-9]+$ ]]
+	[ "$(awk -F, '$1 == "syscall-null" && $4 == "all" { print $2 "," $3 }' "$f" | sort -u | tr '\n' ' ')" = "syscall,1 syscall,2 syscall,all " ]
+	[ "$(awk -F, '$1 == "syscall-null" && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$f")" -eq 80 ]
+	# kstats: one block; json: one variant
+	[ "$(grep -c '^# syscall-null ' "$T/out-kstats")" -eq 1 ]
+	grep -qx '# syscall-null syscall' "$T/out-kstats"
+	[ "$(jq -r '[.histograms[].variant] | unique | join(",")' "$T/out-json")" = syscall ]
+	# the per-run table names the one series
+	grep -q '^run  *syscall_tm10  *syscall_samples$' "$T/out-table"
+}
+
+@test "cgroup-mkdir: -n samples under --cgroup-parent, no child left behind" {
+	cgroup2
+	run ./bench run -q -w cgroup-mkdir --cgroup-parent "$CG" -n 30 -o "$T/c.csv"
+	[ "$status" -eq 0 ]
+	grep -qx "# cgroup-mkdir mkdir: mkdir(2), rmdir(2) of a child of $CG" <<<"$output"
+	[ "$(meta "$T/c.csv" cgroup_parent)" = "$CG" ]
+	[ "$(meta "$T/c.csv" samples_taken)" = 30 ]
+	[ "$(awk -F, '$1 == "cgroup-mkdir" && $4 == "all" { n += $9 } END { print n }' "$T/c.csv")" -eq 30 ]
+	[ -z "$(find "$CG" -mindepth 1 -type d)" ]
+}
+
+@test "cgroup-mkdir: a parent that is not cgroup2 is exit 2 naming it" {
+	mkdir "$T/d"
+	bad "bench run: --cgroup-parent: $T/d: not a cgroup2 directory (mount -t cgroup2 none DIR)" \
+		run -q -w cgroup-mkdir --cgroup-parent "$T/d" -n 10
+	bad "bench run: --cgroup-parent: $T/nope: No such file or directory" \
+		run -q -w cgroup-mkdir --cgroup-parent "$T/nope" -n 10
+}
+
+@test "bpf-pcpu-lookup: -n lookups, each copying 8 bytes per possible CPU" {
+	run --separate-stderr ./bench run -q -w bpf-pcpu-lookup -n 25 -o "$T/b.csv"
+	if [ "$status" -eq 3 ] && [[ "$stderr" == *"Operation not permitted"* ]]; then
+		skip "no CAP_BPF here: $stderr"
+	fi
+	[ "$status" -eq 0 ]
+	grep -qx '# bpf-pcpu-lookup lookup: bpf(BPF_MAP_LOOKUP_ELEM) of a PERCPU_ARRAY element, 8 bytes per CPU' <<<"$output"
+	[ "$(meta "$T/b.csv" samples_taken)" = 25 ]
+	[ "$(meta "$T/b.csv" bpf_value_size)" = 8 ]
+	[ "$(meta "$T/b.csv" bpf_copy_bytes)" = "$((8 * $(real_possible)))" ]
+	[ "$(awk -F, '$1 == "bpf-pcpu-lookup" && $4 == "all" { n += $9 } END { print n }' "$T/b.csv")" -eq 25 ]
+}

@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_history.c - a history of results (lib/report/history.h) and the shared
+ * escapes (lib/report/textfmt.h): files of a directory by name, hidden and
+ * other files left out; the runs read from the gate-ref fixtures as
+ * compare takes them; time order whatever the order given, equal stamps
+ * and missing ones keeping it; the unit, timestamp and reference refused
+ * with the line to print; the pairing with a control, its refusals, and
+ * on synthetic nights with shared level shifts of up to +-20%: the
+ * subject's +10% step found within one night and nothing else, where the
+ * subject alone is fooled by the shifts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lib/report/csv.h"
+#include "lib/report/history.h"
+#include "lib/report/meta.h"
+#include "lib/report/textfmt.h"
+#include "lib/report/trend.h"
+#include "tests/synth_nights.h"
+
+#define FIX "tests/fixtures/gate-ref/"
+
+static struct results *load(const char *path)
+{
+	struct csv_error err;
+	struct results *r = NULL;
+	FILE *f = fopen(path, "r");
+
+	assert_non_null(f);
+	assert_int_equal(csv_read(f, &r, &err), 0);
+	fclose(f);
+	return r;
+}
+
+/* read @path as file @fi of @h, its timestamp set to @stamp ("": none) */
+static int read_one(struct hist *h, const char *path, const char *stamp, char *why, size_t len)
+{
+	struct results *r = load(path);
+	time_t t;
+	int ret;
+
+	if (*stamp) {
+		struct tm tm = { 0 };
+
+		assert_non_null(strptime(stamp, "%Y-%m-%dT%H:%M:%SZ", &tm));
+		t = timegm(&tm);
+		assert_int_equal(meta_timestamp(&r->meta, t), 0);
+	}
+	assert_int_equal(hist_add_file(h, NULL, path), 0);
+	ret = hist_read(h, h->nf - 1, r, CMP_STAT_TM10, why, len);
+	results_free(r);
+	return ret;
+}
+
+static void test_dir(void **state)
+{
+	char dir[] = "/tmp/ksb-hist.XXXXXX", p[256];
+	static const char *const names[] = { "b.csv", "a.csv", ".tmp.csv", "notes.txt", "c.csv" };
+	struct hist h = { 0 };
+	unsigned int i;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(hist_add_dir(&h, dir), -ENODATA);
+	for (i = 0; i < 5; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		f = fopen(p, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/", dir);
+	assert_int_equal(hist_add_dir(&h, p), 0);
+	assert_int_equal(h.nf, 3);
+	snprintf(p, sizeof(p), "%s/a.csv", dir);
+	assert_string_equal(h.f[0].path, p);
+	snprintf(p, sizeof(p), "%s/c.csv", dir);
+	assert_string_equal(h.f[2].path, p);
+	assert_int_equal(h.f[2].given, 2);
+	for (i = 0; i < 5; i++) {
+		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+	assert_int_equal(hist_add_dir(&h, dir), -ENOENT);
+	hist_free(&h);
+}
+
+/* given newest first, taken oldest first; the runs follow their files */
+static void test_read_sort(void **state)
+{
+	struct hist h = { 0 };
+	char why[512] = "";
+
+	(void)state;
+	assert_int_equal(read_one(&h, FIX "r528_1.csv", "2025-01-03T02:00:00Z", why, sizeof(why)), 0);
+	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "2025-01-01T02:00:00Z", why, sizeof(why)), 0);
+	assert_int_equal(read_one(&h, FIX "r480b_1.csv", "2025-01-02T02:00:00Z", why, sizeof(why)), 0);
+	assert_int_equal(h.ns, 2);
+	assert_string_equal(h.s[0].variant, "old");
+	assert_string_equal(h.s[1].variant, "new");
+	assert_int_equal(h.s[0].n, 6);			/* 2 runs a file */
+	assert_string_equal(h.unit, "ns");
+	assert_int_equal(h.frac_bits, 2);
+	assert_int_equal(hist_missing_stamps(&h), 0);
+	assert_int_equal(hist_sort(&h), 0);
+	assert_true(h.by_time);
+	assert_string_equal(h.f[0].path, FIX "r480a_1.csv");
+	assert_string_equal(h.f[1].path, FIX "r480b_1.csv");
+	assert_string_equal(h.f[2].path, FIX "r528_1.csv");
+	assert_int_equal(h.f[0].given, 1);
+	assert_int_equal(h.s[0].r[0].file, 0);
+	assert_int_equal(h.s[0].r[1].run, 2);
+	assert_int_equal(h.s[0].r[4].file, 2);
+	assert_true(h.s[0].r[0].ref > 0);
+	/* the reference: every run has it, so scaled; figures at its median */
+	assert_int_equal(hist_decide_ref(&h, CMP_REF_AUTO, why, sizeof(why)), 0);
+	assert_true(h.scaled);
+	assert_int_equal(hist_figures(&h, &h.s[0]), 0);
+	assert_true(h.s[0].share > 0 && h.s[0].share < 1.5);
+	assert_true(h.s[0].ref_at > 0);
+	assert_true(h.s[0].x[5] > h.s[0].x[0]);	/* 528 is slower */
+	hist_free(&h);
+}
+
+/* equal timestamps keep the order given; one missing: the order given */
+static void test_order_given(void **state)
+{
+	struct hist h = { 0 };
+	char why[512];
+
+	(void)state;
+	assert_int_equal(read_one(&h, FIX "r528_1.csv", "2025-01-01T02:00:00Z", why, sizeof(why)), 0);
+	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "2025-01-01T02:00:00Z", why, sizeof(why)), 0);
+	assert_int_equal(hist_sort(&h), 0);
+	assert_true(h.by_time);
+	assert_string_equal(h.f[0].path, FIX "r528_1.csv");
+	hist_free(&h);
+	assert_int_equal(read_one(&h, FIX "r528_1.csv", "2025-01-02T02:00:00Z", why, sizeof(why)), 0);
+	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "", why, sizeof(why)), 0);
+	assert_int_equal(hist_missing_stamps(&h), 1);
+	assert_int_equal(hist_sort(&h), 0);
+	assert_false(h.by_time);
+	assert_string_equal(h.f[0].path, FIX "r528_1.csv");
+	hist_free(&h);
+}
+
+static void test_refusals(void **state)
+{
+	struct results *r = load(FIX "r480a_2.csv");
+	struct hist h = { 0 };
+	char why[512];
+
+	(void)state;
+	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "", why, sizeof(why)), 0);
+	/* another unit */
+	meta_put(&r->meta, "unit", "cycles");
+	assert_int_equal(hist_add_file(&h, NULL, "cy.csv"), 0);
+	assert_int_equal(hist_read(&h, 1, r, CMP_STAT_TM10, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, FIX "r480a_1.csv is in ns with frac_bits 2, cy.csv in cycles with 2: they measure differently");
+	/* a timestamp that is not one */
+	meta_put(&r->meta, "unit", "ns");
+	meta_put(&r->meta, "timestamp", "2025-01-03 02:00");
+	assert_int_equal(hist_read(&h, 1, r, CMP_STAT_TM10, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "cy.csv: timestamp '2025-01-03 02:00' is not YYYY-MM-DDTHH:MM:SSZ (UTC)");
+	results_free(r);
+	hist_free(&h);
+	/* --reference on, a file without reference rows */
+	assert_int_equal(read_one(&h, "tests/fixtures/gate/r480_1.csv", "", why, sizeof(why)), 0);
+	assert_int_equal(hist_decide_ref(&h, CMP_REF_AUTO, why, sizeof(why)), 0);
+	assert_false(h.scaled);
+	assert_int_equal(hist_decide_ref(&h, CMP_REF_ON, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "tests/fixtures/gate/r480_1.csv: run 1 has no reference rows (bench run --cache cold or --reference on writes them); --reference off takes the raw figures");
+	hist_free(&h);
+}
+
+static void test_median(void **state)
+{
+	const double v[] = { 5, 1, 3, 100, 2 };
+	double spread;
+
+	(void)state;
+	assert_true(hist_median(v, 0, 5, &spread) == 3);
+	assert_true(hist_median(v, 1, 3, &spread) == 2);
+	assert_true(hist_median(v, 3, 4, &spread) == 100);
+}
+
+/* ---- the control ---- */
+
+static const struct synth_cfg nights40 = {
+	.nights = 40, .runs = 3, .shift = 0.2, .noise = 0.01, .at = 24, .step = 0.10, .seed = 1,
+};
+
+static void test_pair(void **state)
+{
+	struct hist s = { 0 }, c = { 0 };
+	char why[512];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(synth_nights(&s, &c, &nights40), 0);
+	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
+	assert_true(s.paired);
+	assert_int_equal(s.s[0].n, 40);
+	for (i = 0; i < 40; i++) {
+		/* the shared level is gone: 10000/9000, times 1.1 from night 25 */
+		double want = 10000.0 / 9000 * (i >= 24 ? 1.1 : 1);
+
+		assert_true(fabs(s.s[0].x[i] / want - 1) < 0.03);
+		assert_true(s.s[0].x[i] == s.s[0].subject[i] / s.s[0].control[i]);
+		assert_int_equal(s.s[0].r[i].run, 3);
+		assert_int_equal(s.s[0].r[i].file, i);
+	}
+	hist_free(&s);
+	hist_free(&c);
+}
+
+static void test_pair_refusals(void **state)
+{
+	struct synth_cfg cfg = nights40;
+	struct hist s = { 0 }, c = { 0 };
+	char why[512];
+
+	(void)state;
+	assert_int_equal(synth_nights(&s, &c, &cfg), 0);
+	c.nf--;
+	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "40 subject files, 39 control files: the nights pair by order, one file each");
+	c.nf++;
+	c.f[3].t += 13 * 3600;
+	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "night 4: s004.csv (night 4) and c004.csv (night 4) are more than 12 hours apart: a night missing on one side?");
+	c.f[3].t -= 13 * 3600;
+	snprintf(c.s[0].variant, sizeof(c.s[0].variant), "new");
+	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "the control has no synth old: it must measure every series of the subject");
+	assert_false(s.paired);
+	hist_free(&s);
+	hist_free(&c);
+}
+
+/* change points of a history: paired nights, or the subject's own runs */
+static unsigned int detect(const struct hist_series *hs, struct trend_cp **cp)
+{
+	const struct trend_cfg cfg = TREND_CFG_INIT;
+	unsigned int n;
+
+	assert_int_equal(trend_detect(hs->x, hs->n, &cfg, cp, &n), 0);
+	return n;
+}
+
+/*
+ * Shared level shifts of up to +-20% and a +10% step of the subject
+ * alone at night 25 of 40 (and at night 61 of 100): the control finds
+ * the step within one night and nothing else, over five seeds; the
+ * subject's own runs report the shared shifts as well.
+ */
+static void test_control_synthetic(void **state)
+{
+	struct synth_cfg cfg = nights40;
+	struct trend_cp *cp;
+	unsigned int seed, n, own, alone = 0;
+	char why[512];
+
+	(void)state;
+	for (seed = 1; seed <= 5; seed++) {
+		struct hist s = { 0 }, c = { 0 };
+
+		cfg.seed = seed;
+		cfg.nights = seed % 2 ? 40 : 100;
+		cfg.at = seed % 2 ? 24 : 60;
+		assert_int_equal(synth_nights(&s, &c, &cfg), 0);
+		own = detect(&s.s[0], &cp);
+		alone += own;
+		free(cp);
+		assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
+		n = detect(&s.s[0], &cp);
+		print_message("seed %u: %u nights, the subject's runs alone %u change points, paired %u at night %u\n",
+			      seed, cfg.nights, own, n, n ? cp[0].idx + 1 : 0);
+		assert_int_equal(n, 1);
+		assert_true(cp[0].idx + 1 >= cfg.at && cp[0].idx <= cfg.at + 1);
+		assert_true(fabs(cp[0].change.est - 0.10) < 0.02);
+		free(cp);
+		hist_free(&s);
+		hist_free(&c);
+	}
+	assert_true(alone >= 10);
+}
+
+/* ---- lib/report/textfmt.h ---- */
+
+static char *capture(void (*fn)(FILE *, const char *), const char *s)
+{
+	static char *buf;
+	size_t len;
+	FILE *f;
+
+	free(buf);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	fn(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_textfmt(void **state)
+{
+	(void)state;
+	assert_string_equal(capture(tf_md_cell, "a|b_c*d~e`f<g[h]i\\j"),
+			    "a\\|b\\_c\\*d\\~e\\`f\\<g\\[h\\]i\\\\j");
+	assert_string_equal(capture(tf_md_cell, "two\nlines & >"), "two lines & >");
+	assert_string_equal(capture(tf_csv_field, "plain"), "plain");
+	assert_string_equal(capture(tf_csv_field, ""), "");
+	assert_string_equal(capture(tf_csv_field, "x, \"y\""), "\"x, \"\"y\"\"\"");
+	assert_string_equal(capture(tf_csv_field, "a\nb"), "\"a\nb\"");
+	assert_string_equal(capture(tf_csv_field, "a|b"), "a|b");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dir),
+		cmocka_unit_test(test_read_sort),
+		cmocka_unit_test(test_order_given),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_pair_refusals),
+		cmocka_unit_test(test_control_synthetic),
+		cmocka_unit_test(test_textfmt),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
