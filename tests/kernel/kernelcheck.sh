@@ -39,9 +39,10 @@ kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
 boots=${KERNELCHECK_BOOTS:-6}
 sweep_counts=${KERNELCHECK_SWEEP:-64,128,255}
 sweep_boots=${KERNELCHECK_SWEEP_BOOTS:-3}
-# where bench vm's initramfs puts the module it built (lib/vm.c): named to
-# the guest's bench kernel, which since the one module search (lib/kmod.c,
-# kmod_src_dir()) finds only a kmod/ that holds the sources
+# where bench vm's initramfs puts the module it built (lib/kernel/vm.c),
+# named to the guest's bench kernel: since the one module search
+# (lib/kernel/kmod.c, kmod_src_dir()) it finds only a kmod/ holding the
+# sources, and the initramfs holds the .ko alone
 guest_ko=/kmod/kstats_bench.ko
 tarball=${KERNELCHECK_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 src=$kc/linux-source-6.12
