@@ -45,7 +45,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck bisectcheck kernel-plant deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -209,14 +209,26 @@ vmcheck: bench bench-static build/vm/sysloop
 		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver
 	@tests/vm/vmcheck.sh
 
-# the patch gated on real kernels: Debian's linux-source-6.12 built five
+# the patch gated on real kernels: Debian's linux-source-6.12 built six
 # times (tinyconfig + tests/kernel/kernelcheck.config), each booted 6 times
-# under qemu TCG by bench vm at 255 and 480 possible CPUs, compared (about
-# 10 min on 2 idle cores; a second run rebuilds only what changed)
+# under qemu TCG by bench vm at 255 and 480 possible CPUs, compared, then
+# stock, patched and a per-CPU plant swept over 64,128,255 and gated on
+# the slope by bench scale (about 10 min on 2 idle cores, plus the
+# sweep's; a second run rebuilds only what changed)
 KC_PKGS := $(VM_PKGS) linux-source-6.12 bison flex libelf-dev bc cpio
 kernelcheck: bench bench-static
 	@tests/deps.sh $(KC_PKGS)
 	@tests/kernel/kernelcheck.sh
+
+# distribution kernels as subjects: Debian 12's 6.1 (linux-image-amd64's,
+# in /boot) and 6.12 (apt-get download, unpacked under build/scalecheck,
+# never installed), each swept over 3 possible-CPU counts by bench vm:
+# the /proc/stat read grows, the null syscall is flat, show_stat traced
+# grows like the read (bench scale)
+SC_PKGS := $(VM_PKGS)
+scalecheck: bench bench-static
+	@tests/deps.sh $(SC_PKGS)
+	@tests/kernel/scalecheck.sh
 
 # ./run.sh bisect must name the commit that planted a regression, in a git
 # history made of kernelcheck's tree (after kernelcheck; about 7 min)
@@ -227,6 +239,11 @@ bisectcheck: bench bench-static
 # kernelcheck): ROUNDS of 6 boots a side per grade, about 4 min a round
 kernel-plant: bench bench-static
 	tests/perf/kernel-plant.sh $(ROUNDS)
+
+# the smallest cost per possible CPU the slope gate catches (after
+# kernelcheck): ROUNDS of 3 boots a count and side, about 3 min a round
+kernel-plant-percpu: bench bench-static
+	tests/perf/kernel-plant-percpu.sh $(ROUNDS)
 
 # longer fuzzing, not part of check: FUZZ_SECONDS per target
 fuzz: $(TOOLS) bench

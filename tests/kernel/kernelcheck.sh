@@ -14,9 +14,20 @@
 # 255 and 480; stock -> planted, alloc a regression; plain 6.12 asked
 # for 480 possible CPUs is refused by bench vm (exit 3, naming the
 # limit). Every guest also runs `bench run` at the same possible CPUs:
-# the real kernels' tables beside the emulation's. Ends with one line,
-# KERNELCHECK passed|FAILED: ...; exit 0 passed, 1 failed, 3 when a
-# kernel cannot be built or booted.
+# the real kernels' tables beside the emulation's.
+#
+# Then the slopes: stock, patched and percpu (test-only-plant-percpu-
+# delay.patch on stock: irq_plant_percpu_ns, 1000 ns per possible CPU in
+# every allocation) swept over KERNELCHECK_SWEEP (64,128,255) possible
+# CPUs, KERNELCHECK_SWEEP_BOOTS (3) boots per kernel and count, gated
+# by `bench scale`: stock -- patched no slope regression (exit 0),
+# stock -- percpu alloc's slope a regression (exit 1); alloc's and
+# free's slope of each kernel printed. A fixed cost passes this gate and
+# a cost per possible CPU passes bench compare at a small count: each
+# gate catches what the other cannot.
+#
+# Ends with one line, KERNELCHECK passed|FAILED: ...; exit 0 passed,
+# 1 failed, 3 when a kernel cannot be built or booted.
 #
 # KSB_KERNELCHECK_DIR (default build/kernelcheck) holds the tree, the
 # images and the results; a second run rebuilds only what changed.
@@ -26,6 +37,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/kernel
 kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
 boots=${KERNELCHECK_BOOTS:-6}
+sweep_counts=${KERNELCHECK_SWEEP:-64,128,255}
+sweep_boots=${KERNELCHECK_SWEEP_BOOTS:-3}
+# where bench vm's initramfs puts the module it built (lib/kernel/vm.c),
+# named to the guest's bench kernel: since the one module search
+# (lib/kernel/kmod.c, kmod_src_dir()) it finds only a kmod/ holding the
+# sources, and the initramfs holds the .ko alone
+guest_ko=/kmod/kstats_bench.ko
 tarball=${KERNELCHECK_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 src=$kc/linux-source-6.12
 bench=$top/bench
@@ -161,9 +179,73 @@ boot() {
 	shift
 	say "booting $* at $possible possible CPUs, $boots boots each"
 	"$bench" vm -q -B "$boots" -p "$possible" -c 2 --kbuild "$src" -o "$kc/out/$possible" "$@" \
-		-- kernel -w kernel-irq-alloc -n 512 -- run -n 512 -p "$possible" >"$kc/out/vm-$possible.txt" ||
+		-- kernel --module "$guest_ko" -w kernel-irq-alloc -n 512 -- run -n 512 -p "$possible" >"$kc/out/vm-$possible.txt" ||
 		die "bench vm at $possible possible CPUs exited $? (see $kc/out/$possible/*.console)"
 	boot_times+=("$possible: $# kernels x $boots boots $((SECONDS - t0)) s")
+}
+
+# ---- the slopes ----
+
+# sweep NAME=IMAGE...: bench vm at every count of $sweep_counts, -- kernel
+# only, into $kc/out/sweep/NAME-pN.csv, one run per boot
+sweep() {
+	local t0=$SECONDS
+	say "sweeping $* over $sweep_counts possible CPUs, $sweep_boots boots each"
+	"$bench" vm -q -B "$sweep_boots" -p "$sweep_counts" -c 2 --kbuild "$src" -o "$kc/out/sweep" "$@" \
+		-- kernel --module "$guest_ko" -w kernel-irq-alloc -n 512 >"$kc/out/vm-sweep.txt" ||
+		die "bench vm over $sweep_counts possible CPUs exited $? (see $kc/out/sweep/*.console)"
+	boot_times+=("sweep $sweep_counts: $# kernels x $sweep_boots boots $((SECONDS - t0)) s")
+}
+
+# the sweep's files of kernel NAME
+swept() { ls "$kc/out/sweep/$1"-p*.csv; }
+
+# slope FILE GROUP VARIANT: "12.3 [10.1, 14.0] grows" from scale -f csv
+slope() {
+	awk -F, -v g="$2" -v v="$3" '$1 == "fit" && $2 == g && $4 == v {
+		printf "%.2f [%.2f, %.2f] ns/CPU %s", $10, $11, $12, $16 }' "$1"
+}
+
+# diff FILE VARIANT: "+88.1 [+80.2, +95.0] ns/CPU regression"
+sdiff() {
+	awk -F, -v v="$2" '$1 == "diff" && $4 == v {
+		printf "%+.2f [%+.2f, %+.2f] ns/CPU %s", $10, $11, $12, $16 }' "$1"
+}
+
+# scale_gate LABEL WANT_RC A B: bench scale A's files -- B's, its table on
+# stdout, -f csv kept; fails unless it exits WANT_RC
+scale_gate() {
+	local label=$1 want=$2 a=$3 b=$4 rc=0 what
+	echo "== $label: bench scale $a -- $b ($sweep_counts possible CPUs)"
+	# shellcheck disable=SC2046 # one word per file
+	"$bench" scale $(swept "$a") -- $(swept "$b") | sed -n '/^kernel-irq-alloc /p;/^SCALE /p' || true
+	# shellcheck disable=SC2046
+	"$bench" scale -f csv $(swept "$a") -- $(swept "$b") >"$kc/out/$label.csv" || rc=$?
+	what="$label: alloc B-A $(sdiff "$kc/out/$label.csv" alloc), bench scale exit $rc"
+	summary+=("$what")
+	if [ "$rc" = "$want" ]; then
+		ok "$what"
+	else
+		fail "$what, expected exit $want"
+	fi
+}
+
+# the slope of alloc and free in each kernel, then the two gates
+slopes() {
+	local o=$kc/img k
+	sweep stock="$o/stock/bzImage" patched="$o/patched/bzImage" percpu="$o/percpu/bzImage"
+	scale_gate scale-patched 0 stock patched
+	scale_gate scale-percpu 1 stock percpu
+	case $(sdiff "$kc/out/scale-percpu.csv" alloc) in
+	*regression) ;;
+	*) fail "scale-percpu: alloc's slope is not the regression: $(sdiff "$kc/out/scale-percpu.csv" alloc)" ;;
+	esac
+	echo "== slopes per possible CPU (Theil-Sen over $sweep_counts, tm10 per boot, 95%)"
+	for k in stock patched; do
+		echo "  $k: alloc $(slope "$kc/out/scale-patched.csv" "$k" alloc), free $(slope "$kc/out/scale-patched.csv" "$k" free)"
+		summary+=("slope $k alloc $(slope "$kc/out/scale-patched.csv" "$k" alloc)")
+	done
+	echo "  percpu: alloc $(slope "$kc/out/scale-percpu.csv" percpu alloc), free $(slope "$kc/out/scale-percpu.csv" percpu free)"
 }
 
 # plain 6.12 cannot boot with 480 possible CPUs under qemu: bench vm must say so
@@ -180,6 +262,7 @@ refuses_480() {
 
 main() {
 	local o
+	t_start=$SECONDS
 	builds=()
 	boot_times=()
 	if [ ! -x "$bench" ] || [ ! -x "$top/bench-static" ]; then
@@ -189,11 +272,17 @@ main() {
 	configure
 	variant stock
 	variant patched genirq-move-clear-of-kstat_irqs-to-free_desc.patch
+	variant percpu test-only-plant-percpu-delay.patch
+	rm -rf "$kc/out"
+	mkdir -p "$kc/out"
+	# KERNELCHECK_ONLY=slopes: the sweep and its gates alone
+	if [ "${KERNELCHECK_ONLY:-}" = slopes ]; then
+		slopes
+		finish
+	fi
 	variant planted test-only-plant-irq-alloc-delay.patch
 	variant patched-480 genirq-move-clear-of-kstat_irqs-to-free_desc.patch test-only-possible-cpus.patch
 	variant stock-480 test-only-possible-cpus.patch
-	rm -rf "$kc/out"
-	mkdir -p "$kc/out"
 	o=$kc/img
 	boot 255 stock="$o/stock/bzImage" patched="$o/patched/bzImage" planted="$o/planted/bzImage"
 	refuses_480
@@ -213,6 +302,12 @@ main() {
 	expect 480-patched alloc improvement
 	expect 480-patched free "~" "significant below threshold" improvement
 
+	slopes
+	finish
+}
+
+# the closing lines; exit 0 passed, 1 failed
+finish() {
 	echo "builds: ${builds[*]}"
 	echo "boots: ${boot_times[*]}"
 	local IFS=';'

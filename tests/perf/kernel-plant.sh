@@ -40,7 +40,7 @@ boot() {
 	mkdir -p "$out/$side"
 	"$bench" vm -q -B 1 -p "$possible" -c 2 --module "$out/kmod/kstats_bench.ko" \
 		--append "irq_plant_ns=$ns" -o "$out/$side" "$name=$img" \
-		-- kernel -w kernel-irq-alloc -n 512 >/dev/null
+		-- kernel --module /kmod/kstats_bench.ko -w kernel-irq-alloc -n 512 >/dev/null
 }
 
 # change and verdict of the alloc series: "+5.2 regression" (the

@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# scalecheck.sh - distribution kernels as subjects: what grows with
+# possible CPUs in Debian 12's own 6.1 and 6.12, on a 2-core runner.
+#
+#   6.1   linux-image-amd64's image, from /boot (as make vmcheck boots it),
+#         swept over SCALECHECK_61 (64,255,480) possible CPUs: 6.1 adds
+#         the CPUs above the firmware's 255 from possible_cpus=
+#   6.12  SCALECHECK_612_PKG (linux-image-6.12.117+deb12-amd64-unsigned),
+#         fetched with apt-get download and unpacked with dpkg-deb under
+#         build/scalecheck, never installed (vmcheck boots the newest
+#         /boot/vmlinuz), swept over SCALECHECK_612 (16,128,255): plain
+#         6.12 stops at the firmware's 255, so the sweep starts low to
+#         span what it can (the slope's interval narrows with the span)
+#
+# Each kernel is swept twice, SCALECHECK_BOOTS (3) boots per count,
+# interleaved by bench vm:
+#
+#   run -w file-read      open, read to EOF, close of /proc/stat, and in
+#   trace show_stat       the same boots show_stat() by fentry while
+#                         /bench run -w file-read reads /proc/stat: the
+#                         kernel's side of the same read
+#   run -w syscall-null   getppid(), the flat control, in boots of its
+#                         own: bench vm refuses two run commands in one
+#                         boot (their files would have one name)
+#
+# and bench scale fits each over the counts (Theil-Sen, tm10 per boot).
+# Checks, per kernel: the /proc/stat read grows; the null syscall is
+# flat (--flat SCALECHECK_FLAT_NS, 0.5 ns per possible CPU, against the
+# read's ~1000); show_stat's time grows, with a slope of at least
+# SCALECHECK_SHARE (0.5) of the read's and at most the read's upper
+# bound plus the rest of the read's: show_stat is inside the read, and
+# its loops are what the read pays per possible CPU. Ends with one line,
+# SCALECHECK passed|FAILED: ...; exit 0 passed, 1 failed, 3 when a
+# kernel cannot be had or booted.
+#
+# KSB_SCALECHECK_DIR (default build/scalecheck) holds the unpacked image
+# and the results; a second run downloads nothing. SCALECHECK_KERNELS
+# ("d61 d612") picks the kernels.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+sc=${KSB_SCALECHECK_DIR:-$top/build/scalecheck}
+boots=${SCALECHECK_BOOTS:-3}
+counts_61=${SCALECHECK_61:-64,255,480}
+counts_612=${SCALECHECK_612:-16,128,255}
+pkg_612=${SCALECHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
+flat_ns=${SCALECHECK_FLAT_NS:-0.5}
+share=${SCALECHECK_SHARE:-0.5}
+reads=${SCALECHECK_READS:-256}
+kernels=${SCALECHECK_KERNELS:-d61 d612}
+bench=$top/bench
+fails=()
+summary=()
+times=()
+t_start=$SECONDS
+
+say() { printf 'scalecheck: %s\n' "$*" >&2; }
+die() {
+	say "$*"
+	exit 3
+}
+fail() {
+	echo "FAIL: $*"
+	fails+=("$*")
+}
+ok() { echo "ok: $*"; }
+
+# ---- the kernels ----
+
+# linux-image-amd64's 6.1 image in /boot: the package it depends on
+image_61() {
+	local dep
+	dep=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null | grep -o 'linux-image-6\.1\.[^ ,]*' | head -1) ||
+		true
+	[ -n "$dep" ] || die "linux-image-amd64 depends on no 6.1 image (apt-get install linux-image-amd64)"
+	[ -f "/boot/vmlinuz-${dep#linux-image-}" ] || die "no /boot/vmlinuz-${dep#linux-image-} ($dep)"
+	echo "/boot/vmlinuz-${dep#linux-image-}"
+}
+
+# the 6.12 image, downloaded and unpacked once under $sc/6.12
+image_612() {
+	local dir=$sc/6.12 deb img
+	img=$(find "$dir/boot" -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | head -1) || true
+	if [ -z "$img" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		say "downloading $pkg_612 (apt-get download; not installed)"
+		(cd "$dir" && apt-get download "$pkg_612" >"$dir/download.log" 2>&1) ||
+			die "apt-get download $pkg_612 failed: $(tail -2 "$dir/download.log")"
+		deb=$(find "$dir" -maxdepth 1 -name '*.deb' | head -1)
+		# only the image: the modules (300 MB) serve no guest here
+		dpkg-deb --fsys-tarfile "$deb" | tar -C "$dir" -x --wildcards './boot/vmlinuz-*' ||
+			die "dpkg-deb could not unpack $deb"
+		rm -f "$deb"
+		img=$(find "$dir/boot" -maxdepth 1 -name 'vmlinuz-*' | head -1)
+		[ -n "$img" ] || die "$pkg_612 holds no boot/vmlinuz-*"
+	fi
+	echo "$img"
+}
+
+# ---- the sweeps ----
+
+# sweep NAME IMAGE COUNTS: bench vm twice over COUNTS, into $sc/out:
+# the read and its trace in the same boots (NAME-run-pN.csv,
+# NAME-trace-pN.csv), then the null syscall (NAME0-run-pN.csv): bench vm
+# refuses two run commands in one boot, their files would share a name
+sweep() {
+	local name=$1 img=$2 counts=$3 t0=$SECONDS
+	say "sweeping $name ($(basename "$img")) over $counts possible CPUs, $boots boots each"
+	"$bench" vm -q -B "$boots" -p "$counts" -c 2 -o "$sc/out" "$name=$img" \
+		-- run -w file-read -n "$reads" \
+		-- trace show_stat -- /bench run -w file-read -n "$reads" -q \
+		>"$sc/out/vm-$name.txt" ||
+		die "bench vm $name over $counts exited $? (see $sc/out/$name.console)"
+	times+=("$name read+trace: $counts x $boots boots $((SECONDS - t0)) s")
+	t0=$SECONDS
+	"$bench" vm -q -B "$boots" -p "$counts" -c 2 -o "$sc/out" "${name}0=$img" \
+		-- run -w syscall-null -n 1024 >"$sc/out/vm-${name}0.txt" ||
+		die "bench vm ${name}0 over $counts exited $? (see $sc/out/${name}0.console)"
+	times+=("$name null: $counts x $boots boots $((SECONDS - t0)) s")
+}
+
+# files NAME WORKLOAD: kernel NAME's files of WORKLOAD (file-read,
+# syscall-null, or show_stat for the trace), one per count, picked by
+# their workload metadata line
+files() { grep -lx "# workload: $2" "$sc/out/$1"-*.csv "$sc/out/${1}0"-*.csv 2>/dev/null; }
+
+# fit LABEL FILE...: bench scale -f csv of the files into $sc/out/LABEL.csv,
+# its table on stdout
+fit() {
+	local label=$1 rc=0
+	shift
+	"$bench" scale --flat "$flat_ns" "$@" | sed 's/^/  /' || true
+	"$bench" scale --flat "$flat_ns" -f csv "$@" >"$sc/out/$label.csv" || rc=$?
+	[ "$rc" = 0 ] || fail "$label: bench scale exited $rc"
+}
+
+# field LABEL VARIANT COLUMN: the fit row of VARIANT's COLUMN (10 slope,
+# 11 lo, 12 hi, 16 verdict) in $sc/out/LABEL.csv
+field() { awk -F, -v v="$2" -v c="$3" '$1 == "fit" && $4 == v { print $c; exit }' "$sc/out/$1.csv"; }
+
+# slope_of LABEL VARIANT: "812.4 [790.1, 830.0] ns/CPU grows"
+slope_of() {
+	awk -F, -v v="$2" '$1 == "fit" && $4 == v {
+		printf "%.2f [%.2f, %.2f] ns/CPU %s", $10, $11, $12, $16; exit }' "$sc/out/$1.csv"
+}
+
+# verdict_is LABEL VARIANT WANT WHAT: the fit's verdict is WANT
+verdict_is() {
+	local what
+	what="$4: $(slope_of "$1" "$2")"
+	summary+=("$what")
+	if [ "$(field "$1" "$2" 16)" = "$3" ]; then
+		ok "$what"
+	else
+		fail "$what, expected $3"
+	fi
+}
+
+# like_read NAME: show_stat's slope within [share x read's, read's hi +
+# (1 - share) x read's]: most of what the read pays per possible CPU is
+# show_stat's loops, and show_stat is inside the read
+like_read() {
+	local name=$1 t r rhi
+	t=$(field "$name-trace" time 10)
+	r=$(field "$name-read" read 10)
+	rhi=$(field "$name-read" read 12)
+	if awk -v t="$t" -v r="$r" -v hi="$rhi" -v s="$share" \
+		'BEGIN { exit !(r > 0 && t >= s * r && t <= hi + (1 - s) * r) }'; then
+		ok "$name: show_stat grows like the read: $t of $r ns/CPU"
+	else
+		fail "$name: show_stat's slope $t ns/CPU is not within $share..1 (+margin) of the read's $r"
+	fi
+}
+
+# check NAME: the three fits of kernel NAME and their checks
+check() {
+	local name=$1
+	echo "== $name: bench scale, each boot's tm10 against its possible CPUs"
+	# shellcheck disable=SC2046 # one word per file
+	fit "$name-read" $(files "$name" file-read)
+	# shellcheck disable=SC2046
+	fit "$name-null" $(files "$name" syscall-null)
+	# shellcheck disable=SC2046
+	fit "$name-trace" $(files "$name" show_stat)
+	verdict_is "$name-read" read grows "$name: /proc/stat read"
+	verdict_is "$name-null" syscall flat "$name: null syscall"
+	verdict_is "$name-trace" time grows "$name: show_stat traced"
+	like_read "$name"
+}
+
+main() {
+	local k
+	if [ ! -x "$bench" ] || [ ! -x "$top/bench-static" ]; then
+		die "build bench and bench-static first (make all static)"
+	fi
+	rm -rf "$sc/out"
+	mkdir -p "$sc/out"
+	for k in $kernels; do
+		case $k in
+		d61) sweep d61 "$(image_61)" "$counts_61" ;;
+		d612) sweep d612 "$(image_612)" "$counts_612" ;;
+		*) die "SCALECHECK_KERNELS: '$k' is neither d61 nor d612" ;;
+		esac
+	done
+	for k in $kernels; do
+		check "$k"
+	done
+	echo "boots: ${times[*]}"
+	local IFS=';'
+	if [ ${#fails[@]} = 0 ]; then
+		echo "SCALECHECK passed: ${summary[*]}; $((SECONDS - t_start)) s"
+		exit 0
+	fi
+	echo "SCALECHECK FAILED: ${fails[*]}; $((SECONDS - t_start)) s"
+	exit 1
+}
+
+main "$@"
