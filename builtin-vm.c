@@ -148,13 +148,14 @@ static const char bv_head[] =
 	"kernels, bench scale reads a sweep. COMMAND: kernel ..., run -w WORKLOAD\n"
 	"..., or trace FUNC [OPTIONS] [-- PROG ARGS]: inside a trace command the first\n"
 	"'--' starts the traced PROG (busybox's, or /bench ...), which runs to the next\n"
-	"'--' or the end. COMMAND sh SCRIPT [ARGS] runs the host file SCRIPT under the\n"
-	"guest's busybox sh with $KSB_OUT an empty directory: every regular file it\n"
-	"leaves there comes back as DIR/NAME[-pN]-sh/bootB/FILE, its stdout and stderr\n"
-	"as DIR/NAME[-pN]-sh/bootB.stdout and .stderr (no CSV). Every kernel boots at every count, -B times, in a balanced\n"
-	"order: each round boots every (kernel, count) once, kernels and counts\n"
-	"rotated round by round (A B, B A, ...). NAME defaults to the file's directory\n"
-	"(stock/bzImage: stock) or the tree's name.\n";
+	"'--' or the end. COMMAND sh SCRIPT [ARGS] runs the host file SCRIPT under\n"
+	"the guest's busybox sh with $KSB_OUT an empty directory: each regular file\n"
+	"it leaves there comes back as DIR/NAME[-pN]-sh/bootB/FILE, its stdout and\n"
+	"stderr as DIR/NAME[-pN]-sh/bootB.stdout and .stderr (no CSV). Every kernel\n"
+	"boots at every count, -B times, in a balanced order: each round boots every\n"
+	"(kernel, count) once, kernels and counts rotated round by round (A B, B A,\n"
+	"...). NAME defaults to the file's directory (stock/bzImage: stock) or the\n"
+	"tree's name.\n";
 
 static const char bv_tail[] =
 	"Above 255 possible CPUs the firmware declares 255 and the kernel adds the\n"

@@ -30,7 +30,10 @@
 # all) boots only those plans.
 # VMCHECK_FAULT=node0 binds every per-CPU unit to node 0 inside the VM,
 # VMCHECK_FAULT=nomodules sets kernel.modules_disabled there: the checks
-# must then fail. Prints one summary line; exit 1 on any mismatch, 3 when
+# must then fail. VMCHECK_TRACE_FILES=DIR runs the trace checks on the
+# files of an earlier trace boot (VMCHECK_KEEP's vm/trace-sh/boot1), no
+# boot; VMCHECK_DEBUG=1 prints each boot's console and the plan's stdout
+# and stderr; VMCHECK_TIMEOUT=S is bench vm's --timeout (600). Prints one summary line; exit 1 on any mismatch, 3 when
 # the VM cannot be built or booted.
 set -euo pipefail
 
