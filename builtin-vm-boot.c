@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -45,6 +46,11 @@ int bv_check_guest_files(void)
 				      sizeof(why)), why);
 }
 
+bool bv_is_sh(unsigned int i)
+{
+	return !strcmp(vmg.c[i].argv[0], "sh");
+}
+
 /* does any command need the module? */
 static bool bv_needs_module(void)
 {
@@ -53,6 +59,17 @@ static bool bv_needs_module(void)
 	for (i = 0; i < vmg.nr_c; i++)
 		if (!strcmp(vmg.c[i].argv[0], "kernel"))
 			return true;
+	return false;
+}
+
+/* an sh script may load it: it gets the module where one is given or built */
+static bool bv_offers_module(const struct bv_kernel *k)
+{
+	unsigned int i;
+
+	for (i = 0; i < vmg.nr_c; i++)
+		if (bv_is_sh(i))
+			return k->tree || vmg.module || vmg.kbuild;
 	return false;
 }
 
@@ -106,7 +123,7 @@ int bv_check_kernels(void)
 					   sizeof(k->release), why, sizeof(why)), why);
 		if (!ret && (ret = sha256_file(k->image, k->sha256)))
 			ret = bench_refused("%s: %s: %s", k->name, k->image, strerror(-ret));
-		if (ret || !bv_needs_module())
+		if (ret || !(bv_needs_module() || bv_offers_module(k)))
 			continue;
 		if (vmg.dry_run && (k->tree || (vmg.kbuild && !vmg.module)))
 			k->ko_tree = k->tree ? k->tree : vmg.kbuild;	/* built at a boot */
@@ -174,7 +191,7 @@ int bv_initramfs(struct bv_kernel *k)
 		cmds[i] = vmg.c[i].argv;
 	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", vmg.work, k->name);
 	ret = vm_initramfs(k->initrd, cmds, vmg.nr_c, vmg.busybox, vmg.bench_path,
-			   k->ko[0] ? k->ko : NULL);
+			   k->ko[0] ? k->ko : NULL, vmg.extra, vmg.nr_file);
 	if (ret)
 		return bench_refused("%s: writing its initramfs %s: %s", k->name, k->initrd,
 				  strerror(-ret));
@@ -252,15 +269,20 @@ static void bv_retry(void *priv, const char *why, bool again)
 		again ? "; booting it again" : "");
 }
 
-/* a command's exit code in the guest, as ours: 2 for its usage errors */
+/*
+ * a command's exit code in the guest, as ours: 2 for bench's usage
+ * errors; a script's code is its own, so 3 whatever it is
+ */
 static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i,
 			 const struct vm_guest *g)
 {
+	bool sh = bv_is_sh(i);
 	int rc = g->rc[i];
 
-	fprintf(stderr, "%s: %s boot %u: bench %s exited %d in the guest: %s\n", bench_prog,
-		c->label, b + 1, vmg.c[i].argv[0], rc, g->err[i][0] ? g->err[i] : "(no message)");
-	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_ENV;
+	fprintf(stderr, "%s: %s boot %u: %s%s exited %d in the guest: %s\n", bench_prog,
+		c->label, b + 1, sh ? "" : "bench ", sh ? vmg.c[i].what : vmg.c[i].argv[0], rc,
+		g->err[i][0] ? g->err[i] : "(no message)");
+	return rc == EXIT_USAGE && !sh ? EXIT_USAGE : EXIT_ENV;
 }
 
 /*
@@ -282,7 +304,68 @@ static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct v
 			     ret == -EINVAL ? err.why : strerror(-ret));
 }
 
-/* what a finished boot brought: the CPUs it counted, every command's CSV */
+/* @f's bytes to the new file @path */
+static int bv_copy_out(FILE *f, const char *path)
+{
+	FILE *o = fopen(path, "we");
+	char buf[8192];
+	size_t n;
+	int ret = 0;
+
+	if (!o)
+		return -errno;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, o) != n)
+			break;
+	if (ferror(f) || ferror(o))
+		ret = -EIO;
+	if (fclose(o) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* @path made unless it is there */
+static int bv_mkdir(const char *path)
+{
+	return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
+}
+
+/*
+ * sh command @i's files of boot @b: DIR/LABEL-sh/bootB/FILE, its stdout
+ * and stderr beside as bootB.stdout and bootB.stderr
+ */
+static int bv_keep_files(const struct bv_cell *c, unsigned int b, unsigned int i,
+			 const struct vm_guest *g)
+{
+	char dir[PATH_MAX], path[PATH_MAX + VM_FILE_NAME + 16];
+	unsigned int j;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%.3000s/%.80s-sh", vmg.outdir, c->label);
+	ret = bv_mkdir(dir);
+	snprintf(path, sizeof(path), "%s/boot%u", dir, b + 1);
+	ret = ret ?: bv_mkdir(path);
+	for (j = 0; j < g->nr_files && !ret; j++) {
+		const struct vm_file *fl = &g->file[j];
+
+		if (fl->cmd != i)
+			continue;
+		if (fl->name[0] == '.')		/* .stdout, .stderr */
+			snprintf(path, sizeof(path), "%s/boot%u%s", dir, b + 1, fl->name);
+		else
+			snprintf(path, sizeof(path), "%s/boot%u/%s", dir, b + 1, fl->name);
+		ret = bv_copy_out(fl->f, path);
+	}
+	if (ret)
+		return bench_refused("%s boot %u: sh %s's files: %s: %s", c->label, b + 1,
+				     vmg.c[i].argv[1], path, strerror(-ret));
+	if (g->bad_files)
+		fprintf(stderr, "%s: %s boot %u: %u files of sh %s dropped (a name not [A-Za-z0-9._+-], or more than %d)\n",
+			bench_prog, c->label, b + 1, g->bad_files, vmg.c[i].argv[1], VM_MAX_FILES);
+	return 0;
+}
+
+/* what a finished boot brought: the CPUs it counted, every command's CSV or files */
 static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g)
 {
 	char why[512];
@@ -291,10 +374,13 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
 
 	if (vmboot_check_cpus(&c->vm, g, why, sizeof(why)))
 		return bench_refused("%s boot %u: %s", c->label, b + 1, why);
+	/* an sh command's files are kept even when it failed: they say why */
+	for (i = 0; i < vmg.nr_c && !ret; i++)
+		ret = bv_is_sh(i) ? bv_keep_files(c, b, i, g) : 0;
 	for (i = 0; i < vmg.nr_c && !ret; i++)
 		ret = g->rc[i] ? bv_cmd_failed(c, b, i, g) : 0;
 	for (i = 0; i < vmg.nr_c && !ret; i++)
-		ret = bv_absorb(c, b, i, g);
+		ret = bv_is_sh(i) ? 0 : bv_absorb(c, b, i, g);
 	return ret;
 }
 

@@ -70,6 +70,25 @@ static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size
 			     len);
 }
 
+/* --file SRC[=DST]: checked now, so that a bad one is named before anything boots */
+static int bv_opt_file(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	struct vmprep_file *f = &vmg.file[vmg.nr_file];
+	int ret;
+
+	(void)o;
+	if (vmg.nr_file == BV_MAX_FILES) {
+		snprintf(why, len, "--file: at most %d files", BV_MAX_FILES);
+		return -EINVAL;
+	}
+	ret = vmprep_file(arg, f, why, len);
+	if (ret)
+		return ret;
+	vmg.extra[vmg.nr_file] = (struct vm_extra) { .src = f->src, .dst = f->dst };
+	vmg.nr_file++;
+	return 0;
+}
+
 static const struct opt bv_opts[] = {
 	OPT_U64('B', "boots", &vmg.boots, 1, 1000, "N",
 		"boots per kernel and count, each one run of every\n"
@@ -91,6 +110,10 @@ static const struct opt bv_opts[] = {
 	OPT_U64(0, "retries", &vmg.retries, 0, 10, "N",
 		"boots again after a hang or a crash (default 1)"),
 	OPT_STRING(0, "append", &vmg.append, "ARGS", "more kernel command line"),
+	OPT_CALL(0, "file", NULL, bv_opt_file, "SRC[=DST]",
+		 "one more file in every initramfs, as /DST (default\n"
+		 "/SRC's base name; 0755 if SRC is executable);\n"
+		 "repeatable, at most 16"),
 	OPT_STRING(0, "module", &vmg.module, "KO",
 		   "kstats_bench.ko for the kernels given as images"),
 	OPT_STRING(0, "kbuild", &vmg.kbuild, "DIR",
@@ -125,10 +148,14 @@ static const char bv_head[] =
 	"kernels, bench scale reads a sweep. COMMAND: kernel ..., run -w WORKLOAD\n"
 	"..., or trace FUNC [OPTIONS] [-- PROG ARGS]: inside a trace command the first\n"
 	"'--' starts the traced PROG (busybox's, or /bench ...), which runs to the next\n"
-	"'--' or the end. Every kernel boots at every count, -B times, in a balanced\n"
-	"order: each round boots every (kernel, count) once, kernels and counts\n"
-	"rotated round by round (A B, B A, ...). NAME defaults to the file's directory\n"
-	"(stock/bzImage: stock) or the tree's name.\n";
+	"'--' or the end. COMMAND sh SCRIPT [ARGS] runs the host file SCRIPT under\n"
+	"the guest's busybox sh with $KSB_OUT an empty directory: each regular file\n"
+	"it leaves there comes back as DIR/NAME[-pN]-sh/bootB/FILE, its stdout and\n"
+	"stderr as DIR/NAME[-pN]-sh/bootB.stdout and .stderr (no CSV). Every kernel\n"
+	"boots at every count, -B times, in a balanced order: each round boots every\n"
+	"(kernel, count) once, kernels and counts rotated round by round (A B, B A,\n"
+	"...). NAME defaults to the file's directory (stock/bzImage: stock) or the\n"
+	"tree's name.\n";
 
 static const char bv_tail[] =
 	"Above 255 possible CPUs the firmware declares 255 and the kernel adds the\n"
@@ -337,6 +364,8 @@ static int bv_open_cell(struct bv_cell *c)
 	for (i = 0; i < vmg.nr_c; i++) {
 		struct bv_runs *r = &c->runs[i];
 
+		if (bv_is_sh(i))
+			continue;	/* its files go to DIR/NAME[-pN]-sh/ */
 		if (vmg.nr_c == 1)
 			snprintf(r->path, sizeof(r->path), "%s%s.csv", base, pn);
 		else
@@ -536,6 +565,12 @@ static int bv_dry_run(void)
 		if (k->ko[0] || k->ko_tree)
 			printf("/kmod/kstats_bench.ko\t%s%s\n", k->ko_tree ? "built from kmod/ against " : "",
 			       k->ko_tree ? k->ko_tree : k->ko);
+		for (i = 0; i < vmg.nr_c; i++)
+			if (bv_is_sh(i))
+				printf("/sh/%u.sh\t\t%s\n", i + 1, vmg.c[i].argv[1]);
+		for (i = 0; i < vmg.nr_file; i++)
+			printf("/%s\t%s%s\n", vmg.file[i].dst, strlen(vmg.file[i].dst) < 15 ? "\t" : "",
+			       vmg.file[i].src);
 		if (k->tuxmake)
 			printf("# %s: tuxmake %s: %s\n", k->name, k->tuxmake,
 			       k->tuxmake_cmd[0] ? k->tuxmake_cmd : "(no reproducer_cmdline)");

@@ -26,6 +26,7 @@
 #define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
 #define BV_MAX_COUNTS	16		/* -p's list */
 #define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
+#define BV_MAX_FILES	16		/* --file */
 
 /* the boots' results of one command on one kernel at one count */
 struct bv_runs {
@@ -85,6 +86,9 @@ struct bv_global {
 	const char *qemu;		/* --qemu */
 	const char *busybox;		/* --busybox, static */
 	const char *bench;		/* --bench, static; NULL: bench-static */
+	struct vmprep_file file[BV_MAX_FILES]; /* --file SRC[=DST], in order */
+	struct vm_extra extra[BV_MAX_FILES]; /* the same, for vm_initramfs() */
+	unsigned int nr_file;		/* used */
 	int format;			/* -f, an index of formats[] */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
@@ -118,6 +122,9 @@ int bv_check_guest_files(void);
 
 /* bv_check_kernels - every kernel's image, and its module where a command needs it */
 int bv_check_kernels(void);
+
+/* bv_is_sh - is command @i an sh SCRIPT (files back, no CSV)? */
+bool bv_is_sh(unsigned int i);
 
 /* bv_initramfs - @k's initramfs in the work directory: 0 or 3 */
 int bv_initramfs(struct bv_kernel *k);

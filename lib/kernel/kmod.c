@@ -177,7 +177,8 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
 
 /* ---- the module's sources ---- */
 
-int kmod_src_dir(char *dir, size_t len)
+/* the first module directory beside bench that holds KMOD_NAME@suffix */
+static int kmod_find(char *dir, size_t len, const char *suffix)
 {
 	static const char *const where[] = { "kmod", "../share/kstats-bench/kmod", NULL };
 	char exe[PATH_MAX], probe[PATH_MAX + 64];
@@ -186,13 +187,23 @@ int kmod_src_dir(char *dir, size_t len)
 	if (spawn_exe_dir(exe, sizeof(exe)))
 		return -ENOENT;
 	for (i = 0; where[i]; i++) {
-		snprintf(probe, sizeof(probe), "%s/%s/" KMOD_NAME ".c", exe, where[i]);
+		snprintf(probe, sizeof(probe), "%s/%s/" KMOD_NAME "%s", exe, where[i], suffix);
 		if (!access(probe, R_OK)) {
 			snprintf(dir, len, "%s/%s", exe, where[i]);
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+int kmod_src_dir(char *dir, size_t len)
+{
+	return kmod_find(dir, len, ".c");
+}
+
+int kmod_dir(char *dir, size_t len)
+{
+	return kmod_src_dir(dir, len) ? kmod_find(dir, len, ".ko") : 0;
 }
 
 /* copy the module's sources from @src into the new directory @dst */

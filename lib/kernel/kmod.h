@@ -83,6 +83,14 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
 int kmod_src_dir(char *dir, size_t len);
 
 /*
+ * kmod_dir - where bench kernel looks for kstats_bench.ko: kmod_src_dir(),
+ * else the first of the same two that holds a built kstats_bench.ko and
+ * no sources (a bench vm guest: /kmod/kstats_bench.ko beside /bench).
+ * Into @dir (@len bytes). Returns 0, or -ENOENT.
+ */
+int kmod_dir(char *dir, size_t len);
+
+/*
  * kmod_build - copy the module's sources (kmod_src_dir()) into the new
  * directory @dst and build them there against the configured kernel tree
  * @tree (make -C @tree M=@dst modules), make's output onto @log_fd (-1:

@@ -5,9 +5,11 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/kernel/cpio.h"
 #include "lib/kernel/vm.h"
@@ -186,6 +188,28 @@ static const char vm_init_head[] =
 	"\techo \"@ksb stderr $n\" >&3\n"
 	"\tawk 1 /tmp/$n.err >&3\n"
 	"\techo \"@ksb end $n rc=$rc\" >&3\n"
+	"}\n"
+	"# one file of an sh command, counted: lines that look like frames stay its own\n"
+	"sendf() {\n"
+	"\tawk 1 \"$3\" >/tmp/ksb.f\n"
+	"\techo \"@ksb file $1 $(wc -l </tmp/ksb.f) $2\" >&3\n"
+	"\tcat /tmp/ksb.f >&3\n"
+	"}\n"
+	"runsh() {\n"
+	"\tn=$1\n"
+	"\tshift\n"
+	"\tmkdir -p /tmp/ksb-out.$n\n"
+	"\tKSB_OUT=/tmp/ksb-out.$n sh /sh/$n.sh \"$@\" </dev/null >/tmp/$n.out 2>/tmp/$n.err\n"
+	"\trc=$?\n"
+	"\tcd /\n"
+	"\tfor f in /tmp/ksb-out.$n/*; do\n"
+	"\t\t[ -f \"$f\" ] && [ ! -L \"$f\" ] && sendf $n \"${f##*/}\" \"$f\"\n"
+	"\tdone\n"
+	"\tsendf $n .stdout /tmp/$n.out\n"
+	"\tsendf $n .stderr /tmp/$n.err\n"
+	"\techo \"@ksb stderr $n\" >&3\n"
+	"\tawk 1 /tmp/$n.err >&3\n"
+	"\techo \"@ksb end $n rc=$rc\" >&3\n"
 	"}\n";
 
 int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n)
@@ -194,8 +218,11 @@ int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n)
 
 	fputs(vm_init_head, f);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "run %u", i + 1);
-		for (j = 0; cmds[i][j]; j++) {
+		bool sh = !strcmp(cmds[i][0], "sh");
+
+		/* sh: its SCRIPT is /sh/N.sh, its ARGS follow */
+		fprintf(f, sh ? "runsh %u" : "run %u", i + 1);
+		for (j = sh ? 2 : 0; cmds[i][j]; j++) {
 			fputc(' ', f);
 			vm_sh_quote(f, cmds[i][j]);
 		}
@@ -206,11 +233,25 @@ int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n)
 	return ferror(f) ? -EIO : 0;
 }
 
-int vm_initramfs(const char *path, char *const *const *cmds, unsigned int n,
-		 const char *busybox, const char *bench, const char *ko)
+/* the directories above @dst ("a/b/c": a, a/b), then @src as @dst */
+static void vm_extra_file(struct cpio *c, const struct vm_extra *x)
 {
-	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "kmod", NULL };
-	char *init = NULL;
+	char dir[PATH_MAX];
+	const char *p;
+
+	for (p = strchr(x->dst, '/'); p; p = strchr(p + 1, '/')) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(p - x->dst), x->dst);
+		cpio_dir(c, dir, 0755);
+	}
+	cpio_file(c, x->dst, access(x->src, X_OK) ? 0644 : 0755, x->src);
+}
+
+int vm_initramfs(const char *path, char *const *const *cmds, unsigned int n,
+		 const char *busybox, const char *bench, const char *ko,
+		 const struct vm_extra *x, unsigned int nx)
+{
+	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "kmod", "sh", NULL };
+	char *init = NULL, script[32];
 	size_t len = 0;
 	struct cpio c;
 	unsigned int i;
@@ -237,6 +278,13 @@ int vm_initramfs(const char *path, char *const *const *cmds, unsigned int n,
 	cpio_file(&c, "bench", 0755, bench);
 	if (ko)
 		cpio_file(&c, "kmod/kstats_bench.ko", 0644, ko);
+	for (i = 0; i < n; i++)
+		if (!strcmp(cmds[i][0], "sh") && cmds[i][1]) {
+			snprintf(script, sizeof(script), "sh/%u.sh", i + 1);
+			cpio_file(&c, script, 0755, cmds[i][1]);
+		}
+	for (i = 0; i < nx; i++)
+		vm_extra_file(&c, &x[i]);
 	ret = cpio_end(&c);
 	if (fclose(f) && !ret)
 		ret = -errno;
@@ -282,6 +330,8 @@ struct vm_cursor {
 	int cmd;			/* command index, -1: none */
 	bool err;			/* its stderr, not its CSV */
 	unsigned int n;			/* commands of the boot */
+	unsigned long left;		/* lines of a file frame still to come */
+	FILE *file;			/* where they go, NULL: dropped */
 };
 
 /* "@ksb WORD N ...": N in 1..n, else 0 */
@@ -296,7 +346,54 @@ static unsigned int vm_cmd_no(const char *line, const char *word, unsigned int n
 	return k >= 1 && k <= n ? (unsigned int)k : 0;
 }
 
-static void vm_guest_ctl(struct vm_guest *g, const char *line, struct vm_cursor *cur)
+bool vm_file_name_ok(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(name, ".stdout") || !strcmp(name, ".stderr"))
+		return true;
+	if (!len || len >= VM_FILE_NAME || name[0] == '.')
+		return false;
+	return strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._+-") ==
+	       len;
+}
+
+/* "file N LINES NAME": the next LINES lines are command N's file NAME */
+static int vm_guest_file(struct vm_guest *g, const char *line, struct vm_cursor *cur)
+{
+	unsigned int k = vm_cmd_no(line, "file", cur->n);
+	struct vm_file *fl, *more;
+	char *end;
+
+	cur->cmd = -1;
+	cur->file = NULL;
+	cur->left = 0;
+	if (!k)
+		return 0;
+	line = strchr(line + 5, ' ');
+	if (!line)
+		return 0;
+	cur->left = strtoul(line + 1, &end, 10);
+	if (*end != ' ' || !vm_file_name_ok(end + 1) || g->nr_files == VM_MAX_FILES) {
+		g->bad_files++;
+		return 0;
+	}
+	more = realloc(g->file, (g->nr_files + 1) * sizeof(*g->file));
+	if (!more)
+		return -ENOMEM;
+	g->file = more;
+	fl = &g->file[g->nr_files];
+	fl->cmd = k - 1;
+	snprintf(fl->name, sizeof(fl->name), "%s", end + 1);
+	fl->f = tmpfile();
+	if (!fl->f)
+		return -errno;
+	g->nr_files++;
+	cur->file = fl->f;
+	return 0;
+}
+
+static int vm_guest_ctl(struct vm_guest *g, const char *line, struct vm_cursor *cur)
 {
 	const char *rc;
 	unsigned int k;
@@ -315,9 +412,12 @@ static void vm_guest_ctl(struct vm_guest *g, const char *line, struct vm_cursor 
 		rc = strstr(line, " rc=");
 		g->rc[k - 1] = rc ? atoi(rc + 4) : -1;
 		cur->cmd = -1;
+	} else if (!strncmp(line, "file ", 5)) {
+		return vm_guest_file(g, line, cur);
 	} else if (!strcmp(line, "done")) {
 		g->done = true;
 	}
+	return 0;
 }
 
 /* one line of what the guest sent */
@@ -325,10 +425,14 @@ static int vm_guest_line(struct vm_guest *g, const char *line, struct vm_cursor 
 {
 	FILE **csv;
 
-	if (!strncmp(line, "@ksb ", 5)) {
-		vm_guest_ctl(g, line + 5, cur);
+	if (cur->left) {
+		cur->left--;
+		if (cur->file)
+			fprintf(cur->file, "%s\n", line);
 		return 0;
 	}
+	if (!strncmp(line, "@ksb ", 5))
+		return vm_guest_ctl(g, line + 5, cur);
 	if (cur->cmd < 0)
 		return 0;
 	if (cur->err) {
@@ -364,6 +468,8 @@ int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n)
 	for (i = 0; i < VM_MAX_CMDS; i++)
 		if (g->csv[i])
 			rewind(g->csv[i]);
+	for (i = 0; i < g->nr_files; i++)
+		rewind(g->file[i].f);
 	return ret;
 }
 
@@ -376,6 +482,11 @@ void vm_guest_free(struct vm_guest *g)
 			fclose(g->csv[i]);
 		g->csv[i] = NULL;
 	}
+	for (i = 0; i < g->nr_files; i++)
+		fclose(g->file[i].f);
+	free(g->file);
+	g->file = NULL;
+	g->nr_files = 0;
 }
 
 /* ---- the order of a sweep's boots ---- */

@@ -28,6 +28,19 @@
  *	@ksb end 1 rc=0				its exit code
  *	@ksb done				every command ran
  *
+ * A `sh SCRIPT [ARGS]` command runs SCRIPT (in the initramfs as
+ * /sh/N.sh) under busybox sh with $KSB_OUT an empty directory; every
+ * regular file it leaves there (a name not starting with '.') comes back
+ * in a counted frame, then its stdout and stderr as the files ".stdout"
+ * and ".stderr", then its first stderr line and exit code as above:
+ *
+ *	@ksb file 1 2 kernel.csv		the next 2 lines, verbatim
+ *	@ksb stderr 1
+ *	@ksb end 1 rc=0
+ *
+ * The files are text: a last line without a newline gets one. A frame's
+ * lines are taken as they come, "@ksb" lines among them.
+ *
  * CPUs: qemu 7.2's firmware declares at most VM_FW_MAX_CPUS under TCG
  * (more need x2APIC, which its TCG lacks), in one socket per NUMA node
  * (a node that split a socket would draw the kernel's topology_sane()
@@ -63,6 +76,8 @@
 #define VM_MAX_CMDS	4		/* commands per boot */
 #define VM_QEMU_ARGS	48		/* words of a qemu command */
 #define VM_APPEND_MAX	1024		/* bytes of --append (the kernel takes 2048) */
+#define VM_MAX_FILES	1024		/* files one boot's sh commands send back */
+#define VM_FILE_NAME	128		/* bytes of such a file's name */
 
 enum vm_accel {
 	VM_TCG,				/* software: works everywhere, no caches */
@@ -115,19 +130,36 @@ void vm_qemu_line(const struct vm_argv *a, char *buf, size_t len);
 
 /*
  * vm_write_init - the guest's /init for @n commands, @cmds[i] each a
- * NULL-terminated argv of bench's ("kernel", "-w", ...), onto @f.
+ * NULL-terminated argv of bench's ("kernel", "-w", ...), or "sh", SCRIPT,
+ * ARGS... (SCRIPT is in the initramfs as /sh/N.sh, N = i + 1), onto @f.
  * Returns 0 or -EIO.
  */
 int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n);
 
+/* one more file of the initramfs (bench vm --file SRC=DST) */
+struct vm_extra {
+	const char *src;		/* a file on this host */
+	const char *dst;		/* its path in the guest, without the leading '/' */
+};
+
 /*
  * vm_initramfs - write the initramfs @path: /init for @cmds, the static
- * @busybox as /bin/busybox, the static @bench as /bench, and the module
+ * @busybox as /bin/busybox, the static @bench as /bench, the module
  * @ko (NULL: none) as /kmod/kstats_bench.ko, where `bench kernel` looks
- * beside /bench. Returns 0, or -errno (of reading a file or writing).
+ * beside /bench, each sh command's SCRIPT as /sh/N.sh, and the @nx files
+ * @x (0755 when executable here, else 0644; their directories made).
+ * Returns 0, or -errno (of reading a file or writing).
  */
 int vm_initramfs(const char *path, char *const *const *cmds, unsigned int n,
-		 const char *busybox, const char *bench, const char *ko);
+		 const char *busybox, const char *bench, const char *ko,
+		 const struct vm_extra *x, unsigned int nx);
+
+/* a file an sh command sent back */
+struct vm_file {
+	unsigned int cmd;		/* its command, 0.. */
+	char name[VM_FILE_NAME];	/* as in $KSB_OUT, or ".stdout", ".stderr" */
+	FILE *f;			/* its lines (a tmpfile, rewound) */
+};
 
 /* what one boot's second serial port said */
 struct vm_guest {
@@ -140,6 +172,9 @@ struct vm_guest {
 	FILE *csv[VM_MAX_CMDS];		/* each command's CSV (a tmpfile), or NULL */
 	char err[VM_MAX_CMDS][256];	/* the first line of its stderr */
 	int rc[VM_MAX_CMDS];		/* its exit code; -1: it did not end */
+	struct vm_file *file;		/* [nr_files]: the sh commands' files, in order */
+	unsigned int nr_files;		/* used */
+	unsigned int bad_files;		/* frames dropped: a bad name, or past VM_MAX_FILES */
 };
 
 /*
@@ -149,7 +184,14 @@ struct vm_guest {
  */
 int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n);
 
-/* vm_guest_free - close @g's CSVs; safe twice. */
+/*
+ * vm_file_name_ok - may a guest's file be called @name on this host: 1 to
+ * VM_FILE_NAME - 1 bytes of [A-Za-z0-9._+-], not starting with '.' (but
+ * for ".stdout" and ".stderr")? true or false.
+ */
+bool vm_file_name_ok(const char *name);
+
+/* vm_guest_free - close @g's CSVs and files; safe twice. */
 void vm_guest_free(struct vm_guest *g);
 
 /*

@@ -16,7 +16,7 @@
 #include "lib/kernel/vmprep.h"
 
 /* the bench commands a guest may run: each writes a CSV with -o */
-static const char *const vmprep_guest_cmds[] = { "kernel", "run", "trace", NULL };
+static const char *const vmprep_guest_cmds[] = { "kernel", "run", "trace", "sh", NULL };
 
 int vmprep_counts(const char *arg, unsigned int *out, unsigned int max, unsigned int limit,
 		  unsigned int *n, char *why, size_t len)
@@ -106,19 +106,53 @@ static bool vmprep_trace_prog(const struct vm_cmd *c, unsigned int j)
 	return false;
 }
 
+/* @c's words joined into c->what, for titles and metadata */
+static void vmprep_what(struct vm_cmd *c)
+{
+	size_t used = 0;
+	unsigned int j;
+
+	for (j = 0; j < c->argc; j++)
+		used += (size_t)snprintf(c->what + used, used < sizeof(c->what) ?
+					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
+					 c->argv[j]);
+}
+
+/* sh SCRIPT [ARGS]: SCRIPT a readable file here; ARGS are the script's */
+static int vmprep_sh(struct vm_cmd *c, char *why, size_t len)
+{
+	struct stat st;
+
+	if (c->argc < 2) {
+		snprintf(why, len, "'sh': no SCRIPT (-- sh SCRIPT [ARGS])");
+		return -EINVAL;
+	}
+	if (access(c->argv[1], R_OK) || stat(c->argv[1], &st)) {
+		snprintf(why, len, "sh %.3000s: %s", c->argv[1], strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "sh %.3000s: not a regular file", c->argv[1]);
+		return -EINVAL;
+	}
+	vmprep_what(c);
+	return 0;
+}
+
 /* @c's words: a known command, no -o before a PROG; c->what */
 static int vmprep_cmd_check(struct vm_cmd *c, char *why, size_t len)
 {
-	size_t used = 0;
 	unsigned int j;
 
 	for (j = 0; vmprep_guest_cmds[j] && strcmp(vmprep_guest_cmds[j], c->argv[0]); j++)
 		;
 	if (!vmprep_guest_cmds[j]) {
-		snprintf(why, len, "'%s': the guests run bench kernel, bench run or bench trace",
+		snprintf(why, len, "'%s': the guests run bench kernel, bench run, bench trace or sh SCRIPT",
 			 c->argv[0]);
 		return -EINVAL;
 	}
+	if (!strcmp(c->argv[0], "sh"))
+		return vmprep_sh(c, why, len);
 	if (!strcmp(c->argv[0], "trace") && c->argc > 1 && !strcmp(c->argv[c->argc - 1], "--")) {
 		snprintf(why, len, "'trace ... --': no program after '--' (e.g. -- trace show_stat -- cat /proc/stat)");
 		return -EINVAL;
@@ -130,9 +164,54 @@ static int vmprep_cmd_check(struct vm_cmd *c, char *why, size_t len)
 				 c->argv[0], c->argv[j]);
 			return -EINVAL;
 		}
-		used += (size_t)snprintf(c->what + used, used < sizeof(c->what) ?
-					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
-					 c->argv[j]);
+	}
+	vmprep_what(c);
+	return 0;
+}
+
+/* paths bench vm puts in every initramfs itself */
+static bool vmprep_own_path(const char *dst)
+{
+	static const char *const own[] = { "init", "bench", "bin/busybox", "kmod/kstats_bench.ko",
+					   NULL };
+	unsigned int i;
+
+	for (i = 0; own[i]; i++)
+		if (!strcmp(dst, own[i]))
+			return true;
+	return !strncmp(dst, "sh/", 3) || !strcmp(dst, "sh");
+}
+
+int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len)
+{
+	const char *eq = strchr(arg, '='), *dst, *p;
+	struct stat st;
+
+	snprintf(out->src, sizeof(out->src), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
+	if (!out->src[0] || access(out->src, R_OK) || stat(out->src, &st)) {
+		snprintf(why, len, "--file %.3000s: %s", arg, out->src[0] ? strerror(errno) :
+			 "no SRC (--file SRC[=DST])");
+		return -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, len, "--file %.3000s: not a regular file", arg);
+		return -EINVAL;
+	}
+	dst = eq ? eq + 1 : ((p = strrchr(out->src, '/')) ? p + 1 : out->src);
+	while (*dst == '/')
+		dst++;
+	snprintf(out->dst, sizeof(out->dst), "%.255s", dst);
+	if (!out->dst[0] || out->dst[strlen(out->dst) - 1] == '/' || strstr(out->dst, "//") ||
+	    !strcmp(out->dst, "..") || !strncmp(out->dst, "../", 3) || strstr(out->dst, "/../") ||
+	    (strlen(out->dst) >= 3 && !strcmp(out->dst + strlen(out->dst) - 3, "/..")) ||
+	    strlen(dst) >= sizeof(out->dst)) {
+		snprintf(why, len, "--file %.3000s: '%.256s' is no path in the guest (DST: a/b, no '..')",
+			 arg, dst);
+		return -EINVAL;
+	}
+	if (vmprep_own_path(out->dst)) {
+		snprintf(why, len, "--file %.3000s: /%s is bench vm's own", arg, out->dst);
+		return -EINVAL;
 	}
 	return 0;
 }

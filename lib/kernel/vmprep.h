@@ -44,12 +44,26 @@ int vmprep_kernel(char *arg, const char **path, bool *tree, char *name, char *wh
 /*
  * vmprep_cmd - one guest command, from @argv[@i] up to the next "--" or
  * the end, into @c: kernel, run or trace, without -o (bench vm writes the
- * CSV). Inside a trace command the first "--" is its own: it starts the
+ * CSV), or sh SCRIPT [ARGS] (SCRIPT a readable regular file here). Inside a trace command the first "--" is its own: it starts the
  * traced PROG, which runs to the next "--" or the end (PROG's words are
  * not checked: they are PROG's). Returns the index after the command
  * (argc or a "--"), or -EINVAL.
  */
 int vmprep_cmd(struct vm_cmd *c, int argc, char **argv, int i, char *why, size_t len);
+
+/* one --file: a file on this host and its path in the guest */
+struct vmprep_file {
+	char src[4096];			/* SRC */
+	char dst[256];			/* DST, or SRC's base name; no leading '/' */
+};
+
+/*
+ * vmprep_file - --file SRC[=DST] (@arg) into @out: SRC a readable regular
+ * file, DST a relative path in the guest (leading '/' dropped; no '..',
+ * no empty part) that is none of bench vm's own (/init, /bench,
+ * /bin/busybox, /kmod/kstats_bench.ko, /sh/).
+ */
+int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len);
 
 /*
  * vmprep_image - kernel @name's bzImage @image (built in the tree @tree,

@@ -40,7 +40,7 @@ setup() {
 	bad "no command: -- kernel ... or -- run ..." vm "$IMG"
 	bad "an empty command after '--'" vm "$IMG" --
 	bad "an empty command after '--'" vm "$IMG" -- run -n 4 --
-	bad "'hist': the guests run bench kernel, bench run or bench trace" vm "$IMG" -- hist x
+	bad "'hist': the guests run bench kernel, bench run, bench trace or sh SCRIPT" vm "$IMG" -- hist x
 	bad "'run -o': bench vm writes the command's CSV itself (-o DIR)" vm "$IMG" -- run -o x.csv
 	bad "'run --output=x': bench vm writes" vm "$IMG" -- run --output=x
 	bad "two 'run' commands: their files would have one name" vm "$IMG" -- run -- run
@@ -313,6 +313,65 @@ $IMG 4" ]
 	bad "'trace ... --': no program after '--'" vm --qemu "$Q" "$IMG" -- trace show_stat --
 	bad "'trace -o': bench vm writes the command's CSV itself" vm --qemu "$Q" "$IMG" -- trace -o x f
 	bad "two 'trace' commands" vm --qemu "$Q" "$IMG" -- trace f -- true -- trace g
+}
+
+@test "vm: -- sh SCRIPT: its \$KSB_OUT files as NAME-sh/bootB/FILE, stdout and stderr beside" {
+	cat >"$T/plan.sh" <<-'EOF'
+		echo "args: $# $1|$2"
+		echo "to stderr" >&2
+		printf 'a,b\n@ksb end 1 rc=9\nno newline' >"$KSB_OUT/data.csv"
+		: >"$KSB_OUT/empty"
+		cp "$FAKE_QEMU_ROOT/etc/x/hn" "$KSB_OUT/hn"
+		ls -l "$FAKE_QEMU_ROOT/tool" "$FAKE_QEMU_ROOT/etc/x/hn" | cut -c1-10 >"$KSB_OUT/modes"
+		echo hidden >"$KSB_OUT/.hidden"
+		mkdir "$KSB_OUT/sub"
+	EOF
+	echo host1 >"$T/hn"
+	printf '#!/bin/sh\n' >"$T/tool"
+	chmod 755 "$T/tool"
+	vm -B 2 --file "$T/hn=/etc/x/hn" --file "$T/tool" "$IMG" -- sh "$T/plan.sh" x "y z"
+	[ "$status" -eq 0 ]
+	d=$T/out/stock-sh
+	[ "$(printf 'a,b\n@ksb end 1 rc=9\nno newline\n')" = "$(cat "$d/boot1/data.csv")" ]
+	[ -f "$d/boot1/empty" ] && [ ! -s "$d/boot1/empty" ]
+	[ "$(cat "$d/boot1/hn")" = host1 ]
+	[ "$(cat "$d/boot1/modes")" = "$(printf -- '-rw-r--r--\n-rwxr-xr-x')" ]
+	[ "$(cat "$d/boot1.stdout")" = "args: 2 x|y z" ]
+	[ "$(cat "$d/boot1.stderr")" = "to stderr" ]
+	[ "$(ls -A "$d/boot1")" = "$(printf 'data.csv\nempty\nhn\nmodes')" ]
+	cmp "$d/boot1/data.csv" "$d/boot2/data.csv"
+	[ "$(ls -A "$T/out")" = "$(printf 'stock-sh\nstock.console')" ]
+}
+
+@test "vm: sh's non-zero exit: exit 3 naming the script and its stderr, its files kept" {
+	printf 'echo kept >"$KSB_OUT/f"\necho "it broke" >&2\nexit 2\n' >"$T/bad.sh"
+	vm -B 1 "$IMG" -- sh "$T/bad.sh" a
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"stock boot 1: sh $T/bad.sh a exited 2 in the guest: it broke"* ]]
+	[ "$(cat "$T/out/stock-sh/boot1/f")" = kept ]
+}
+
+@test "vm: sh and --file bad input: exit 2 naming them" {
+	echo x >"$T/hn"
+	bad "'sh': no SCRIPT (-- sh SCRIPT [ARGS])" vm "$IMG" -- sh
+	bad "sh /nonexistent.sh: No such file or directory" vm "$IMG" -- sh /nonexistent.sh
+	bad "sh $T: not a regular file" vm "$IMG" -- sh "$T"
+	bad "--file /nonexistent: No such file or directory" vm --file /nonexistent "$IMG" -- run
+	bad "--file $T: not a regular file" vm --file "$T" "$IMG" -- run
+	bad "--file $T/hn=init: /init is bench vm's own" vm --file "$T/hn=init" "$IMG" -- run
+	bad "--file $T/hn=/sh/1.sh: /sh/1.sh is bench vm's own" vm --file "$T/hn=/sh/1.sh" "$IMG" -- run
+	bad "--file $T/hn=a/../b: 'a/../b' is no path in the guest" vm --file "$T/hn=a/../b" "$IMG" -- run
+	bad "--file $T/hn=d/: 'd/' is no path in the guest" vm --file "$T/hn=d/" "$IMG" -- run
+}
+
+@test "vm: --dry-run lists sh's SCRIPT and --file's files, /init runs the script" {
+	echo x >"$T/hn"
+	echo 'echo hi' >"$T/p.sh"
+	vm --dry-run --file "$T/hn=etc/hn" "$IMG" -- sh "$T/p.sh" numa "a'b"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf '/sh/1.sh\t\t%s' "$T/p.sh")"* ]]
+	[[ "$output" == *"$(printf '/etc/hn\t\t%s' "$T/hn")"* ]]
+	[[ "$output" == *"runsh 1 'numa' 'a'\\''b'"* ]]
 }
 
 @test "vm: --dry-run prints the qemu lines, the initramfs and /init, boots nothing, writes nothing" {

@@ -371,6 +371,92 @@ static void test_vm_guest_read(void **state)
 	vm_guest_free(&g);
 }
 
+/* an sh command's files: counted lines, frames among them kept, bad names dropped */
+static const char files[] =
+	"@ksb vm 1\r\n"
+	"@ksb file 1 3 kernel.csv\r\n"
+	"a,b\r\n"
+	"@ksb end 1 rc=9\r\n"
+	"\r\n"
+	"@ksb file 1 0 empty\n"
+	"@ksb file 1 1 ../escape\n"
+	"dropped\n"
+	"@ksb file 1 1 .hidden\n"
+	"dropped\n"
+	"@ksb file 3 1 nocmd\n"
+	"dropped too\n"
+	"@ksb file 1 1 .stdout\n"
+	"hello\n"
+	"@ksb stderr 1\n"
+	"oops\n"
+	"@ksb end 1 rc=0\n"
+	"@ksb done\n";
+
+static void test_vm_guest_files(void **state)
+{
+	FILE *f = fmemopen((void *)files, sizeof(files) - 1, "r");
+	struct vm_guest g;
+	char line[64];
+
+	(void)state;
+	assert_int_equal(vm_guest_read(&g, f, 1), 0);
+	fclose(f);
+	assert_true(g.done);
+	assert_int_equal(g.rc[0], 0);
+	assert_string_equal(g.err[0], "oops");
+	assert_null(g.csv[0]);
+	assert_int_equal(g.nr_files, 3);
+	assert_int_equal(g.bad_files, 2);
+	assert_string_equal(g.file[0].name, "kernel.csv");
+	assert_int_equal(g.file[0].cmd, 0);
+	assert_non_null(fgets(line, sizeof(line), g.file[0].f));
+	assert_string_equal(line, "a,b\n");
+	assert_non_null(fgets(line, sizeof(line), g.file[0].f));
+	assert_string_equal(line, "@ksb end 1 rc=9\n");
+	assert_non_null(fgets(line, sizeof(line), g.file[0].f));
+	assert_string_equal(line, "\n");
+	assert_null(fgets(line, sizeof(line), g.file[0].f));
+	assert_string_equal(g.file[1].name, "empty");
+	assert_null(fgets(line, sizeof(line), g.file[1].f));
+	assert_string_equal(g.file[2].name, ".stdout");
+	assert_non_null(fgets(line, sizeof(line), g.file[2].f));
+	assert_string_equal(line, "hello\n");
+	vm_guest_free(&g);
+	assert_int_equal(g.nr_files, 0);
+	vm_guest_free(&g);
+}
+
+static void test_vm_file_names(void **state)
+{
+	(void)state;
+	assert_true(vm_file_name_ok("kernel.csv"));
+	assert_true(vm_file_name_ok("irq-fentry_1+x.txt"));
+	assert_true(vm_file_name_ok(".stderr"));
+	assert_false(vm_file_name_ok(""));
+	assert_false(vm_file_name_ok(".x"));
+	assert_false(vm_file_name_ok("a/b"));
+	assert_false(vm_file_name_ok("a b"));
+	assert_false(vm_file_name_ok(".."));
+}
+
+/* /init runs an sh command's script from /sh/N.sh with its ARGS, not SCRIPT */
+static void test_vm_init_sh(void **state)
+{
+	char *sh[] = { "sh", "tests/vm/plans.sh", "numa", "none", NULL };
+	char *const *cmds[] = { sh };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_int_equal(vm_write_init(f, cmds, 1), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\trc=$?\n"));
+	assert_non_null(strstr(buf, "KSB_OUT=/tmp/ksb-out.$n sh /sh/$n.sh \"$@\""));
+	assert_non_null(strstr(buf, "\nrunsh 1 'numa' 'none'\necho '@ksb done' >&3\n"));
+	free(buf);
+}
+
 /* a guest that died in its first command: started, not done */
 static void test_vm_guest_cut(void **state)
 {
@@ -564,6 +650,9 @@ int main(void)
 		cmocka_unit_test(test_vm_qemu_argv),
 		cmocka_unit_test(test_vm_init),
 		cmocka_unit_test(test_vm_guest_read),
+		cmocka_unit_test(test_vm_guest_files),
+		cmocka_unit_test(test_vm_file_names),
+		cmocka_unit_test(test_vm_init_sh),
 		cmocka_unit_test(test_vm_guest_cut),
 		cmocka_unit_test(test_vm_sweep_order),
 		cmocka_unit_test(test_vmprep_counts),

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # vmcheck.sh - many-core, multi-node checks in a real kernel: boots
-# Debian's kernel under qemu TCG five times with an initramfs holding
-# busybox, bench, bench-static, sysloop and bench's libraries, and checks
-# what bench reports.
+# Debian's kernel under qemu TCG five times through `bench vm` (its qemu
+# line, its initramfs, its @ksb channel: the guests users boot), each
+# boot running one plan of tests/vm/plans.sh as `-- sh` with sysloop
+# (--file) and the module (--module) beside bench-static, and checks
+# what bench reports in the files bench vm brings back.
 #
 #   1. 16 vCPUs on 4 NUMA nodes: calibrate, run (kernel and remote cache)
 #   2. -smp 8,maxcpus=16: 16 possible CPUs, 8 workers
@@ -28,7 +30,10 @@
 # all) boots only those plans.
 # VMCHECK_FAULT=node0 binds every per-CPU unit to node 0 inside the VM,
 # VMCHECK_FAULT=nomodules sets kernel.modules_disabled there: the checks
-# must then fail. Prints one summary line; exit 1 on any mismatch, 3 when
+# must then fail. VMCHECK_TRACE_FILES=DIR runs the trace checks on the
+# files of an earlier trace boot (VMCHECK_KEEP's vm/trace-sh/boot1), no
+# boot; VMCHECK_DEBUG=1 prints each boot's console and the plan's stdout
+# and stderr; VMCHECK_TIMEOUT=S is bench vm's --timeout (600). Prints one summary line; exit 1 on any mismatch, 3 when
 # the VM cannot be built or booted.
 set -euo pipefail
 
@@ -43,27 +48,7 @@ lib_prog=vmcheck
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
 
-# ---- the initramfs ----
-
-initramfs() {
-	local root=$work/root lib
-	mkdir -p "$root"/{bin,proc,sys,dev,tmp}
-	cp /bin/busybox "$root/bin/busybox"
-	install -m 0755 "$top/tests/vm/init" "$root/init"
-	install -m 0755 "$top/bench" "$root/bench"
-	install -m 0755 "$top/bench-static" "$root/bench-static"
-	install -m 0755 "$top/build/vm/sysloop" "$root/sysloop"
-	mkdir -p "$root/kmod"
-	install -m 0644 "$ko" "$root/kmod/kstats_bench.ko"
-	# the shared libraries ldd lists, at the same paths
-	for lib in $(ldd "$top/bench" | grep -o '/[^ ]*'); do
-		mkdir -p "$root$(dirname "$lib")"
-		cp -L "$lib" "$root$lib"
-	done
-	(cd "$root" && find . | busybox cpio -o -H newc 2>/dev/null | gzip -1) >"$work/initramfs.gz"
-}
-
-# ---- booting ----
+# ---- booting: bench vm ----
 
 # the kernel the VM boots: the newest in /boot
 vm_kernel() {
@@ -73,31 +58,22 @@ vm_kernel() {
 	echo "$kernel"
 }
 
-# boot NAME PLAN SMP [NUMA...]: the serial console goes to $work/NAME.log;
-# $append, when set, goes to the kernel's command line
+# boot PLAN BENCH-VM-OPTIONS...: one bench vm boot (-B 1) running
+# `plans.sh PLAN FAULT`; its files, DIR/PLAN-sh/boot1/*, copied to $work.
+# 2 GiB as before; "quiet": a TCG serial console is slow
 boot() {
-	local name=$1 plan=$2 smp=$3 kernel
-	shift 3
-	kernel=$(vm_kernel)
-	timeout "${VMCHECK_TIMEOUT:-600}" qemu-system-x86_64 -machine q35,accel=tcg -cpu max -smp "$smp" -m 2048 \
-		"$@" -kernel "$kernel" -initrd "$work/initramfs.gz" \
-		-append "console=ttyS0 quiet loglevel=0 panic=-1 ${append:-} ksb.plan=$plan ksb.fault=${VMCHECK_FAULT:-none}" \
-		-display none -monitor none -serial "file:$work/$name.log" -no-reboot ||
-		die "qemu failed or timed out ($name; log: $(tr -d '\r' <"$work/$name.log" | tail -5))"
-	grep -q '^=== DONE' "$work/$name.log" || die "$name: the VM did not finish (log: $(tail -5 "$work/$name.log"))"
+	local plan=$1 rc=0
+	shift
+	"$top/bench" vm -q -B 1 -m 2G --timeout "${VMCHECK_TIMEOUT:-600}" --module "$ko" \
+		--file "$top/build/vm/sysloop=sysloop" --append "quiet loglevel=0" -o "$work/vm" "$@" \
+		"$plan=$(vm_kernel)" -- sh "$top/tests/vm/plans.sh" "$plan" "${VMCHECK_FAULT:-none}" \
+		2>"$work/$plan.err" || rc=$?
+	[ -z "${VMCHECK_DEBUG:-}" ] || cat "$work/vm/$plan.console" "$work/vm/$plan-sh/boot1.stdout" \
+		"$work/vm/$plan-sh/boot1.stderr" 2>/dev/null
+	[ "$rc" = 0 ] || die "bench vm failed ($plan, exit $rc): $(tail -3 "$work/$plan.err")" \
+		"(console: $(tr -d '\r' <"$work/vm/$plan.console" 2>/dev/null | tail -5))"
+	cp "$work/vm/$plan-sh/boot1/"* "$work/"
 }
-
-# the file NAME from LOG (between its === lines, CRs dropped)
-extract() {
-	# awk reads to the end: an early exit would SIGPIPE tr under pipefail
-	tr -d '\r' <"$1" | awk -v f="$2" '$0 == "=== FILE " f { on = 1; next } on && /^=== END / { on = 0 } on'
-}
-
-# shellcheck disable=SC2054  # qemu options are comma-separated
-NUMA4=(-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M
-       -object memory-backend-ram,id=m2,size=512M -object memory-backend-ram,id=m3,size=512M
-       -numa node,nodeid=0,cpus=0-3,memdev=m0 -numa node,nodeid=1,cpus=4-7,memdev=m1
-       -numa node,nodeid=2,cpus=8-11,memdev=m2 -numa node,nodeid=3,cpus=12-15,memdev=m3)
 
 # ---- checks ----
 
@@ -211,8 +187,8 @@ kmod_line() { grep -qx "$2" "$1"; }
 TRACE_ADDS_FENTRY=20000
 TRACE_ADDS_KPROBE=25000
 
-# the exit code of file NAME in LOG, from its "=== END NAME rc=N" line
-rc_of() { tr -d '\r' <"$1" | sed -n "s/^=== END $2 rc=//p"; }
+# the exit code of file NAME, from the plan's "NAME RC" lines (PLAN.rc)
+rc_of() { awk -v f="$2" '$1 == f { print $2 }' "$1"; }
 
 # the upper bound of the bucket that holds the median of series VARIANT
 # (merged over CPUs) in CSV: hi_ns - 1 of the first row at 0.5
@@ -243,7 +219,7 @@ same_table() {
 # file F of the trace boot: exit 0, source trace, the probe P
 trace_ran() {
 	local f=$1 probe=$2
-	test "$(rc_of "$work/trace.log" "${f%.csv}.txt")" = 0 -a "$(meta "$work/$f" source)" = trace -a \
+	test "$(rc_of "$work/trace.rc" "${f%.csv}.txt")" = 0 -a "$(meta "$work/$f" source)" = trace -a \
 		"$(meta "$work/$f" probe)" = "$probe"
 }
 
@@ -304,7 +280,7 @@ trace_loop_checks() {
 # refusal NAME MESSAGE: exit 3 and that one line
 refused() {
 	local f=$work/$1
-	test "$(rc_of "$work/trace.log" "$1")" = 3 -a "$(wc -l <"$f")" = 1 -a "$(cat "$f")" = "bench trace: $2"
+	test "$(rc_of "$work/trace.rc" "$1")" = 3 -a "$(wc -l <"$f")" = 1 -a "$(cat "$f")" = "bench trace: $2"
 }
 
 # what | the file | the one line after "bench trace: "
@@ -372,32 +348,12 @@ trace_overhead() {
 }
 
 plan_trace() {
-	local d p r
 	echo "vmcheck: booting 4 vCPUs for bench trace (fentry, kprobe)... (${SECONDS}s)"
-	if [ -n "${VMCHECK_TRACE_LOG:-}" ]; then
-		cp "$VMCHECK_TRACE_LOG" "$work/trace.log"	# the checks again, no boot
+	if [ -n "${VMCHECK_TRACE_FILES:-}" ]; then
+		cp "$VMCHECK_TRACE_FILES"/* "$work/"	# the checks again, no boot
 	else
-		boot trace trace 4
+		boot trace -c 4
 	fi
-	[ -z "${VMCHECK_DEBUG:-}" ] || cat "$work/trace.log"
-	for d in irqbase.csv irqshow.txt section.txt section.csv static.csv auto.txt auto.csv signals.txt \
-		sigint.csv sigcmd.csv duration.csv durcmd.csv; do
-		extract "$work/trace.log" "$d" >"$work/$d"
-	done
-	for p in fentry kprobe; do
-		for d in irq-$p.txt irq-$p.csv irqmod-$p.csv; do extract "$work/trace.log" "$d" >"$work/$d"; done
-		for r in 1 2 3 4 5; do
-			for d in getppid-$p-$r.txt getppid-$p-$r.csv; do extract "$work/trace.log" "$d" >"$work/$d"; done
-		done
-		for r in 1 2 3 4 5; do
-			for d in overhead-$r-$p.txt overhead-$r-$p.csv overhead-$r-none.txt; do
-				extract "$work/trace.log" "$d" >"$work/$d"
-			done
-		done
-	done
-	while IFS='|' read -r _ d _; do
-		[ -z "$d" ] || extract "$work/trace.log" "$d" >"$work/$d"
-	done <<<"$trace_refusals"
 	trace_irq_checks fentry "$TRACE_ADDS_FENTRY"
 	trace_irq_checks kprobe "$TRACE_ADDS_KPROBE"
 	trace_loop_checks
@@ -411,14 +367,10 @@ plan_trace() {
 # ---- the plans: one boot each, then its checks ----
 
 plan_numa() {
-	local d all16
+	local all16
 	all16=$(seq -s ' ' 0 15)
 	echo "vmcheck: booting 16 vCPUs on 4 nodes (TCG)... (${SECONDS}s)"
-	boot numa numa 16 "${NUMA4[@]}"
-	[ -z "${VMCHECK_DEBUG:-}" ] || cat "$work/numa.log"
-	for d in calibrate.txt calibrate-tsc.txt kernel.csv remote.csv ksd16.csv irq16.csv kmod.txt irq.csv modtable.txt; do
-		extract "$work/numa.log" "$d" >"$work/$d"
-	done
+	boot numa -c 16 --nodes 4
 	check "calibrate: clock_gettime fallback, overhead on 16 CPUs" \
 		test "$(grep -cE '^[0-9]+ +[0-3] ' "$work/calibrate.txt")" -eq 16
 	check "calibrate (KSB_FORCE_TSC): tsc_hz calibrated, cycles on 16 CPUs" \
@@ -434,7 +386,7 @@ plan_numa() {
 	kmod_checks
 }
 
-# the module by hand (tests/vm/init's kmod_checks), in the numa boot
+# the module by hand (tests/vm/plans.sh's kmod_checks), in the numa boot
 kmod_checks() {
 	local d
 	check "kmod: bench kernel unloads the module it loaded" kmod_line "$work/kmod.txt" "after bench kernel: unloaded"
@@ -456,20 +408,16 @@ kmod_checks() {
 
 plan_maxcpus() {
 	echo "vmcheck: booting 8 of 16 possible vCPUs... (${SECONDS}s)"
-	boot maxcpus maxcpus 8,maxcpus=16 "${NUMA4[@]}"
-	extract "$work/maxcpus.log" maxcpus.csv >"$work/maxcpus.csv"
+	boot maxcpus -c 8 -p 16 --nodes 4
 	check "maxcpus.csv: 8 online" test "$(meta "$work/maxcpus.csv" online_cpus)" = 8
 	run_checks "$work/maxcpus.csv" "$(seq -s ' ' 0 7)" 8 16
 }
 
 plan_taskset() {
-	local d
 	echo "vmcheck: booting 16 vCPUs, taskset -c 2,5,11... (${SECONDS}s)"
-	boot taskset taskset 16 "${NUMA4[@]}"
-	extract "$work/taskset.log" taskset.csv >"$work/taskset.csv"
+	boot taskset -c 16 --nodes 4
 	check "taskset.csv: 3 allowed" test "$(meta "$work/taskset.csv" allowed_cpus)" = 3
 	run_checks "$work/taskset.csv" "2 5 11" 3 16
-	for d in offline.csv hotplug.rc hotplug.csv; do extract "$work/taskset.log" "$d" >"$work/$d"; done
 	check "offline.csv: CPU 5 offline, 15 online" test "$(meta "$work/offline.csv" online_cpus)" = 15
 	run_checks "$work/offline.csv" "0 1 2 3 4 6 7 8 9 10 11 12 13 14 15" 15 16
 	check "hotplug: CPU 7 offlined mid-run, SIGINT: exit 130, partial" \
@@ -478,11 +426,12 @@ plan_taskset() {
 		test "$(meta "$work/hotplug.csv" migrations)" -gt 0
 }
 
+# -p above 255: bench vm's firmware declares 252 (4 nodes of 63) and asks
+# possible_cpus= for the rest; it checks that the guest counted them
 plan_many() {
-	local d omany
-	echo "vmcheck: booting 16 vCPUs with possible_cpus=$possible (in-kernel)... (${SECONDS}s)"
-	append="possible_cpus=$possible" boot many many 16 "${NUMA4[@]}"
-	for d in ksdmany.csv irqmany.csv emulmany.csv; do extract "$work/many.log" "$d" >"$work/$d"; done
+	local omany
+	echo "vmcheck: booting 16 vCPUs with $possible possible (in-kernel)... (${SECONDS}s)"
+	boot many -c 16 -p "$possible" --nodes 4
 	kernel_checks "$work/ksdmany.csv" old new 2048 "$possible"
 	kernel_checks "$work/irqmany.csv" alloc free 512 "$possible"
 	check "emulmany.csv: bench run sees the same $possible possible CPUs" \
@@ -524,7 +473,6 @@ main() {
 	ko=$top/kmod/kstats_bench.ko
 	[ -f "$ko" ] || die "no $ko: make vmcheck builds it (make -C kmod KVER=$release)"
 	grep -aq "vermagic=$release " "$ko" || die "$ko is not built for $release (make -C kmod KVER=$release)"
-	initramfs
 	for p in numa maxcpus taskset many; do
 		if want $p; then plan_$p; fi
 	done

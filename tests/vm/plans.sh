@@ -1,33 +1,30 @@
-#!/bin/busybox sh
+#!/bin/sh
 # shellcheck shell=dash
-# init - PID 1 of the vmcheck VM: run the plan named on the kernel command
-# line (ksb.plan=numa|maxcpus|taskset|many|trace) and print each output
-# between "=== FILE name" and "=== END name" lines on the serial console.
-# /kmod/kstats_bench.ko, beside /bench, is the module `bench kernel` loads;
-# /sysloop (tests/vm/sysloop.c) makes one system call N times.
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs dev /dev
-mkdir -p /tmp
-
-plan=$(sed -n 's/.*ksb\.plan=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
-fault=$(sed -n 's/.*ksb\.fault=\([a-z0-9]*\).*/\1/p' /proc/cmdline)
+# plans.sh PLAN FAULT - vmcheck's guest, run by bench vm's /init as
+# `bench vm ... -- sh tests/vm/plans.sh PLAN FAULT` (busybox sh, with
+# proc, sysfs, devtmpfs, a tmpfs /tmp and debugfs mounted). PLAN is one
+# of numa, maxcpus, taskset, many, trace; each output is a file in
+# $KSB_OUT, which bench vm brings back as DIR/PLAN-sh/boot1/FILE, and the
+# exit code of each command run through out/trace_out a line
+# "NAME RC" of $KSB_OUT/PLAN.rc. /bench is bench vm's static bench (what
+# users boot), /kmod/kstats_bench.ko the module (--module), /sysloop
+# (tests/vm/sysloop.c, --file) makes one system call N times.
+plan=$1
+fault=${2:-none}
+o=${KSB_OUT:?plans.sh runs under bench vm -- sh}
 # a deliberate fault for `make vmcheck VMCHECK_FAULT=node0`: every
 # per-CPU unit bound to node 0, whatever its CPU's node
 [ "$fault" = node0 ] && export KSB_PCPU_FORCE_NODE=0
 # and for VMCHECK_FAULT=nomodules: module loading refused, as on a
 # hardened host (kernel.modules_disabled), so `bench kernel` exits 3
 [ "$fault" = nomodules ] && echo 1 >/proc/sys/kernel/modules_disabled
-mount -t debugfs debugfs /sys/kernel/debug
 
-# out NAME CMD...: run CMD, its stdout and stderr framed for the host
+# out NAME CMD...: run CMD, its stdout and stderr to the file NAME
 out() {
 	name=$1
 	shift
-	echo "=== FILE $name"
-	"$@" 2>&1
-	echo "=== END $name rc=$?"
+	"$@" >"$o/$name" 2>&1
+	echo "$name $?" >>"$o/$plan.rc"
 }
 
 # the module by hand: bad parameters, a run, its own table against what
@@ -65,9 +62,7 @@ kmod_checks() {
 trace_out() {
 	name=$1
 	shift
-	echo "=== FILE $name"
-	/bench trace "$@" 2>&1
-	echo "=== END $name rc=$?"
+	out "$name" /bench trace "$@"
 }
 
 # bench trace with COMMAND under signals and a duration: the exit codes
@@ -95,9 +90,7 @@ trace_signals() {
 # "return 0"), once per getsid(1): untraced, then by each probe, in rounds
 trace_overhead() {
 	for r in 1 2 3 4 5; do
-		echo "=== FILE overhead-$r-none.txt"
-		/sysloop 124 20000 1
-		echo "=== END overhead-$r-none.txt"
+		out "overhead-$r-none.txt" /sysloop 124 20000 1
 		for p in fentry kprobe; do
 			trace_out "overhead-$r-$p.txt" -q -p $p -o /tmp/oh.csv bpf_lsm_task_getsid -- /sysloop 124 20000 1
 			out "overhead-$r-$p.csv" cat /tmp/oh.csv
@@ -105,7 +98,7 @@ trace_overhead() {
 	done
 }
 
-echo "=== BOOTED plan=$plan cpus=$(cat /sys/devices/system/cpu/online) possible=$(cat /sys/devices/system/cpu/possible)"
+echo "plan=$plan cpus=$(cat /sys/devices/system/cpu/online) possible=$(cat /sys/devices/system/cpu/possible)"
 case $plan in
 numa)
 	out calibrate.txt /bench calibrate
@@ -156,7 +149,8 @@ trace)
 			out getppid-$p-$r.csv cat /tmp/g.csv
 		done
 	done
-	/bench-static trace -q -o /tmp/static.csv __do_sys_getppid -- /sysloop 110 1000 >/dev/null 2>&1
+	# (/bench is the static binary now: the check that bench-static traces stays)
+	/bench trace -q -o /tmp/static.csv __do_sys_getppid -- /sysloop 110 1000 >/dev/null 2>&1
 	out static.csv cat /tmp/static.csv
 	# probe choice: no BTF for the x64 wrapper, so kprobe under auto
 	trace_out auto.txt -q -o /tmp/auto.csv __x64_sys_getppid -- /sysloop 110 1000
@@ -164,16 +158,12 @@ trace)
 	# refusals: exit 3, one line naming the cause
 	mkdir -p /etc
 	echo "nobody:x:65534:65534:nobody:/:/bin/sh" >/etc/passwd
-	echo "=== FILE refuse-user.txt"
-	su -s /bin/sh nobody -c "/bench trace -d 1 __do_sys_getppid" 2>&1
-	echo "=== END refuse-user.txt rc=$?"
+	out refuse-user.txt su -s /bin/sh nobody -c "/bench trace -d 1 __do_sys_getppid"
 	trace_out refuse-btf.txt -p fentry -d 1 __x64_sys_getppid
 	trace_out refuse-inlined.txt -d 1 desc_set_defaults
 	trace_out refuse-kprobe.txt -p kprobe -d 1 do_syscall_64
 	trace_out refuse-fentry.txt -p fentry -d 1 do_syscall_64
-	echo "=== FILE refuse-userns.txt"
-	unshare -r /bench trace -d 1 __do_sys_getppid 2>&1
-	echo "=== END refuse-userns.txt rc=$?"
+	out refuse-userns.txt unshare -r /bench trace -d 1 __do_sys_getppid
 	out signals.txt trace_signals
 	for d in sigint sigcmd duration durcmd; do out $d.csv cat /tmp/$d.csv; done
 	trace_overhead
@@ -193,11 +183,11 @@ taskset)
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	echo "=== FILE hotplug.rc"
-	echo $rc
-	echo "=== END hotplug.rc"
+	echo $rc >"$o/hotplug.rc"
 	out hotplug.csv cat /tmp/hotplug.csv
 	;;
+*)
+	echo "plans.sh: no plan '$plan'" >&2
+	exit 2
+	;;
 esac
-echo "=== DONE"
-poweroff -f
