@@ -45,7 +45,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -245,6 +245,11 @@ kernel-plant: bench bench-static
 kernel-plant-percpu: bench bench-static
 	tests/perf/kernel-plant-percpu.sh $(ROUNDS)
 
+# a nightly kernel history with a pinned control (after kernelcheck):
+# KNIGHTS nights (10), the plant from KPLANT (6), 6 boots a night
+kernel-history: bench bench-static
+	tests/perf/kernel-history.sh $(KNIGHTS) $(KPLANT)
+
 # longer fuzzing, not part of check: FUZZ_SECONDS per target
 fuzz: $(TOOLS) bench
 	FUZZ_SECONDS=$${FUZZ_SECONDS:-300} tests/tools.sh
@@ -255,7 +260,7 @@ build/perf: build/obj/tests/perf/perf.o $(call objs,obj,$(LIB_SRCS))
 
 # the quick ratios only (record, timer; seconds); the long benchmarks have
 # their own targets: perf-trend, perf-trend-control, gate and trend-history
-# below, kernel-plant above (docs/testing.md, "Benchmarks, not tests")
+# below, kernel-plant and kernel-history above (docs/testing.md, "Benchmarks, not tests")
 perf: build/perf
 	build/perf
 

@@ -45,6 +45,7 @@ struct trend_opts {
 	int format;			/* --format, an index of trendfmt_writers[] */
 	struct outset also;		/* --also FMT=FILE */
 	struct hist control;		/* --control FILE|DIR: its files */
+	bool slope;			/* --slope: a night's figure is its sweep's slope */
 };
 
 static int trend_nomem(void)
@@ -58,11 +59,12 @@ static int trend_nomem(void)
 static const char trend_head[] =
 	"Usage: bench trend [OPTIONS] FILE|DIR...\n"
 	"Change points in a history of results (nightly runs): every run of every\n"
-	"file, a DIR meaning the *.csv in it, in the order of each file's timestamp\n"
-	"metadata. For every (workload, variant): one figure per run, as bench\n"
-	"compare takes it (--stat, --reference), and E-divisive means over them\n"
-	"(Matteson and James), each change point accepted by a seeded permutation\n"
-	"test of its energy statistic (output reproducible: same files, same seed).\n";
+	"file, a DIR meaning the *.csv in it (without any: those of each of its\n"
+	"subdirectories), in the order of each file's timestamp metadata. For every\n"
+	"(workload, variant): one figure per run, as bench compare takes it (--stat,\n"
+	"--reference), and E-divisive means over them (Matteson and James), each\n"
+	"change point accepted by a seeded permutation test of its energy statistic\n"
+	"(output reproducible: same files, same seed).\n";
 
 static const char trend_tail[] =
 	"Each line: a change point, where (the timestamp, file and run of the first\n"
@@ -77,6 +79,10 @@ static const char trend_tail[] =
 	"Each line then ends with the subject's and the control's own medians, and\n"
 	"TREND with control=paired. Without it, a change point may be the machine's\n"
 	"(a note on stderr says so).\n"
+	"\n"
+	"With --slope, each night is one figure, what the series costs per possible\n"
+	"CPU that night (25.1ns/CPU): the change points are the slope's. With\n"
+	"--control too, the figure is the ratio of the two sides' slopes.\n"
 	"\n"
 	"Exit: 0 no recent regression, 1 a series' newest change point is a\n"
 	"regression that starts within the last --recent runs, 2 bad input.\n";
@@ -114,9 +120,11 @@ static int trend_control(const struct opt *o, const char *arg, char *why, size_t
 	struct stat st;
 	int ret;
 
-	if (!stat(arg, &st) && S_ISDIR(st.st_mode))
+	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
 		ret = hist_add_dir(o->value, arg);
-	else
+		if (ret == -ENODATA)
+			ret = hist_add_nights(o->value, arg);
+	} else
 		ret = hist_add_file(o->value, NULL, arg);
 	if (!ret)
 		return 0;
@@ -159,6 +167,11 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			 "subject every night (repeatable): change points of\n"
 			 "the nightly ratio subject/control, night i of each\n"
 			 "side in its own time order (docs/trend-control.md)"),
+		OPT_FLAG(0, "slope", &o->slope,
+			 "the history of a sweep: a night is the files of one\n"
+			 "directory (bench vm -p A,B,... -o NIGHT/), its\n"
+			 "figure the Theil-Sen slope of its runs against their\n"
+			 "possible_cpus (ns per CPU, as bench scale fits it)"),
 		OPT_ENUM_TABLE('f', "format", &o->format, trendfmt_writers, "FMT",
 			       "what goes to stdout:"),
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
@@ -193,9 +206,11 @@ static int trend_files(struct hist *h, int argc, char **argv)
 	int i, ret = 0;
 
 	for (i = optind; i < argc && !ret; i++) {
-		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode))
+		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode)) {
 			ret = hist_add_dir(h, argv[i]);
-		else
+			if (ret == -ENODATA)
+				ret = hist_add_nights(h, argv[i]);
+		} else
 			ret = hist_add_file(h, NULL, argv[i]);
 		if (ret == -ENODATA || (ret && ret != -ENOMEM)) {
 			fprintf(stderr, "%s: %s: %s\n", bench_prog, argv[i],
@@ -284,8 +299,12 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 	char why[1024];
 	int ret = trend_read(o, h);
 
+	if (!ret && o->slope)
+		ret = trend_hist_err(hist_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
 		ret = trend_read(o, &o->control);
+		if (!ret && o->slope)
+			ret = trend_hist_err(hist_slope(&o->control, why, sizeof(why)), why);
 		if (!ret)
 			ret = trend_hist_err(hist_pair(h, &o->control, why, sizeof(why)), why);
 	}

@@ -6,12 +6,15 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/report/history.h"
 #include "lib/report/meta.h"
+#include "lib/report/scale.h"
 
 /*
  * Room for one more element in the array *@p of @n in use and *@cap
@@ -71,6 +74,39 @@ int hist_add_dir(struct hist *h, const char *dir)
 	for (i = 0; i < n; i++) {
 		if (!ret)
 			ret = hist_add_file(h, dir, list[i]->d_name);
+		free(list[i]);
+	}
+	free(list);
+	return ret;
+}
+
+/* not hidden: a subdirectory, a night of sweeps, or anything else (checked after) */
+static int hist_visible(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+int hist_add_nights(struct hist *h, const char *dir)
+{
+	struct dirent **list;
+	int i, n = scandir(dir, &list, hist_visible, alphasort), ret = -ENODATA, r;
+	struct stat st;
+	char *sub;
+
+	if (n < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		if (ret == -ENODATA || !ret) {
+			if (asprintf(&sub, "%s/%s", dir, list[i]->d_name) < 0) {
+				ret = -ENOMEM;
+			} else {
+				r = stat(sub, &st) || !S_ISDIR(st.st_mode) ? -ENODATA :
+				    hist_add_dir(h, sub);
+				if (r != -ENODATA)
+					ret = r;
+				free(sub);
+			}
+		}
 		free(list[i]);
 	}
 	free(list);
@@ -162,6 +198,7 @@ static int hist_file_check(struct hist *h, struct hist_file *f, const struct res
 {
 	const char *unit = meta_get(&cf->meta, "unit");
 	const char *part = meta_get(&cf->meta, "partial");
+	const char *pc = meta_get(&cf->meta, "possible_cpus");
 
 	if (!unit)
 		unit = "ns";
@@ -174,6 +211,7 @@ static int hist_file_check(struct hist *h, struct hist_file *f, const struct res
 		return -EINVAL;
 	}
 	f->partial = part && !strcmp(part, "yes");
+	f->possible = pc ? strtod(pc, NULL) : 0;
 	if (hist_labels(f, &cf->meta))
 		return -ENOMEM;
 	switch (meta_time(&cf->meta, &f->t)) {
@@ -436,6 +474,177 @@ int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len)
 	for (i = 0; i < h->ns && !ret; i++)
 		ret = hist_pair_series(h, &h->s[i], ctl, why, len);
 	h->paired = !ret;
+	return ret;
+}
+
+/* ---- the slope of each night's sweep ---- */
+
+/* the length of @path's directory: a night under --slope ("" for a bare name) */
+static size_t hist_dir_len(const char *path)
+{
+	const char *sl = strrchr(path, '/');
+
+	return sl ? (size_t)(sl - path) : 0;
+}
+
+static bool hist_same_dir(const char *a, const char *b)
+{
+	size_t n = hist_dir_len(a);
+
+	return n == hist_dir_len(b) && !strncmp(a, b, n);
+}
+
+/* night[i]: the night of file i, numbered as their first files come; their count */
+static unsigned int hist_slope_nights(const struct hist *h, unsigned int *night,
+				      unsigned int *first)
+{
+	unsigned int i, j, nn = 0;
+
+	for (i = 0; i < h->nf; i++) {
+		for (j = 0; j < nn && !hist_same_dir(h->f[first[j]].path, h->f[i].path); j++)
+			;
+		if (j == nn)
+			first[nn++] = i;
+		night[i] = j;
+	}
+	return nn;
+}
+
+/* night @j's slope of @s into @r; 0 or -errno with @why */
+static int hist_slope_night(const struct hist *h, const struct hist_series *s,
+			    const unsigned int *night, unsigned int j, const char *dir,
+			    double *px, double *py, struct hist_run *r, char *why, size_t len)
+{
+	struct scale_fit fit;
+	unsigned int i, m = 0;
+	int ret;
+
+	for (i = 0; i < s->n; i++) {
+		if (night[s->r[i].file] != j)
+			continue;
+		px[m] = h->f[s->r[i].file].possible;
+		py[m++] = s->x[i];
+	}
+	if (!m) {
+		snprintf(why, len, "%s: no %s %s runs in it (night %u)", dir, s->workload, s->variant, j + 1);
+		return -EINVAL;
+	}
+	ret = scale_theil_sen(px, py, m, &fit);
+	if (ret == -EINVAL)
+		snprintf(why, len, "%s: %s %s: its %u runs are at one possible-CPU count: a night's slope needs a sweep of two or more",
+			 dir, s->workload, s->variant, m);
+	else if (ret == -E2BIG)
+		snprintf(why, len, "%s: %s %s: %u runs, more than %u in one fit", dir, s->workload,
+			 s->variant, m, SCALE_MAX_POINTS);
+	else if (!ret && !(fit.slope > 0)) {
+		snprintf(why, len, "%s: %s %s: the slope is %g %s per CPU, not above 0: trend follows a cost that grows with possible CPUs",
+			 dir, s->workload, s->variant, fit.slope, h->unit);
+		ret = -EINVAL;
+	}
+	*r = (struct hist_run){ .file = j, .run = m, .x = fit.slope };
+	return ret;
+}
+
+static int hist_slope_series(const struct hist *h, struct hist_series *s, const unsigned int *night,
+			     const unsigned int *first, unsigned int nn, char *why, size_t len)
+{
+	double *px = malloc(s->n * sizeof(*px)), *py = malloc(s->n * sizeof(*py));
+	double *x = calloc(nn, sizeof(*x));
+	struct hist_run *r = calloc(nn, sizeof(*r));
+	char dir[PATH_MAX];
+	unsigned int j;
+	int ret = px && py && x && r ? 0 : -ENOMEM;
+
+	for (j = 0; j < nn && !ret; j++) {
+		const char *p = h->f[first[j]].path;
+
+		snprintf(dir, sizeof(dir), "%.*s", hist_dir_len(p) ? (int)hist_dir_len(p) : 1,
+			 hist_dir_len(p) ? p : ".");
+		ret = hist_slope_night(h, s, night, j, dir, px, py, &r[j], why, len);
+		x[j] = r[j].x;
+	}
+	free(px);
+	free(py);
+	if (ret) {
+		free(x);
+		free(r);
+		return ret;
+	}
+	free(s->r);
+	free(s->x);
+	s->r = r;
+	s->x = x;
+	s->n = s->cap = nn;
+	return 0;
+}
+
+/* the files become the nights: a night's directory, its first file's stamp and labels */
+static int hist_slope_files(struct hist *h, const unsigned int *night, const unsigned int *first,
+			    unsigned int nn)
+{
+	struct hist_file *nf = calloc(nn, sizeof(*nf));
+	unsigned int i, j;
+	size_t n;
+
+	if (!nf)
+		return -ENOMEM;
+	for (j = 0; j < nn; j++) {
+		n = hist_dir_len(h->f[first[j]].path);
+		nf[j].path = n ? strndup(h->f[first[j]].path, n) : strdup(".");
+		if (!nf[j].path)
+			goto out_free;
+	}
+	for (j = 0; j < nn; j++) {
+		struct hist_file *f = &h->f[first[j]];
+		char *path = nf[j].path;
+
+		nf[j] = *f;
+		nf[j].path = path;
+		nf[j].given = j;
+		nf[j].possible = 0;
+		f->label = NULL;	/* moved */
+		f->nr_labels = 0;
+	}
+	for (i = 0; i < h->nf; i++) {
+		nf[night[i]].partial |= h->f[i].partial;
+		while (h->f[i].nr_labels)
+			free(h->f[i].label[--h->f[i].nr_labels]);
+		free(h->f[i].label);
+		free(h->f[i].path);
+	}
+	free(h->f);
+	h->f = nf;
+	h->nf = h->capf = nn;
+	return 0;
+out_free:
+	while (j--)
+		free(nf[j].path);
+	free(nf);
+	return -ENOMEM;
+}
+
+int hist_slope(struct hist *h, char *why, size_t len)
+{
+	unsigned int *night = calloc(h->nf, sizeof(*night));
+	unsigned int *first = calloc(h->nf, sizeof(*first));
+	unsigned int i, nn;
+	int ret = night && first ? 0 : -ENOMEM;
+
+	for (i = 0; i < h->nf && !ret; i++) {
+		if (!(h->f[i].possible >= 1)) {
+			snprintf(why, len, "%s: no possible_cpus metadata: --slope fits each night's runs against it",
+				 h->f[i].path);
+			ret = -EINVAL;
+		}
+	}
+	nn = ret ? 0 : hist_slope_nights(h, night, first);
+	for (i = 0; i < h->ns && !ret; i++)
+		ret = hist_slope_series(h, &h->s[i], night, first, nn, why, len);
+	if (!ret)
+		ret = hist_slope_files(h, night, first, nn);
+	h->slope = !ret;
+	free(first);
+	free(night);
 	return ret;
 }
 

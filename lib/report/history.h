@@ -54,6 +54,7 @@ struct hist_file {
 	char **label;			/* [nr_labels] "KEY=VALUE" of its label_KEY metadata */
 	unsigned int nr_labels;		/* (bench run --label: commit, branch, build) */
 	bool partial;			/* "partial: yes": interrupted */
+	double possible;		/* its possible_cpus metadata, 0 when none */
 };
 
 /* one run of a series (with a control: one night) */
@@ -89,6 +90,7 @@ struct hist {
 	bool by_time;			/* every file has a timestamp: sorted by it */
 	bool scaled;			/* figures scaled by the reference: decided */
 	bool paired;			/* hist_pair(): one figure per night, a ratio */
+	bool slope;			/* hist_slope(): one figure per night, ns per CPU */
 };
 
 /*
@@ -103,6 +105,15 @@ int hist_add_file(struct hist *h, const char *dir, const char *name);
  * none, -ENOMEM, or scandir()'s -errno.
  */
 int hist_add_dir(struct hist *h, const char *dir);
+
+/*
+ * hist_add_nights - for a @dir without *.csv of its own: the *.csv of
+ * each of its subdirectories that is not hidden (a night of a sweep, as
+ * bench vm -p A,B,... -o DIR/NIGHT writes it), subdirectories and files
+ * by name. Returns 0, -ENODATA when no subdirectory has one, -ENOMEM, or
+ * scandir()'s -errno.
+ */
+int hist_add_nights(struct hist *h, const char *dir);
 
 /*
  * hist_read - take file @fi's runs from @cf, its contents: every run's
@@ -149,6 +160,21 @@ int hist_figures(const struct hist *h, struct hist_series *s);
  * HIST_PAIR_SKEW apart, a series or night the control lacks).
  */
 int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len);
+
+/*
+ * hist_slope - turn every series of @h (sorted, its figures made) into
+ * one figure per night, a night being the files of one directory (a
+ * bench vm -p sweep's output, or one bench scale input): the Theil-Sen
+ * slope (lib/report/scale.h) of its runs' figures against their files'
+ * possible_cpus. The files become the nights, in the order of each
+ * night's first file: the directory as path, its first file's timestamp
+ * and labels; a run's number is the night's runs. Call before
+ * hist_pair(): a control's slopes pair as figures do. Returns 0,
+ * -ENOMEM, or -EINVAL with one line in @why (a file without
+ * possible_cpus, a night whose runs are at one count, a slope not
+ * above 0, more than SCALE_MAX_POINTS runs in a night).
+ */
+int hist_slope(struct hist *h, char *why, size_t len);
 
 /*
  * hist_median - the median of @v[lo, hi) and its 95% spread (a fraction

@@ -61,14 +61,25 @@ static bool tfm_cycles(const struct trendfmt *t)
 	return !strcmp(t->h->unit, "cycles");
 }
 
-/* a figure: a time or count, or (paired) a ratio "x1.012" */
+/* a side's own figure: a time or count, or (--slope) that per CPU "25.10ns/CPU" */
+static const char *tfm_own_value(char *buf, size_t len, const struct trendfmt *t, double v)
+{
+	char a[32];
+
+	if (!t->h->slope)
+		return cmpfmt_value(buf, len, v, tfm_cycles(t));
+	snprintf(buf, len, "%s/CPU", cmpfmt_value(a, sizeof(a), v, tfm_cycles(t)));
+	return buf;
+}
+
+/* a figure: a side's own, or (paired) a ratio "x1.012" */
 static const char *tfm_value(char *buf, size_t len, const struct trendfmt *t, double v)
 {
 	if (t->h->paired) {
 		snprintf(buf, len, "x%.3f", v);
 		return buf;
 	}
-	return cmpfmt_value(buf, len, v, tfm_cycles(t));
+	return tfm_own_value(buf, len, t, v);
 }
 
 /* the median of @v over @c's segment before (@after false) or after it */
@@ -103,7 +114,7 @@ static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *
 		tf_md_cell(f, hf->path);
 	else
 		fputs(hf->path, f);
-	if (!t->h->paired)
+	if (!t->h->paired && !t->h->slope)
 		fprintf(f, " run %u", r->run);
 }
 
@@ -111,15 +122,15 @@ static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *
 static void tfm_own(FILE *f, const struct trendfmt *t, const struct hist_series *s,
 		    const struct trend_cp *c, bool md)
 {
-	char a[32], b[32], d[32], e[32];
+	char a[48], b[48], d[48], e[48];
 
 	if (!t->h->paired)
 		return;
 	fprintf(f, "%ssubject %s -> %s, control %s -> %s", md ? "; " : "  ",
-		cmpfmt_value(a, sizeof(a), tfm_side(s->subject, c, false), tfm_cycles(t)),
-		cmpfmt_value(b, sizeof(b), tfm_side(s->subject, c, true), tfm_cycles(t)),
-		cmpfmt_value(d, sizeof(d), tfm_side(s->control, c, false), tfm_cycles(t)),
-		cmpfmt_value(e, sizeof(e), tfm_side(s->control, c, true), tfm_cycles(t)));
+		tfm_own_value(a, sizeof(a), t, tfm_side(s->subject, c, false)),
+		tfm_own_value(b, sizeof(b), t, tfm_side(s->subject, c, true)),
+		tfm_own_value(d, sizeof(d), t, tfm_side(s->control, c, false)),
+		tfm_own_value(e, sizeof(e), t, tfm_side(s->control, c, true)));
 }
 
 /* ---- table ---- */
@@ -151,7 +162,7 @@ static void tfm_name(FILE *f, const struct trendfmt *t, const struct hist_series
 	} else {
 		fprintf(f, "%s %s", s->workload, s->variant);
 	}
-	fprintf(f, " %s%s", t->stat, t->h->paired ? "/control" : "");
+	fprintf(f, " %s%s%s", t->stat, t->h->slope ? " slope" : "", t->h->paired ? "/control" : "");
 }
 
 /* one change point: a table line, or (@md) a markdown row */
@@ -184,13 +195,13 @@ static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series
 	med = hist_median(s->x, 0, s->n, &spread);
 	tfm_name(f, t, s, false);
 	fprintf(f, "  no change point in %u %s%s  %s +-%.0f%%", s->n,
-		t->h->paired ? "nights" : "runs", s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
+		t->h->paired || t->h->slope ? "nights" : "runs", s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
 		tfm_value(m, sizeof(m), t, med), spread * 100);
 	if (t->h->paired) {
 		sub = hist_median(s->subject, 0, s->n, &sp);
 		con = hist_median(s->control, 0, s->n, &sp);
-		fprintf(f, "  subject %s, control %s", cmpfmt_value(a, sizeof(a), sub, tfm_cycles(t)),
-			cmpfmt_value(b, sizeof(b), con, tfm_cycles(t)));
+		fprintf(f, "  subject %s, control %s", tfm_own_value(a, sizeof(a), t, sub),
+			tfm_own_value(b, sizeof(b), t, con));
 	}
 	fputc('\n', f);
 }
@@ -231,11 +242,12 @@ static int tfm_table(FILE *f, const struct trendfmt *t)
 		if (i == k)
 			tfm_ref(f, t, k);
 	}
-	fprintf(f, "TREND series=%u files=%u change_points=%u regressions=%u improvements=%u failing=%u stat=%s alpha=%g min_change=%g%% window=%lu recent=%lu seed=%lu reference=%s order=%s verdict=%s%s\n",
+	fprintf(f, "TREND series=%u files=%u change_points=%u regressions=%u improvements=%u failing=%u stat=%s alpha=%g min_change=%g%% window=%lu recent=%lu seed=%lu reference=%s order=%s verdict=%s%s%s\n",
 		h->ns, h->nf, n.change_points, n.regressions, n.improvements, n.failing, t->stat,
 		t->alpha, t->min_change_pct, t->window, t->recent, t->seed,
 		h->scaled ? "scaled" : "raw", h->by_time ? "timestamp" : "given",
-		n.failing ? "regression" : "ok", h->paired ? " control=paired" : "");
+		n.failing ? "regression" : "ok", h->paired ? " control=paired" : "",
+		h->slope ? " figure=slope" : "");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -435,6 +447,8 @@ static int tfm_json(FILE *f, const struct trendfmt *t)
 	meta_set(m, "unit", "%s", h->unit);
 	if (h->paired)
 		meta_set(m, "control", "paired");
+	if (h->slope)
+		meta_set(m, "figure", "slope");
 	json_init(&j, f);
 	json_doc_begin(&j, m);
 	free(m);
@@ -461,10 +475,11 @@ static int tfm_markdown(FILE *f, const struct trendfmt *t)
 	char m[32];
 
 	trendfmt_tally(t, &n);
-	fprintf(f, "**bench trend: %s** - %u change point%s in %u series over %u files (%s, alpha %g, min change %g%%, reference %s%s%s)\n\n",
+	fprintf(f, "**bench trend: %s** - %u change point%s in %u series over %u files (%s, alpha %g, min change %g%%, reference %s%s%s%s)\n\n",
 		n.failing ? "regression" : "ok", n.change_points, n.change_points == 1 ? "" : "s",
 		h->ns, h->nf, t->stat, t->alpha, t->min_change_pct, h->scaled ? "scaled" : "raw",
 		h->by_time ? "" : "; no timestamps: in the order given",
+		h->slope ? "; a night's slope per possible CPU" : "",
 		h->paired ? "; each night against its control" : "");
 	fputs("| series | first run after | before | after | change [95% CI] | p | runs | verdict |\n", f);
 	fputs("|---|---|---:|---:|---|---:|---:|---|\n", f);

@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # needs: shellcheck python3 jq pyyaml gfm
-# The CI jobs of ci/ (GitHub Actions, GitLab CI): parsed by PyYAML with
-# duplicate keys refused, checked for what their runners need, linked (not
-# copied) from README.md and docs/ci.md, their shell shellcheck-clean, and
-# run end to end on a clone of this checkout (base = head) with small runs.
+# The CI jobs of ci/ (GitHub Actions, GitLab CI), the gate and the nightly
+# job of each: parsed by PyYAML with duplicate keys refused, checked for
+# what their runners need, linked (not copied) from README.md and
+# docs/ci.md, their shell shellcheck-clean, and run end to end on a clone
+# of this checkout (base = head, the pinned build = head) with small runs.
 
 load common
 
@@ -45,9 +46,13 @@ print(s.get("failures"))' "$r/compare.xml")
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "actions/checkout@v4" ]
 	[ "${lines[5]}" = "Compare" ]
+	[ "${lines[10]}" = "actions/checkout@v4" ]
+	[ "${lines[14]}" = "Build the pinned baseline once, and tonight's" ]
+	[ "${lines[18]}" = "Keep the history and the report" ]
 	run python3 tests/cli/ci_jobs.py check gitlab "$GL"
 	[ "$status" -eq 0 ]
-	[ "$output" = kstats-bench ]
+	[ "$output" = "kstats-bench
+kstats-bench-nightly" ]
 	# the checker has teeth: a duplicate key, a step that runs and uses, a
 	# report that is not what compare writes
 	sed 's/^  checks: write.*/&\n  checks: read/' "$GH" >"$T/dup.yml"
@@ -60,6 +65,22 @@ print(s.get("failures"))' "$r/compare.xml")
 	sed 's|junit: results/compare.xml|junit: results/other.xml|' "$GL" >"$T/junit.yml"
 	run python3 tests/cli/ci_jobs.py check gitlab "$T/junit.yml"
 	[[ "$output" == *"the JUnit report is not what compare writes"* ]]
+	# the nightly job: the pinned build cached under its own key, built
+	# only when the cache did not bring it, both benches in one loop
+	sed 's/kstats-bench-pinned-${{ runner.os }}-${{ env.KSB_PINNED }}/kstats-bench-pinned/' "$GH" >"$T/key.yml"
+	run python3 tests/cli/ci_jobs.py check github "$T/key.yml"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the pinned build is not cached under a key of KSB_PINNED"* ]]
+	sed 's/if \[ ! -x pinned\/bench \]; then/if true; then/' "$GL" >"$T/rebuild.yml"
+	run python3 tests/cli/ci_jobs.py check gitlab "$T/rebuild.yml"
+	[[ "$output" == *"rebuilds the pinned bench every night"* ]]
+	awk '/^  script:/ { s++ } s == 2 && /^        \.\/bench run/ { print "      done"; print "      for i in 1 2 3; do" } 1' \
+		"$GL" >"$T/apart.yml"
+	run python3 tests/cli/ci_jobs.py check gitlab "$T/apart.yml"
+	[[ "$output" == *"does not interleave"* ]]
+	sed 's/--control history\/control //' "$GH" >"$T/alone.yml"
+	run python3 tests/cli/ci_jobs.py check github "$T/alone.yml"
+	[[ "$output" == *"no 'bench trend --control'"* ]]
 }
 
 @test "README.md and docs/ci.md link both jobs of ci/, and no markdown copies them" {
@@ -85,8 +106,11 @@ EOF
 	command -v shellcheck || skip "shellcheck not installed"
 	python3 tests/cli/ci_jobs.py scripts github "$GH" "$T/gh"
 	python3 tests/cli/ci_jobs.py scripts gitlab "$GL" "$T/gl"
+	python3 tests/cli/ci_jobs.py scripts github "$GH" "$T/ghn" nightly
+	python3 tests/cli/ci_jobs.py scripts gitlab "$GL" "$T/gln" nightly
 	[ "$(find "$T/gh" -name '*.sh' | wc -l)" -eq 5 ]
-	shellcheck -s bash "$T"/gh/*.sh "$T/gl/job.sh"
+	[ "$(find "$T/ghn" -name '*.sh' | wc -l)" -eq 5 ]
+	shellcheck -s bash "$T"/gh/*.sh "$T/gl/job.sh" "$T"/ghn/*.sh "$T/gln/job.sh"
 }
 
 @test "the GitHub Actions job runs end to end: build, doctor, interleave, compare, summary" {
@@ -117,4 +141,66 @@ EOF
 	[[ "$(cat "$T/log")" == *"DOCTOR checks=11 "* ]]
 	[[ "$(cat "$T/log")" == *"COMPARE series=2 "* ]]
 	check_results "$rc"
+}
+
+# the history a nightly job leaves after $1 nights: 3 rounds a night, a
+# file a side each, labelled, and trend's markdown report, paired
+check_history() {
+	local h=$T/w/repo/history nights=$1 f
+	[ "$(find "$h/control" -name '*.csv' | wc -l)" -eq $((3 * nights)) ]
+	[ "$(find "$h/subject" -name '*.csv' | wc -l)" -eq $((3 * nights)) ]
+	for f in "$h"/control/*.csv; do
+		grep -qx "# label_side: control" "$f"
+		grep -qx "# label_commit: $sha" "$f"
+		grep -qx "# label_side: subject" "$h/subject/$(basename "$f")"
+		grep -qx "# runs: 2" "$f"
+	done
+	grep -q "; each night against its control)" "$h/trend.md"
+	grep -q "^| irqdesc-alloc old tm10/control | no change point | x[0-9.]* | .* | $((3 * nights)) | ~ |$" "$h/trend.md"
+}
+
+# the GitHub nightly job's steps, run in the clone: night 2 finds the
+# pinned bench (the cache's path) and does not build it again
+gh_nightly() {
+	local s
+	for s in "$T"/nightly/*.sh; do
+		(cd "$T/w/repo" && KSB_PINNED=$sha BENCH_ARGS="-q --runs 2 -n 64" GITHUB_SHA=$sha \
+			GITHUB_STEP_SUMMARY=$T/summary GITHUB_ACTIONS=true \
+			PATH="$T/bin:$PATH" bash --noprofile --norc -eo pipefail "$s") >"$T/log" 2>&1 ||
+			{ cat "$T/log"; echo "failed: $(head -1 "$s")"; false; }
+	done
+}
+
+@test "the GitHub Actions nightly job runs two nights: pinned once, interleaved, trend --control" {
+	clone
+	python3 tests/cli/ci_jobs.py scripts github "$GH" "$T/nightly" nightly
+	mkdir "$T/bin"
+	printf '#!/bin/sh\nexec "$@"\n' >"$T/bin/sudo"
+	chmod +x "$T/bin/sudo"
+	gh_nightly
+	[ -x "$T/w/repo/pinned/bench" ]
+	touch -d '2000-01-01' "$T/w/repo/pinned/bench"
+	check_history 1
+	gh_nightly
+	check_history 2
+	# the pinned bench came from the "cache": not built again
+	[ "$(stat -c %Y "$T/w/repo/pinned/bench")" -eq "$(date -d 2000-01-01 +%s)" ]
+	# the summary: both nights' reports
+	[ "$(grep -c "each night against its control" "$T/summary")" -eq 2 ]
+}
+
+@test "the GitLab CI nightly job runs two nights: pinned once, interleaved, trend --control" {
+	clone
+	python3 tests/cli/ci_jobs.py scripts gitlab "$GL" "$T/nightly" nightly
+	for night in 1 2; do
+		(cd "$T/w/repo" && KSB_PINNED=$sha CI_COMMIT_SHA=$sha BENCH_ARGS="-q --runs 2 -n 64" \
+			bash --noprofile --norc -eo pipefail "$T/nightly/job.sh") >"$T/log" 2>&1 ||
+			{ cat "$T/log"; false; }
+		[[ "$(cat "$T/log")" == *"DOCTOR checks=11 "* ]]
+		[[ "$(cat "$T/log")" == *"control=paired"* ]]
+		check_history "$night"
+		# night 2 must not build the pinned bench again
+		touch -d '2000-01-01' "$T/w/repo/pinned/bench"
+	done
+	[ "$(stat -c %Y "$T/w/repo/pinned/bench")" -eq "$(date -d 2000-01-01 +%s)" ]
 }

@@ -27,11 +27,14 @@ def slot(v):
     return s, lo, lo + width
 
 
-def write(path, night, figures):
+def write(path, night, figures, possible=0):
+    """one night's file; possible: its possible_cpus metadata line, 0 none"""
     with open(path, "w") as f:
         f.write("# kstats-bench-csv 2\n")
         day = datetime.date(2025, 1, 1) + datetime.timedelta(days=night - 1)
         f.write("# timestamp: %sT02:00:00Z\n" % day.isoformat())
+        if possible:
+            f.write("# possible_cpus: %d\n" % possible)
         f.write("# unit: ns\n# frac_bits: 2\n# runs: %d\n" % len(figures))
         f.write("workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile\n")
         rows = {}
@@ -67,4 +70,5 @@ def main():
             write(os.path.join(out, side, "n%03d.csv" % n), n, figs)
 
 
-main()
+if __name__ == "__main__":
+    main()

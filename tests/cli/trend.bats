@@ -248,3 +248,62 @@ nights() {
 	bad "--control: $T/empty: no .csv files in it" trend -c "$T/empty" "$T/n/subject"
 	bad "$T/nope.csv: No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
 }
+
+# ---- the history of a sweep: the nightly slope (trend --slope) ----
+
+# sweeps DIR [NIGHTS SEED STEP_NIGHT STEP_PCT]: DIR/nNNN/stock-pP.csv at
+# 64, 128, 256 and 480 possible CPUs, 2000 ns + 20 ns per CPU, 1% noise,
+# the per-CPU part +10% from night 25 of 40 (seeded)
+sweeps() {
+	/usr/bin/python3 tests/cli/synth_sweeps.py "$1" "${2:-40}" "${3:-1}" "${4:-25}" "${5:-10}"
+}
+
+@test "trend --slope: a +10% step of the slope per CPU found at its night, and nothing else" {
+	sweeps "$T/s"
+	run --separate-stderr ./bench trend --slope "$T/s"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "synth old tm10 slope  2025-01-25T02:00:00Z $T/s/n025 (#25 of 40)  19.95ns/CPU -> 21.96ns/CPU  +10.1% [+9.5%, +10.7%]  p=0.0005 n=24+16  regression" ]
+	[ "${lines[1]}" = "TREND series=1 files=40 change_points=1 regressions=1 improvements=0 failing=0 stat=tm10 alpha=0.001 min_change=5% window=50 recent=12 seed=1 reference=raw order=timestamp verdict=ok figure=slope" ]
+	[ "${#lines[@]}" -eq 2 ]
+	# each night's directory given, or the nights' parent: the same
+	run ./bench trend --slope "$T"/s/n*/
+	[ "${lines[0]}" = "synth old tm10 slope  2025-01-25T02:00:00Z $T/s/n025 (#25 of 40)  19.95ns/CPU -> 21.96ns/CPU  +10.1% [+9.5%, +10.7%]  p=0.0005 n=24+16  regression" ]
+	# a night is one figure: --recent counts nights, a run is the night's 12
+	run ./bench trend --slope --recent 16 -f csv "$T/s"
+	[ "$status" -eq 1 ]
+	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/s/n025,12,19.9462,21.9554,10.08,9.49,10.67,0.000500,24,16,regression,yes" ]
+	run jq -c '[.metadata.figure, .series[0].change_points[0].index]' <(./bench trend --slope -f json "$T/s")
+	[ "$output" = '["slope",25]' ]
+	# without --slope the runs of a sweep mix four counts: not the slope's step
+	run ./bench trend "$T/s"
+	[[ "$output" != *"figure=slope"* ]]
+}
+
+@test "trend --slope: A/A sweeps, no change point; --control pairs the nights' slopes" {
+	sweeps "$T/aa" 40 3 0 0
+	run ./bench trend --slope "$T/aa"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "synth old tm10 slope  no change point in 40 nights  20.07ns/CPU +-1%" ]
+	sweeps "$T/s"
+	sweeps "$T/c" 40 2 0 0
+	run ./bench trend --slope --control "$T/c" "$T/s"
+	[ "${lines[0]}" = "synth old tm10 slope/control  2025-01-25T02:00:00Z $T/s/n025 (#25 of 40)  x0.997 -> x1.104  +10.5% [+9.5%, +11.4%]  p=0.0005 n=24+16  regression  subject 19.95ns/CPU -> 21.96ns/CPU, control 20.03ns/CPU -> 19.96ns/CPU" ]
+	[[ "${lines[1]}" == *" control=paired figure=slope" ]]
+}
+
+@test "trend --slope: a file without possible_cpus, a night at one count, a falling slope: one line, exit 2" {
+	sweeps "$T/s" 6
+	grep -v '^# possible_cpus:' "$T/s/n003/stock-p64.csv" >"$T/p64" && mv "$T/p64" "$T/s/n003/stock-p64.csv"
+	bad "$T/s/n003/stock-p64.csv: no possible_cpus metadata: --slope fits each night's runs against it" \
+		trend --slope "$T/s"
+	sweeps "$T/s" 6
+	rm "$T"/s/n004/stock-p{128,256,480}.csv
+	bad "$T/s/n004: synth old: its 3 runs are at one possible-CPU count: a night's slope needs a sweep of two or more" \
+		trend --slope "$T/s"
+	sweeps "$T/s" 6
+	sed -i 's/^# possible_cpus: 480/# possible_cpus: 32/' "$T/s/n005/stock-p480.csv"
+	sed -i 's/^# possible_cpus: 256/# possible_cpus: 48/' "$T/s/n005/stock-p256.csv"
+	run ./bench trend --slope "$T/s"
+	[ "$status" -eq 2 ]
+	[[ "$output" == "bench trend: $T/s/n005: synth old: the slope is -"*" ns per CPU, not above 0: trend follows a cost that grows with possible CPUs" ]]
+}
