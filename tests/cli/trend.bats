@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# needs: python3 jq
+# needs: python3 jq busybox
 # bench trend: change points over a history of runs (lib/report/trend.h), and
 # the independent reference its unit test is checked against.
 

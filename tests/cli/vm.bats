@@ -344,6 +344,7 @@ $IMG 4" ]
 }
 
 @test "vm: sh's non-zero exit: exit 3 naming the script and its stderr, its files kept" {
+	# shellcheck disable=SC2016 # the guest's $KSB_OUT, not ours
 	printf 'echo kept >"$KSB_OUT/f"\necho "it broke" >&2\nexit 2\n' >"$T/bad.sh"
 	vm -B 1 "$IMG" -- sh "$T/bad.sh" a
 	[ "$status" -eq 3 ]
