@@ -64,7 +64,7 @@ echo "${0##*/} $*" >>"$T/log"
 case " $* " in
 *" install "* | *" -S "*)
 	touch "$T/installed"
-	mkdir -p "$KSB_ROOT/bin" && cp "$B/.stub" "$KSB_ROOT/bin/busybox"
+	mkdir -p "${KSB_ROOT:?}/bin" && cp "$B/.stub" "$KSB_ROOT/bin/busybox"
 	for t in cc make pkg-config clang bpftool gnuplot bats shellcheck valgrind python3 jq cpio mandoc man groff; do
 		[ -e "$B/$t" ] && continue
 		if [ -e "$B/.$t" ]; then ln -s ".$t" "$B/$t"; else ln -s .stub "$B/$t"; fi
