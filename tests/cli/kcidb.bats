@@ -150,18 +150,8 @@ labelled() {
 }
 
 @test "a vm gate: bench vm's two kernels (fake-qemu), compare -f kcidb, the build its release" {
-	# a bzImage's setup header, as vm.bats makes it: release 6.12.117
 	mkdir -p "$T/stock" "$T/patched"
-	/usr/bin/python3 - "$T/stock/bzImage" <<-'EOF'
-		import struct, sys
-		img = bytearray(0x1000)
-		img[0x202:0x206] = b"HdrS"
-		img[0x206:0x208] = struct.pack("<H", 0x20f)
-		img[0x20e:0x210] = struct.pack("<H", 0x400)
-		v = b"6.12.117 (root@ci) #1 SMP\0"
-		img[0x600:0x600 + len(v)] = v
-		open(sys.argv[1], "wb").write(img)
-	EOF
+	fake_bzimage "$T/stock/bzImage"
 	cp "$T/stock/bzImage" "$T/patched/bzImage"
 	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 5 -p 8 --label tree=mainline \
 		"$T/stock/bzImage" "$T/patched/bzImage" -- run -n 64 >/dev/null

@@ -9,19 +9,9 @@ load common
 setup() {
 	common_setup
 	Q=tests/cli/fake-qemu
-	# a bzImage's setup header: "HdrS", protocol 2.15, the version string
 	IMG=$T/stock/bzImage
 	mkdir -p "$T/stock" "$T/patched"
-	python3 - "$IMG" <<-'EOF'
-		import struct, sys
-		img = bytearray(0x1000)
-		img[0x202:0x206] = b"HdrS"
-		img[0x206:0x208] = struct.pack("<H", 0x20f)
-		img[0x20e:0x210] = struct.pack("<H", 0x400)
-		v = b"6.12.117 (root@ci) #1 SMP\0"
-		img[0x600:0x600 + len(v)] = v
-		open(sys.argv[1], "wb").write(img)
-	EOF
+	fake_bzimage "$IMG"
 	cp "$IMG" "$T/patched/bzImage"
 }
 
