@@ -45,7 +45,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -203,10 +203,16 @@ build/vm/sysloop: tests/vm/sysloop.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(WARN) $(LDFLAGS) -static -o $@ $<
 
-vmcheck: bench bench-static build/vm/sysloop
-	@tests/deps.sh $(VM_PKGS)
+# kmod/kstats_bench.ko for the kernel the VMs boot, the newest in /boot
+# (linux-image-amd64's), against its linux-headers package
+kmod-vm:
+	@tests/deps.sh linux-image-amd64
 	@kver=$$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -1 | sed 's|.*/vmlinuz-||') && \
 		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver
+
+vmcheck: bench bench-static build/vm/sysloop
+	@tests/deps.sh $(VM_PKGS)
+	@$(MAKE) -s --no-print-directory kmod-vm
 	@tests/vm/vmcheck.sh
 
 # the patch gated on real kernels: Debian's linux-source-6.12 built six
@@ -224,10 +230,12 @@ kernelcheck: bench bench-static
 # in /boot) and 6.12 (apt-get download, unpacked under build/scalecheck,
 # never installed), each swept over 3 possible-CPU counts by bench vm:
 # the /proc/stat read grows, the null syscall is flat, show_stat traced
-# grows like the read (bench scale)
+# grows like the read (bench scale); and in 6.1, __irq_alloc_descs traced
+# by fentry grows as the module's own alloc series does
 SC_PKGS := $(VM_PKGS)
 scalecheck: bench bench-static
 	@tests/deps.sh $(SC_PKGS)
+	@$(MAKE) -s --no-print-directory kmod-vm
 	@tests/kernel/scalecheck.sh
 
 # ./run.sh bisect must name the commit that planted a regression, in a git

@@ -23,13 +23,23 @@
 #                         own: bench vm refuses two run commands in one
 #                         boot (their files would have one name)
 #
+# and 6.1 a third time with the module (kmod/kstats_bench.ko, which make
+# scalecheck builds for it):
+#
+#   sh irqtrace.sh        the module's kernel-irq-alloc, untraced, then
+#                         with __irq_alloc_descs() traced by fentry
+#                         (tests/kernel/irqtrace.sh)
+#
 # and bench scale fits each over the counts (Theil-Sen, tm10 per boot).
 # Checks, per kernel: the /proc/stat read grows; the null syscall is
 # flat (--flat SCALECHECK_FLAT_NS, 0.5 ns per possible CPU, against the
 # read's ~1000); show_stat's time grows, with a slope of at least
 # SCALECHECK_SHARE (0.5) of the read's and at most the read's upper
 # bound plus the rest of the read's: show_stat is inside the read, and
-# its loops are what the read pays per possible CPU. Ends with one line,
+# its loops are what the read pays per possible CPU. In 6.1, the traced
+# __irq_alloc_descs() grows as the module's own figures of the same calls
+# do: the two lines diverge over the counts by at most what the probe
+# adds to a call (SCALECHECK_IRQ_ADDS_NS, 20000). Ends with one line,
 # SCALECHECK passed|FAILED: ...; exit 0 passed, 1 failed, 3 when a
 # kernel cannot be had or booted.
 #
@@ -47,6 +57,8 @@ pkg_612=${SCALECHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
 flat_ns=${SCALECHECK_FLAT_NS:-0.5}
 share=${SCALECHECK_SHARE:-0.5}
 reads=${SCALECHECK_READS:-256}
+irqs=${SCALECHECK_IRQS:-512}
+irq_adds=${SCALECHECK_IRQ_ADDS_NS:-20000}
 kernels=${SCALECHECK_KERNELS:-d61 d612}
 bench=$top/bench
 fails=()
@@ -120,6 +132,22 @@ sweep() {
 	times+=("$name null: $counts x $boots boots $((SECONDS - t0)) s")
 }
 
+# sweep_irq NAME IMAGE COUNTS: tests/kernel/irqtrace.sh in every boot,
+# the module's kernel-irq-alloc untraced, then with __irq_alloc_descs()
+# traced by fentry: the module's figures and the probe's of the same
+# calls (NAMEk-pN-sh/bootB/{untraced,module,traced}.csv). The module is
+# kmod/kstats_bench.ko, built by make scalecheck for 6.1 (linux-headers
+# of /boot's kernel)
+sweep_irq() {
+	local name=$1 img=$2 counts=$3 t0=$SECONDS ko=$top/kmod/kstats_bench.ko
+	[ -f "$ko" ] || die "no $ko: make scalecheck builds it for $(basename "$img")"
+	say "sweeping ${name}k: kernel-irq-alloc, and __irq_alloc_descs traced under it, over $counts, $boots boots each"
+	"$bench" vm -q -B "$boots" -p "$counts" -c 2 --module "$ko" -o "$sc/out" "${name}k=$img" \
+		-- sh "$top/tests/kernel/irqtrace.sh" "$irqs" >"$sc/out/vm-${name}k.txt" ||
+		die "bench vm ${name}k over $counts exited $? (see $sc/out/${name}k.console)"
+	times+=("$name irq+trace: $counts x $boots boots $((SECONDS - t0)) s")
+}
+
 # files NAME WORKLOAD: kernel NAME's files of WORKLOAD (file-read,
 # syscall-null, or show_stat for the trace), one per count, picked by
 # their workload metadata line
@@ -173,6 +201,49 @@ like_read() {
 	fi
 }
 
+# like_module NAME: the traced line follows the module's. The probe adds
+# a fixed time to each call, whatever the possible CPUs: the module's
+# own figure of a traced call holds the probe's whole addition, the
+# traced figure only its window. So over the swept counts the two lines
+# may differ by the addition and no more: |b_module - b_traced| times
+# the span (MIN..MAX possible CPUs) within SCALECHECK_IRQ_ADDS_NS, 20000,
+# what vmcheck states fentry adds to this cold call (TRACE_ADDS_FENTRY);
+# the 95% interval of the slope difference (MOVER) is printed with it
+like_module() {
+	local name=$1 t m line
+	t=$(awk -F, '$1 == "fit" && $4 == "time" { print $10, $11, $12, $13, $8, $9; exit }' "$sc/out/$name-irqtrace.csv")
+	m=$(awk -F, '$1 == "fit" && $4 == "alloc" { print $10, $11, $12, $13; exit }' "$sc/out/$name-irqmod.csv")
+	line=$(awk -v t="$t" -v m="$m" -v adds="$irq_adds" 'BEGIN {
+		split(t, T, " "); split(m, M, " ")
+		d = M[1] - T[1]
+		lo = d - sqrt((M[1] - M[2]) ^ 2 + (T[3] - T[1]) ^ 2)
+		hi = d + sqrt((M[3] - M[1]) ^ 2 + (T[1] - T[2]) ^ 2)
+		span = T[6] - T[5]
+		ok = T[6] > T[5] && (d < 0 ? -d : d) * span <= adds
+		printf "%d module %.2f, traced %.2f ns/CPU: difference %+.2f [%+.2f, %+.2f] ns/CPU, %+.0f ns over %d..%d (limit %d); intercepts %.0f and %.0f ns (the module %+.0f)",
+			ok, M[1], T[1], d, lo, hi, d * span, T[5], T[6], adds, M[4], T[4], M[4] - T[4] }')
+	summary+=("$name: __irq_alloc_descs ${line#* }")
+	if [ "${line%% *}" = 1 ]; then
+		ok "$name: __irq_alloc_descs by fentry follows the module's alloc: ${line#* }"
+	else
+		fail "$name: __irq_alloc_descs by fentry strays from the module's alloc by more than the probe adds: ${line#* }"
+	fi
+}
+
+# check_irq NAME: the module's fits, untraced and traced, the probe's,
+# and their agreement
+check_irq() {
+	local name=$1 d=$sc/out
+	echo "== ${name}k: the module's kernel-irq-alloc, and __irq_alloc_descs traced by fentry under it"
+	fit "$name-irqbase" "$d/${name}k"-p*-sh/boot*/untraced.csv
+	fit "$name-irqmod" "$d/${name}k"-p*-sh/boot*/module.csv
+	fit "$name-irqtrace" "$d/${name}k"-p*-sh/boot*/traced.csv
+	verdict_is "$name-irqbase" alloc grows "$name: the module's irq_alloc_descs(), untraced"
+	verdict_is "$name-irqmod" alloc grows "$name: the module's irq_alloc_descs(), traced"
+	verdict_is "$name-irqtrace" time grows "$name: __irq_alloc_descs by fentry"
+	like_module "$name"
+}
+
 # check NAME: the three fits of kernel NAME and their checks
 check() {
 	local name=$1
@@ -198,13 +269,17 @@ main() {
 	mkdir -p "$sc/out"
 	for k in $kernels; do
 		case $k in
-		d61) sweep d61 "$(image_61)" "$counts_61" ;;
+		d61)
+			sweep d61 "$(image_61)" "$counts_61"
+			sweep_irq d61 "$(image_61)" "$counts_61"
+			;;
 		d612) sweep d612 "$(image_612)" "$counts_612" ;;
 		*) die "SCALECHECK_KERNELS: '$k' is neither d61 nor d612" ;;
 		esac
 	done
 	for k in $kernels; do
 		check "$k"
+		[ "$k" = d61 ] && check_irq d61
 	done
 	echo "boots: ${times[*]}"
 	local IFS=';'
