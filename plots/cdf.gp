@@ -16,7 +16,7 @@ new50 = STATS_min
 stats csv using (sel("new") && column(c_pct) >= 0.99 ? column(c_hi) : 1e300) nooutput
 new99 = STATS_min
 
-set title sprintf("%s: cumulative distribution of the time per call", wl)
+set title sprintf("%s: cumulative distribution of the time per call", wl) noenhanced
 set xlabel sprintf("time per call (%s), log scale", unit)
 set ylabel "fraction of calls at or below"
 eval logtime_axis

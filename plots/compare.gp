@@ -28,7 +28,7 @@ after_colour = "#8e44ad"
 
 set multiplot layout n,2 title "bench compare: the pooled distributions (left) and the figure the gate tests, one dot per run (right)"
 do for [i = 1:n] {
-	set title sprintf("%s: pooled CDF", word(series, i))
+	set title sprintf("%s: pooled CDF", word(series, i)) noenhanced
 	set xlabel sprintf("time per call (%s), log scale", unit)
 	set ylabel "fraction at or below"
 	eval logtime_axis
@@ -42,7 +42,7 @@ do for [i = 1:n] {
 	set xrange [0.5:2.5]
 	set yrange [*:*]
 	set autoscale y
-	set title sprintf("%s per run: %s", stat, verdict(i))
+	set title sprintf("%s per run: %s", stat, verdict(i)) noenhanced
 	set xlabel ""
 	set ylabel sprintf("%s (%s)", stat, unit)
 	set key off

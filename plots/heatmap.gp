@@ -30,7 +30,7 @@ do for [n = 1:node_max] {
 	}
 }
 
-set multiplot layout 1,2 title sprintf("%s: samples per CPU and bucket (dashed: NUMA node boundary)", wl)
+set multiplot layout 1,2 title sprintf("%s: samples per CPU and bucket (dashed: NUMA node boundary)", wl) noenhanced
 set palette defined (0 "#fff5eb", 1 "#fdae6b", 2 "#e6550d", 3 "#7f2704")
 set logscale cb
 set cbrange [1:s_max]

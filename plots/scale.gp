@@ -71,14 +71,14 @@ do for [i = 1:ns] {
 				unit, lo[g], hi[g], fitcol(i, g, 16))
 		}
 	}
-	set title sprintf("%s %s", wl(i), var(i))
+	set title sprintf("%s %s", wl(i), var(i)) noenhanced
 	set xlabel "possible CPUs"
 	set ylabel sprintf("%s per run (%s)", stat, unit)
 	plot for [g = 1:ng] '+' using 1:(has[g] ? alo[g] + lo[g] * $1 : NaN): \
 		(has[g] ? ahi[g] + hi[g] * $1 : NaN) with filledcurves fs transparent solid 0.18 noborder \
 		lc rgb colour[g] notitle, \
 	     for [g = 1:ng] '+' using 1:(has[g] ? a[g] + b[g] * $1 : NaN) with lines lw 2 \
-		lc rgb colour[g] title (has[g] ? txt[g] : ""), \
+		lc rgb colour[g] title (has[g] ? txt[g] : "") noenhanced, \
 	     for [g = 1:ng] pts using (is(i, g) ? column(4) : NaN):(column(7)) with points pt 7 ps 0.7 \
 		lc rgb colour[g] notitle
 }

@@ -74,7 +74,7 @@ do for [i = 1:n] {
 		pad = (hi_s - lo_s) * 0.12 + hi_s * 0.01
 		set yrange [lo_s - pad:hi_s + 2 * pad]
 		set title sprintf("%s %s: the subject's and the control's own median run per night (the machine's shifts move both)", \
-			word(series, i)[:strstrt(word(series, i), "/") - 1], word(series, i)[strstrt(word(series, i), "/") + 1:])
+			word(series, i)[:strstrt(word(series, i), "/") - 1], word(series, i)[strstrt(word(series, i), "/") + 1:]) noenhanced
 		set xlabel timed ? "" : "night, in time order"
 		set ylabel sprintf("%s (%s)", stat, unit)
 		set key top left horizontal
@@ -89,7 +89,7 @@ do for [i = 1:n] {
 	k = nr_cp(i)
 	set title sprintf("%s %s: %s", word(series, i)[:strstrt(word(series, i), "/") - 1] . " " . \
 		word(series, i)[strstrt(word(series, i), "/") + 1:], paired ? stat . " subject/control" : stat, \
-		k == 0 ? "no change point" : k == 1 ? "1 change point" : sprintf("%d change points", k))
+		k == 0 ? "no change point" : k == 1 ? "1 change point" : sprintf("%d change points", k)) noenhanced
 	set xlabel timed ? "" : paired ? "night, in time order" : "run, in time order"
 	set ylabel paired ? "subject / control" : sprintf("%s (%s)", stat, unit)
 	# a change point: a dashed line down the panel, its change and interval

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # needs: -
-# plots/heatmap.gp: both panels, old and new, on one colour scale.
+# plots/heatmap.gp: both panels, old and new, on one colour scale;
+# plots/scale.gp: names as they are, not as enhanced text.
 
 load common
 
@@ -30,4 +31,24 @@ bar_tick_y() {
 	[ "${lines[0]}" = "${lines[1]}" ]
 	# both reach old's 1870: a 1000 on each bar, though new's top is 94
 	[ "$(bar_tick_y "$T/h.svg" 1000 | wc -l)" -eq 2 ]
+}
+
+# a function's name as its workload, and a group, with underscores: in
+# gnuplot's enhanced text "_s" would be a subscript (show_stat read
+# "show" and a small "s", then "tat")
+@test "scale.gp prints workload and group names as they are, underscores included" {
+	cat >"$T/p.csv" <<'CSV'
+# unit: ns
+group,file,run,possible_cpus,workload,variant,tm10
+base_k,a-p64.csv,1,64,__irq_alloc_descs,time,1000
+base_k,a-p128.csv,1,128,__irq_alloc_descs,time,2000
+base_k,a-p255.csv,1,255,__irq_alloc_descs,time,4000
+CSV
+	cat >"$T/f.csv" <<'CSV'
+kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_lo,intercept_hi,verdict,threshold
+fit,base_k,__irq_alloc_descs,time,tm10,3,3,64,255,15.7,15.6,15.8,0,0,0,grows,0
+CSV
+	gnuplot -c plots/scale.gp "$T/p.csv" "$T/f.csv" "$T/s.svg"
+	grep -qF '<text>__irq_alloc_descs time</text>' "$T/s.svg"
+	grep -qF '<text>base_k: +15.7 ns/CPU [+15.6, +15.8], grows</text>' "$T/s.svg"
 }
