@@ -5,18 +5,16 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kstats_hist.h"
+#include "lib/measure/disturb.h"
 #include "lib/measure/engine.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/ref.h"
@@ -42,11 +40,7 @@ struct engine_worker {
 	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
 	struct kstats_hist *ref_hist;	/* reference samples (ref.h), unit of the run */
 	void *ref_lines;		/* this worker's lines of the reference area */
-	int irq_fd;			/* /proc/interrupts, or -1: not counted */
-	int irq_col;			/* our CPU's column in it */
-	char *irq_buf;			/* read buffer */
-	size_t irq_len;			/* its size, bytes */
-	uint64_t irq_read_ns;		/* one read's cost, at setup, ns */
+	struct disturb_irq irq;		/* our CPU's interrupts (disturb.h) */
 	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
 	uint64_t overhead_median;	/* empty region: median, same unit */
 	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
@@ -191,114 +185,11 @@ static uint64_t worker_time(struct engine_worker *w, void (*region)(void *),
 	return !tsc || c->cycles ? d : tsc_to_ns(c->tsc, d);
 }
 
-/* ---- disturbed samples: context switches and the CPU's interrupts ---- */
-
-/* our CPU's interrupts so far: the sum of its column of /proc/interrupts */
-static uint64_t worker_irqs(struct engine_worker *w)
-{
-	ssize_t n = pread(w->irq_fd, w->irq_buf, w->irq_len - 1, 0);
-	uint64_t sum = 0;
-	char *p, *end;
-	int col;
-
-	if (n <= 0)
-		return 0;
-	w->irq_buf[n] = 0;
-	p = strchr(w->irq_buf, '\n');		/* skip the CPU header */
-	while (p && *++p) {
-		p = strchr(p, ':');
-		if (!p)
-			break;
-		p++;
-		for (col = 0; col <= w->irq_col; col++) {
-			unsigned long long v = strtoull(p, &end, 10);
-
-			if (end == p)
-				break;
-			if (col == w->irq_col)
-				sum += v;
-			p = end;
-		}
-		p = strchr(p, '\n');
-	}
-	return sum;
-}
-
-static uint64_t worker_csw(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_THREAD, &ru))
-		return 0;
-	return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
-}
-
-static uint64_t engine_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/*
- * Open /proc/interrupts and find our CPU's column (only online CPUs have
- * one); keep it only when a read is cheap enough to make per sample.
- */
-static void worker_irq_open(struct engine_worker *w)
-{
-	char name[32];
-	uint64_t t0;
-	ssize_t n;
-	char *p, *hit;
-
-	w->irq_fd = open("/proc/interrupts", O_RDONLY | O_CLOEXEC);
-	w->irq_len = 1 << 16;
-	for (;;) {
-		w->irq_buf = w->irq_fd >= 0 ? realloc(w->irq_buf, w->irq_len) : NULL;
-		if (!w->irq_buf)
-			goto out_off;
-		n = pread(w->irq_fd, w->irq_buf, w->irq_len - 1, 0);
-		if (n <= 0)
-			goto out_off;
-		if ((size_t)n < w->irq_len - 1)
-			break;
-		w->irq_len *= 2;
-	}
-	w->irq_buf[n] = 0;
-	snprintf(name, sizeof(name), "CPU%u", w->cpu);
-	hit = NULL;
-	p = w->irq_buf;
-	w->irq_col = 0;
-	while ((p = strstr(p, "CPU")) && p < strchr(w->irq_buf, '\n')) {
-		if (!strncmp(p, name, strlen(name)) && (p[strlen(name)] == ' ' ||
-		    p[strlen(name)] == '\n')) {
-			hit = p;
-			break;
-		}
-		w->irq_col++;
-		p += 3;
-	}
-	if (!hit)
-		goto out_off;
-	t0 = engine_now_ns();
-	worker_irqs(w);
-	w->irq_read_ns = engine_now_ns() - t0;
-	if (w->irq_read_ns <= ENGINE_IRQ_READ_MAX_NS)
-		return;
-out_off:
-	if (w->irq_fd >= 0)
-		close(w->irq_fd);
-	w->irq_fd = -1;
-	free(w->irq_buf);
-	w->irq_buf = NULL;
-}
-
 static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 {
 	struct engine *e = w->e;
 	const struct engine_cfg *c = &e->cfg;
-	uint64_t d, csw = worker_csw(), irqs = w->irq_fd >= 0 ? worker_irqs(w) : 0;
+	uint64_t d, csw = disturb_csw(), irqs = disturb_irq_count(&w->irq);
 	bool migrated, disturbed;
 	void *obj = NULL;
 	int ret;
@@ -313,8 +204,9 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 	c->wl->finish(priv, v);
 	if (e->neighbours && obj)
 		atomic_store_explicit(&e->last_obj, obj, memory_order_relaxed);
-	disturbed = migrated || (!c->wl->sleeps && worker_csw() != csw) ||
-		    (w->irq_fd >= 0 && worker_irqs(w) != irqs);
+	/* interrupted or preempted between the two reads (disturb.h) */
+	disturbed = migrated || (!c->wl->sleeps && disturb_csw() != csw) ||
+		    (disturb_irq_counts(&w->irq) && disturb_irq_count(&w->irq) != irqs);
 	w->disturbed[v] += disturbed;
 	if (!disturbed || !c->drop_disturbed)
 		kstats_hist_record(w->hist[v], d);
@@ -489,7 +381,8 @@ static int worker_setup(struct engine_worker *w, void **priv)
 	}
 	if (worker_overhead(w))
 		return worker_fail(w, -ENOMEM, "measuring the timer overhead");
-	worker_irq_open(w);
+	/* per sample only when a read is cheap (ENGINE_IRQ_READ_MAX_NS) */
+	disturb_irq_open(&w->irq, w->cpu, ENGINE_IRQ_READ_MAX_NS);
 	ret = c->wl->setup(&env, priv);
 	if (ret)
 		return worker_fail(w, ret, "setting up the workload");
@@ -551,7 +444,7 @@ struct engine *engine_create(const struct engine_cfg *cfg)
 		e->w[i].e = e;
 		e->w[i].cpu = cfg->topo->worker_cpu[i];
 		e->w[i].node = cfg->topo->node[e->w[i].cpu];
-		e->w[i].irq_fd = -1;
+		disturb_irq_init(&e->w[i].irq);
 	}
 	e->neighbours = cfg->cache == WL_CACHE_KERNEL && !cfg->parallel &&
 			!cfg->wl->no_remote && cfg->wl->obj_touch && e->nr_workers > 1;
@@ -705,9 +598,9 @@ void engine_results(const struct engine *e, struct engine_results *r)
 		for (v = 0; v < WL_NR_VARIANTS; v++)
 			r->disturbed[v] += w->disturbed[v];
 		r->migrations += w->migrations;
-		r->irq_counted = r->irq_counted && w->irq_fd >= 0;
-		if (w->irq_read_ns > r->irq_read_worst_ns)
-			r->irq_read_worst_ns = w->irq_read_ns;
+		r->irq_counted = r->irq_counted && disturb_irq_counts(&w->irq);
+		if (w->irq.read_ns > r->irq_read_worst_ns)
+			r->irq_read_worst_ns = w->irq.read_ns;
 	}
 	r->packed_lines = e->packed_lines;
 	r->packed_bytes = e->packed_bytes;
@@ -775,9 +668,7 @@ void engine_destroy(struct engine *e)
 		for (v = 0; v < WL_NR_VARIANTS; v++)
 			kstats_hist_free(e->w[i].hist[v]);
 		kstats_hist_free(e->w[i].ref_hist);
-		if (e->w[i].irq_fd >= 0)
-			close(e->w[i].irq_fd);
-		free(e->w[i].irq_buf);
+		disturb_irq_close(&e->w[i].irq);
 	}
 	ref_destroy(e->ref);
 	pthread_barrier_destroy(&e->start);
