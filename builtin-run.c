@@ -225,49 +225,12 @@ static const struct opt run_opts[] = {
 	OPT_END()
 };
 
-/* @w lists the option table @t */
-static bool run_takes(const struct workload *w, const struct opt *t)
-{
-	const struct opt *const *o;
-
-	for (o = w->options; o && *o; o++)
-		if (*o == t)
-			return true;
-	return false;
-}
-
-/* run_opts[], then every workload's option tables, each once, NULL-terminated */
-static unsigned int run_tables(const struct opt **tab)
-{
-	const struct opt *const *o;
-	const struct workload *w;
-	unsigned int i, t, n = 0;
-
-	tab[n++] = run_opts;
-	for_each_workload(w, i)
-		for (o = w->options; o && *o; o++) {
-			for (t = 1; t < n && tab[t] != *o; t++)
-				;
-			if (t == n && n < OPT_MAX_TABLES - 1)
-				tab[n++] = *o;
-		}
-	tab[n] = NULL;
-	return n;
-}
-
 /* "--NAME: only -w a, b take it, not c" */
 static void run_not_yours(const struct opt *given, const struct opt *t)
 {
 	char who[256];
-	const struct workload *w;
-	unsigned int i, n = 0;
-	size_t used = 0;
+	unsigned int n = workload_takers(t, who, sizeof(who));
 
-	for_each_workload(w, i)
-		if (run_takes(w, t) && used < sizeof(who)) {
-			used += (size_t)snprintf(who + used, sizeof(who) - used, "%s%s",
-						 n++ ? ", " : "", w->name);
-		}
 	bench_err("--%s: only -w %s %s it, not %s", given->long_name, who,
 		  n > 1 ? "take" : "takes", g.wl->name);
 }
@@ -299,13 +262,13 @@ static int run_parse(int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
-	unsigned int t, n = run_tables(tab);
+	unsigned int t, n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
 	if (ret)
 		return ret;
 	for (t = 1; t < n; t++) {
-		if (p.given[t] && !run_takes(g.wl, tab[t])) {
+		if (p.given[t] && !workload_takes(g.wl, tab[t])) {
 			run_not_yours(p.given[t], tab[t]);
 			return -1;
 		}

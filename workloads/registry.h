@@ -9,6 +9,9 @@
 #ifndef KSB_REGISTRY_H
 #define KSB_REGISTRY_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "lib/measure/workload.h"
 
 extern const struct workload wl_irqdesc_alloc;
@@ -29,5 +32,24 @@ extern const struct workload *const workloads[];
 
 /* workload_find - the workload called @name, or NULL. */
 const struct workload *workload_find(const char *name);
+
+/* workload_takes - whether @w lists the option table @t in its options */
+bool workload_takes(const struct workload *w, const struct opt *t);
+
+/*
+ * workload_tables - @first, then every workload's option tables, each
+ * once, into @tab[0..max-1], NULL-terminated: what bench run parses, so
+ * that any workload's option is known before -w is. Tables beyond
+ * max - 1 are left out. Returns how many are in @tab.
+ */
+unsigned int workload_tables(const struct opt **tab, unsigned int max,
+			     const struct opt *first);
+
+/*
+ * workload_takers - the names of the workloads that take table @t,
+ * comma-separated, into @buf of @len bytes (truncated to fit). Returns
+ * how many workloads take it.
+ */
+unsigned int workload_takers(const struct opt *t, char *buf, size_t len);
 
 #endif /* KSB_REGISTRY_H */
