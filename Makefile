@@ -315,7 +315,7 @@ PLOTS         := $(notdir $(wildcard plots/*.gp))
 # the summary page kstats-bench.1 and one page per command
 MANPAGES      := $(notdir $(wildcard docs/kstats-bench*.1))
 # the module's sources: an installed `kstats-bench kernel` builds it there
-KMOD_SRCS     := Kbuild Makefile dkms.conf ksb_hist.h kstats_bench.c
+KMOD_SRCS     := Kbuild Makefile dkms.conf $(notdir $(wildcard kmod/ksb*.c kmod/ksb*.h))
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-static $(BINDIR)/kstats-bench-run \
 		 $(BINDIR)/kstats-bench-bisect-step \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \

@@ -62,11 +62,11 @@ usage() {
 
 # the module's sources, by bench's one rule (lib/kernel/kmod.h, kmod_src_dir()):
 # the first of BENCHDIR/kmod and BENCHDIR/../share/kstats-bench/kmod (where
-# make install puts them) that holds kstats_bench.c
+# make install puts them) that holds ksb_core.c
 kmod_dir() {
 	local d
 	for d in "$(dirname "$bench")/kmod" "$(dirname "$bench")/../share/kstats-bench/kmod"; do
-		[ -f "$d/kstats_bench.c" ] && { echo "$d"; return 0; }
+		[ -f "$d/ksb_core.c" ] && { echo "$d"; return 0; }
 	done
 	return 1
 }
@@ -88,7 +88,7 @@ baseline() {
 	src=$(kmod_dir) || { say "no module sources (kmod/) beside $bench"; return 3; }
 	rm -rf "$dir" && mkdir -p "$dir/kmod" || return 3
 	cp arch/x86/boot/bzImage "$dir/bzImage" &&
-		cp "$src"/{Kbuild,Makefile,kstats_bench.c,ksb_hist.h} "$dir/kmod/" || return 3
+		cp "$src"/{Kbuild,Makefile,ksb*.c,ksb*.h} "$dir/kmod/" || return 3
 	if ! make -s -C "$PWD" M="$dir/kmod" modules >"$out/$rev.kmod.log" 2>&1; then
 		say "$rev: the module does not build against it ($(tail -1 "$out/$rev.kmod.log"))"
 		return 3

@@ -3,10 +3,12 @@
  * kmod.c - the module's control and results files (see kmod.h).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,8 +179,8 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
 
 /* ---- the module's sources ---- */
 
-/* the first module directory beside bench that holds KMOD_NAME@suffix */
-static int kmod_find(char *dir, size_t len, const char *suffix)
+/* the first module directory beside bench that holds the file @name */
+static int kmod_find(char *dir, size_t len, const char *name)
 {
 	static const char *const where[] = { "kmod", "../share/kstats-bench/kmod", NULL };
 	char exe[PATH_MAX], probe[PATH_MAX + 64];
@@ -187,7 +189,7 @@ static int kmod_find(char *dir, size_t len, const char *suffix)
 	if (spawn_exe_dir(exe, sizeof(exe)))
 		return -ENOENT;
 	for (i = 0; where[i]; i++) {
-		snprintf(probe, sizeof(probe), "%s/%s/" KMOD_NAME "%s", exe, where[i], suffix);
+		snprintf(probe, sizeof(probe), "%s/%s/%s", exe, where[i], name);
 		if (!access(probe, R_OK)) {
 			snprintf(dir, len, "%s/%s", exe, where[i]);
 			return 0;
@@ -198,40 +200,64 @@ static int kmod_find(char *dir, size_t len, const char *suffix)
 
 int kmod_src_dir(char *dir, size_t len)
 {
-	return kmod_find(dir, len, ".c");
+	return kmod_find(dir, len, KMOD_SRC_MARK);
 }
 
 int kmod_dir(char *dir, size_t len)
 {
-	return kmod_src_dir(dir, len) ? kmod_find(dir, len, ".ko") : 0;
+	return kmod_src_dir(dir, len) ? kmod_find(dir, len, KMOD_NAME ".ko") : 0;
 }
 
-/* copy the module's sources from @src into the new directory @dst */
+/* one of the module's sources: Kbuild, Makefile, ksb*.c, ksb*.h */
+static bool kmod_is_src(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!strcmp(name, "Kbuild") || !strcmp(name, "Makefile"))
+		return true;
+	return !strncmp(name, "ksb", 3) && n >= 5 && name[n - 2] == '.' &&
+	       (name[n - 1] == 'c' || name[n - 1] == 'h');
+}
+
+/* copy the file @name from @src into @dst */
+static int kmod_copy_one(const char *src, const char *dst, const char *name)
+{
+	char from[PATH_MAX + 256], to[PATH_MAX + 256], buf[1 << 16];
+	ssize_t n = 0;
+	int in, out, ret;
+
+	snprintf(from, sizeof(from), "%s/%s", src, name);
+	snprintf(to, sizeof(to), "%s/%s", dst, name);
+	errno = 0;
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	ret = in < 0 || out < 0 || n ? (errno ? -errno : -EIO) : 0;
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return ret;
+}
+
+/* copy the module's sources (kmod_is_src()) from @src into the new directory @dst */
 static int kmod_copy_src(const char *src, const char *dst)
 {
-	static const char *const files[] = { "Kbuild", "Makefile", KMOD_NAME ".c",
-					     "ksb_hist.h", NULL };
-	char from[PATH_MAX + 32], to[PATH_MAX + 32], buf[1 << 16];
-	unsigned int i;
-	ssize_t n = 0;
-	int in, out, ret = 0;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
 
 	if (mkdir(dst, 0755))
 		return -errno;
-	for (i = 0; !ret && files[i]; i++) {
-		snprintf(from, sizeof(from), "%s/%s", src, files[i]);
-		snprintf(to, sizeof(to), "%s/%s", dst, files[i]);
-		in = open(from, O_RDONLY | O_CLOEXEC);
-		out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		while (out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-			if (write(out, buf, (size_t)n) != n)
-				break;
-		ret = in < 0 || out < 0 || n ? (errno ? -errno : -EIO) : 0;
-		if (in >= 0)
-			close(in);
-		if (out >= 0)
-			close(out);
-	}
+	d = opendir(src);
+	if (!d)
+		return -errno;
+	while (!ret && (de = readdir(d)))
+		if (kmod_is_src(de->d_name))
+			ret = kmod_copy_one(src, dst, de->d_name);
+	closedir(d);
 	return ret;
 }
 

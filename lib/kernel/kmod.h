@@ -34,6 +34,12 @@
 #define KSB_KMOD_H
 
 #define KMOD_NAME	"kstats_bench"
+/*
+ * The module's sources are Kbuild, Makefile and every ksb*.c and ksb*.h
+ * of its directory (kmod/): what kmod_build() copies, make install
+ * installs and bisect-step.sh copies. KMOD_SRC_MARK marks the directory.
+ */
+#define KMOD_SRC_MARK	"ksb_core.c"
 #define KMOD_DEBUGFS	"/sys/kernel/debug"
 #define KMOD_DIR	KMOD_DEBUGFS "/" KMOD_NAME
 #define KMOD_MAGIC	"kstats_bench 2"	/* the results file's first line */
@@ -77,7 +83,7 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
  * kmod_src_dir - where the module's sources are, the one rule bench
  * kernel, bench vm and bisect-step.sh follow: the first of EXE/kmod and
  * EXE/../share/kstats-bench/kmod (where make install puts them) that
- * holds kstats_bench.c, EXE being the directory bench runs from. Into
+ * holds KMOD_SRC_MARK, EXE being the directory bench runs from. Into
  * @dir (@len bytes). Returns 0, or -ENOENT (neither has them).
  */
 int kmod_src_dir(char *dir, size_t len);

@@ -116,7 +116,7 @@ fake_kit() {
 	S=$T/linux
 	mkdir -p "$K/kmod" "$S"
 	cp run.sh bisect-step.sh "$K/"
-	touch "$K/kmod/"{Kbuild,Makefile,kstats_bench.c,ksb_hist.h}
+	touch "$K/kmod/"{Kbuild,Makefile,ksb_core.c,ksb_hist.h}
 	cat >"$K/bench" <<EOS
 #!/usr/bin/env bash
 if [ "\$1" != vm ]; then exec "$PWD/bench" "\$@"; fi

@@ -56,7 +56,7 @@ if [ -n "${KHIST_MODULE:-}" ]; then
 	cp "$KHIST_MODULE" "$out/kstats_bench.ko"
 else
 	mkdir "$out/kmod"
-	cp "$top"/kmod/{Kbuild,Makefile,kstats_bench.c,ksb_hist.h} "$out/kmod/"
+	cp "$top"/kmod/{Kbuild,Makefile,ksb*.c,ksb*.h} "$out/kmod/"
 	make -s -C "$kc/linux-source-6.12" M="$out/kmod" modules >/dev/null ||
 		die "building the module against $kc/linux-source-6.12 failed"
 	cp "$out/kmod/kstats_bench.ko" "$out/kstats_bench.ko"

@@ -30,7 +30,7 @@ bench=$top/bench
 rm -rf "$out"
 mkdir -p "$out/kmod"
 # the module once, against kernelcheck's tree (all its kernels share a release)
-cp "$top"/kmod/{Kbuild,Makefile,kstats_bench.c,ksb_hist.h} "$out/kmod/"
+cp "$top"/kmod/{Kbuild,Makefile,ksb*.c,ksb*.h} "$out/kmod/"
 make -s -C "$kc/linux-source-6.12" M="$out/kmod" modules >/dev/null ||
 	{ echo "kernel-plant: building the module failed" >&2; exit 3; }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kstats_bench.c - the kstats-bench measurement inside a real kernel.
+ * ksb_core.c - the kstats-bench measurement inside a real kernel: the
+ * workloads, their threads, runs and the control file; what a run
+ * prints is ksb_results.c's, what both share ksb.h's. The module is
+ * kstats_bench.ko (Kbuild).
  *
  * Two workloads, each run on one kthread bound to each chosen CPU, one
  * CPU after the other (serial, as `bench run`'s default mode):
@@ -67,37 +70,8 @@
 #include <asm/tlbflush.h>
 #endif
 
+#include "ksb.h"
 #include "ksb_hist.h"
-
-#define KSB_DESC_SIZE		512	/* bytes of the descriptor-like object */
-#define KSB_MAX_SAMPLES		(1ULL << 32)
-#define KSB_DEFAULT_SAMPLES	8192	/* as in the patch's table */
-#define KSB_REF_LINES		512	/* stores per reference sample, as REF_LINES */
-#define KSB_NR_HISTS		3	/* the two variants, then the reference */
-#define KSB_REF			2	/* the reference's index in h[] */
-
-enum ksb_workload { KSB_SET_DEFAULTS, KSB_IRQ_ALLOC, KSB_NR_WORKLOADS };
-
-static const char *const ksb_wl_names[KSB_NR_WORKLOADS] = {
-	"kernel-set-defaults", "kernel-irq-alloc",
-};
-
-/* the histograms of each workload: [workload][variant 0, 1, KSB_REF] */
-static const char *const ksb_variants[KSB_NR_WORKLOADS][KSB_NR_HISTS] = {
-	{ "old", "new", "reference" }, { "alloc", "free", "reference" },
-};
-
-static const char *const ksb_what[KSB_NR_WORKLOADS][2] = {
-	{ "desc_set_defaults() clearing kstat_irqs of every possible CPU",
-	  "desc_set_defaults() without the clearing loop" },
-	{ "irq_alloc_descs(-1, 1, 1, node)", "irq_free_descs(irq, 1)" },
-};
-
-enum ksb_state { KSB_IDLE, KSB_RUNNING, KSB_DONE, KSB_STOPPED, KSB_FAILED };
-
-static const char *const ksb_state_names[] = {
-	"idle", "running", "done", "stopped", "failed",
-};
 
 /* struct irqstat of the patch's kernel: one 4-byte counter per CPU */
 struct ksb_irqstat {
@@ -131,37 +105,8 @@ struct ksb_desc {
 	struct module *owner;		/* module that owns the IRQ */
 };
 
-/* one CPU of a run */
-struct ksb_cpu {
-	unsigned int cpu;		/* CPU the kthread is bound to */
-	int node;			/* its node */
-	u64 samples;			/* to take, per variant */
-	struct ksb_hist *h[KSB_NR_HISTS]; /* per variant and the reference, ns */
-	struct completion done;		/* the worker finished its samples */
-	int err;			/* 0 or -errno of the failed step */
-	const char *err_what;		/* that step */
-	struct ksb_run *run;		/* owner */
-};
-
-/* one run: created by a write to control, freed by the next or on exit */
-struct ksb_run {
-	enum ksb_workload wl;		/* workload */
-	u64 samples;			/* per variant, all CPUs */
-	unsigned int frac_bits;		/* histogram sub-bucket bits */
-	unsigned int nr_cpus;		/* CPUs in c[] */
-	struct ksb_cpu *c;		/* [nr_cpus], ascending CPU numbers */
-	struct ksb_hist *merged[KSB_NR_HISTS]; /* the same, merged once finished */
-	char *ref;			/* KSB_REF_LINES pages: the reference's lines */
-	struct task_struct *runner;	/* runs the CPUs in turn; NULL once reaped */
-	enum ksb_state state;		/* written by the runner, read under ksb_lock */
-	int err;			/* first worker error, -errno */
-	const char *err_what;		/* what failed */
-	unsigned int err_cpu;		/* where */
-	atomic64_t taken;		/* samples finished, all variants */
-};
-
-static DEFINE_MUTEX(ksb_lock);		/* ksb_cur and starting/stopping it */
-static struct ksb_run *ksb_cur;		/* the last run, NULL before the first */
+DEFINE_MUTEX(ksb_lock);			/* ksb_cur and starting/stopping it */
+struct ksb_run *ksb_cur;		/* the last run, NULL before the first */
 static struct dentry *ksb_dir;		/* /sys/kernel/debug/kstats_bench */
 static cpumask_var_t ksb_default_affinity; /* irq_default_affinity: all set */
 
@@ -646,97 +591,6 @@ static const struct file_operations ksb_control_fops = {
 	.llseek = noop_llseek,
 };
 
-/* ---- results ---- */
-
-static void ksb_show_hist(struct seq_file *m, const struct ksb_run *r,
-			  unsigned int v, int cpu, int node, const struct ksb_hist *h)
-{
-	unsigned int i;
-
-	seq_printf(m, "hist %s %d %d %llu %llu %llu\n", ksb_variants[r->wl][v],
-		   cpu, node, h->total, h->total ? h->min : 0, h->max);
-	for (i = 0; i < h->nr_slots; i++)
-		if (h->slot[i].count)
-			seq_printf(m, "%u %llu %llu %llu\n", i, h->slot[i].count,
-				   h->slot[i].sum_hi, h->slot[i].sum_lo);
-}
-
-static int ksb_results_show(struct seq_file *m, void *unused)
-{
-	const struct ksb_run *r;
-	unsigned int i, v;
-
-	mutex_lock(&ksb_lock);
-	r = ksb_cur;
-	seq_puts(m, "kstats_bench 2\n");
-	seq_printf(m, "state %s\n", ksb_state_names[r ? r->state : KSB_IDLE]);
-	seq_printf(m, "possible_cpus %u\nnr_cpu_ids %u\nonline_cpus %u\n",
-		   num_possible_cpus(), nr_cpu_ids, num_online_cpus());
-	seq_puts(m, "clock ktime_get_ns\n");
-	if (!r)
-		goto out;
-	seq_printf(m, "workload %s\nirqs %s\n", ksb_wl_names[r->wl],
-		   r->wl == KSB_SET_DEFAULTS ? "off (local_irq_save around each sample)" :
-		   "on (irq_alloc_descs sleeps)");
-	seq_printf(m, "variants %s %s\n", ksb_variants[r->wl][0], ksb_variants[r->wl][1]);
-	for (v = 0; v < 2; v++)
-		seq_printf(m, "variant_%s %s\n", ksb_variants[r->wl][v], ksb_what[r->wl][v]);
-	seq_printf(m, "reference %u cold 4-byte stores, a page apart, TLB flushed, interrupts off, before each pair\n",
-		   KSB_REF_LINES);
-	seq_printf(m, "samples %llu\nfrac_bits %u\ncpus %u\ntaken %lld\n",
-		   r->samples, r->frac_bits, r->nr_cpus, (long long)atomic64_read(&r->taken));
-	if (r->state == KSB_FAILED)
-		seq_printf(m, "error %d cpu %u %s\n", r->err, r->err_cpu, r->err_what);
-	if (r->state == KSB_RUNNING)
-		goto out;
-	for (v = 0; v < KSB_NR_HISTS; v++) {
-		ksb_show_hist(m, r, v, -1, -1, r->merged[v]);
-		for (i = 0; i < r->nr_cpus; i++)
-			ksb_show_hist(m, r, v, r->c[i].cpu, r->c[i].node, r->c[i].h[v]);
-	}
-	seq_puts(m, "end\n");
-out:
-	mutex_unlock(&ksb_lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(ksb_results);
-
-static int ksb_table_show(struct seq_file *m, void *unused)
-{
-	const struct ksb_run *r;
-	char row[KSB_HIST_ROW_MAX];
-	unsigned int i, v;
-	u64 cum;
-
-	mutex_lock(&ksb_lock);
-	r = ksb_cur;
-	if (!r || r->state == KSB_RUNNING) {
-		seq_printf(m, "# %s\n", r ? "running" : "no run yet");
-		goto out;
-	}
-	for (v = 0; v < 2; v++) {
-		const struct ksb_hist *h = r->merged[v];
-
-		seq_printf(m, "# %s %s: %s\n# %llu samples on %u CPUs, %u possible, ktime_get_ns, irqs %s\n",
-			   ksb_wl_names[r->wl], ksb_variants[r->wl][v], ksb_what[r->wl][v],
-			   h->total, r->nr_cpus, num_possible_cpus(),
-			   r->wl == KSB_SET_DEFAULTS ? "off" : "on");
-		seq_puts(m, KSB_HIST_HEADER);
-		for (i = 0, cum = 0; i < h->nr_slots; i++) {
-			if (!h->slot[i].count)
-				continue;
-			cum += h->slot[i].count;
-			ksb_hist_row(row, h, i, cum);
-			seq_puts(m, row);
-		}
-		seq_putc(m, '\n');
-	}
-out:
-	mutex_unlock(&ksb_lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(ksb_table);
-
 /* ---- module ---- */
 
 static int __init ksb_init(void)
@@ -751,8 +605,7 @@ static int __init ksb_init(void)
 		return ksb_dir ? PTR_ERR(ksb_dir) : -ENODEV;
 	}
 	debugfs_create_file("control", 0200, ksb_dir, NULL, &ksb_control_fops);
-	debugfs_create_file("results", 0444, ksb_dir, NULL, &ksb_results_fops);
-	debugfs_create_file("table", 0444, ksb_dir, NULL, &ksb_table_fops);
+	ksb_results_create(ksb_dir);
 	return 0;
 }
 
