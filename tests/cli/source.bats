@@ -138,6 +138,20 @@ long_lines() {
 	[ -z "$output" ]
 }
 
+# every C file of the program and the module over 700 lines, "FILE: N
+# lines" (tests/ aside: a unit test is as long as its cases)
+long_files() {
+	find . -name '*.c' -not -path './build/*' -not -path './tests/*' -print0 |
+		xargs -0 wc -l | awk '$2 != "total" && $1 > 700 { sub(/^\.\//, "", $2); print $2 ": " $1 " lines" }'
+}
+
+@test "no C file of the program or the module is over 700 lines: one job a file" {
+	run long_files
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "the repository cites only documents it holds (docs/design.md, not a design doc outside it)" {
 	run grep -rln --exclude-dir=build --exclude-dir=results --exclude-dir=.git --exclude=source.bats 'DESIGN\.md' .
 	echo "$output"
