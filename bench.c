@@ -19,6 +19,7 @@
 #include "build/version.h"	/* BENCH_GIT, written by the Makefile */
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
 #include "lib/report/testbed.h"
 
@@ -160,9 +161,22 @@ int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
 	return testbed_label(&bench_labels, arg, why, len);
 }
 
+/* --origin NAME, or NULL: KCIDB_ORIGIN where -f kcidb needs one */
+static const char *bench_origin;
+
+int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	const struct opt at = { .value = &bench_origin };
+
+	(void)o;
+	return kcidb_opt_origin(&at, arg, why, len);
+}
+
 void bench_meta_origin(struct meta *m)
 {
 	testbed_origin(m, bench_release, bench_git, &bench_labels);
+	if (bench_origin)
+		meta_put(m, KCIDB_META_ORIGIN, "%s", bench_origin);
 }
 
 int bench_testbed(struct testbed *tb)

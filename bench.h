@@ -78,8 +78,17 @@ extern const char bench_git[];
 int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len);
 
 /*
+ * bench_opt_origin - the OPT_CALL of --origin NAME (run, kernel, trace,
+ * vm): KCIDB's origin for -f kcidb, checked by kcidb_opt_origin() and
+ * kept for bench_meta_origin(). 0, or -EINVAL with @why.
+ */
+int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len);
+
+/*
  * bench_meta_origin - bench_release, bench_git and every --label into
- * @m (lib/report/testbed.h).
+ * @m (lib/report/testbed.h), and --origin as KCIDB_META_ORIGIN when one
+ * was given: the file keeps it, so that bench show -f kcidb of it later
+ * names the same CI system.
  */
 void bench_meta_origin(struct meta *m);
 

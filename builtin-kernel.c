@@ -29,6 +29,7 @@
 #include "kstats_hist.h"
 #include "lib/report/format.h"
 #include "lib/report/host.h"
+#include "lib/report/kcidb.h"
 #include "lib/kernel/kmod.h"
 #include "lib/report/outfile.h"
 #include "lib/report/readfile.h"
@@ -122,6 +123,8 @@ static const struct opt kk_opts[] = {
 	OPT_STRING(0, "module", &kng.module, "FILE", "the kstats_bench.ko to load"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
+	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
+		 KCIDB_ORIGIN_HELP ", kept in the file"),
 	OPT_FLAG('q', "quiet", &kng.quiet, "no progress on stderr"),
 	OPT_END()
 };

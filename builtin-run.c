@@ -25,6 +25,7 @@
 #include "lib/report/csv.h"
 #include "lib/measure/engine.h"
 #include "lib/report/format.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
@@ -221,6 +222,8 @@ static const struct opt run_opts[] = {
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata (a commit,\n"
 		 "branch, build id; KEY of a-z, 0-9, _); repeatable"),
+	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
+		 KCIDB_ORIGIN_HELP ", kept in the file"),
 	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
 	OPT_END()
 };

@@ -22,6 +22,7 @@
 #include "kstats_hist.h"
 #include "lib/report/format.h"
 #include "lib/report/host.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
 #include "lib/report/readfile.h"
 #include "lib/report/results.h"
@@ -86,6 +87,8 @@ static const struct opt tr_opts[] = {
 		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
+	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
+		 KCIDB_ORIGIN_HELP ", kept in the file"),
 	OPT_FLAG('q', "quiet", &trg.quiet, "no progress on stderr"),
 	OPT_FLAG('v', "verbose", &trg.cfg.verbose, "libbpf's messages on stderr"),
 	OPT_END()

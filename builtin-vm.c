@@ -35,6 +35,7 @@
 #include "bench.h"
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/results.h"
 #include "lib/kernel/spawn.h"
 #include "builtin-vm.h"
@@ -127,6 +128,8 @@ static const struct opt bv_opts[] = {
 		   "the static bench the guests run (default\nbench-static beside this one)"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in every file; repeatable"),
+	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
+		 KCIDB_ORIGIN_HELP ", kept in the file"),
 	OPT_CALL(0, "tuxmake", NULL, bv_opt_tuxmake, "[NAME=]DIR",
 		 "a kernel from a tuxmake output directory: its\n"
 		 "bzImage, and its reproducer_cmdline in the files;\n"

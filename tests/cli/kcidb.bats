@@ -23,6 +23,9 @@ valid() {
 	[ "$(jq '[.. | select(. == null)] | length' "$1")" = 0 ]
 }
 
+# origin_of FILE: the kcidb_origin line --origin left in a CSV
+origin_of() { sed -n 's/^# kcidb_origin: //p' "$1"; }
+
 # labelled SRC DST: SRC with the labels bench run --label commit=SHA
 # --label tree=mainline --label branch=master writes
 labelled() {
@@ -164,4 +167,28 @@ labelled() {
 	./bench show -f kcidb "$T/out/patched.csv" >"$T/vm-res.json"
 	valid "$T/vm-res.json"
 	[ "$(jq '.tests | length' "$T/vm-res.json")" = 14 ]
+}
+
+@test "--origin on run, kernel, trace and vm: checked as show's, kept in the file for bench show" {
+	for cmd in run kernel trace vm; do
+		bad "bench $cmd: --origin: 'ci-lab' is not a KCIDB origin: [a-z0-9_]+, at most 63 bytes" \
+			$cmd --origin ci-lab
+	done
+	./bench run -q -n 64 --origin ci_lab -f kcidb -o "$T/r.csv" >"$T/run.json"
+	valid "$T/run.json"
+	[ "$(origin_of "$T/r.csv")" = ci_lab ]
+	run jq -r '[.checkouts[], .builds[], .tests[]] | map(.origin + " " + (.id | split(":")[0])) | unique | join(",")' "$T/run.json"
+	[ "$output" = "ci_lab ci_lab" ]
+	# the file names its CI system: show needs no --origin, and one given wins
+	./bench show -f kcidb "$T/r.csv" | cmp - "$T/run.json"
+	[ "$(./bench show -f kcidb --origin other "$T/r.csv" | jq -r '[.tests[].origin] | unique | join(",")')" = other ]
+	# bench vm puts it in every kernel's file (fake-qemu boots)
+	mkdir -p "$T/stock"
+	fake_bzimage "$T/stock/bzImage"
+	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 2 -p 8 --origin lab_2 \
+		"$T/stock/bzImage" -- run -n 64 >/dev/null
+	[ "$(origin_of "$T/out/stock.csv")" = lab_2 ]
+	./bench show -f kcidb "$T/out/stock.csv" >"$T/vm.json"
+	valid "$T/vm.json"
+	[ "$(jq -r '[.tests[] | .id | split(":")[0]] | unique | join(",")' "$T/vm.json")" = lab_2 ]
 }
