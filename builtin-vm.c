@@ -63,6 +63,51 @@ static int bv_opt_tuxmake(const struct opt *o, const char *arg, char *why, size_
 	return 0;
 }
 
+/*
+ * --label [NAME:]KEY=VALUE: KEY=VALUE in every kernel's files, or with
+ * NAME: in kernel NAME's alone (its commit, beside the other side's).
+ * A KEY has no ':', so a ':' before the '=' ends a NAME.
+ */
+static int bv_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	const char *colon = strchr(arg, ':'), *eq = strchr(arg, '=');
+	size_t n = colon ? (size_t)(colon - arg) : 0;
+	unsigned int i;
+
+	if (!colon || (eq && eq < colon))
+		return bench_opt_label(o, arg, why, len);
+	for (i = 0; i < vmg.nr_klabel; i++)
+		if (strlen(vmg.klabel[i].name) == n && !strncmp(vmg.klabel[i].name, arg, n))
+			break;
+	if (i == vmg.nr_klabel) {
+		if (!n || n > VMPREP_NAME_MAX || i == BV_MAX_KERNELS) {
+			snprintf(why, len, "--label: '%s': NAME:KEY=VALUE takes a NAME of 1-%d bytes, for at most %d kernels",
+				 arg, VMPREP_NAME_MAX, BV_MAX_KERNELS);
+			return -EINVAL;
+		}
+		snprintf(vmg.klabel[i].name, sizeof(vmg.klabel[i].name), "%.*s", (int)n, arg);
+		vmg.nr_klabel++;
+	}
+	return testbed_label(&vmg.klabel[i].l, colon + 1, why, len);
+}
+
+/* every --label NAME:... names a kernel; -1 after saying which does not */
+static int bv_check_klabels(void)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < vmg.nr_klabel; i++) {
+		for (k = 0; k < vmg.nr_k && strcmp(vmg.k[k].name, vmg.klabel[i].name); k++)
+			;
+		if (k == vmg.nr_k) {
+			bench_err("--label %s:%s=...: no kernel is called %s (NAME=KERNEL names one)",
+				  vmg.klabel[i].name, vmg.klabel[i].l.kv[0].key, vmg.klabel[i].name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* -p N[,N...]: each 1..8192, none twice */
 static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
 {
@@ -126,8 +171,9 @@ static const struct opt bv_opts[] = {
 	OPT_STRING(0, "busybox", &vmg.busybox, "FILE", "a static busybox (default /bin/busybox)"),
 	OPT_STRING(0, "bench", &vmg.bench, "FILE",
 		   "the static bench the guests run (default\nbench-static beside this one)"),
-	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
-		 "record label_KEY: VALUE in every file; repeatable"),
+	OPT_CALL(0, "label", NULL, bv_opt_label, "[NAME:]KEY=VALUE",
+		 "record label_KEY: VALUE in every file, or with NAME:\n"
+		 "in kernel NAME's alone; repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
 		 KCIDB_ORIGIN_HELP ", kept in the file"),
 	OPT_CALL(0, "tuxmake", NULL, bv_opt_tuxmake, "[NAME=]DIR",
@@ -285,6 +331,8 @@ static int bv_parse(int argc, char **argv)
 			  "no kernel: give a bzImage or a build tree");
 		return -1;
 	}
+	if (bv_check_klabels())
+		return -1;
 	for (i = dash + 1; i <= argc; i++) {
 		i = bv_add_cmd(argc, argv, i);
 		if (i < 0)
@@ -308,6 +356,7 @@ static int bv_parse(int argc, char **argv)
 static void bv_meta(struct bv_cell *c, unsigned int i)
 {
 	struct meta *m = &c->runs[i].set.all->meta;
+	unsigned int j;
 
 	runs_meta(&c->runs[i].set, vmg.cmdline, vmg.signo);
 	/*
@@ -337,6 +386,9 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 	testbed_meta(&vmg.tb, m, TB_VM_HOST);
 	meta_timestamp(m, vmg.started);
 	bench_meta_origin(m);
+	for (j = 0; j < vmg.nr_klabel; j++)
+		if (!strcmp(vmg.klabel[j].name, c->k->name))
+			testbed_origin(m, bench_release, bench_git, &vmg.klabel[j].l);
 }
 
 /* command @i on @c, merged over its boots, in -f's format, under a title */

@@ -64,6 +64,12 @@ struct bv_cell {
 	struct bv_runs runs[VM_MAX_CMDS]; /* per command */
 };
 
+/* --label NAME:KEY=VALUE: the labels of kernel NAME's files alone */
+struct bv_klabels {
+	char name[VMPREP_NAME_MAX + 1];	/* the kernel, checked once operands are read */
+	struct tb_labels l;		/* its labels, in the order given */
+};
+
 /* One global, as bench run's: configuration, then run state. */
 struct bv_global {
 	/* configuration */
@@ -76,6 +82,8 @@ struct bv_global {
 	bool dry_run;			/* --dry-run */
 	const char *tuxmake[BV_MAX_KERNELS]; /* --tuxmake [NAME=]DIR, in order */
 	unsigned int nr_tuxmake;	/* used */
+	struct bv_klabels klabel[BV_MAX_KERNELS]; /* --label NAME:KEY=VALUE */
+	unsigned int nr_klabel;		/* kernels with labels of their own */
 	enum vm_accel accel;		/* --accel */
 	uint64_t timeout;		/* --timeout, s per boot */
 	uint64_t retries;		/* --retries, per boot */

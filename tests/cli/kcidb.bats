@@ -192,3 +192,29 @@ labelled() {
 	valid "$T/vm.json"
 	[ "$(jq -r '[.tests[] | .id | split(":")[0]] | unique | join(",")' "$T/vm.json")" = lab_2 ]
 }
+
+@test "bench vm --label NAME:KEY=VALUE: each side's commit in its own files, the gate's checkout AFTER's" {
+	mkdir -p "$T/stock" "$T/patched"
+	fake_bzimage "$T/stock/bzImage"
+	cp "$T/stock/bzImage" "$T/patched/bzImage"
+	A=1111111111111111111111111111111111111111
+	B=2222222222222222222222222222222222222222
+	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 5 -p 8 --label tree=mainline \
+		--label stock:commit=$A --label patched:commit=$B --label patched:tree=next \
+		"$T/stock/bzImage" "$T/patched/bzImage" -- run -n 64 >/dev/null
+	[ "$(sed -n 's/^# label_commit: //p' "$T/out/stock.csv")" = $A ]
+	[ "$(sed -n 's/^# label_commit: //p' "$T/out/patched.csv")" = $B ]
+	# a kernel's own label wins over the one for every kernel
+	[ "$(sed -n 's/^# label_tree: //p' "$T/out/stock.csv")" = mainline ]
+	[ "$(sed -n 's/^# label_tree: //p' "$T/out/patched.csv")" = next ]
+	run --separate-stderr ./bench compare -f kcidb "$T/out/stock.csv" -- "$T/out/patched.csv"
+	[ "$status" -le 1 ]
+	printf '%s\n' "$output" >"$T/g.json"
+	valid "$T/g.json"
+	run jq -r '[.checkouts[0].git_commit_hash, .checkouts[0].tree_name, .tests[0].misc.before_commit] | join(" ")' "$T/g.json"
+	[ "$output" = "$B next $A" ]
+	# a NAME that is no kernel, a bad KEY after a NAME
+	bad "bench vm: --label nosuch:commit=...: no kernel is called nosuch (NAME=KERNEL names one)" \
+		vm --qemu tests/cli/fake-qemu -o "$T/o2" --label nosuch:commit=$A "$T/stock/bzImage" -- run -n 8
+	bad "--label: 'Commit=x' is not KEY=VALUE" vm --label stock:Commit=x "$T/stock/bzImage" -- run
+}
