@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "lib/report/compare.h"
 #include "lib/report/history.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/trend.h"
@@ -46,6 +47,7 @@ struct trend_opts {
 	struct outset also;		/* --also FMT=FILE */
 	struct hist control;		/* --control FILE|DIR: its files */
 	bool slope;			/* --slope: a night's figure is its sweep's slope */
+	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 };
 
 static int trend_nomem(void)
@@ -177,6 +179,7 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically\n"
 			 "(repeatable: one run, several reports)"),
+		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -326,6 +329,7 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 		.h = h, .stat = cmp_stat_names[o->stat], .alpha = o->alpha,
 		.min_change_pct = o->min_change_pct, .window = (unsigned long)o->window,
 		.recent = (unsigned long)o->recent, .seed = (unsigned long)o->seed,
+		.origin = o->origin,
 	};
 	struct trendfmt_tally n;
 	unsigned int i;

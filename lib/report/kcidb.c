@@ -140,7 +140,8 @@ static void kc_build(struct kcidb *k, const struct meta *m, const char *key,
 	snprintf(id, sizeof(id), "%s:%s", k->origin, key);
 	/* a checkout named by its release builds that release: once in the ID */
 	n = snprintf(k->build_id, sizeof(k->build_id), "%s:%s%s%s%s%s", k->origin, key,
-		     strcmp(key, release) ? ":" : "", strcmp(key, release) ? release : "",
+		     *release && strcmp(key, release) ? ":" : "",
+		     *release && strcmp(key, release) ? release : "",
 		     config ? ":" : "", config ? config : "");
 	/* a config label too long for an ID stays in misc whole: cut it here */
 	if (n < 0 || (size_t)n >= sizeof(k->build_id))

@@ -9,6 +9,7 @@
 
 #include "lib/report/cmpfmt.h"
 #include "lib/report/json.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/textfmt.h"
 #include "lib/report/trendfmt.h"
@@ -499,6 +500,97 @@ static int tfm_markdown(FILE *f, const struct trendfmt *t)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* ---- kcidb ---- */
+
+/* the newest file's timestamp and labels: the document's checkout, build, start */
+static int tfm_kcidb_meta(const struct hist *h, struct meta *m)
+{
+	const struct hist_file *hf = &h->f[h->nf - 1];
+	char key[META_KEY];
+	unsigned int i;
+	int ret = 0;
+
+	if (hf->stamp[0])
+		ret = meta_put(m, "timestamp", "%s", hf->stamp);
+	for (i = 0; i < hf->nr_labels && !ret; i++) {
+		const char *eq = strchr(hf->label[i], '=');
+
+		snprintf(key, sizeof(key), "label_%.*s", (int)(eq - hf->label[i]), hf->label[i]);
+		ret = meta_put(m, key, "%s", eq + 1);
+	}
+	return ret;
+}
+
+/* one change point in misc: where, the change, its interval, p, verdict */
+static void tfm_kcidb_cp(struct kcidb *k, const struct trendfmt *t, const struct hist_series *s,
+			 const struct trend_cp *c)
+{
+	const struct hist_file *hf = &t->h->f[s->r[c->idx].file];
+
+	json_object_begin(&k->j, NULL);
+	json_u64(&k->j, "index", c->idx + 1);
+	kcidb_string(k, "timestamp", hf->stamp[0] ? hf->stamp : NULL);
+	json_string(&k->j, "file", hf->path);
+	kcidb_double(k, "before", c->before, 3);
+	kcidb_double(k, "after", c->after, 3);
+	kcidb_double(k, "change_pct", c->change.est * 100, 3);
+	kcidb_double(k, "ci_lo_pct", c->change.lo * 100, 3);
+	kcidb_double(k, "ci_hi_pct", c->change.hi * 100, 3);
+	kcidb_double(k, "p", c->p, 6);
+	json_string(&k->j, "verdict", cmp_verdict_names[trendfmt_verdict(t, c)]);
+	json_bool(&k->j, "recent", tfm_recent(t, s, c));
+	json_object_end(&k->j);
+}
+
+static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struct hist_series *s,
+			  const struct meta *m)
+{
+	const char *seg[] = { "kstats_bench", "trend", s->workload, s->variant, t->stat };
+	const struct hist *h = t->h;
+	unsigned int i;
+	char line[160];
+
+	kcidb_test_begin(k, seg, 5, trendfmt_failing(t, s) ? "FAIL" : "PASS", m);
+	if (s->n)
+		kcidb_number(k, s->x[s->n - 1], h->paired ? "ratio" : h->slope ? "ns/CPU" : h->unit);
+	snprintf(line, sizeof(line), "%u change point%s in %u %s", s->nr_cp,
+		 s->nr_cp == 1 ? "" : "s", s->n, h->paired || h->slope ? "nights" : "runs");
+	kcidb_string(k, "comment", line);
+	kcidb_misc_begin(k, m);
+	json_u64(&k->j, "runs", s->n);
+	json_string(&k->j, "figure", h->paired ? "subject/control" : h->slope ? "slope" : t->stat);
+	kcidb_double(k, "alpha", t->alpha, 6);
+	kcidb_double(k, "min_change_pct", t->min_change_pct, 3);
+	json_u64(&k->j, "recent", t->recent);
+	json_array_begin(&k->j, "change_points");
+	for (i = 0; i < s->nr_cp; i++)
+		tfm_kcidb_cp(k, t, s, &s->cp[i]);
+	json_array_end(&k->j);
+	kcidb_test_end(k);
+}
+
+static int tfm_kcidb(FILE *f, const struct trendfmt *t)
+{
+	struct meta *m = calloc(1, sizeof(*m));
+	struct kcidb k;
+	unsigned int i;
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = tfm_kcidb_meta(t->h, m);
+	if (ret) {
+		free(m);
+		return ret;
+	}
+	kcidb_begin(&k, f, t->origin, m);
+	for (i = 0; i < t->h->ns; i++)
+		tfm_kcidb_one(&k, t, &t->h->s[i], m);
+	ret = kcidb_end(&k);
+	free(m);
+	return ret;
+}
+
 /* ---- the table of writers ---- */
 
 const struct trendfmt_writer trendfmt_writers[] = {
@@ -507,5 +599,6 @@ const struct trendfmt_writer trendfmt_writers[] = {
 	{ "runs", "every run, its segment's median (the plot)", tfm_runs },
 	{ "json", "one JSON document", tfm_json },
 	{ "markdown", "for CI: a GitHub table", tfm_markdown },
+	{ "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb },
 	{ NULL, NULL, NULL },
 };

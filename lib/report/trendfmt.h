@@ -14,6 +14,12 @@
  *			segment's median (what ./run.sh trend plots)
  *	json		the trend as one kstats-bench JSON document
  *	markdown	a GitHub-flavoured table under a one-line headline
+ *	kcidb		KernelCI's KCIDB v5.3 (lib/report/kcidb.h): the newest
+ *			night's checkout and build, one test a series,
+ *			kstats_bench.trend.WORKLOAD.VARIANT.STAT, FAIL when it is
+ *			failing (a regression among its recent runs), else
+ *			PASS, its number the newest figure, its change points
+ *			in misc
  *
  * With a control (h->paired) each figure is a night's subject/control
  * ratio, written "x1.012", and every format also gives the subject's and
@@ -49,6 +55,7 @@ struct trendfmt {
 	unsigned long window;		/* runs one test sees at most */
 	unsigned long recent;		/* a regression in the last N runs fails */
 	unsigned long seed;		/* the permutations' */
+	const char *origin;		/* kcidb: --origin, NULL: KCIDB_ORIGIN */
 };
 
 struct trendfmt_writer {

@@ -65,3 +65,15 @@ fake_bzimage() {
 		open(sys.argv[1], "wb").write(img)
 	EOF
 }
+
+# gate_ref_history DIR: the gate-ref fixture's nine files (2 runs each, with the
+# reference loop's rows) as nine nights: 480 possible CPUs for six, then
+# 528, where the old path clears 10% more units
+gate_ref_history() {
+	local i=0 f
+	mkdir -p "$1"
+	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
+		i=$((i + 1))
+		sed "2a # timestamp: 2025-01-0${i}T02:00:00Z" "$F/gate-ref/$f.csv" >"$1/$f.csv"
+	done
+}

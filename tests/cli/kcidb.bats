@@ -218,3 +218,18 @@ labelled() {
 		vm --qemu tests/cli/fake-qemu -o "$T/o2" --label nosuch:commit=$A "$T/stock/bzImage" -- run -n 8
 	bad "--label: 'Commit=x' is not KEY=VALUE" vm --label stock:Commit=x "$T/stock/bzImage" -- run
 }
+
+@test "trend -f kcidb: the newest night's checkout, a test per series, FAIL for the failing one" {
+	gate_ref_history "$T/h"
+	sed -i "/^# timestamp:/a # label_commit: $SHA\n# label_tree: mainline" "$T/h/r528_3.csv"
+	run --separate-stderr ./bench trend -f kcidb --origin ci_lab "$T/h"
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" >"$T/t.json"
+	valid "$T/t.json"
+	run jq -c '[.checkouts[0].id, .checkouts[0].git_commit_hash, .checkouts[0].tree_name, .builds[0].id]' "$T/t.json"
+	[ "$output" = "[\"ci_lab:$SHA\",\"$SHA\",\"mainline\",\"ci_lab:$SHA\"]" ]
+	run jq -c '[.tests[] | [.path, .status, .start_time, .number.unit, .misc.runs, (.misc.change_points | map([.index, .verdict, .recent]))]]' "$T/t.json"
+	[ "$output" = '[["kstats_bench.trend.irqdesc-alloc.old.tm10","FAIL","2025-01-09T02:00:00Z","s",18,[[13,"regression",true]]],["kstats_bench.trend.irqdesc-alloc.new.tm10","PASS","2025-01-09T02:00:00Z","s",18,[]]]' ]
+	[ "$(jq -r '[.tests[].id | split(":")[0]] | unique | join(",")' "$T/t.json")" = ci_lab ]
+	bad "--origin: 'Lab' is not a KCIDB origin" trend -f kcidb --origin Lab "$T/h"
+}

@@ -20,20 +20,8 @@ setup() {
 	[ "$(grep -c '^cp ' "$F/trend-ref.txt")" -eq 6 ]
 }
 
-# history DIR: the gate-ref fixture's nine files (2 runs each, with the
-# reference loop's rows) as nine nights: 480 possible CPUs for six, then
-# 528, where the old path clears 10% more units
-history() {
-	local i=0 f
-	mkdir -p "$1"
-	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
-		i=$((i + 1))
-		sed "2a # timestamp: 2025-01-0${i}T02:00:00Z" "$F/gate-ref/$f.csv" >"$1/$f.csv"
-	done
-}
-
 @test "trend: the step to 528 possible CPUs, found at its first run, in time order whatever the order given" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	run ./bench trend "$T"/h/r528_2.csv "$T"/h/r480b_1.csv "$T"/h/r480a_3.csv "$T"/h/r528_3.csv \
 		"$T"/h/r480a_1.csv "$T"/h/r480b_3.csv "$T"/h/r528_1.csv "$T"/h/r480a_2.csv "$T"/h/r480b_2.csv
 	echo "$output"
@@ -45,7 +33,7 @@ history() {
 }
 
 @test "trend: --recent decides the exit; the same output twice, and the change with another seed" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	run ./bench trend --recent 6 "$T/h"
 	[ "$status" -eq 1 ]
 	run ./bench trend --recent 5 "$T/h"
@@ -60,7 +48,7 @@ history() {
 }
 
 @test "trend: A/A nights give no change point, exit 0" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	run ./bench trend "$T"/h/r480*.csv
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "irqdesc-alloc old tm10  no change point in 12 runs  9.74us +-3%" ]
@@ -69,7 +57,7 @@ history() {
 }
 
 @test "trend: a directory is its *.csv, by name; other and hidden files are left alone" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	echo junk >"$T/h/notes.txt"
 	echo junk >"$T/h/.kstats-bench.x.csv"
 	run ./bench trend "$T/h/"
@@ -92,7 +80,7 @@ history() {
 }
 
 @test "trend: the raw per-run figures are compare's, in the same order; one-run format 1 files count as one run each" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	./bench compare -r off -s median -f runs "$T"/h/r480*.csv -- "$T"/h/r528*.csv >"$T/c"
 	./bench trend -r off -s median -f runs "$T"/h/r480*.csv "$T"/h/r528*.csv >"$T/t"
 	[ "$(head -1 "$T/t")" = "# unit: ns" ]
@@ -109,7 +97,7 @@ history() {
 }
 
 @test "trend -f csv, runs, json, markdown" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	run ./bench trend -f csv "$T/h"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
@@ -131,7 +119,7 @@ history() {
 }
 
 @test "trend: where is the timestamp, the labels (bench run --label) and the file of the first run after" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	sed -i '2a # label_commit: 1a2b3c|x, y\n# label_branch: main' "$T/h/r528_1.csv"
 	run ./bench trend "$T/h"
 	[[ "${lines[0]}" == "irqdesc-alloc old tm10  2025-01-07T02:00:00Z commit=1a2b3c|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18)  "* ]]
@@ -144,7 +132,7 @@ history() {
 }
 
 @test "trend: bad input is one line naming the option or file, exit 2" {
-	history "$T/h"
+	gate_ref_history "$T/h"
 	bad "needs FILE.csv... or a DIR of them" trend
 	bad "--window 10 cannot reach --alpha 0.001: its tests' smallest p is above it (18 runs or more)" trend -w 10 "$T/h"
 	bad "--window: '5' is not an integer in 6..1000" trend -w 5 "$T/h"
