@@ -100,8 +100,10 @@ static int bv_check_klabels(void)
 		for (k = 0; k < vmg.nr_k && strcmp(vmg.k[k].name, vmg.klabel[i].name); k++)
 			;
 		if (k == vmg.nr_k) {
+			const char *name = vmg.klabel[i].name;
+
 			bench_err("--label %s:%s=...: no kernel is called %s (NAME=KERNEL names one)",
-				  vmg.klabel[i].name, vmg.klabel[i].l.kv[0].key, vmg.klabel[i].name);
+				  name, vmg.klabel[i].l.kv[0].key, name);
 			return -1;
 		}
 	}

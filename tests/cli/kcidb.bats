@@ -180,8 +180,10 @@ labelled() {
 	run jq -r '[.checkouts[], .builds[], .tests[]] | map(.origin + " " + (.id | split(":")[0])) | unique | join(",")' "$T/run.json"
 	[ "$output" = "ci_lab ci_lab" ]
 	# the file names its CI system: show needs no --origin, and one given wins
-	./bench show -f kcidb "$T/r.csv" | cmp - "$T/run.json"
-	[ "$(./bench show -f kcidb --origin other "$T/r.csv" | jq -r '[.tests[].origin] | unique | join(",")')" = other ]
+	./bench show -f kcidb "$T/r.csv" >"$T/show.json"
+	cmp "$T/show.json" "$T/run.json"
+	./bench show -f kcidb --origin other "$T/r.csv" >"$T/other.json"
+	[ "$(jq -r '[.tests[].origin] | unique | join(",")' "$T/other.json")" = other ]
 	# bench vm puts it in every kernel's file (fake-qemu boots)
 	mkdir -p "$T/stock"
 	fake_bzimage "$T/stock/bzImage"
