@@ -225,7 +225,7 @@ trace_ran() {
 
 # __irq_alloc_descs() traced by probe P while the module ran its alloc loop
 trace_irq_checks() {
-	local p=$1 limit=$2 probe t m mod n cpus gap
+	local p=$1 limit=$2 probe t m mod n cpus gap slack
 	probe=$([ "$p" = fentry ] && echo fentry/fexit || echo kprobe/kretprobe)
 	t=$work/irq-$p.csv
 	mod=$work/irqmod-$p.csv
@@ -238,8 +238,13 @@ trace_irq_checks() {
 	check "trace irq ($p): a gap before every call but each CPU's first ($(count_of "$t" gap) = 512 - $cpus)" \
 		test "$(count_of "$t" gap)" = $((512 - cpus)) -a "$cpus" = 4
 	m=$(p50_of "$mod" alloc)
-	check "trace irq ($p): traced median at or below the module's, by at most what $p adds ($(p50_of "$t" time) <= $m <= $(p50_of "$t" time) + $limit ns)" \
-		within "$(p50_of "$t" time)" "$m" "$limit"
+	# the medians are bucket bounds (frac_bits 2: a bucket spans up to a
+	# quarter of its power of two, 27 us at 140 us), so one bucket's width
+	# comes on top of what the probe adds: two calls 1 us apart can sit a
+	# bucket apart (136703 and 163839 at CI's load)
+	slack=$(awk -v t="$(p50_of "$t" time)" -v l="$limit" 'BEGIN { printf "%d", l + t / 4 }')
+	check "trace irq ($p): traced median at or below the module's, by at most what $p adds and a bucket ($(p50_of "$t" time) <= $m <= $(p50_of "$t" time) + $slack ns)" \
+		within "$(p50_of "$t" time)" "$m" "$slack"
 	gap=$(p50_of "$t" gap)
 	check "trace irq ($p): the gap holds the module's irq_free_descs() (gap median $gap >= free median $(p50_of "$mod" free) ns)" \
 		within "$(p50_of "$mod" free)" "$gap" 1e18
