@@ -393,12 +393,17 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 			testbed_origin(m, bench_release, bench_git, &vmg.klabel[j].l);
 }
 
-/* command @i on @c, merged over its boots, in -f's format, under a title */
+/*
+ * command @i on @c, merged over its boots, in -f's format, under a title.
+ * A JSON format has none: -f json takes one cell, and -f kcidb's cells
+ * are a stream of KCIDB reports (kcidb's tools read such a stream, and
+ * kcidb-merge makes it one).
+ */
 static int bv_print(FILE *f, const struct bv_cell *c, unsigned int i)
 {
 	const struct bv_runs *r = &c->runs[i];
 
-	if (vmg.format != FORMAT_CSV && strcmp(formats[vmg.format].name, "json"))
+	if (vmg.format != FORMAT_CSV && !formats[vmg.format].json)
 		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
 			c->label, vmg.c[i].what, r->set.n, c->k->release, c->vm.possible,
 			c->vm.cpus, vm_accels[vmg.accel]);

@@ -318,13 +318,13 @@ static int fmt_kcidb(FILE *f, const struct results *r)
 
 /* name, one --help line (at most 40 columns: it follows the option's column) */
 const struct format formats[] = {
-	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table },
-	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats },
-	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", csv_write },
-	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars },
-	{ "json", "the JSON document (man kstats-bench)", fmt_json },
-	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb },
-	{ NULL, NULL, NULL },
+	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table, false },
+	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats, false },
+	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", csv_write, false },
+	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, false },
+	{ "json", "the JSON document (man kstats-bench)", fmt_json, true },
+	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, true },
+	{ NULL, NULL, NULL, false },
 };
 
 int format_write(FILE *f, unsigned int idx, const struct results *r)

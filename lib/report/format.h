@@ -43,6 +43,7 @@
 #ifndef KSB_FORMAT_H
 #define KSB_FORMAT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct results;
@@ -51,6 +52,7 @@ struct format {
 	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
 	const char *help;		/* one line for --help (second, likewise) */
 	int (*write)(FILE *f, const struct results *r);	/* 0 or -errno */
+	bool json;		/* a JSON document: nothing else may share its stream */
 };
 
 /*

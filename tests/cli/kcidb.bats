@@ -169,6 +169,25 @@ labelled() {
 	[ "$(jq '.tests | length' "$T/vm-res.json")" = 14 ]
 }
 
+@test "bench vm -f kcidb, two kernels: stdout is a stream of two valid reports, no titles" {
+	mkdir -p "$T/stock" "$T/patched"
+	fake_bzimage "$T/stock/bzImage"
+	cp "$T/stock/bzImage" "$T/patched/bzImage"
+	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 2 -p 8 -f kcidb \
+		--label stock:commit=1111111111111111111111111111111111111111 \
+		"$T/stock/bzImage" "$T/patched/bzImage" -- run -n 64 >"$T/vm.out"
+	[ "$(grep -c '^#' "$T/vm.out")" = 0 ]
+	[ "$(jq -s length "$T/vm.out")" = 2 ]
+	jq -c '.' "$T/vm.out" | head -1 >"$T/r1.json"
+	jq -c '.' "$T/vm.out" | tail -1 >"$T/r2.json"
+	valid "$T/r1.json"
+	valid "$T/r2.json"
+	# the stream is the kernels in order, each report the one show writes
+	[ "$(jq -r '.checkouts[0].git_commit_hash' "$T/r1.json")" = 1111111111111111111111111111111111111111 ]
+	./bench show -f kcidb "$T/out/patched.csv" >"$T/show2.json"
+	[ "$(jq -c '.' "$T/show2.json")" = "$(cat "$T/r2.json")" ]
+}
+
 @test "--origin on run, kernel, trace and vm: checked as show's, kept in the file for bench show" {
 	for cmd in run kernel trace vm; do
 		bad "bench $cmd: --origin: 'ci-lab' is not a KCIDB origin: [a-z0-9_]+, at most 63 bytes" \
