@@ -5,7 +5,7 @@
 # pinned kernel (base=, kernelcheck's stock) and tonight's kernel
 # (tonight=: the stock kernel up to night PLANT - 1, the planted one, whose
 # every irq_alloc_descs() waits 30 us, from night PLANT on) interleaved,
-# KHIST_BOOTS (3) boots a side, at KHIST_POSSIBLE (255) possible CPUs; its
+# KHIST_BOOTS (5) boots a side, at KHIST_POSSIBLE (255) possible CPUs; its
 # base.csv and tonight.csv go to control/NN.csv and subject/NN.csv. Then
 # `bench trend` over the subject alone and with --control, and a line:
 #
@@ -14,7 +14,7 @@
 # (alone, paired: the nights of the alloc series' change points; found: the
 # paired trend has one at PLANT, others: its other change points).
 #
-# NIGHTS defaults to 10, PLANT to 6: 60 TCG boots, about 4 s each on an
+# NIGHTS defaults to 10, PLANT to 6: 100 TCG boots, about 3 s each on an
 # idle 2-core VM. With 10 nights the paired series has 10 points, whose
 # permutation p cannot reach 0.001: KHIST_ALPHA (0.01) is trend's --alpha.
 # The kernels: KHIST_STOCK and KHIST_PLANTED (default kernelcheck's
@@ -28,7 +28,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
 nights=${1:-10}
 plant=${2:-6}
-boots=${KHIST_BOOTS:-3}
+boots=${KHIST_BOOTS:-5}
 possible=${KHIST_POSSIBLE:-255}
 alpha=${KHIST_ALPHA:-0.01}
 out=${KHIST_OUT:-$kc/history}
