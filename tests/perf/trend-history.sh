@@ -9,7 +9,8 @@
 #          point at night 25 +- 1 and no other; the new path may step
 #          too, at 25 +- 1 (its cpumask copies take a second cache line
 #          above 512 bits), and nowhere else;
-#   aa     P = 480 every night: it must find none;
+#   aa     P = 480 every night: it must find none; the control, with
+#          TH_CONTROL_RUNS runs a night (6, twice the others');
 #   aa2    P = 480 every night, a second A/A history.
 #
 # The three are interleaved, night by night, so that the machine's drift
@@ -39,17 +40,26 @@ dir=${2:-results/trend-history-$(date -u +%Y%m%dT%H%M%SZ)}
 [ -x ./bench ] || make -s bench
 mkdir -p "$dir/step" "$dir/aa" "$dir/aa2"
 step=25
+# the control's runs a night: its night median is half the paired
+# ratio's variance, so a control with more runs than the subject gives
+# the pairing less noise of its own. At 3 the criterion held in 2 of 4
+# repetitions, at 6 in 3 of 4 (docs/trend-control.md)
+control_runs=${TH_CONTROL_RUNS:-6}
+case $control_runs in
+'' | *[!0-9]* | 0) echo "trend-history.sh: TH_CONTROL_RUNS must be a number of runs, 1 or more, got '$control_runs'" >&2; exit 2 ;;
+esac
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 # night I's timestamp, one a day from 2025-01-01T02:00:00Z
 stamp() { date -u -d "2025-01-01T02:00:00Z + $(($1 - 1)) days" +%Y-%m-%dT%H:%M:%SZ; }
 
-# measure HISTORY NIGHT POSSIBLE: one invocation, its timestamp set to its night
+# measure HISTORY NIGHT POSSIBLE [RUNS]: one invocation of RUNS runs (3),
+# its timestamp set to its night
 measure() {
 	local f
 	f=$1/night-$(printf %02d "$2").csv
-	./bench run -q --runs 3 --possible-cpus "$3" --cache cold -n 2048 -o "$f" >/dev/null
+	./bench run -q --runs "${4:-3}" --possible-cpus "$3" --cache cold -n 2048 -o "$f" >/dev/null
 	sed -i "s/^# timestamp: .*/# timestamp: $(stamp "$2")/" "$f"
 	grep -q "^# timestamp: $(stamp "$2")$" "$f"
 }
@@ -62,7 +72,7 @@ for ((i = 1; i <= nights; i++)); do
 		continue	# a rerun into the same DIR keeps what it has
 	fi
 	measure "$dir/step" "$i" "$([ "$i" -ge "$step" ] && echo 528 || echo 480)"
-	measure "$dir/aa" "$i" 480
+	measure "$dir/aa" "$i" 480 "$control_runs"
 	measure "$dir/aa2" "$i" 480
 	echo "trend-history.sh: night $i of $nights, $(($(date +%s) - t0)) s, load $(load)" >&2
 done
