@@ -153,7 +153,9 @@ check_history() {
 		grep -qx "# label_side: control" "$f"
 		grep -qx "# label_commit: $sha" "$f"
 		grep -qx "# label_side: subject" "$h/subject/$(basename "$f")"
-		grep -qx "# runs: 2" "$f"
+		# the control with twice tonight's runs (its noise half the ratio's)
+		grep -qx "# runs: 4" "$f"
+		grep -qx "# runs: 2" "$h/subject/$(basename "$f")"
 	done
 	grep -q "; each night against its control)" "$h/trend.md"
 	grep -q "^| irqdesc-alloc old tm10/control | no change point | x[0-9.]* | .* | $((3 * nights)) | ~ |$" "$h/trend.md"
