@@ -64,6 +64,9 @@ set multiplot layout rows,1 title sprintf(paired ? \
 set rmargin 9
 unset key
 do for [i = 1:n] {
+	# stats keeps to the y range set last, the panel before's: a second
+	# series of another size (new's ns after old's us) would have no points
+	set autoscale y
 	if (paired) {
 		stats csv using (is(i) ? column(8) : NaN) nooutput
 		lo_s = STATS_min

@@ -374,6 +374,19 @@ side,workload,variant,hi,fraction" ]
 	bad "--also $T/no/such/x.csv: No such file or directory" compare --also csv="$T/no/such/x.csv" "$F/runs6-480.csv" "$F/runs6-480.csv"
 }
 
+@test "run.sh trend --control: two series of different sizes, each with its own panels" {
+	# the old path in us, the new in ns: the second series' panels once
+	# found no points in the y range the first had set
+	mkdir -p "$T/s" "$T/c"
+	cp "$F"/gate-ref/r480?_*.csv "$T/s/"
+	cp "$F"/gate-ref/r480?_*.csv "$T/c/"
+	KSB_NO_DEPS=1 run ./run.sh trend --control "$T/c" "$T/s"
+	[ "$status" -eq 0 ]
+	d=("$T/results"/*)
+	# four rows, 300 px each: per series the two sides and their ratio
+	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 1260
+}
+
 @test "run.sh trend --control: subject, control and their ratio with its change point, drawn" {
 	/usr/bin/python3 tests/cli/synth_nights.py "$T/n" 40 1 25 10
 	KSB_NO_DEPS=1 run ./run.sh trend --control "$T/n/control" "$T/n/subject"
