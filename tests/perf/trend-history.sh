@@ -109,8 +109,8 @@ at_step() {
 	done
 	[ "$seen" = 1 ]
 }
-# verdict WORDS_STEP WORDS_AA: ok when the step is at 25 +- 1 alone and
-# the A/A has no change point
+# verdict WORDS_STEP WORDS_AA: ok when the step history's points are all
+# at 25 +- 1, old's among them, and the A/A has no change point
 verdict() { at_step "$1" && [ -z "$2" ] && echo ok || echo fail; }
 paired=$(verdict "$cs" "$ca")
 echo "TRENDHISTORY nights=$nights step_at=$step step_points=${sp:-none} aa_points=${ap:-none}" \
