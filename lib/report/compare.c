@@ -15,7 +15,7 @@
 #include "lib/report/results.h"
 
 const char *const cmp_stat_names[] = {
-	"tm10", "median", "mean", "p90", "p99", NULL,
+	"tm10", "median", "mean", "p90", "p99", "p25", "p10", "min", NULL,
 };
 
 const char *const cmp_ref_names[] = { "auto", "on", "off", NULL };
@@ -82,6 +82,13 @@ double cmp_hist_stat(const struct kstats_hist *h, enum cmp_stat stat)
 		return cmp_quantile(h, 0.90);
 	case CMP_STAT_P99:
 		return cmp_quantile(h, 0.99);
+	case CMP_STAT_P25:
+		return cmp_quantile(h, 0.25);
+	case CMP_STAT_P10:
+		return cmp_quantile(h, 0.10);
+	case CMP_STAT_MIN:
+		/* a file before format 3 has no min_ns: its lowest bucket's bound */
+		return kstats_hist_min(h) ? (double)kstats_hist_min(h) : cmp_quantile(h, 0);
 	default:
 		return 0;
 	}

@@ -57,10 +57,19 @@ enum cmp_stat {
 	CMP_STAT_MEAN,			/* mean of every sample */
 	CMP_STAT_P90,			/* p90, interpolated in its bucket */
 	CMP_STAT_P99,			/* p99, interpolated in its bucket */
+	/*
+	 * The low figures. Contention on a shared runner only ever adds
+	 * time to a sample, so the low end of a run's distribution is what
+	 * a neighbour moves least (Chen and Revels 2016): the study in
+	 * docs/measurements.md (busy runner) picks each command's default.
+	 */
+	CMP_STAT_P25,			/* p25, interpolated in its bucket */
+	CMP_STAT_P10,			/* p10, interpolated in its bucket */
+	CMP_STAT_MIN,			/* the smallest sample, exact */
 	CMP_NR_STATS,
 };
 
-/* "tm10", "median", "mean", "p90", "p99", NULL */
+/* "tm10", "median", "mean", "p90", "p99", "p25", "p10", "min", NULL */
 extern const char *const cmp_stat_names[];
 
 enum cmp_verdict {
@@ -90,7 +99,12 @@ double cmp_trimmed_mean(const struct kstats_hist *h, double trim);
  */
 double cmp_quantile(const struct kstats_hist *h, double q);
 
-/* cmp_hist_stat - @stat of one run's histogram @h; 0 when empty. */
+/*
+ * cmp_hist_stat - @stat of one run's histogram @h; 0 when empty. min is
+ * the recorded smallest sample, or, for a histogram read from a file
+ * that did not keep it (CSV before format 3), the lower bound of its
+ * first non-empty bucket.
+ */
 double cmp_hist_stat(const struct kstats_hist *h, enum cmp_stat stat);
 
 struct cmp_utest {

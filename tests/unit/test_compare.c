@@ -336,6 +336,33 @@ static void test_quantile_and_stats(void **state)
 	kstats_hist_free(h);
 }
 
+/* the low figures: p25 and p10 interpolated by rank, min exact */
+static void test_low_stats(void **state)
+{
+	struct kstats_hist *h = kstats_hist_create(2);
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(h);
+	assert_true(cmp_hist_stat(h, CMP_STAT_MIN) == 0 && cmp_hist_stat(h, CMP_STAT_P10) == 0);
+	/* 100 samples in [8192, 10240), the smallest 8500; 20 slow ones */
+	kstats_hist_record(h, 8500);
+	for (i = 1; i < 100; i++)
+		kstats_hist_record(h, 9000);
+	for (i = 0; i < 20; i++)
+		kstats_hist_record(h, 500000);
+	assert_close(cmp_hist_stat(h, CMP_STAT_P10), 8192 + 2048 * 12.0 / 100, 1e-9);
+	assert_close(cmp_hist_stat(h, CMP_STAT_P25), 8192 + 2048 * 30.0 / 100, 1e-9);
+	assert_close(cmp_hist_stat(h, CMP_STAT_MIN), 8500, 1e-9);
+	/* the slow sixth moves the median's bucket, not the low figures' */
+	assert_true(cmp_hist_stat(h, CMP_STAT_MEAN) > 80000);
+	assert_string_equal(cmp_stat_names[CMP_STAT_P25], "p25");
+	assert_string_equal(cmp_stat_names[CMP_STAT_P10], "p10");
+	assert_string_equal(cmp_stat_names[CMP_STAT_MIN], "min");
+	assert_null(cmp_stat_names[CMP_NR_STATS]);
+	kstats_hist_free(h);
+}
+
 /*
  * cmp_ref_share: the within-side log-log slope, clamped. x = c * r^k
  * gives k exactly; a change between the sides does not enter it.
@@ -647,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_trimmed_mean_bound),
 		cmocka_unit_test(test_quantile_and_stats),
+		cmocka_unit_test(test_low_stats),
 		cmocka_unit_test(test_ref_share),
 		cmocka_unit_test(test_ref_share_groups),
 		cmocka_unit_test(test_ref_adjust),
