@@ -67,11 +67,9 @@ summary=()
 times=()
 t_start=$SECONDS
 
-say() { printf 'scalecheck: %s\n' "$*" >&2; }
-die() {
-	say "$*"
-	exit 3
-}
+lib_prog=scalecheck
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 fail() {
 	echo "FAIL: $*"
 	fails+=("$*")
@@ -80,37 +78,6 @@ ok() { echo "ok: $*"; }
 info() { echo "info: $*"; }
 
 # ---- the kernels ----
-
-# linux-image-amd64's 6.1 image in /boot: the package it depends on
-image_61() {
-	local dep
-	dep=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null | grep -o 'linux-image-6\.1\.[^ ,]*' | head -1) ||
-		true
-	[ -n "$dep" ] || die "linux-image-amd64 depends on no 6.1 image (apt-get install linux-image-amd64)"
-	[ -f "/boot/vmlinuz-${dep#linux-image-}" ] || die "no /boot/vmlinuz-${dep#linux-image-} ($dep)"
-	echo "/boot/vmlinuz-${dep#linux-image-}"
-}
-
-# the 6.12 image, downloaded and unpacked once under $sc/6.12
-image_612() {
-	local dir=$sc/6.12 deb img
-	img=$(find "$dir/boot" -maxdepth 1 -name 'vmlinuz-*' 2>/dev/null | head -1) || true
-	if [ -z "$img" ]; then
-		rm -rf "$dir"
-		mkdir -p "$dir"
-		say "downloading $pkg_612 (apt-get download; not installed)"
-		(cd "$dir" && apt-get download "$pkg_612" >"$dir/download.log" 2>&1) ||
-			die "apt-get download $pkg_612 failed: $(tail -2 "$dir/download.log")"
-		deb=$(find "$dir" -maxdepth 1 -name '*.deb' | head -1)
-		# only the image: the modules (300 MB) serve no guest here
-		dpkg-deb --fsys-tarfile "$deb" | tar -C "$dir" -x --wildcards './boot/vmlinuz-*' ||
-			die "dpkg-deb could not unpack $deb"
-		rm -f "$deb"
-		img=$(find "$dir/boot" -maxdepth 1 -name 'vmlinuz-*' | head -1)
-		[ -n "$img" ] || die "$pkg_612 holds no boot/vmlinuz-*"
-	fi
-	echo "$img"
-}
 
 # ---- the sweeps ----
 
@@ -289,7 +256,7 @@ main() {
 			sweep d61 "$(image_61)" "$counts_61"
 			sweep_irq d61 "$(image_61)" "$counts_61"
 			;;
-		d612) sweep d612 "$(image_612)" "$counts_612" ;;
+		d612) sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612" ;;
 		*) die "SCALECHECK_KERNELS: '$k' is neither d61 nor d612" ;;
 		esac
 	done

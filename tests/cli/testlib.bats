@@ -1,0 +1,60 @@
+#!/usr/bin/env bats
+# needs: -
+# tests/lib.sh, what the drivers share: csv_col reads bench's CSV reports
+# by column name, and the co-tenant that busycheck starts is bounded and
+# killed by its pid.
+
+load common
+
+setup() {
+	common_setup
+	lib_prog=testlib
+	# shellcheck source=tests/lib.sh
+	. tests/lib.sh
+}
+
+@test "testlib: csv_col picks the column by name, in the first row that matches" {
+	printf '# a comment\nkind,variant,slope\nfit,old,10\nfit,new,0\ndiff,new,-3\n' >"$T/a.csv"
+	[ "$(csv_col "$T/a.csv" slope kind=fit variant=new)" = 0 ]
+	[ "$(csv_col "$T/a.csv" slope variant=new)" = 0 ]
+	[ "$(csv_col "$T/a.csv" slope kind=diff)" = -3 ]
+	# the same report with its columns in another order
+	printf 'slope,kind,variant\n10,fit,old\n0,fit,new\n' >"$T/b.csv"
+	[ "$(csv_col "$T/b.csv" slope kind=fit variant=old)" = 10 ]
+	[ -z "$(csv_col "$T/b.csv" slope variant=none)" ]
+}
+
+@test "testlib: csv_col of a column the report lacks fails, naming it" {
+	printf 'kind,slope\nfit,1\n' >"$T/a.csv"
+	run csv_col "$T/a.csv" slope_hi kind=fit
+	[ "$status" -eq 2 ]
+	[ "$output" = "csv_col: no column slope_hi" ]
+}
+
+@test "testlib: the fields bench scale -f csv names are the ones busycheck reads" {
+	./bench scale -f csv $F/scale/again-p*.csv >"$T/s.csv"
+	[ "$(csv_col "$T/s.csv" verdict kind=fit variant=old)" = grows ]
+	[ "$(csv_col "$T/s.csv" slope kind=fit variant=old)" = 10 ]
+	[ "$(csv_col "$T/s.csv" verdict kind=fit variant=new)" = flat ]
+}
+
+@test "testlib: cotenant_stop kills the pinned busy loop by its pid" {
+	command -v taskset || skip "no taskset"
+	cotenant_start 0 30
+	pid=$cotenant_pid
+	[ -n "$pid" ]
+	kill -0 "$pid"
+	cotenant_stop
+	[ -z "$cotenant_pid" ]
+	! kill -0 "$pid" 2>/dev/null
+	# timeout passed the signal on: no child of it spins on
+	! pgrep -P "$pid"
+}
+
+@test "testlib: the co-tenant ends by itself at its bound" {
+	command -v taskset || skip "no taskset"
+	cotenant_start 0 1
+	pid=$cotenant_pid
+	wait "$pid" || true
+	! kill -0 "$pid" 2>/dev/null
+}
