@@ -45,7 +45,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck busycheck busy-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -237,6 +237,21 @@ scalecheck: bench bench-static
 	@tests/deps.sh $(SC_PKGS)
 	@$(MAKE) -s --no-print-directory kmod-vm
 	@tests/kernel/scalecheck.sh
+
+# right on a busy runner: Debian's 6.12 swept idle, then beside a busy
+# loop pinned to CPU 1 (bounded, killed by its pid), and an A/A gate of
+# bench run in both; the commands' default --stat must keep /proc/version
+# flat, /proc/stat and cpu.stat growing, the A/A gate quiet, and the busy
+# slopes' intervals on the idle ones (about 5 min; after scalecheck, whose
+# 6.12 image it boots). `make busy-study` is the study that chose the
+# defaults: every --stat on the same files (docs/measurements.md)
+busycheck: bench bench-static
+	@tests/deps.sh $(VM_PKGS)
+	@tests/perf/busy-study.sh --check
+
+busy-study: bench bench-static
+	@tests/deps.sh $(VM_PKGS)
+	tests/perf/busy-study.sh
 
 # ./run.sh bisect must name the commit that planted a regression, in a git
 # history made of kernelcheck's tree (after kernelcheck; about 7 min)
