@@ -19,8 +19,10 @@
 #include "build/version.h"	/* BENCH_GIT, written by the Makefile */
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
+#include "lib/report/iopath.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/report/testbed.h"
 
 #define BENCH_VERSION	"0.1.0"
@@ -225,6 +227,38 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt,
 		return EXIT_ENV;
 	}
 	return bench_finish_stdout();
+}
+
+/* an lib/report/iopath.h refusal: its line and EXIT_USAGE, or EXIT_ENV */
+static int bench_iopath_err(int ret, const char *why)
+{
+	if (!ret)
+		return EXIT_DONE;
+	fprintf(stderr, "%s: %s\n", bench_prog, ret == -EINVAL ? why : strerror(-ret));
+	return ret == -EINVAL ? EXIT_USAGE : EXIT_ENV;
+}
+
+int bench_outputs(char *const *in, unsigned int nin, const char *output,
+		  const struct outset *also)
+{
+	struct iopath out[OUTSET_MAX + 1];
+	unsigned int n = 0, i;
+	char why[8192];
+
+	if (output)
+		out[n++] = (struct iopath){ "-o", output };
+	for (i = 0; also && i < also->n; i++)
+		out[n++] = (struct iopath){ "--also", also->a[i].path };
+	return bench_iopath_err(iopath_check((const char *const *)in, nin, out, n, why,
+					     sizeof(why)), why);
+}
+
+int bench_inputs_once(char *const *in, unsigned int nin)
+{
+	char why[8192];
+
+	return bench_iopath_err(iopath_dup((const char *const *)in, nin, why, sizeof(why)),
+				why);
 }
 
 int bench_load_csv(const char *path, struct results **r)

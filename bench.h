@@ -106,7 +106,24 @@ int bench_testbed(struct testbed *tb);
 int bench_finish_stdout(void);
 
 struct outfile;
+struct outset;
 struct results;
+
+/*
+ * bench_outputs - before anything is read: refuse (lib/report/iopath.h)
+ * an output, -o @output (NULL: none) or one of @also's (NULL: none),
+ * that would replace one of the @nin inputs @in, and two outputs that
+ * name one file. EXIT_DONE, or EXIT_USAGE after one line naming both.
+ */
+int bench_outputs(char *const *in, unsigned int nin, const char *output,
+		  const struct outset *also);
+
+/*
+ * bench_inputs_once - refuse two of the @nin inputs @in that are one
+ * file, whose runs would count twice. EXIT_DONE, or EXIT_USAGE after one
+ * line naming both.
+ */
+int bench_inputs_once(char *const *in, unsigned int nin);
 
 /*
  * bench_report - what every measuring command does with its results:

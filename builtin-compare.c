@@ -466,6 +466,12 @@ int cmd_compare(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (compare_sides(argc, argv, &st.side[0], &st.side[1]))
 		return EXIT_USAGE;
+	/* argv[optind..]: both sides, and the "--" between them, which is no file */
+	ret = bench_outputs(argv + optind, (unsigned int)(argc - optind), NULL, &o.also) ?:
+	      bench_inputs_once(st.side[0].path, st.side[0].n) ?:
+	      bench_inputs_once(st.side[1].path, st.side[1].n);
+	if (ret)
+		return ret;
 	/* before any file is read: an --also that cannot be written is bad usage */
 	if (outset_open(&o.also, why, sizeof(why))) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);

@@ -467,6 +467,9 @@ int cmd_kernel(int argc, char **argv)
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	/* --module is read: -o must not replace it */
+	if (kng.module && (ret = bench_outputs((char **)&kng.module, 1, kng.output, NULL)))
+		return ret;
 	if (geteuid())
 		return bench_refused("needs root to load the module %s (running as uid %u)",
 				  KK_MODNAME, (unsigned int)geteuid());

@@ -338,10 +338,13 @@ static int run_setup(void)
 
 	if (ret)
 		return ret;
-	if (g.wl->check && g.wl->check(g.topo.nr_possible, why, sizeof(why))) {
+	ret = g.wl->check ? g.wl->check(g.topo.nr_possible, why, sizeof(why)) : 0;
+	if (ret == -EINVAL) {
 		bench_err("%s", why);
 		return EXIT_USAGE;
 	}
+	if (ret)	/* the environment refused: why says what to do */
+		return bench_refused("%s", why);
 	tsc_init(&g.tsc);
 	if (!g.tsc.usable && g.run_idx <= 1)
 		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",

@@ -491,6 +491,11 @@ int cmd_scale(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (scale_groups(argc, argv, &r))
 		return EXIT_USAGE;
+	ret = bench_outputs(argv + optind, (unsigned int)(argc - optind), o.output, &o.also);
+	for (i = 0; !ret && i < r.nr_groups; i++)
+		ret = bench_inputs_once(r.g[i].path, r.g[i].n);
+	if (ret)
+		return ret;
 	/* before any file is read: an --also that cannot be written is bad usage */
 	if (outset_open(&o.also, why, sizeof(why))) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);

@@ -224,6 +224,29 @@ static int trend_files(struct hist *h, int argc, char **argv)
 	return ret ? trend_nomem() : 0;
 }
 
+/*
+ * Before any file is read: no --also over a file of either side, none
+ * given twice within a side; 0 or an exit code.
+ */
+static int trend_paths(const struct hist *h, const struct hist *control,
+		       const struct outset *also)
+{
+	char **p = calloc(h->nf + control->nf + 1, sizeof(*p));
+	unsigned int i;
+	int ret;
+
+	if (!p)
+		return trend_nomem();
+	for (i = 0; i < h->nf; i++)
+		p[i] = h->f[i].path;
+	for (i = 0; i < control->nf; i++)
+		p[h->nf + i] = control->f[i].path;
+	ret = bench_outputs(p, h->nf + control->nf, NULL, also) ?:
+	      bench_inputs_once(p, h->nf) ?: bench_inputs_once(p + h->nf, control->nf);
+	free(p);
+	return ret;
+}
+
 /* a lib/report/history.h error: 0, the message of @why and EXIT_USAGE, or EXIT_ENV */
 static int trend_hist_err(int ret, const char *why)
 {
@@ -388,6 +411,8 @@ int cmd_trend(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	}
 	ret = trend_files(&h, argc, argv);
+	if (!ret)
+		ret = trend_paths(&h, &o.control, &o.also);
 	if (!ret && outset_open(&o.also, why, sizeof(why))) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 		ret = EXIT_USAGE;

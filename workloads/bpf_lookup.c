@@ -32,6 +32,26 @@ struct bpf_lookup {
 	int err;			/* -errno of a failed sample, sticky */
 };
 
+/* before anything is set up: may we create a map at all? (exit 3, the fix) */
+static int bpf_lookup_check(unsigned int nr_possible, char *why, size_t len)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "ksb_check", sizeof(uint32_t),
+				BPF_LOOKUP_VALUE, 1, NULL);
+
+	(void)nr_possible;
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	fd = -errno;
+	if (fd == -EPERM || fd == -EACCES)
+		snprintf(why, len, "creating a BPF map: %s: run as root, or with CAP_BPF (CAP_SYS_ADMIN before Linux 5.8)",
+			 strerror(-fd));
+	else
+		snprintf(why, len, "creating a BPF map: %s", strerror(-fd));
+	return fd == -EINVAL ? -ENOTSUP : fd;
+}
+
 static int bpf_lookup_setup(const struct wl_env *env, void **priv)
 {
 	struct bpf_lookup *b;
@@ -120,4 +140,5 @@ const struct workload wl_bpf_lookup = {
 	.finish = kentry_finish_none,
 	.teardown = bpf_lookup_teardown,
 	.stats = bpf_lookup_stats,
+	.check = bpf_lookup_check,
 };

@@ -28,7 +28,8 @@
 #include "lib/report/options.h"
 #include "kentry.h"
 
-static const char *cgroup_parent = "/sys/fs/cgroup";	/* --cgroup-parent */
+static const char cgroup_default[] = "/sys/fs/cgroup";
+static const char *cgroup_parent = cgroup_default;	/* --cgroup-parent */
 /* what the one variant times, with the directory */
 static char cgroup_what[192] = "mkdir(2), rmdir(2) of a child of /sys/fs/cgroup";
 
@@ -61,10 +62,21 @@ static int cgroup_check(unsigned int nr_possible, char *why, size_t len)
 		snprintf(why, len, "--cgroup-parent: %s: %s", cgroup_parent, strerror(errno));
 		return -EINVAL;
 	}
+	/* the host's own hierarchy is the environment; a DIR given is input */
+	if (sf.f_type != CGROUP2_SUPER_MAGIC && cgroup_parent == cgroup_default) {
+		snprintf(why, len, "%s is not cgroup2 (a cgroup v1 host): mount one (mount -t cgroup2 none DIR) and give --cgroup-parent DIR",
+			 cgroup_parent);
+		return -ENOTSUP;
+	}
 	if (sf.f_type != CGROUP2_SUPER_MAGIC) {
 		snprintf(why, len, "--cgroup-parent: %s: not a cgroup2 directory (mount -t cgroup2 none DIR)",
 			 cgroup_parent);
 		return -EINVAL;
+	}
+	if (access(cgroup_parent, W_OK | X_OK)) {
+		snprintf(why, len, "cannot create a cgroup in %s: %s: run as root, or give --cgroup-parent a cgroup2 directory delegated to this user",
+			 cgroup_parent, strerror(errno));
+		return -EACCES;
 	}
 	snprintf(cgroup_what, sizeof(cgroup_what), "mkdir(2), rmdir(2) of a child of %s",
 		 cgroup_parent);

@@ -28,6 +28,10 @@
 
 #define FILE_READ_BUF_MIN	(64u << 10)
 #define FILE_READ_BUF_MAX	(1u << 20)
+/* the bytes one sample may read: a file that grows without end stops here */
+#define FILE_READ_LIMIT		(64u << 20)
+/* never wait for data: a file with none yet (/proc/kmsg) fails, EAGAIN */
+#define FILE_READ_FLAGS		(O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 
 static const char *file_read_path = "/proc/stat";	/* --path */
 /* what the one variant times, with the path: the results' variant_read */
@@ -61,27 +65,54 @@ static const struct opt file_read_opts[] = {
 
 static const struct opt *const file_read_tables[] = { file_read_opts, NULL };
 
-/* the file's bytes, read to EOF in @chunk-byte reads; -errno on failure */
+/*
+ * The file's bytes, read to EOF in @chunk-byte reads; -errno on failure:
+ * -EINVAL for anything not regular, checked before open() (a FIFO would
+ * wait there for a writer, a socket cannot be opened), -EAGAIN for a file
+ * that would block, -EFBIG past FILE_READ_LIMIT.
+ */
 static int64_t file_read_size(const char *path, char *chunk, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int64_t total = 0;
 	struct stat st;
 	ssize_t n;
+	int fd;
 
+	if (stat(path, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	fd = open(path, FILE_READ_FLAGS);
 	if (fd < 0)
 		return -errno;
-	/* a FIFO or a device may never reach EOF: a sample must */
+	/* replaced since stat(): the same rule */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
-	while ((n = read(fd, chunk, len)) > 0)
+	while (total <= FILE_READ_LIMIT && (n = read(fd, chunk, len)) > 0)
 		total += n;
-	if (n < 0)
+	if (total > FILE_READ_LIMIT)
+		total = -EFBIG;
+	else if (n < 0)
 		total = -errno;
 	close(fd);
 	return total;
+}
+
+/* why --path cannot be a sample's file */
+static const char *file_read_why(int64_t n)
+{
+	switch (n) {
+	case -EINVAL:
+		return "not a regular file (a sample must reach EOF)";
+	case -EAGAIN:
+		return "a read would block (a sample must reach EOF without waiting)";
+	case -EFBIG:
+		return "no EOF within 64 MiB (a sample reads at most that)";
+	default:
+		return strerror((int)-n);
+	}
 }
 
 /*
@@ -100,9 +131,7 @@ static int file_read_check(unsigned int nr_possible, char *why, size_t len)
 	n = strchr(p, '\n') ? -EINVAL : file_read_size(p, chunk, FILE_READ_BUF_MIN);
 	free(chunk);
 	if (n < 0) {
-		snprintf(why, len, "--path: %s: %s", p,
-			 n == -EINVAL ? "not a regular file (a sample must reach EOF)" :
-			 strerror((int)-n));
+		snprintf(why, len, "--path: %s: %s", p, file_read_why(n));
 		return -EINVAL;
 	}
 	file_read_len = FILE_READ_BUF_MIN;
@@ -147,7 +176,7 @@ static int file_read_prepare(void *priv, enum wl_variant v, void **obj)
 static void file_read_sample(void *priv)
 {
 	struct file_read *f = priv;
-	int fd = open(file_read_path, O_RDONLY | O_CLOEXEC);
+	int fd = open(file_read_path, FILE_READ_FLAGS);
 	ssize_t n;
 
 	f->bytes = 0;
@@ -161,9 +190,11 @@ static void file_read_sample(void *priv)
 		f->calls++;
 		if (n > 0)
 			f->bytes += (uint64_t)n;
-	} while (n > 0);
+	} while (n > 0 && f->bytes <= FILE_READ_LIMIT);
 	if (n < 0)
 		f->err = -errno;
+	else if (f->bytes > FILE_READ_LIMIT)
+		f->err = -EFBIG;
 	close(fd);
 }
 

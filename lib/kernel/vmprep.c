@@ -348,7 +348,7 @@ int vmprep_busybox(const char *path, bool given, char *why, size_t len)
 	if (ret == 0) {
 		snprintf(why, len, "%s is dynamically linked: the guests need a static one (apt-get install busybox-static, or --busybox FILE)",
 			 path);
-		return -ENOEXEC;
+		return given ? -EINVAL : -ENOEXEC;
 	}
 	if (ret == 1)
 		ret = vmprep_is_busybox(path);
@@ -360,6 +360,9 @@ int vmprep_busybox(const char *path, bool given, char *why, size_t len)
 	else
 		snprintf(why, len, "%s: %s (apt-get install busybox-static, or --busybox FILE)",
 			 path, strerror(-ret));
+	/* a file named on the command line that is not one: bad input */
+	if (given)
+		return -EINVAL;
 	return ret < 0 && ret != -EINVAL ? ret : -ENOEXEC;
 }
 

@@ -90,9 +90,9 @@ int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t l
 
 /*
  * vmprep_busybox - @path is a static busybox (its "BusyBox v" banner).
- * @given (--busybox FILE): a file that cannot be read is -EINVAL; the
- * default missing, or a file that is no static busybox, is this host's
- * lack: -ENOENT, -ENOEXEC.
+ * @given (--busybox FILE): a file that cannot be read, or that is no
+ * static busybox, is bad input: -EINVAL; the default missing, or no
+ * static busybox, is this host's lack: -ENOENT, -ENOEXEC.
  */
 int vmprep_busybox(const char *path, bool given, char *why, size_t len);
 

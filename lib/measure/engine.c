@@ -21,61 +21,11 @@
 #include "lib/measure/topo.h"
 
 /* one pinned worker: its own thread writes it until engine_join() */
-struct engine_worker {
-	unsigned int idx;		/* position among the workers */
-	unsigned int cpu;		/* pinned CPU */
-	int node;			/* its node */
-	struct engine *e;		/* back pointer */
-	pthread_t thread;		/* the worker thread */
-	bool started;			/* thread created */
-	struct kstats_hist *hist[WL_NR_VARIANTS]; /* samples, unit of the run */
-	uint64_t done[WL_NR_VARIANTS];	/* samples taken per variant */
-	/*
-	 * samples so far, both variants: stored by this worker alone, read
-	 * by engine_progress(). Per worker, so that no line is shared by
-	 * every worker on every sample (--mode parallel on a big host).
-	 */
-	atomic_uint_fast64_t progress;
-	uint64_t migrations;		/* samples that ended on another CPU */
-	uint64_t disturbed[WL_NR_VARIANTS]; /* samples interrupted or preempted */
-	struct kstats_hist *ref_hist;	/* reference samples (ref.h), unit of the run */
-	void *ref_lines;		/* this worker's lines of the reference area */
-	struct disturb_irq irq;		/* our CPU's interrupts (disturb.h) */
-	uint64_t overhead_min;		/* empty region: min, cycles (ns without TSC) */
-	uint64_t overhead_median;	/* empty region: median, same unit */
-	bool aux_ok;			/* TSC_AUX names our CPU: check per sample */
-	uint64_t dirty_seen;		/* remote: last request served */
-	uint64_t nb_turn;		/* kernel: turn whose neighbour we dirtied */
-	int err;			/* -errno if the worker failed */
-	const char *err_what;		/* what failed */
-};
-
-/* the run: struct engine stays opaque to every other file */
-struct engine {
-	struct engine_cfg cfg;		/* copied at create */
-	unsigned int nr_workers;	/* threads */
-	struct engine_worker *w;	/* [nr_workers] */
-	pthread_mutex_t gate_lock;	/* protects ready and gate */
-	pthread_cond_t gate_cond;	/* signals ready and gate changes */
-	unsigned int ready;		/* workers waiting at the gate */
-	int gate;			/* 0 closed, 1 go, -1 abort */
-	pthread_barrier_t start;	/* every worker set up, then go */
-	atomic_bool failed;		/* a worker failed: everyone leaves */
-	atomic_bool stop;		/* engine_stop() was called */
-	/* each shared word on its own line: waiters spin on them */
-	_Alignas(64) atomic_uint_fast64_t turn;	/* serial: next global sample */
-	atomic_uint finished;		/* workers done sampling */
-	_Alignas(64) atomic_uint_fast64_t dirty_gen; /* remote: request number */
-	void *_Atomic dirty_obj;	/* remote: per-CPU object to dirty */
-	atomic_uint dirty_acks;		/* remote: workers that did */
-	void *_Atomic last_obj;		/* kernel: the last sample's object */
-	bool neighbours;		/* kernel, serial: dirty neighbours */
-	unsigned int packed_lines;	/* lines pcpu_pack() filled */
-	unsigned int packed_bytes;	/* their holes' size, wl->obj_size() */
-	struct ref *ref;		/* the reference area, NULL without cfg.reference */
-};
+#include "lib/measure/engine_int.h"
 
 #define ENGINE_OVERHEAD_SAMPLES	4096	/* empty regions timed per CPU */
+#define ENGINE_STUCK_NS		(60 * 1000000000ull)	/* no sample ended: stop */
+#define ENGINE_GRACE_NS		(500 * 1000000ull)	/* then cancel who is in one */
 /* per-CPU objects live beside the measured one without nr_live() (docs/design.md) */
 #define ENGINE_LIVE_DEFAULT	64
 
@@ -200,7 +150,9 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 	if (c->cache == WL_CACHE_REMOTE && obj && c->wl->obj_touch)
 		worker_request_dirty(w, obj);
 	/* the region loaded before the start stamp: the window holds the call */
+	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
 	d = worker_time(w, c->wl->sample[v], priv, &migrated);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	c->wl->finish(priv, v);
 	if (e->neighbours && obj)
 		atomic_store_explicit(&e->last_obj, obj, memory_order_relaxed);
@@ -396,6 +348,8 @@ static void *worker_main(void *arg)
 	void *priv = NULL;
 	int ret;
 
+	/* cancelled only inside a sample, by engine_running()'s watchdog */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	ret = worker_setup(w, &priv);
 	if (!worker_gate(e))
 		goto out_teardown;
@@ -411,6 +365,7 @@ out_teardown:
 	if (!ret)
 		e->cfg.wl->teardown(priv);
 	atomic_fetch_add(&e->finished, 1);
+	atomic_store(&w->gone, true);
 	return NULL;
 }
 
@@ -523,9 +478,37 @@ void engine_stop(struct engine *e)
 	atomic_store(&e->stop, true);
 }
 
+/*
+ * The watchdog: armed by the first sample, it stops a run in which no
+ * sample ended for ENGINE_STUCK_NS; ENGINE_GRACE_NS after any stop, a
+ * worker still inside a sample is cancelled where it waits (a read(), an
+ * open()), so that what the others measured is kept.
+ */
 bool engine_running(struct engine *e)
 {
-	return atomic_load(&e->finished) < e->nr_workers;
+	uint64_t now = tsc_clock_ns(), n = engine_progress(e);
+	unsigned int i;
+
+	if (atomic_load(&e->finished) == e->nr_workers)
+		return false;
+	if (n != e->moved) {
+		e->moved = n;
+		e->moved_ns = now;
+	}
+	if (e->moved_ns && now - e->moved_ns > ENGINE_STUCK_NS && !atomic_load(&e->stop)) {
+		e->stuck = true;
+		engine_stop(e);
+	}
+	if (!atomic_load(&e->stop))
+		return true;
+	if (!e->stop_ns)
+		e->stop_ns = now;
+	if (now - e->stop_ns < ENGINE_GRACE_NS)
+		return true;
+	for (i = 0; i < e->nr_workers; i++)
+		if (e->w[i].started && !atomic_load(&e->w[i].gone))
+			pthread_cancel(e->w[i].thread);
+	return false;
 }
 
 uint64_t engine_progress(struct engine *e)
@@ -540,14 +523,17 @@ uint64_t engine_progress(struct engine *e)
 
 int engine_join(struct engine *e)
 {
+	void *rv = NULL;
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < e->nr_workers; i++) {
 		if (!e->w[i].started)
 			continue;
-		pthread_join(e->w[i].thread, NULL);
+		pthread_join(e->w[i].thread, &rv);
 		e->w[i].started = false;
+		if (rv == PTHREAD_CANCELED && e->stuck)
+			worker_fail(&e->w[i], -ETIME, "a sample ran past the watchdog's 60 s");
 		if (!ret)
 			ret = e->w[i].err;
 	}
@@ -562,95 +548,6 @@ const struct engine_cfg *engine_cfg(const struct engine *e)
 unsigned int engine_nr_workers(const struct engine *e)
 {
 	return e->nr_workers;
-}
-
-const char *engine_error(const struct engine *e, unsigned int *cpu)
-{
-	unsigned int i;
-
-	for (i = 0; i < e->nr_workers; i++)
-		if (e->w[i].err) {
-			*cpu = e->w[i].cpu;
-			return e->w[i].err_what;
-		}
-	return NULL;
-}
-
-char *engine_why(const struct engine *e, int err, char *buf, size_t len)
-{
-	unsigned int cpu = 0;
-	const char *what = engine_error(e, &cpu);
-
-	snprintf(buf, len, "worker on CPU %u: %s: %s", cpu, what ? what : "running",
-		 strerror(-err));
-	return buf;
-}
-
-void engine_results(const struct engine *e, struct engine_results *r)
-{
-	const struct engine_worker *w;
-	unsigned int i, v;
-
-	memset(r, 0, sizeof(*r));
-	r->irq_counted = e->nr_workers > 0;
-	for (i = 0; i < e->nr_workers; i++) {
-		w = &e->w[i];
-		for (v = 0; v < WL_NR_VARIANTS; v++)
-			r->disturbed[v] += w->disturbed[v];
-		r->migrations += w->migrations;
-		r->irq_counted = r->irq_counted && disturb_irq_counts(&w->irq);
-		if (w->irq.read_ns > r->irq_read_worst_ns)
-			r->irq_read_worst_ns = w->irq.read_ns;
-	}
-	r->packed_lines = e->packed_lines;
-	r->packed_bytes = e->packed_bytes;
-	r->neighbours = e->neighbours;
-}
-
-void engine_worker_results(const struct engine *e, unsigned int i,
-			   struct engine_worker_results *r)
-{
-	const struct engine_worker *w = &e->w[i];
-	unsigned int v;
-
-	r->cpu = w->cpu;
-	r->node = w->node;
-	for (v = 0; v < WL_NR_VARIANTS; v++) {
-		r->hist[v] = w->hist[v];
-		r->disturbed[v] = w->disturbed[v];
-	}
-	r->overhead_min = w->overhead_min;
-	r->overhead_median = w->overhead_median;
-}
-
-bool engine_partial(const struct engine *e)
-{
-	uint64_t n[WL_NR_VARIANTS] = { 0 };
-	unsigned int i, v, nv = wl_nr_variants(e->cfg.wl);
-
-	for (i = 0; i < e->nr_workers; i++)
-		for (v = 0; v < nv; v++)
-			n[v] += e->w[i].done[v];
-	return n[WL_OLD] < e->cfg.samples || (nv > 1 && n[WL_NEW] < e->cfg.samples);
-}
-
-int engine_merge(const struct engine *e, enum wl_variant v,
-		 struct kstats_hist *dst)
-{
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < e->nr_workers; i++) {
-		const struct kstats_hist *h = v == ENGINE_REFERENCE ? e->w[i].ref_hist :
-					      e->w[i].hist[v];
-
-		if (!h)
-			continue;
-		ret = kstats_hist_merge(dst, h);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }
 
 const char *engine_reference(const struct engine *e)

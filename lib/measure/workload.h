@@ -93,7 +93,9 @@ struct workload {
 	const struct opt *const *options;
 	/*
 	 * check (optional), before anything is set up: the options against
-	 * the run's @nr_possible CPUs; 0, or -EINVAL with one line in @why.
+	 * the run's @nr_possible CPUs; 0, or -EINVAL with one line in @why
+	 * (bad input, exit 2), or another -errno with one line that names
+	 * what the environment refused and the fix (exit 3).
 	 */
 	int (*check)(unsigned int nr_possible, char *why, size_t len);
 	/* nr_live (optional): objects live at once besides one per worker (default 64) */

@@ -153,7 +153,7 @@ static int csv_pct(struct csv_parse *p, const char *s, unsigned long *pct)
 
 static int csv_meta_line(struct csv_parse *p, const char *s)
 {
-	const char *colon = strstr(s, ": ");
+	const char *colon = strstr(s, ": "), *was;
 	char key[META_KEY];
 	uint64_t fb;
 
@@ -171,7 +171,12 @@ static int csv_meta_line(struct csv_parse *p, const char *s)
 		p->fb = (unsigned int)fb;
 		p->have_fb = true;
 	}
-	meta_set(&p->r->meta, key, "%s", colon + 2);
+	/* read one way only: a key may come twice, but with one value */
+	was = meta_get(&p->r->meta, key);
+	if (was && strncmp(was, colon + 2, META_VAL - 1))
+		return csv_err(p, "%s given twice: '%.40s' after '%.40s'", key, colon + 2, was);
+	if (!was)
+		meta_set(&p->r->meta, key, "%s", colon + 2);
 	return 0;
 }
 

@@ -241,6 +241,23 @@ static int outfile_choose(struct outfile *o, const char *path)
 	return outfile_open_in_place(o, path, false);
 }
 
+char *outfile_target(const char *path)
+{
+	struct outfile o = { .path = strdup(path) };
+	struct stat st;
+	int ret;
+
+	if (!o.path)
+		return NULL;
+	ret = outfile_resolve(&o, &st);
+	if (ret < 0) {
+		free(o.path);
+		errno = -ret;
+		return NULL;
+	}
+	return o.path;
+}
+
 int outfile_open(struct outfile *o, const char *path)
 {
 	size_t len = strlen(path);

@@ -74,6 +74,14 @@ struct outfile {
 int outfile_open(struct outfile *o, const char *path);
 
 /*
+ * outfile_target - the file outfile_open(@path) would write: @path with
+ * its symlinks followed as the table above follows them (a /proc magic
+ * link stays as it is), malloc()ed; NULL with errno set (ELOOP,
+ * ENOMEM, or what lstat() or readlink() met). Opens and creates nothing.
+ */
+char *outfile_target(const char *path);
+
+/*
  * outfile_commit - finish the file: flush; for OUTFILE_REPLACE also
  * fsync, give it the kept mode and owner and rename it over the target.
  * Returns 0, or the first -errno met while writing, flushing, syncing,

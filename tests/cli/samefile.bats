@@ -1,0 +1,103 @@
+#!/usr/bin/env bats
+# needs: -
+# One file named twice (lib/report/iopath.h): an output over one of the
+# command's inputs, two outputs that are one file, an input given twice.
+# Files compare by device and inode, so symlinks, hard links and ./ count.
+# Every refusal is exit 2, one line, nothing on stdout, every file as it
+# was and none created. Part of the bad-input battery.
+
+load common
+
+setup() {
+	common_setup
+	cp "$F"/scale/again-p*.csv "$T/"
+	IN=("$T"/again-p*.csv)
+	A=$F/gate/r480_1.csv
+	sha256sum "$T"/*.csv >"$T/sums"
+}
+
+# unchanged: every copied input as it was
+unchanged() {
+	sha256sum -c --quiet "$T/sums"
+}
+
+@test "scale -o an input (./ and a symlink): refused, the input kept" {
+	bad "-o $T/./again-p64.csv would replace the input $T/again-p64.csv" \
+		scale -o "$T/./again-p64.csv" "${IN[@]}"
+	ln -s again-p128.csv "$T/link"
+	bad "would replace the input $T/again-p128.csv" scale -o "$T/link" "${IN[@]}"
+	rm "$T/link"
+	unchanged
+}
+@test "scale --also onto a hard link of an input: refused" {
+	ln "$T/again-p256.csv" "$T/hard.json"
+	bad "--also $T/hard.json would replace the input $T/again-p256.csv" \
+		scale --also "json=$T/hard.json" "${IN[@]}"
+	rm "$T/hard.json"
+	unchanged
+}
+@test "scale: two --also naming one new file: refused, none created" {
+	bad "--also $T/r and --also $T/./r name one file" \
+		scale --also "json=$T/r" --also "csv=$T/./r" "${IN[@]}"
+	[ ! -e "$T/r" ]
+	unchanged
+}
+@test "scale: -o and --also naming one file through a dangling symlink: refused" {
+	ln -s new.txt "$T/d"
+	bad "-o $T/new.txt and --also $T/d name one file" \
+		scale -o "$T/new.txt" --also "json=$T/d" "${IN[@]}"
+	[ ! -e "$T/new.txt" ]
+	unchanged
+}
+@test "compare --also an input of the AFTER side: refused" {
+	cp "$A" "$T/b.csv"
+	sha256sum "$T/b.csv" >>"$T/sums"
+	bad "--also $T/b.csv would replace the input $T/b.csv" \
+		compare --also "json=$T/b.csv" "$A" "$T/b.csv"
+	sha256sum -c --quiet "$T/sums"
+}
+@test "compare: two --also naming one file: refused" {
+	bad "name one file" compare --also "json=$T/x" --also "csv=$T/x" "$A" "$A"
+	[ ! -e "$T/x" ]
+}
+@test "trend --also over a control's file: refused" {
+	bad "--also $T/again-p480.csv would replace the input $T/again-p480.csv" \
+		trend --slope -c "$T" --also "json=$T/again-p480.csv" "$F/scale"
+	sha256sum -c --quiet "$T/sums"
+}
+@test "trend: two --also naming one file: refused" {
+	bad "name one file" trend --also "json=$T/x" --also "csv=$T/x" "$T"
+	[ ! -e "$T/x" ]
+}
+@test "kernel -o over its --module: refused before anything else" {
+	cp "$A" "$T/m.ko"
+	bad "-o $T/./m.ko would replace the input $T/m.ko" kernel --module "$T/m.ko" -o "$T/./m.ko"
+	cmp "$A" "$T/m.ko"
+}
+@test "compare: one file twice on one side (a symlink): refused" {
+	ln -s "$PWD/$A" "$T/l.csv"
+	bad "$A and $T/l.csv are one file: its runs would count twice" \
+		compare "$A" "$T/l.csv" -- "$A"
+}
+@test "compare: one file on both sides is an A/A test, not a duplicate" {
+	run ./bench compare "$F/runs6-480.csv" "$F/runs6-480.csv"
+	[ "$status" -eq 0 ]
+}
+@test "scale: one file twice in a group: refused" {
+	bad "$T/again-p64.csv and $T/./again-p64.csv are one file" \
+		scale "$T/again-p64.csv" "$T/again-p128.csv" "$T/./again-p64.csv"
+}
+@test "trend: one file twice in the history: refused" {
+	bad "are one file: its runs would count twice" trend "$T" "$T/again-p64.csv"
+}
+@test "csv: a metadata key twice with two values is refused, naming both" {
+	sed '2a # possible_cpus: 999' "$T/again-p64.csv" >"$T/two.csv"
+	bad "two.csv:6: possible_cpus given twice" scale "$T/two.csv" "$T/again-p128.csv"
+	[[ "$stderr" == *"'64' after '999'"* ]]
+}
+@test "csv: a metadata key twice with one value is read once" {
+	sed '2a # possible_cpus: 64' "$T/again-p64.csv" >"$T/two.csv"
+	sed -n '/^# possible_cpus/p' "$T/again-p64.csv" | grep -qx '# possible_cpus: 64'
+	run ./bench show "$T/two.csv"
+	[ "$status" -eq 0 ]
+}
