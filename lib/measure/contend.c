@@ -51,7 +51,9 @@ int contend_psi_read(const char *path, uint64_t *us)
 	ssize_t n;
 	int fd, ret;
 
-	fd = open(path ? path : CONTEND_PSI_CPU, O_RDONLY | O_CLOEXEC);
+	if (!path)
+		path = getenv("KSB_PSI_CPU") ?: CONTEND_PSI_CPU;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	n = read(fd, buf, sizeof(buf) - 1);

@@ -9,7 +9,7 @@
  *
  *	struct contend c;
  *
- *	contend_start(&c, NULL);		NULL: /proc/pressure/cpu
+ *	contend_start(&c, NULL);		NULL: $KSB_PSI_CPU or /proc/pressure/cpu
  *	... the measured window ...
  *	contend_stop(&c);
  *	if (c.psi)
@@ -17,6 +17,8 @@
  *
  * A host without PSI (before 4.20, CONFIG_PSI=n, psi=0 on its command
  * line) has no such file: c.psi is false, and nothing is recorded.
+ * $KSB_PSI_CPU, when set, names the file read in its place (the tests'
+ * seam: a file they write the totals to).
  * Nothing here prints. One thread at a time per struct contend.
  */
 #ifndef KSB_LIB_MEASURE_CONTEND_H
@@ -47,14 +49,14 @@ int contend_psi_parse(const char *text, uint64_t *us);
 
 /*
  * contend_psi_read - the "some" total of the PSI file @path (NULL:
- * /proc/pressure/cpu) into *@us. Returns 0; -errno of opening or
+ * $KSB_PSI_CPU, else /proc/pressure/cpu) into *@us. Returns 0; -errno of opening or
  * reading it (-ENOENT: no PSI here; -EOPNOTSUPP, which a kernel booted
  * with psi=0 gives); -EINVAL when its text does not parse.
  */
 int contend_psi_read(const char *path, uint64_t *us);
 
 /*
- * contend_start - start a window over @path (NULL: /proc/pressure/cpu;
+ * contend_start - start a window over @path (NULL: as contend_psi_read();
  * the string must outlive @c): its clock, and the PSI total when it
  * reads. Never fails: a file that does not read leaves @c->psi false.
  */
