@@ -32,7 +32,7 @@
  *
  *	busy_count(&set->meta, &bc);		each file of a side
  *	busy_line(&bc, "runs", line, sizeof(line));
- *		"1 of 6 runs disturbed (psi cpu some > 25% of the window)"
+ *		"1 of 6 runs disturbed (psi cpu some > 40% of the window)"
  *
  * Plain data and pure functions: any thread, one writer per struct.
  */
@@ -45,7 +45,7 @@
 struct meta;
 
 /* the rule's limit: PSI cpu some, percent of a run's window */
-#define BUSY_PSI_PCT		25.0
+#define BUSY_PSI_PCT		40.0
 
 #define BUSY_KEY_PSI_PCT	"psi_cpu_some_pct"
 #define BUSY_KEY_PSI_US		"psi_cpu_some_us"
@@ -73,7 +73,7 @@ int busy_count(const struct meta *m, struct busy_count *bc);
 
 /*
  * busy_line - @bc as one line into @buf: "N of M @what disturbed (psi
- * cpu some > 25% of the window)", or "@what disturbed: not recorded"
+ * cpu some > 40% of the window)", or "@what disturbed: not recorded"
  * when no file recorded one. @what: "runs", "boots".
  */
 void busy_line(const struct busy_count *bc, const char *what, char *buf, size_t len);

@@ -178,7 +178,7 @@ vm() {
 @test "vm: a disturbed boot is booted again, both kept, and said" {
 	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"stock boot 1 disturbed: psi cpu some 100.0% of its "*" s (limit 25%), qemu "*"; booting it again"* ]]
+	[[ "$stderr" == *"stock boot 1 disturbed: psi cpu some 100.0% of its "*" s (limit 40%), qemu "*"; booting it again"* ]]
 	[[ "$stderr" != *"boot 2 disturbed"* ]]
 	m() { sed -n "s/^# $1: //p" "$T/out/stock.csv"; }
 	[ "$(m vm_disturbed_tries)" = "1:100.00" ]
@@ -205,7 +205,7 @@ vm() {
 	# boot 1 twice, disturbed both times; boot 2 disturbed, then quiet
 	[ "$(wc -l <"$T/boots")" -eq 4 ]
 	run ./bench show "$T/out/stock.csv"
-	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 25% of the window)"* ]]
+	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 40% of the window)"* ]]
 }
 
 @test "vm: --reboot-disturbed 0 keeps a disturbed boot, marked; its range is checked" {

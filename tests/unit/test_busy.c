@@ -161,7 +161,7 @@ static void test_count(void **state)
 	busy_field(&bc, line, sizeof(line));
 	assert_string_equal(line, "not recorded");
 
-	meta_set(&a, "psi_cpu_some_pct", "1:0.42 2:31.07 3:25.00 4:25.01");
+	meta_set(&a, "psi_cpu_some_pct", "1:0.42 2:71.07 3:40.00 4:40.01");
 	meta_set(&b, "psi_cpu_some_pct", "1:2.5 bad 3: 4:x 5:-1 6:99");
 	meta_set(&old, "runs_asked", "6");
 	assert_int_equal(busy_count(&old, &bc), -ENOENT);
@@ -172,7 +172,7 @@ static void test_count(void **state)
 	assert_int_equal(bc.runs, 6);
 	assert_int_equal(bc.disturbed, 3);
 	busy_line(&bc, "boots", line, sizeof(line));
-	assert_string_equal(line, "3 of 6 boots disturbed (psi cpu some > 25% of the window)");
+	assert_string_equal(line, "3 of 6 boots disturbed (psi cpu some > 40% of the window)");
 	busy_field(&bc, line, sizeof(line));
 	assert_string_equal(line, "3/6");
 }
