@@ -17,6 +17,7 @@
 
 #include "bench.h"
 #include "builtin-vm.h"
+#include "lib/report/busy.h"
 #include "lib/report/csv.h"
 #include "lib/kernel/kmod.h"
 #include "lib/kernel/spawn.h"
@@ -384,40 +385,95 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
 	return ret;
 }
 
-/*
- * Boot @c once (and again after a hang or a crash, --retries times,
- * lib/kernel/vmboot.h), keep its console and read its results back as run
- * @b + 1. Returns 0, 128 + signal when stopped, or an exit code after a
- * message.
- */
-int bv_boot(struct bv_cell *c, unsigned int b)
+/* one boot of @c as @b + 1 into @vb: 0 with @vb->guest to free, else an exit code */
+static int bv_boot_try(struct bv_cell *c, unsigned int b, struct vmboot *vb, struct bv_wait *w)
 {
 	struct vmboot_stat *bt = &c->boot[b];
-	struct bv_wait w = { .c = c, .b = b };
-	struct vmboot vb = {
+	enum vmboot_end end;
+
+	*vb = (struct vmboot) {
 		.vm = &c->vm, .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
 		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
 		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
-		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = &w,
+		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = w,
 	};
-	enum vmboot_end end = vmboot_run(&vb);
-	int ret;
-
+	end = vmboot_run(vb);
 	if (!c->qemu_line[0])
-		snprintf(c->qemu_line, sizeof(c->qemu_line), "%s", vb.qemu_line);
-	bt->tries = vb.tries;
-	bt->seconds = vb.seconds;
+		snprintf(c->qemu_line, sizeof(c->qemu_line), "%s", vb->qemu_line);
+	bt->tries = vb->tries;
+	bt->seconds = vb->seconds;
+	bt->cpu_seconds = vb->cpu_seconds;
+	bt->psi = vb->busy.psi;
+	bt->psi_us = vb->busy.psi_us;
+	bt->psi_pct = contend_psi_pct(&vb->busy);
 	switch (end) {
 	case VMBOOT_DONE:
-		break;
+		return 0;
 	case VMBOOT_STOPPED:
 		return 128 + vmg.signo;
 	case VMBOOT_GAVE_UP:
 		return bench_refused("%s boot %u failed %u times (see %s)", c->label, b + 1,
 				     bt->tries, c->k->console_path);
 	default:
-		return bench_refused("%s boot %u: %s", c->label, b + 1, vb.why);
+		return bench_refused("%s boot %u: %s", c->label, b + 1, vb->why);
 	}
+}
+
+/*
+ * a boot the rule calls disturbed (lib/report/busy.h), said on stderr and
+ * in the console file; @again: it is booted again, else kept, marked
+ */
+static void bv_disturbed(const struct bv_cell *c, unsigned int b, bool again)
+{
+	const struct vmboot_stat *bt = &c->boot[b];
+	char why[256];
+
+	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu",
+		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds);
+	fprintf(stderr, "%s: %s boot %u %s; %s\n", bench_prog, c->label, b + 1, why,
+		again ? "booting it again" :
+		"no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots");
+	if (c->k->console.f)
+		fprintf(c->k->console.f, "=== %s boot %u %s: %s\n", c->label, b + 1, why,
+			again ? "booted again" : "kept (vm_unquiet_boots)");
+}
+
+/* is boot @b's try disturbed, and another one left? (false: keep it) */
+static bool bv_reboot(struct bv_cell *c, unsigned int b)
+{
+	struct vmboot_stat *bt = &c->boot[b];
+	bool again = bt->reboots < vmg.reboot_disturbed;
+
+	if (!bt->psi || !busy_disturbed(bt->psi_pct))
+		return false;
+	bv_disturbed(c, b, again);
+	if (!again || vmg.signo) {
+		bt->unquiet = true;
+		return false;
+	}
+	bt->reboot_pct[bt->reboots++] = bt->psi_pct;
+	return true;
+}
+
+/*
+ * Boot @c once (and again after a hang or a crash, --retries times,
+ * lib/kernel/vmboot.h; again when disturbed, --reboot-disturbed times),
+ * keep its console and read its results back as run @b + 1. Returns 0,
+ * 128 + signal when stopped, or an exit code after a message.
+ */
+int bv_boot(struct bv_cell *c, unsigned int b)
+{
+	struct vmboot_stat *bt = &c->boot[b];
+	struct bv_wait w = { .c = c, .b = b };
+	struct vmboot vb;
+	int ret;
+
+	bt->reboots = 0;
+	bt->unquiet = false;
+	while (!(ret = bv_boot_try(c, b, &vb, &w)) && bv_reboot(c, b))
+		vm_guest_free(&vb.guest);
+	if (ret)
+		return ret;
 	bt->possible = vb.guest.possible;
 	bt->online = vb.guest.online;
 	ret = bv_boot_results(c, b, &vb.guest);

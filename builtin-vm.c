@@ -157,6 +157,9 @@ static const struct opt bv_opts[] = {
 		"seconds a boot may take before it is killed (300)"),
 	OPT_U64(0, "retries", &vmg.retries, 0, 10, "N",
 		"boots again after a hang or a crash (default 1)"),
+	OPT_U64(0, "reboot-disturbed", &vmg.reboot_disturbed, 0, VMBOOT_REBOOTS, "N",
+		"boots again when the host's cpu pressure disturbed\n"
+		"a boot, 0..5 (default 2; 0: keep it, marked)"),
 	OPT_STRING(0, "append", &vmg.append, "ARGS", "more kernel command line"),
 	OPT_CALL(0, "file", NULL, bv_opt_file, "SRC[=DST]",
 		 "one more file in every initramfs, as /DST (default\n"
@@ -226,6 +229,7 @@ static void bv_defaults(void)
 	vmg.memory = 1024;
 	vmg.timeout = 300;
 	vmg.retries = 1;
+	vmg.reboot_disturbed = 2;
 	vmg.outdir = ".";
 	vmg.format = FORMAT_TABLE;
 	vmg.qemu = "qemu-system-x86_64";

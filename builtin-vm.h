@@ -87,6 +87,7 @@ struct bv_global {
 	enum vm_accel accel;		/* --accel */
 	uint64_t timeout;		/* --timeout, s per boot */
 	uint64_t retries;		/* --retries, per boot */
+	uint64_t reboot_disturbed;	/* --reboot-disturbed, per boot */
 	const char *append;		/* --append, more kernel command line */
 	const char *module;		/* --module, for kernels given as images */
 	const char *kbuild;		/* --kbuild, build the module there */

@@ -144,7 +144,7 @@ int spawn_poll(struct spawn *s, unsigned long timeout_ms)
 
 	if (s->pid <= 0)
 		return 1;
-	w = waitpid(s->pid, &s->status, WNOHANG);
+	w = wait4(s->pid, &s->status, WNOHANG, &s->ru);
 	if (w == s->pid) {
 		/* the group's leader is gone: what it left behind goes with it */
 		if (s->timed_out && (s->flags & SPAWN_GROUP))

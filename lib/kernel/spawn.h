@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #define SPAWN_GROUP		(1U << 0)	/* the child leads a process group */
@@ -39,6 +40,7 @@ struct spawn {
 	unsigned int flags;		/* SPAWN_* */
 	pid_t pid;			/* set by spawn_start(); 0 once reaped */
 	int status;			/* its wait status, once reaped */
+	struct rusage ru;		/* its resource usage, once reaped by spawn_poll() */
 	bool timed_out;			/* killed by spawn_poll()/spawn_wait() at the timeout */
 	double t0;			/* CLOCK_MONOTONIC s at its start */
 };

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/report/busy.h"
 #include "lib/report/meta.h"
 #include "lib/kernel/vmboot.h"
 
@@ -110,6 +111,7 @@ static int vmboot_qemu(struct vmboot *b, const struct vm_argv *a, const struct v
 	}
 	*s = (struct spawn) { .argv = a->argv, .out_fd = fd, .err_fd = fd,
 			      .flags = SPAWN_GROUP | SPAWN_NULL_STDIN };
+	contend_start(&b->busy, NULL);
 	ret = spawn_start(s);
 	close(fd);
 	if (ret) {
@@ -120,6 +122,9 @@ static int vmboot_qemu(struct vmboot *b, const struct vm_argv *a, const struct v
 	if (ret == -ETIMEDOUT)
 		ret = 0;	/* s->timed_out says so */
 	b->seconds = spawn_now() - s->t0;
+	contend_stop(&b->busy);
+	b->cpu_seconds = (double)(s->ru.ru_utime.tv_sec + s->ru.ru_stime.tv_sec) +
+			 (double)(s->ru.ru_utime.tv_usec + s->ru.ru_stime.tv_usec) / 1e6;
 	if (ret < 0) {
 		spawn_kill(s, SIGKILL);
 		spawn_wait(s, 0);
@@ -239,9 +244,39 @@ static void vmboot_meta_list(struct meta *m, const struct vmboot_stat *st, unsig
 	meta_put(m, key, "%s", buf);
 }
 
+/*
+ * the host's contention over each boot, lib/report/busy.h's lists, put
+ * whole: a file's metadata is written again after every boot
+ */
+static void vmboot_meta_busy(struct meta *m, const struct vmboot_stat *st, unsigned int n)
+{
+	static const char *const keys[] = {
+		"vm_qemu_cpu_seconds", BUSY_KEY_PSI_US, BUSY_KEY_PSI_PCT, "vm_unquiet_boots",
+		"vm_disturbed_tries",
+	};
+	struct meta l = { 0 };
+	unsigned int b, k, r;
+
+	for (b = 0; b < n; b++) {
+		busy_list_add(&l, keys[0], b + 1, "%.2f", st[b].cpu_seconds);
+		if (st[b].psi) {
+			busy_list_add(&l, keys[1], b + 1, "%llu", st[b].psi_us);
+			busy_list_add(&l, keys[2], b + 1, "%.2f", st[b].psi_pct);
+		}
+		if (st[b].unquiet)
+			busy_list_add(&l, keys[3], b + 1, "%.2f", st[b].psi_pct);
+		for (r = 0; r < st[b].reboots && r < VMBOOT_REBOOTS; r++)
+			busy_list_add(&l, keys[4], b + 1, "%.2f", st[b].reboot_pct[r]);
+	}
+	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (meta_get(&l, keys[k]))
+			meta_put(m, keys[k], "%s", meta_get(&l, keys[k]));
+}
+
 void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n)
 {
 	vmboot_meta_list(m, st, n, "vm_boots");
 	vmboot_meta_list(m, st, n, "vm_boot_seconds");
 	vmboot_meta_list(m, st, n, "vm_boot_tries");
+	vmboot_meta_busy(m, st, n);
 }

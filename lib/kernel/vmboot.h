@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "lib/kernel/spawn.h"
+#include "lib/measure/contend.h"
 #include "lib/kernel/vm.h"
 
 /* how vmboot_run() ended */
@@ -58,6 +59,8 @@ struct vmboot {
 	/* out */
 	struct vm_guest guest;		/* VMBOOT_DONE: what the guest sent */
 	double seconds;			/* the last try: qemu's start to its exit */
+	double cpu_seconds;		/* the last try: qemu's user + sys time */
+	struct contend busy;		/* the last try: the host's PSI stall over it */
 	unsigned int tries;		/* tries made */
 	char why[768];			/* what went wrong, one line */
 	char qemu_line[2048];		/* the qemu command, words joined */
@@ -78,12 +81,21 @@ enum vmboot_end vmboot_run(struct vmboot *b);
  */
 int vmboot_check_cpus(const struct vm_config *c, const struct vm_guest *g, char *why, size_t len);
 
+#define VMBOOT_REBOOTS	5		/* disturbed boots booted again, at most */
+
 /* what one boot said, for the metadata */
 struct vmboot_stat {
 	unsigned int possible;		/* possible CPUs, as the guest counted them */
 	unsigned int online;		/* online CPUs, as the guest counted them */
 	double seconds;			/* qemu's start to its exit, wall clock */
+	double cpu_seconds;		/* qemu's user + sys time over them */
+	bool psi;			/* the host has PSI: psi_us and psi_pct count */
+	unsigned long long psi_us;	/* the host's PSI cpu some stall over them, us */
+	double psi_pct;			/* the same, % of seconds */
 	unsigned int tries;		/* boots it took: 1 + retries */
+	unsigned int reboots;		/* disturbed boots booted again, at most VMBOOT_REBOOTS */
+	double reboot_pct[VMBOOT_REBOOTS]; /* each one's psi_pct */
+	bool unquiet;			/* kept although disturbed: no boot left */
 };
 
 struct meta;
@@ -91,7 +103,11 @@ struct meta;
 /*
  * vmboot_meta - @n boots' @st into @m as "run:value" lists:
  * vm_boots "1:480/2 2:480/2" (possible/online), vm_boot_seconds
- * "1:6.1 2:5.9", vm_boot_tries "1:1 2:2".
+ * "1:6.1 2:5.9", vm_boot_tries "1:1 2:2", vm_qemu_cpu_seconds
+ * "1:5.71 2:4.02", and where the host has PSI psi_cpu_some_us and
+ * psi_cpu_some_pct (lib/report/busy.h); vm_disturbed_tries "2:31.07"
+ * the boots booted again as disturbed, with their psi %, and
+ * vm_unquiet_boots "3:40.10" the boots kept though disturbed.
  */
 void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n);
 

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/measure/contend.h"
+#include "lib/report/busy.h"
 #include "lib/report/csv.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
@@ -36,7 +38,7 @@ static void runs_child_main(const struct runs_ops *ops, unsigned int run, FILE *
 
 int runs_poll(struct runs_child *c)
 {
-	pid_t w = waitpid(c->pid, &c->status, WNOHANG);
+	pid_t w = wait4(c->pid, &c->status, WNOHANG, &c->ru);
 
 	return w == c->pid ? 1 : w < 0 ? -errno : 0;
 }
@@ -143,13 +145,29 @@ static int runs_collect(struct runs *rs, const struct runs_ops *ops,
 	return ret;
 }
 
+/* run @run's contention over @w, with its child's @ru, into the set's lists */
+static void runs_contention(struct runs *rs, unsigned int run, const struct contend *w,
+			    const struct rusage *ru)
+{
+	struct meta *m = &rs->all->meta;
+
+	busy_list_add(m, "run_seconds", run, "%.2f", w->seconds);
+	busy_list_add(m, "run_nivcsw", run, "%ld", ru->ru_nivcsw);
+	if (!w->psi)
+		return;
+	busy_list_add(m, BUSY_KEY_PSI_US, run, "%llu", (unsigned long long)w->psi_us);
+	busy_list_add(m, BUSY_KEY_PSI_PCT, run, "%.2f", contend_psi_pct(w));
+}
+
 /* one run: its temp file, its child, the wait, what it left */
 static int runs_one(struct runs *rs, const struct runs_ops *ops, unsigned int run,
 		    struct runs_error *err)
 {
 	struct runs_child c = { .run = run };
+	unsigned int had = rs->n;
 	pid_t parent = getpid();
 	FILE *tmp = tmpfile();
+	struct contend w;
 	int ret;
 
 	if (!tmp)
@@ -162,12 +180,16 @@ static int runs_one(struct runs *rs, const struct runs_ops *ops, unsigned int ru
 	}
 	if (!c.pid)
 		runs_child_main(ops, run, tmp, parent);
+	contend_start(&w, NULL);
 	setpgid(c.pid, c.pid);	/* as the child does: no window for the tty's SIGINT */
 	ret = ops->wait(ops->priv, &c);
+	contend_stop(&w);
 	if (ret)
 		runs_fail(err, ret, "waitpid", -ret);
 	else
 		ret = runs_collect(rs, ops, &c, tmp, err);
+	if (!ret && rs->n > had)
+		runs_contention(rs, run, &w, &c.ru);
 	fclose(tmp);
 	return ret;
 }

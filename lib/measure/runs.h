@@ -51,6 +51,14 @@
  * into the merge over the runs only (RESULTS_MERGED_CPUS_ONLY), so that
  * the set does not grow with runs x CPUs.
  *
+ * THE HOST'S CONTENTION
+ *
+ * Each run's window is its child's life, fork to reap. Over it
+ * runs_measure() records, in the set's metadata as "RUN:VALUE" lists
+ * (lib/report/busy.h): run_seconds, run_nivcsw (the involuntary context
+ * switches of the child's threads, from its rusage), and where the host
+ * has PSI psi_cpu_some_us and psi_cpu_some_pct (lib/measure/contend.h).
+ *
  * RETURNS AND THREADS
  *
  * Actions return 0 or -errno, with one line in a struct runs_error
@@ -63,6 +71,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 struct csv_error;
@@ -83,6 +92,7 @@ struct runs_child {
 	pid_t pid;			/* the child */
 	unsigned int run;		/* its run, 1..asked */
 	int status;			/* its wait status, once runs_poll() reaped it */
+	struct rusage ru;		/* its resource usage, once reaped */
 };
 
 struct runs_ops {
@@ -106,7 +116,8 @@ struct runs_error {
 
 /*
  * runs_measure - run @ops->child in a fresh process for runs 1..asked,
- * one at a time, and read each one's CSV back into @rs (runs_absorb()).
+ * one at a time, and read each one's CSV back into @rs (runs_absorb()),
+ * each run's contention with it (THE HOST'S CONTENTION).
  * Before each run a pending SIGINT/SIGTERM (runs_stop_pending()) sets
  * *@ops->signo, and no further run starts once it is set.
  * Returns 0 (every run, or every run until the stop: @rs->n says how
@@ -121,7 +132,7 @@ int runs_measure(struct runs *rs, const struct runs_ops *ops,
 		 struct runs_error *err);
 
 /*
- * runs_poll - reap @c's child if it ended: 1 (@c->status set), 0 still
+ * runs_poll - reap @c's child if it ended: 1 (@c->status and @c->ru set), 0 still
  * running, or waitpid()'s -errno. Never blocks.
  * runs_signal - send @sig to @c's child. 0 or -errno.
  */

@@ -8,6 +8,9 @@ common_setup() {
 	cd "$BATS_TEST_DIRNAME/../.." || return 1
 	F=tests/fixtures
 	T=$BATS_TEST_TMPDIR
+	# the host's cpu pressure is not the tests': a quiet PSI file in its place
+	printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=0\n' >"$T/psi"
+	export KSB_PSI_CPU=$T/psi
 }
 
 # public_bench: PUB, a directory holding a copy of bench that an

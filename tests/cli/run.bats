@@ -176,6 +176,24 @@ variants() {
 	[ ! -e "$T/root/opt/ksb/bin/kstats-bench" ]
 }
 
+@test "--runs: each run's window, involuntary switches and PSI stall, counted by show" {
+	# the fake PSI file's total never moves: no stall
+	./bench run -q --runs 2 -n 64 -o "$T/r.csv" >/dev/null
+	m() { sed -n "s/^# $1: //p" "$T/r.csv"; }
+	[ "$(m psi_cpu_some_pct)" = "1:0.00 2:0.00" ]
+	[ "$(m psi_cpu_some_us)" = "1:0 2:0" ]
+	[[ "$(m run_nivcsw)" =~ ^1:[0-9]+\ 2:[0-9]+$ ]]
+	[[ "$(m run_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
+	run ./bench show "$T/r.csv"
+	[ "${lines[-1]}" = "0 of 2 runs disturbed (psi cpu some > 40% of the window)" ]
+	# a host without PSI: no stall recorded, show says nothing of it
+	KSB_PSI_CPU=/nonexistent/cpu ./bench run -q --runs 2 -n 64 -o "$T/n.csv" >/dev/null
+	! grep -q '^# psi_cpu_some' "$T/n.csv"
+	grep -q '^# run_nivcsw: 1:[0-9]* 2:[0-9]*$' "$T/n.csv"
+	run ./bench show "$T/n.csv"
+	[[ "$output" != *"runs disturbed"* ]]
+}
+
 @test "--runs 3: each run's rows, their merge, runs: 3" {
 	./bench run -q --runs 3 -n 64 -o "$T/r.csv" >"$T/out"
 	grep -qx '# runs: 3' "$T/r.csv"

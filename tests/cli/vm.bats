@@ -176,6 +176,56 @@ vm() {
 	[ "$(sed -n 's/^# runs: //p' "$T/out/stock.csv")" = 2 ]
 }
 
+@test "vm: a disturbed boot is booted again, both kept, and said" {
+	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"stock boot 1 disturbed: psi cpu some 100.0% of its "*" s (limit 40%), qemu "*"; booting it again"* ]]
+	[[ "$stderr" != *"boot 2 disturbed"* ]]
+	m() { sed -n "s/^# $1: //p" "$T/out/stock.csv"; }
+	[ "$(m vm_disturbed_tries)" = "1:100.00" ]
+	[ "$(m psi_cpu_some_pct)" = "1:0.00 2:0.00" ]
+	[ "$(m psi_cpu_some_us)" = "1:0 2:0" ]
+	[[ "$(m vm_qemu_cpu_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
+	[ -z "$(m vm_unquiet_boots)" ]
+	[ "$(m runs)" = 2 ]
+	grep -qx "=== stock boot 1 disturbed: psi cpu some 100.0% of its .* booted again" "$T/out/stock.console"
+	[ "$(grep -c '^=== stock boot 1, try 1' "$T/out/stock.console")" -eq 2 ]
+}
+
+@test "vm: a boot with no quiet try left is kept, marked in the file and on stderr" {
+	FAKE_QEMU=busy=3 FAKE_QEMU_LOG=$T/boots vm -B 2 -p 4 --reboot-disturbed 1 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"stock boot 1 disturbed: "*"; booting it again"* ]]
+	[[ "$stderr" == *"stock boot 1 disturbed: "*"; no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots"* ]]
+	[[ "$stderr" == *"stock boot 2 disturbed: "*"; booting it again"* ]]
+	m() { sed -n "s/^# $1: //p" "$T/out/stock.csv"; }
+	[ "$(m vm_disturbed_tries)" = "1:100.00 2:100.00" ]
+	[ "$(m vm_unquiet_boots)" = "1:100.00" ]
+	[ "$(m psi_cpu_some_pct)" = "1:100.00 2:0.00" ]
+	[ "$(m runs)" = 2 ]
+	# boot 1 twice, disturbed both times; boot 2 disturbed, then quiet
+	[ "$(wc -l <"$T/boots")" -eq 4 ]
+	run ./bench show "$T/out/stock.csv"
+	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 40% of the window)"* ]]
+}
+
+@test "vm: --reboot-disturbed 0 keeps a disturbed boot, marked; its range is checked" {
+	FAKE_QEMU=busy=1 FAKE_QEMU_LOG=$T/boots vm -B 1 -p 4 --reboot-disturbed 0 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"stock boot 1 disturbed: "*"; no quiet boot within --reboot-disturbed: kept"* ]]
+	[ "$(sed -n 's/^# vm_unquiet_boots: //p' "$T/out/stock.csv")" = "1:100.00" ]
+	[ "$(wc -l <"$T/boots")" -eq 1 ]
+	bad "--reboot-disturbed: '6' is not an integer in 0..5" vm --reboot-disturbed 6 "$IMG" -- run
+}
+
+@test "vm: a host without PSI records no stall, and reboots nothing" {
+	KSB_PSI_CPU=/nonexistent/cpu FAKE_QEMU=busy=1 vm -B 1 -p 4 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *disturbed* ]]
+	! grep -q "psi_cpu_some" "$T/out/stock.csv"
+	grep -q "^# vm_qemu_cpu_seconds: 1:" "$T/out/stock.csv"
+}
+
 @test "vm: the guest command's usage error is ours, exit 2, with its message" {
 	FAKE_QEMU=rc=2 vm -B 1 "$IMG" -- run -n 16
 	[ "$status" -eq 2 ]

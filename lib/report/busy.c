@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * busy.c - the rule that calls a run disturbed, and the per-run lists
+ * of contention (see busy.h).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/report/busy.h"
+#include "lib/report/meta.h"
+
+bool busy_disturbed(double psi_pct)
+{
+	return psi_pct > BUSY_PSI_PCT;
+}
+
+/* the next "RUN:VALUE" pair of a list at *@p: 0 and *@p past it, or -1 at its end */
+static int busy_next(const char **p, unsigned int *run, const char **val, size_t *vlen)
+{
+	const char *s = *p + strspn(*p, " ");
+	char *end;
+
+	if (!*s)
+		return -1;
+	*p = s + strcspn(s, " ");
+	*run = (unsigned int)strtoul(s, &end, 10);
+	if (end == s || *end != ':' || end + 1 >= *p) {
+		*run = 0;
+		*val = NULL;
+		return 0;
+	}
+	*val = end + 1;
+	*vlen = (size_t)(*p - *val);
+	return 0;
+}
+
+int busy_count(const struct meta *m, struct busy_count *bc)
+{
+	const char *p = meta_get(m, BUSY_KEY_PSI_PCT), *val;
+	unsigned int run;
+	size_t vlen;
+	char num[32], *end;
+	double pct;
+
+	if (!p)
+		return -ENOENT;
+	bc->files++;
+	while (!busy_next(&p, &run, &val, &vlen)) {
+		if (!val || vlen >= sizeof(num))
+			continue;
+		memcpy(num, val, vlen);
+		num[vlen] = 0;
+		pct = strtod(num, &end);
+		if (end == num || *end || pct < 0)
+			continue;
+		bc->runs++;
+		bc->disturbed += busy_disturbed(pct);
+	}
+	return 0;
+}
+
+void busy_line(const struct busy_count *bc, const char *what, char *buf, size_t len)
+{
+	if (!bc->files)
+		snprintf(buf, len, "%s disturbed: not recorded", what);
+	else
+		snprintf(buf, len, "%u of %u %s disturbed (psi cpu some > %g%% of the window)",
+			 bc->disturbed, bc->runs, what, BUSY_PSI_PCT);
+}
+
+void busy_field(const struct busy_count *bc, char *buf, size_t len)
+{
+	if (!bc->files)
+		snprintf(buf, len, "not recorded");
+	else
+		snprintf(buf, len, "%u/%u", bc->disturbed, bc->runs);
+}
+
+int busy_list_add(struct meta *m, const char *key, unsigned int run, const char *fmt, ...)
+{
+	const char *old = meta_get(m, key);
+	char val[META_VAL];
+	size_t used = 0;
+	va_list ap;
+	int n;
+
+	if (old && *old)
+		used = (size_t)snprintf(val, sizeof(val), "%s ", old);
+	if (used >= sizeof(val))
+		return -ENOSPC;
+	used += (size_t)snprintf(val + used, sizeof(val) - used, "%u:", run);
+	if (used >= sizeof(val))
+		return -ENOSPC;
+	va_start(ap, fmt);
+	n = vsnprintf(val + used, sizeof(val) - used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || used + (size_t)n >= sizeof(val))
+		return -ENOSPC;
+	return meta_put(m, key, "%s", val);
+}
+
+int busy_list_get(const struct meta *m, const char *key, unsigned int run, char *buf,
+		  size_t len)
+{
+	const char *p = meta_get(m, key), *val;
+	unsigned int r;
+	size_t vlen;
+	int ret = -ENOENT;
+
+	while (p && !busy_next(&p, &r, &val, &vlen))
+		if (val && r == run) {
+			snprintf(buf, len, "%.*s", (int)vlen, val);
+			ret = 0;
+		}
+	return ret;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * busy.h - was a run disturbed by the host's other work? The rule, in
+ * one place, over the contention each run recorded in its file's
+ * metadata (lib/measure/contend.h measures it), and the "run:value"
+ * lists that carry it.
+ *
+ * THE KEYS, one "RUN:VALUE" pair per run or boot, space-separated:
+ *
+ *	psi_cpu_some_pct	"1:0.42 2:31.07"  PSI cpu some, % of the window
+ *	psi_cpu_some_us		"1:25012 2:1903340"  the same, microseconds
+ *	run_seconds		"1:5.93 2:6.12"   bench run: each run's window
+ *	run_nivcsw		"1:12 2:388"      bench run: involuntary context
+ *						  switches of the run's process
+ *	vm_qemu_cpu_seconds	"1:5.71 2:4.02"   bench vm: qemu's user+sys time
+ *						  (its window: vm_boot_seconds)
+ *	vm_disturbed_tries	"2:31.07"         bench vm: boots booted again
+ *						  for the rule, boot:psi %
+ *	vm_unquiet_boots	"2:31.07"         bench vm: boots kept although
+ *						  disturbed (no quiet try left)
+ *
+ * A file written before these keys, or on a host without PSI, has no
+ * psi_cpu_some_pct: its runs are "not recorded", never an error.
+ *
+ * THE RULE (busy_disturbed()): a run is disturbed when the host's PSI
+ * cpu "some" stall passed BUSY_PSI_PCT percent of its window. The limit
+ * and the figures that chose it are in docs/measurements.md ("Disturbed
+ * runs").
+ *
+ *	struct busy_count bc = { 0 };
+ *	char line[128];
+ *
+ *	busy_count(&set->meta, &bc);		each file of a side
+ *	busy_line(&bc, "runs", line, sizeof(line));
+ *		"1 of 6 runs disturbed (psi cpu some > 40% of the window)"
+ *
+ * Plain data and pure functions: any thread, one writer per struct.
+ */
+#ifndef KSB_BUSY_H
+#define KSB_BUSY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct meta;
+
+/* the rule's limit: PSI cpu some, percent of a run's window */
+#define BUSY_PSI_PCT		40.0
+
+#define BUSY_KEY_PSI_PCT	"psi_cpu_some_pct"
+#define BUSY_KEY_PSI_US		"psi_cpu_some_us"
+
+/*
+ * busy_disturbed - the rule: true when a run whose window saw @psi_pct
+ * percent of PSI cpu "some" stall was disturbed (@psi_pct >
+ * BUSY_PSI_PCT).
+ */
+bool busy_disturbed(double psi_pct);
+
+/* runs counted over one or more files */
+struct busy_count {
+	unsigned int runs;		/* runs with a PSI figure */
+	unsigned int disturbed;		/* of those, disturbed by the rule */
+	unsigned int files;		/* files that recorded one */
+};
+
+/*
+ * busy_count - add the runs of @m's psi_cpu_some_pct list to @bc (a
+ * pair that does not parse is not counted). Returns 0, or -ENOENT when
+ * @m has no such key (not recorded; @bc unchanged).
+ */
+int busy_count(const struct meta *m, struct busy_count *bc);
+
+/*
+ * busy_line - @bc as one line into @buf: "N of M @what disturbed (psi
+ * cpu some > 40% of the window)", or "@what disturbed: not recorded"
+ * when no file recorded one. @what: "runs", "boots".
+ */
+void busy_line(const struct busy_count *bc, const char *what, char *buf, size_t len);
+
+/*
+ * busy_field - @bc as a machine field's value into @buf: "N/M", or
+ * "not recorded".
+ */
+void busy_field(const struct busy_count *bc, char *buf, size_t len);
+
+/*
+ * busy_list_add - append "@run:VALUE" (printf-style) to @key's list in
+ * @m, a space before it when the list has pairs: the per-run lists
+ * above. Returns 0, -ENOSPC (the table is full, or the list would pass
+ * a value's length: nothing added).
+ */
+int busy_list_add(struct meta *m, const char *key, unsigned int run, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
+ * busy_list_get - the value of @run's pair in @m's @key list into
+ * @buf (the last one when @run has several). Returns 0, -ENOENT (no
+ * such key, or no pair of @run).
+ */
+int busy_list_get(const struct meta *m, const char *key, unsigned int run, char *buf,
+		  size_t len);
+
+#endif /* KSB_BUSY_H */
