@@ -76,18 +76,21 @@ static const char trend_tail[] =
 	"--window), n=BEFORE+AFTER runs, and regression or improvement. A series\n"
 	"without one says so. Then a closing TREND line.\n"
 	"\n"
-	"With --control, the figure is each night's subject/control ratio of their\n"
-	"median runs (x1.012): a shift of the machine shared by both cancels out.\n"
-	"Each line then ends with the subject's and the control's own medians, and\n"
-	"TREND with control=paired. Without it, a change point may be the machine's\n"
-	"(a note on stderr says so).\n"
+	"With --control, the figure is each night's subject/control of their median\n"
+	"runs (x1.012), the control's movement taken at theta of its size: theta is\n"
+	"the Theil-Sen slope of the subject's log nightly median on the control's,\n"
+	"in [0, 1] (regression adjustment, CUPED). A shift of the machine shared by\n"
+	"both (theta near 1) cancels out; a control that moves alone (theta near 0)\n"
+	"adds none of its noise. Each line then ends with the subject's and the\n"
+	"control's own medians and theta, and TREND with control=paired. Without\n"
+	"it, a change point may be the machine's (a note on stderr says so).\n"
 	"\n"
 	"With --slope, each night is one figure, what the series costs per possible\n"
 	"CPU that night (25.1ns/CPU): the change points are the slope's. With\n"
 	"--control too, the figure is the ratio of the two sides' slopes.\n"
 	"\n"
 	"Exit: 0 no recent regression, 1 a series' newest change point is a\n"
-	"regression that starts within the last --recent runs, 2 bad input.\n";
+	"regression that starts within the last --recent nights, 2 bad input.\n";
 
 /* a double in [@lo, @hi) (@hi 0: no bound), for --alpha and --min-change */
 static int trend_double(const struct opt *o, const char *arg, double lo, double hi,
@@ -161,14 +164,16 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			"6..1000 (default " BENCH_STR(TREND_WINDOW) "; 18 or more at alpha 0.001)"),
 		OPT_U64(0, "recent", &o->recent, 1, UINT32_MAX, "N",
 			"exit 1 for a regression starting in the last N\n"
-			"runs of its series, 1..2^32-1 (default " BENCH_STR(TREND_RECENT) ")"),
+			"nights (files; paired or --slope, the nights),\n"
+			"1..2^32-1 (default " BENCH_STR(TREND_RECENT) ")"),
 		OPT_U64(0, "seed", &o->seed, 0, UINT64_MAX, "S",
 			"the permutations' generator (default 1)"),
 		OPT_CALL('c', "control", &o->control, trend_control, "FILE|DIR",
 			 "a pinned baseline's results, measured beside the\n"
 			 "subject every night (repeatable): change points of\n"
-			 "the nightly ratio subject/control, night i of each\n"
-			 "side in its own time order (docs/trend-control.md)"),
+			 "the nightly subject/control, the control taken by\n"
+			 "its fitted share theta, night i of each side in its\n"
+			 "own time order (docs/trend-control.md)"),
 		OPT_FLAG(0, "slope", &o->slope,
 			 "the history of a sweep: a night is the files of one\n"
 			 "directory (bench vm -p A,B,... -o NIGHT/), its\n"
@@ -283,7 +288,8 @@ static int trend_detect_all(const struct trend_opts *o, struct hist *h)
 	for (i = 0; i < h->ns; i++) {
 		struct hist_series *s = &h->s[i];
 
-		ret = trend_detect(s->x, s->n, &cfg, &s->cp, &s->nr_cp);
+		ret = h->paired ? hist_fit_detect(s, &cfg) :
+				  trend_detect(s->x, s->n, &cfg, &s->cp, &s->nr_cp);
 		if (ret == -ENOMEM)
 			return trend_nomem();
 		if (ret) {
