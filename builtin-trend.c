@@ -27,9 +27,10 @@
 
 /*
  * The nightly job's question: did the newest change point of a series
- * move it up by more than the threshold, within the last runs? 12 runs
- * are four nights of bench run --runs 3: a change is found once 3 runs
- * after it are in, and the job keeps failing on it for a few nights.
+ * move it up by more than the threshold, within the last nights (files;
+ * with --control or --slope, the nights those make)? A change is found
+ * once 3 figures after it are in (one night of bench run --runs 3, three
+ * nights paired), and the job keeps failing on it for 12 nights.
  */
 #define TREND_RECENT	12
 /* a test costs window^2 per shuffle and (window + 1)^2 doubles: 8 MB here */
@@ -41,7 +42,7 @@ struct trend_opts {
 	double alpha;			/* --alpha, in [TREND_MIN_ALPHA, 1) */
 	double min_change_pct;		/* --min-change, percent, >= 0 */
 	uint64_t window;		/* --window, runs */
-	uint64_t recent;		/* --recent, runs */
+	uint64_t recent;		/* --recent, nights */
 	uint64_t seed;			/* --seed */
 	int format;			/* --format, an index of trendfmt_writers[] */
 	struct outset also;		/* --also FMT=FILE */
@@ -125,7 +126,11 @@ static int trend_control(const struct opt *o, const char *arg, char *why, size_t
 	struct stat st;
 	int ret;
 
-	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
+	if (stat(arg, &st)) {
+		snprintf(why, len, "--control: '%s': %s", arg, strerror(errno));
+		return -EINVAL;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		ret = hist_add_dir(o->value, arg);
 		if (ret == -ENODATA)
 			ret = hist_add_nights(o->value, arg);
@@ -227,6 +232,21 @@ static int trend_files(struct hist *h, int argc, char **argv)
 		}
 	}
 	return ret ? trend_nomem() : 0;
+}
+
+/* a control that is (in part) the subject's own files: its ratio is 1 every night */
+static int trend_not_self(const struct hist *h, const struct hist *ctl)
+{
+	unsigned int a, b;
+	int ret = hist_shared_file(ctl, h, &a, &b);
+
+	if (ret < 0)
+		return trend_nomem();
+	if (!ret)
+		return 0;
+	fprintf(stderr, "%s: --control: %s is the subject's %s: a control must be measured apart from the subject\n",
+		bench_prog, ctl->f[a].path, h->f[b].path);
+	return EXIT_USAGE;
 }
 
 /* a lib/report/history.h error: 0, the message of @why and EXIT_USAGE, or EXIT_ENV */
@@ -357,7 +377,7 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 	if (ret)
 		return ret;
 	trendfmt_tally(&t, &n);
-	if (o->format == TRENDFMT_TABLE && !h->paired && n.change_points)
+	if (!h->paired && n.change_points)
 		fprintf(stderr, "%s: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)\n",
 			bench_prog);
 	return n.failing ? EXIT_REGRESSION : EXIT_DONE;
@@ -394,6 +414,8 @@ int cmd_trend(int argc, char **argv)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	}
 	ret = trend_files(&h, argc, argv);
+	if (!ret)
+		ret = trend_not_self(&h, &o.control);
 	if (!ret && outset_open(&o.also, why, sizeof(why))) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 		ret = EXIT_USAGE;

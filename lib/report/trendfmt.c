@@ -25,11 +25,11 @@ enum cmp_verdict trendfmt_verdict(const struct trendfmt *t, const struct trend_c
 	return c->change.est < -th ? CMP_IMPROVEMENT : CMP_BELOW;
 }
 
-/* the first run after @c is among the last --recent runs of @s */
+/* the first run after @c is in one of the history's last --recent nights (files) */
 static bool tfm_recent(const struct trendfmt *t, const struct hist_series *s,
 		       const struct trend_cp *c)
 {
-	return s->n - c->idx <= t->recent;
+	return t->h->nf - s->r[c->idx].file <= t->recent;
 }
 
 bool trendfmt_failing(const struct trendfmt *t, const struct hist_series *s)

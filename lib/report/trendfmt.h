@@ -55,7 +55,7 @@ struct trendfmt {
 	double alpha;			/* a change point's p at most */
 	double min_change_pct;		/* the threshold, % */
 	unsigned long window;		/* runs one test sees at most */
-	unsigned long recent;		/* a regression in the last N runs fails */
+	unsigned long recent;		/* a regression in the last N nights (files) fails */
 	unsigned long seed;		/* the permutations' */
 	const char *origin;		/* kcidb: --origin, NULL: KCIDB_ORIGIN */
 };

@@ -34,9 +34,10 @@ setup() {
 
 @test "trend: --recent decides the exit; the same output twice, and the change with another seed" {
 	gate_ref_history "$T/h"
-	run ./bench trend --recent 6 "$T/h"
+	# the change is in the third newest of 9 files: --recent counts nights, not runs
+	run ./bench trend --recent 3 "$T/h"
 	[ "$status" -eq 1 ]
-	run ./bench trend --recent 5 "$T/h"
+	run ./bench trend --recent 2 "$T/h"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"  regression" ]]
 	[[ "$output" == *"failing=0 "*"verdict=ok"* ]]
@@ -98,8 +99,10 @@ setup() {
 
 @test "trend -f csv, runs, json, markdown" {
 	gate_ref_history "$T/h"
-	run ./bench trend -f csv "$T/h"
+	run --separate-stderr ./bench trend -f csv "$T/h"
 	[ "$status" -eq 1 ]
+	# the note goes to stderr in every format, never into the report
+	[ "$stderr" = "bench trend: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)" ]
 	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
 	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
 	[ "${#lines[@]}" -eq 2 ]
@@ -238,7 +241,29 @@ nights() {
 	bad "$T/n/control/n040.csv: no synth old runs in it (night 40)" trend -c "$T/n/control" "$T/n/subject"
 	mkdir "$T/empty"
 	bad "--control: $T/empty: no .csv files in it" trend -c "$T/empty" "$T/n/subject"
-	bad "$T/nope.csv: No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
+	bad "--control: '$T/nope.csv': No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
+	bad "--control: '': No such file or directory" trend -c '' "$T/n/subject"
+}
+
+@test "trend --control: the subject's own files, by link or ./, or a control in another unit: exit 2" {
+	nights "$T/n"
+	bad "--control: $T/n/subject/n001.csv is the subject's $T/n/subject/n001.csv: a control must be measured apart from the subject" \
+		trend -c "$T/n/subject" "$T/n/subject"
+	ln "$T/n/subject/n007.csv" "$T/hard.csv"
+	ln -s "$T/n/subject/n003.csv" "$T/soft.csv"
+	bad "--control: $T/hard.csv is the subject's $T/n/subject/n007.csv: a control must be measured apart from the subject" \
+		trend -c "$T/hard.csv" "$T/n/subject"
+	bad "--control: $T/soft.csv is the subject's $T/n/subject/n003.csv: a control must be measured apart from the subject" \
+		trend -c "$T/soft.csv" "$T/n/subject"
+	bad "--control: $T/n/./subject/n002.csv is the subject's $T/n/subject/n002.csv: a control must be measured apart from the subject" \
+		trend -c "$T/n/./subject/n002.csv" "$T/n/subject"
+	# the --also report is not written either
+	bad "--control: $T/n/subject/n001.csv is the subject's $T/n/subject/n001.csv: a control must be measured apart from the subject" \
+		trend --also "csv=$T/out.csv" -c "$T/n/subject" "$T/n/subject"
+	[ ! -e "$T/out.csv" ]
+	sed -i 's/^# unit: ns$/# unit: cycles/' "$T"/n/control/*.csv
+	bad "the control's $T/n/control/n001.csv is in cycles, the subject's $T/n/subject/n001.csv in ns: the two sides must measure in one unit" \
+		trend -c "$T/n/control" "$T/n/subject"
 }
 
 # ---- the history of a sweep: the nightly slope (trend --slope) ----
