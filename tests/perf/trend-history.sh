@@ -45,10 +45,11 @@ esac
 dir=${2:-results/trend-history-$(date -u +%Y%m%dT%H%M%SZ)}
 [ -x ./bench ] || make -s bench
 mkdir -p "$dir/step" "$dir/aa" "$dir/aa2"
-# the control's runs a night: its night median is half the paired
-# ratio's variance, so a control with more runs than the subject gives
-# the pairing less noise of its own. At 3 the criterion held in 2 of 4
-# repetitions, at 6 in 3 of 4 (docs/trend-control.md)
+# the control's runs a night: with as many as the subject's, its night
+# median is half the plain ratio's variance, with twice as many a third,
+# so a control with more runs gives the pairing less noise of its own.
+# With the plain ratio the criterion held in 2 of 4 repetitions at 3, in
+# 3 of 4 at 6; adjusted by theta, in 4 of 4 at 6 (docs/trend-control.md)
 control_runs=${TH_CONTROL_RUNS:-6}
 case $control_runs in
 '' | *[!0-9]* | 0) echo "trend-history.sh: TH_CONTROL_RUNS must be a number of runs, 1 or more, got '$control_runs'" >&2; exit 2 ;;
