@@ -226,11 +226,11 @@ int hist_shared_file(const struct hist *a, const struct hist *b, unsigned int *i
 		if (stat(a->f[i].path, &sa))
 			continue;
 		for (j = 0; j < b->nf && !ret; j++) {
-			if (sb[j].st_ino && sa.st_dev == sb[j].st_dev && sa.st_ino == sb[j].st_ino) {
-				*ia = i;
-				*ib = j;
-				ret = 1;
-			}
+			if (!sb[j].st_ino || sa.st_dev != sb[j].st_dev || sa.st_ino != sb[j].st_ino)
+				continue;
+			*ia = i;
+			*ib = j;
+			ret = 1;
 		}
 	}
 	free(sb);
