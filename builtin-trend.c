@@ -27,9 +27,10 @@
 
 /*
  * The nightly job's question: did the newest change point of a series
- * move it up by more than the threshold, within the last runs? 12 runs
- * are four nights of bench run --runs 3: a change is found once 3 runs
- * after it are in, and the job keeps failing on it for a few nights.
+ * move it up by more than the threshold, within the last nights (files;
+ * with --control or --slope, the nights those make)? A change is found
+ * once 3 figures after it are in (one night of bench run --runs 3, three
+ * nights paired), and the job keeps failing on it for 12 nights.
  */
 #define TREND_RECENT	12
 /* a test costs window^2 per shuffle and (window + 1)^2 doubles: 8 MB here */
@@ -41,7 +42,7 @@ struct trend_opts {
 	double alpha;			/* --alpha, in [TREND_MIN_ALPHA, 1) */
 	double min_change_pct;		/* --min-change, percent, >= 0 */
 	uint64_t window;		/* --window, runs */
-	uint64_t recent;		/* --recent, runs */
+	uint64_t recent;		/* --recent, nights */
 	uint64_t seed;			/* --seed */
 	int format;			/* --format, an index of trendfmt_writers[] */
 	struct outset also;		/* --also FMT=FILE */
@@ -76,18 +77,21 @@ static const char trend_tail[] =
 	"--window), n=BEFORE+AFTER runs, and regression or improvement. A series\n"
 	"without one says so. Then a closing TREND line.\n"
 	"\n"
-	"With --control, the figure is each night's subject/control ratio of their\n"
-	"median runs (x1.012): a shift of the machine shared by both cancels out.\n"
-	"Each line then ends with the subject's and the control's own medians, and\n"
-	"TREND with control=paired. Without it, a change point may be the machine's\n"
-	"(a note on stderr says so).\n"
+	"With --control, the figure is each night's subject/control of their median\n"
+	"runs (x1.012), the control's movement taken at theta of its size: theta is\n"
+	"the Theil-Sen slope of the subject's log nightly median on the control's,\n"
+	"in [0, 1] (regression adjustment, CUPED). A shift of the machine shared by\n"
+	"both (theta near 1) cancels out; a control that moves alone (theta near 0)\n"
+	"adds none of its noise. Each line then ends with the subject's and the\n"
+	"control's own medians and theta, and TREND with control=paired. Without\n"
+	"it, a change point may be the machine's (a note on stderr says so).\n"
 	"\n"
 	"With --slope, each night is one figure, what the series costs per possible\n"
 	"CPU that night (25.1ns/CPU): the change points are the slope's. With\n"
 	"--control too, the figure is the ratio of the two sides' slopes.\n"
 	"\n"
 	"Exit: 0 no recent regression, 1 a series' newest change point is a\n"
-	"regression that starts within the last --recent runs, 2 bad input.\n";
+	"regression that starts within the last --recent nights, 2 bad input.\n";
 
 /* a double in [@lo, @hi) (@hi 0: no bound), for --alpha and --min-change */
 static int trend_double(const struct opt *o, const char *arg, double lo, double hi,
@@ -122,7 +126,11 @@ static int trend_control(const struct opt *o, const char *arg, char *why, size_t
 	struct stat st;
 	int ret;
 
-	if (!stat(arg, &st) && S_ISDIR(st.st_mode)) {
+	if (stat(arg, &st)) {
+		snprintf(why, len, "--control: '%s': %s", arg, strerror(errno));
+		return -EINVAL;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		ret = hist_add_dir(o->value, arg);
 		if (ret == -ENODATA)
 			ret = hist_add_nights(o->value, arg);
@@ -161,14 +169,16 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			"6..1000 (default " BENCH_STR(TREND_WINDOW) "; 18 or more at alpha 0.001)"),
 		OPT_U64(0, "recent", &o->recent, 1, UINT32_MAX, "N",
 			"exit 1 for a regression starting in the last N\n"
-			"runs of its series, 1..2^32-1 (default " BENCH_STR(TREND_RECENT) ")"),
+			"nights (files; paired or --slope, the nights),\n"
+			"1..2^32-1 (default " BENCH_STR(TREND_RECENT) ")"),
 		OPT_U64(0, "seed", &o->seed, 0, UINT64_MAX, "S",
 			"the permutations' generator (default 1)"),
 		OPT_CALL('c', "control", &o->control, trend_control, "FILE|DIR",
 			 "a pinned baseline's results, measured beside the\n"
 			 "subject every night (repeatable): change points of\n"
-			 "the nightly ratio subject/control, night i of each\n"
-			 "side in its own time order (docs/trend-control.md)"),
+			 "the nightly subject/control, the control taken by\n"
+			 "its fitted share theta, night i of each side in its\n"
+			 "own time order (docs/trend-control.md)"),
 		OPT_FLAG(0, "slope", &o->slope,
 			 "the history of a sweep: a night is the files of one\n"
 			 "directory (bench vm -p A,B,... -o NIGHT/), its\n"
@@ -247,6 +257,21 @@ static int trend_paths(const struct hist *h, const struct hist *control,
 	return ret;
 }
 
+/* a control that is (in part) the subject's own files: its ratio is 1 every night */
+static int trend_not_self(const struct hist *h, const struct hist *ctl)
+{
+	unsigned int a, b;
+	int ret = hist_shared_file(ctl, h, &a, &b);
+
+	if (ret < 0)
+		return trend_nomem();
+	if (!ret)
+		return 0;
+	fprintf(stderr, "%s: --control: %s is the subject's %s: a control must be measured apart from the subject\n",
+		bench_prog, ctl->f[a].path, h->f[b].path);
+	return EXIT_USAGE;
+}
+
 /* a lib/report/history.h error: 0, the message of @why and EXIT_USAGE, or EXIT_ENV */
 static int trend_hist_err(int ret, const char *why)
 {
@@ -306,7 +331,8 @@ static int trend_detect_all(const struct trend_opts *o, struct hist *h)
 	for (i = 0; i < h->ns; i++) {
 		struct hist_series *s = &h->s[i];
 
-		ret = trend_detect(s->x, s->n, &cfg, &s->cp, &s->nr_cp);
+		ret = h->paired ? hist_fit_detect(s, &cfg) :
+				  trend_detect(s->x, s->n, &cfg, &s->cp, &s->nr_cp);
 		if (ret == -ENOMEM)
 			return trend_nomem();
 		if (ret) {
@@ -374,7 +400,7 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 	if (ret)
 		return ret;
 	trendfmt_tally(&t, &n);
-	if (o->format == TRENDFMT_TABLE && !h->paired && n.change_points)
+	if (!h->paired && n.change_points)
 		fprintf(stderr, "%s: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)\n",
 			bench_prog);
 	return n.failing ? EXIT_REGRESSION : EXIT_DONE;
@@ -412,7 +438,7 @@ int cmd_trend(int argc, char **argv)
 	}
 	ret = trend_files(&h, argc, argv);
 	if (!ret)
-		ret = trend_paths(&h, &o.control, &o.also);
+		ret = trend_not_self(&h, &o.control) ?: trend_paths(&h, &o.control, &o.also);
 	if (!ret && outset_open(&o.also, why, sizeof(why))) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 		ret = EXIT_USAGE;

@@ -5,9 +5,9 @@
 # -f runs, a "# unit:" line first) and trend.csv (bench trend -f csv).
 # Time on the x axis when the runs have timestamps, the run's place if not.
 # With a control (bench trend --control: the runs CSV has subject and
-# control columns), each series gets two rows: the subject's and the
-# control's median run per night, then the paired figure (subject/control)
-# that the change points are found on.
+# control columns, and theta's), each series gets two rows: the subject's
+# and the control's median run per night, then the paired figure
+# (subject/control, adjusted by theta) that the change points are found on.
 csv = ARG1
 changes = ARG2
 out = ARG3
@@ -16,7 +16,7 @@ load 'plots/common.gp'
 series = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && !seen[$1 \"/\" $2]++ { printf \"%%s/%%s \", $1, $2 }' '%s'", csv))
 n = words(series)
 stat = system(sprintf("awk -F, '/^workload,/ { print $6; exit }' '%s'", csv))
-paired = system(sprintf("awk -F, '/^workload,/ { print NF; exit }' '%s'", csv)) eq "9"
+paired = system(sprintf("awk -F, '/^workload,/ { print NF; exit }' '%s'", csv)) eq "10"
 rows = paired ? 2 * n : n
 timed = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && $4 != \"\" { print 1; exit }' '%s'", csv)) eq "1"
 if (out[strlen(out)-3:] eq ".svg") {

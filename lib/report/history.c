@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * history.c - the files and runs of a history, their order, the
- * reference's scaling and the pairing with a control (history.h).
+ * reference's scaling and each night's sweep (history.h); the pairing
+ * with a control is histpair.c's.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -375,106 +376,6 @@ double hist_median(const double *v, unsigned int lo, unsigned int hi, double *sp
 	med = cmp_median_spread(tmp, hi - lo, spread);
 	free(tmp);
 	return med;
-}
-
-/* ---- the control ---- */
-
-static const struct hist_series *hist_find(const struct hist *h, const struct hist_series *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < h->ns; i++)
-		if (!strcmp(h->s[i].workload, s->workload) && !strcmp(h->s[i].variant, s->variant))
-			return &h->s[i];
-	return NULL;
-}
-
-/* the median of @s's figures in file @fi into *@med, and how many runs; 0 when none */
-static unsigned int hist_night(const struct hist_series *s, unsigned int fi, double *med)
-{
-	unsigned int lo, hi;
-	double spread;
-
-	for (lo = 0; lo < s->n && s->r[lo].file < fi; lo++)
-		;
-	for (hi = lo; hi < s->n && s->r[hi].file == fi; hi++)
-		;
-	*med = hi > lo ? hist_median(s->x, lo, hi, &spread) : 0;
-	return hi - lo;
-}
-
-/* one series' nights: subject / control medians, into new arrays */
-static int hist_pair_series(const struct hist *h, struct hist_series *s,
-			    const struct hist *ctl, char *why, size_t len)
-{
-	const struct hist_series *c = hist_find(ctl, s);
-	struct hist_run *r = calloc(h->nf, sizeof(*r));
-	double *sub = calloc(h->nf, sizeof(*sub)), *con = calloc(h->nf, sizeof(*con));
-	double *x = calloc(h->nf, sizeof(*x));
-	unsigned int i, ns, nc;
-	int ret = 0;
-
-	if (!r || !sub || !con || !x) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	if (!c) {
-		snprintf(why, len, "the control has no %s %s: it must measure every series of the subject",
-			 s->workload, s->variant);
-		ret = -EINVAL;
-		goto out_free;
-	}
-	for (i = 0; i < h->nf; i++) {
-		ns = hist_night(s, i, &sub[i]);
-		nc = hist_night(c, i, &con[i]);
-		if (!ns || !nc) {
-			snprintf(why, len, "%s: no %s %s runs in it (night %u)", ns ? ctl->f[i].path :
-				 h->f[i].path, s->workload, s->variant, i + 1);
-			ret = -EINVAL;
-			goto out_free;
-		}
-		r[i] = (struct hist_run){ .file = i, .run = ns, .x = sub[i] / con[i] };
-		x[i] = r[i].x;
-	}
-	free(s->r);
-	free(s->x);
-	s->r = r;
-	s->x = x;
-	s->subject = sub;
-	s->control = con;
-	s->n = s->cap = h->nf;
-	return 0;
-out_free:
-	free(x);
-	free(con);
-	free(sub);
-	free(r);
-	return ret;
-}
-
-int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len)
-{
-	unsigned int i;
-	int ret = 0;
-
-	if (h->nf != ctl->nf) {
-		snprintf(why, len, "%u subject files, %u control files: the nights pair by order, one file each",
-			 h->nf, ctl->nf);
-		return -EINVAL;
-	}
-	for (i = 0; h->by_time && ctl->by_time && i < h->nf; i++) {
-		const struct hist_file *a = &h->f[i], *b = &ctl->f[i];
-
-		if (a->t - b->t > HIST_PAIR_SKEW || b->t - a->t > HIST_PAIR_SKEW) {
-			snprintf(why, len, "night %u: %s (%s) and %s (%s) are more than 12 hours apart: a night missing on one side?",
-				 i + 1, a->path, a->stamp, b->path, b->stamp);
-			return -EINVAL;
-		}
-	}
-	for (i = 0; i < h->ns && !ret; i++)
-		ret = hist_pair_series(h, &h->s[i], ctl, why, len);
-	h->paired = !ret;
-	return ret;
 }
 
 /* ---- the slope of each night's sweep ---- */

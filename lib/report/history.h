@@ -22,11 +22,17 @@
  * With a control (a second history, read the same way, of a pinned
  * baseline measured beside the subject every night): hist_pair(&subject,
  * &control, ...) turns each subject series into one figure per night,
- * the ratio of the subject's median run to the control's, which a level
- * shift of the machine shared by both cancels out of; the subject's and
- * the control's own medians are kept beside it. Night i of the subject
- * is night i of the control, each side in its own order (timestamp order
- * when every file of the side has one, else the order given).
+ * the subject's median run over the control's; hist_fit_detect() then
+ * takes the control only as far as the two move together: regression
+ * adjustment (CUPED: Deng, Xu, Kohavi and Walker, WSDM 2013) by theta,
+ * the Theil-Sen slope of the subject's log nightly median on the
+ * control's within the segments between change points, bounded to
+ * [0, 1] (hist_theta()). A level shift of the machine shared by both (theta
+ * near 1) cancels out; a control that only adds its own noise (theta
+ * near 0) is left out. The subject's and the control's own medians are
+ * kept beside it. Night i of the subject is night i of the control, each
+ * side in its own order (timestamp order when every file of the side has
+ * one, else the order given).
  *
  * Nothing here prints; errors are -errno with one line in @why where
  * there is a file or run to name. One history per thread.
@@ -76,6 +82,7 @@ struct hist_series {
 	double ref_at;			/* reference: the median reference, scaled to */
 	double *subject;		/* paired: [n] the subject's median run per night */
 	double *control;		/* paired: [n] the control's, NULL unpaired */
+	double theta;			/* paired: the control's coefficient, [0, 1] */
 	struct trend_cp *cp;		/* [nr_cp] change points, in order (the caller's) */
 	unsigned int nr_cp;		/* how many */
 };
@@ -150,14 +157,59 @@ int hist_decide_ref(struct hist *h, enum cmp_ref ref, char *why, size_t len);
  */
 int hist_figures(const struct hist *h, struct hist_series *s);
 
+/* hist_theta() fits the last this many nights at most (C(1024, 2) slopes, 4 MB) */
+#define HIST_THETA_NIGHTS	1024
+/* hist_fit_detect(): fits of theta at most after the first detection */
+#define HIST_FIT_PASSES		4
+
+/*
+ * hist_theta - the coefficient of the control: the median slope of log
+ * @sub on log @con over every pair of nights (@n nights, each > 0; the
+ * last HIST_THETA_NIGHTS when more) that no change point of @cp (@nr_cp,
+ * in order) separates, bounded to [0, 1], into *@theta; 0 when no pair
+ * differs in @con. Returns 0 or -ENOMEM.
+ *
+ * Why the median of pairwise slopes (Theil-Sen): a night that met a
+ * co-tenant on one side only is an outlier, and the median stands until
+ * about 29% of the nights are such (its breakdown point); least squares
+ * moves without bound. Why not across a change point: a step of the
+ * subject alone gives the pairs across it the slope 1 + step / dx, and
+ * when the machine's level after the step happens to differ from before
+ * (dx of one sign) those pairs pull theta away from its value (a +10%
+ * step at night 25 of a synthetic history with shared shifts: 0.64 over
+ * every pair, 1 within the segments). Why [0, 1]: 1 is the plain ratio,
+ * the whole of a shift shared by both; past it the figure moves against
+ * the control, and below 0 the two would move apart, which a shared
+ * machine does not do.
+ */
+int hist_theta(const double *sub, const double *con, unsigned int n, const struct trend_cp *cp,
+	       unsigned int nr_cp, double *theta);
+
+/*
+ * hist_fit_detect - a paired series' theta and change points (into
+ * s->theta, s->x, s->cp and s->nr_cp; free s->cp): the change points of
+ * the plain ratio (theta 1) first, then theta fitted within their
+ * segments and the change points of that adjusted figure, again until
+ * theta holds, at most HIST_FIT_PASSES fits. The ratio first: where the
+ * machine shifts, it is the figure that places the subject's step, and
+ * where it holds still the pairs across a step that the ratio missed do
+ * not bias theta (the control has no level of its own to differ by).
+ * Returns 0, or trend_detect()'s -EINVAL or -ENOMEM.
+ */
+int hist_fit_detect(struct hist_series *s, const struct trend_cfg *cfg);
+
 /*
  * hist_pair - with @ctl, the control's history (sorted, its figures
- * made), turn every series of @h (likewise) into one figure per night:
- * the subject's median run of night i over the control's, night i being
- * the i-th file of each side; s->subject and s->control keep the two
- * medians. Returns 0, -ENOMEM, or -EINVAL with one line in @why (a
- * different number of files, a night whose files are more than
- * HIST_PAIR_SKEW apart, a series or night the control lacks).
+ * made), turn every series of @h (likewise) into one figure per night,
+ * night i being the i-th file of each side: sub_i / (con_i^theta
+ * g^(1 - theta)), sub_i and con_i the two sides' median runs, g the
+ * geometric mean of con, s->theta 1 (hist_fit_detect() fits it); in
+ * logs, the subject's y_i - theta (x_i - mean x), over the control's
+ * typical level, so theta 1 is the ratio sub_i / con_i. s->subject and
+ * s->control keep the two medians. Returns 0, -ENOMEM, or -EINVAL with
+ * one line in @why (a different number of files, the sides in different
+ * units, a night whose files are more than HIST_PAIR_SKEW apart, a
+ * series or night the control lacks).
  */
 int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len);
 
@@ -181,6 +233,15 @@ int hist_slope(struct hist *h, char *why, size_t len);
  * of it, cmp_median_spread()); 0 out of memory.
  */
 double hist_median(const double *v, unsigned int lo, unsigned int hi, double *spread);
+
+/*
+ * hist_shared_file - a file of @a that is a file of @b, by device and
+ * inode (links and "./" count): 1 with their indexes in *@ia and *@ib,
+ * 0 when none (a file that cannot be stat()ed is no match: reading it
+ * fails), -ENOMEM.
+ */
+int hist_shared_file(const struct hist *a, const struct hist *b, unsigned int *ia,
+		     unsigned int *ib);
 
 /* hist_free - everything @h holds; @h can be reused zeroed. */
 void hist_free(struct hist *h);

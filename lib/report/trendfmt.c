@@ -25,11 +25,11 @@ enum cmp_verdict trendfmt_verdict(const struct trendfmt *t, const struct trend_c
 	return c->change.est < -th ? CMP_IMPROVEMENT : CMP_BELOW;
 }
 
-/* the first run after @c is among the last --recent runs of @s */
+/* the first run after @c is in one of the history's last --recent nights (files) */
 static bool tfm_recent(const struct trendfmt *t, const struct hist_series *s,
 		       const struct trend_cp *c)
 {
-	return s->n - c->idx <= t->recent;
+	return t->h->nf - s->r[c->idx].file <= t->recent;
 }
 
 bool trendfmt_failing(const struct trendfmt *t, const struct hist_series *s)
@@ -119,7 +119,7 @@ static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *
 		fprintf(f, " run %u", r->run);
 }
 
-/* paired: "  subject 9.75us -> 11.17us, control 8.93us -> 8.95us" (@md: "; subject") */
+/* paired: "  subject 9.75us -> 11.17us, control 8.93us -> 8.95us, theta 0.97" (@md: "; subject") */
 static void tfm_own(FILE *f, const struct trendfmt *t, const struct hist_series *s,
 		    const struct trend_cp *c, bool md)
 {
@@ -127,11 +127,11 @@ static void tfm_own(FILE *f, const struct trendfmt *t, const struct hist_series 
 
 	if (!t->h->paired)
 		return;
-	fprintf(f, "%ssubject %s -> %s, control %s -> %s", md ? "; " : "  ",
+	fprintf(f, "%ssubject %s -> %s, control %s -> %s, theta %.2f", md ? "; " : "  ",
 		tfm_own_value(a, sizeof(a), t, tfm_side(s->subject, c, false)),
 		tfm_own_value(b, sizeof(b), t, tfm_side(s->subject, c, true)),
 		tfm_own_value(d, sizeof(d), t, tfm_side(s->control, c, false)),
-		tfm_own_value(e, sizeof(e), t, tfm_side(s->control, c, true)));
+		tfm_own_value(e, sizeof(e), t, tfm_side(s->control, c, true)), s->theta);
 }
 
 /* ---- table ---- */
@@ -201,8 +201,8 @@ static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series
 	if (t->h->paired) {
 		sub = hist_median(s->subject, 0, s->n, &sp);
 		con = hist_median(s->control, 0, s->n, &sp);
-		fprintf(f, "  subject %s, control %s", tfm_own_value(a, sizeof(a), t, sub),
-			tfm_own_value(b, sizeof(b), t, con));
+		fprintf(f, "  subject %s, control %s, theta %.2f", tfm_own_value(a, sizeof(a), t, sub),
+			tfm_own_value(b, sizeof(b), t, con), s->theta);
 	}
 	fputc('\n', f);
 }
@@ -291,9 +291,9 @@ static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct hist_seri
 		trendfmt_verdict(t, c) == CMP_BELOW ? "significant below threshold" :
 		cmp_verdict_names[trendfmt_verdict(t, c)], tfm_recent(t, s, c) ? "yes" : "no");
 	if (t->h->paired)
-		fprintf(f, ",%.6g,%.6g,%.6g,%.6g", tfm_side(s->subject, c, false),
+		fprintf(f, ",%.6g,%.6g,%.6g,%.6g,%.4f", tfm_side(s->subject, c, false),
 			tfm_side(s->subject, c, true), tfm_side(s->control, c, false),
-			tfm_side(s->control, c, true));
+			tfm_side(s->control, c, true), s->theta);
 	fputc('\n', f);
 	return 0;
 }
@@ -320,7 +320,7 @@ static int tfm_runs(FILE *f, const struct trendfmt *t)
 	double med = 0, spread;
 
 	fprintf(f, "# unit: %s\nworkload,variant,index,timestamp,run,%s,segment_median%s\n", h->unit,
-		t->stat, h->paired ? ",subject,control" : "");
+		t->stat, h->paired ? ",subject,control,theta" : "");
 	for (k = 0; k < h->ns; k++) {
 		const struct hist_series *s = &h->s[k];
 
@@ -332,7 +332,7 @@ static int tfm_runs(FILE *f, const struct trendfmt *t)
 			fprintf(f, "%s,%s,%u,%s,%u,%.6g,%.6g", s->workload, s->variant, i + 1,
 				h->f[s->r[i].file].stamp, s->r[i].run, s->x[i], med);
 			if (h->paired)
-				fprintf(f, ",%.6g,%.6g", s->subject[i], s->control[i]);
+				fprintf(f, ",%.6g,%.6g,%.4f", s->subject[i], s->control[i], s->theta);
 			fputc('\n', f);
 		}
 	}
@@ -417,6 +417,8 @@ static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct 
 	json_u64(j, "runs", s->n);
 	json_double(j, "reference_share", s->share, 3);
 	json_bool(j, "failing", trendfmt_failing(t, s));
+	if (t->h->paired)
+		json_double(j, "theta", s->theta, 4);
 	json_array_begin(j, "change_points");
 	for (i = 0; i < s->nr_cp; i++)
 		tfm_json_cp(j, t, s, &s->cp[i]);
@@ -494,8 +496,11 @@ static int tfm_markdown(FILE *f, const struct trendfmt *t)
 		med = hist_median(s->x, 0, s->n, &spread);
 		fputs("| ", f);
 		tfm_name(f, t, s, true);
-		fprintf(f, " | no change point | %s | | | | %u | ~ |\n",
-			tfm_value(m, sizeof(m), t, med), s->n);
+		fprintf(f, " | no change point | %s | | | | %u | ~", tfm_value(m, sizeof(m), t, med),
+			s->n);
+		if (h->paired)
+			fprintf(f, "; theta %.2f", s->theta);
+		fputs(" |\n", f);
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -562,6 +567,8 @@ static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struc
 	kcidb_double(k, "alpha", t->alpha, 6);
 	kcidb_double(k, "min_change_pct", t->min_change_pct, 3);
 	json_u64(&k->j, "recent", t->recent);
+	if (h->paired)
+		kcidb_double(k, "theta", s->theta, 4);
 	json_array_begin(&k->j, "change_points");
 	for (i = 0; i < s->nr_cp; i++)
 		tfm_kcidb_cp(k, t, s, &s->cp[i]);

@@ -17,13 +17,15 @@
  *	kcidb		KernelCI's KCIDB v5.3 (lib/report/kcidb.h): the newest
  *			night's checkout and build, one test a series,
  *			kstats_bench.trend.WORKLOAD.VARIANT.STAT, FAIL when it is
- *			failing (a regression among its recent runs), else
+ *			failing (a regression among its recent nights), else
  *			PASS, its number the newest figure, its change points
  *			in misc
  *
- * With a control (h->paired) each figure is a night's subject/control
- * ratio, written "x1.012", and every format also gives the subject's and
- * the control's own medians (csv and runs: extra columns at the end).
+ * With a control (h->paired) each figure is a night's subject/control,
+ * the control adjusted by the series' theta (lib/report/history.h),
+ * written "x1.012", and every format also gives the subject's and the
+ * control's own medians and theta (csv and runs: extra columns at the
+ * end; json and kcidb: "theta" per series).
  *
  *	struct trendfmt t = { .h = &h, .stat = "tm10", .alpha = 0.001,
  *			      .min_change_pct = 5, .window = 50, .recent = 12 };
@@ -44,7 +46,7 @@
 
 #define TRENDFMT_CSV_COLUMNS "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent"
 /* paired: after TRENDFMT_CSV_COLUMNS */
-#define TRENDFMT_CSV_PAIRED ",subject_before,subject_after,control_before,control_after"
+#define TRENDFMT_CSV_PAIRED ",subject_before,subject_after,control_before,control_after,theta"
 
 /* the whole trend */
 struct trendfmt {
@@ -53,7 +55,7 @@ struct trendfmt {
 	double alpha;			/* a change point's p at most */
 	double min_change_pct;		/* the threshold, % */
 	unsigned long window;		/* runs one test sees at most */
-	unsigned long recent;		/* a regression in the last N runs fails */
+	unsigned long recent;		/* a regression in the last N nights (files) fails */
 	unsigned long seed;		/* the permutations' */
 	const char *origin;		/* kcidb: --origin, NULL: KCIDB_ORIGIN */
 };

@@ -158,7 +158,7 @@ check_history() {
 		grep -qx "# runs: 2" "$h/subject/$(basename "$f")"
 	done
 	grep -q "; each night against its control)" "$h/trend.md"
-	grep -q "^| irqdesc-alloc old tm10/control | no change point | x[0-9.]* | .* | $((3 * nights)) | ~ |$" "$h/trend.md"
+	grep -q "^| irqdesc-alloc old tm10/control | no change point | x[0-9.]* | .* | $((3 * nights)) | ~; theta [0-9.]* |$" "$h/trend.md"
 }
 
 # the GitHub nightly job's steps, run in the clone: night 2 finds the

@@ -34,9 +34,10 @@ setup() {
 
 @test "trend: --recent decides the exit; the same output twice, and the change with another seed" {
 	gate_ref_history "$T/h"
-	run ./bench trend --recent 6 "$T/h"
+	# the change is in the third newest of 9 files: --recent counts nights, not runs
+	run ./bench trend --recent 3 "$T/h"
 	[ "$status" -eq 1 ]
-	run ./bench trend --recent 5 "$T/h"
+	run ./bench trend --recent 2 "$T/h"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"  regression" ]]
 	[[ "$output" == *"failing=0 "*"verdict=ok"* ]]
@@ -98,8 +99,10 @@ setup() {
 
 @test "trend -f csv, runs, json, markdown" {
 	gate_ref_history "$T/h"
-	run ./bench trend -f csv "$T/h"
+	run --separate-stderr ./bench trend -f csv "$T/h"
 	[ "$status" -eq 1 ]
+	# the note goes to stderr in every format, never into the report
+	[ "$stderr" = "bench trend: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)" ]
 	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
 	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
 	[ "${#lines[@]}" -eq 2 ]
@@ -178,7 +181,7 @@ nights() {
 	nights "$T/n"
 	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "synth old tm10/control  2025-01-25T02:00:00Z $T/n/subject/n025.csv (#25 of 40)  x1.110 -> x1.223  +10.0% [+9.4%, +10.7%]  p=0.0005 n=24+16  regression  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]
+	[ "${lines[0]}" = "synth old tm10/control  2025-01-25T02:00:00Z $T/n/subject/n025.csv (#25 of 40)  x1.110 -> x1.222  +10.1% [+9.5%, +10.8%]  p=0.0005 n=24+16  regression  subject 11.08us -> 11.62us, control 9.91us -> 9.49us, theta 0.96" ]
 	[ "${lines[1]}" = "TREND series=1 files=40 change_points=1 regressions=1 improvements=0 failing=0 stat=tm10 alpha=0.001 min_change=5% window=50 recent=12 seed=1 reference=raw order=timestamp verdict=ok control=paired" ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ -z "$stderr" ]
@@ -192,14 +195,16 @@ nights() {
 	for f in "$T"/n/control/*.csv; do c+=(-c "$f"); done
 	run ./bench trend --recent 16 "${c[@]}" "$T/n/subject"
 	[ "$status" -eq 1 ]
-	[[ "${lines[0]}" == *"  regression, recent  subject 11.08us -> 11.62us, control 9.91us -> 9.49us" ]]
+	[[ "${lines[0]}" == *"  regression, recent  subject 11.08us -> 11.62us, control 9.91us -> 9.49us, theta 0.96" ]]
+	run ./bench trend --recent 15 "${c[@]}" "$T/n/subject"
+	[ "$status" -eq 0 ]
 }
 
 @test "trend --control: A/A nights under the same shifts, no change point; alone, five" {
 	nights "$T/aa" 40 2 0 0
 	run ./bench trend -c "$T/aa/control" "$T/aa/subject"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "synth old tm10/control  no change point in 40 nights  x1.109 +-1%  subject 10.40us, control 9.35us" ]
+	[ "${lines[0]}" = "synth old tm10/control  no change point in 40 nights  x1.109 +-1%  subject 10.40us, control 9.35us, theta 0.97" ]
 	[[ "${lines[1]}" == "TREND series=1 files=40 change_points=0 "*" control=paired" ]]
 	run ./bench trend "$T/aa/subject"
 	[[ "$output" == *"TREND series=1 files=40 change_points=5 "* ]]
@@ -208,18 +213,20 @@ nights() {
 @test "trend --control -f csv, runs, json, markdown: the paired figure and both sides' own" {
 	nights "$T/n"
 	run ./bench trend -f csv -c "$T/n/control" "$T/n/subject"
-	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent,subject_before,subject_after,control_before,control_after" ]
-	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/n/subject/n025.csv,3,1.11039,1.22309,10.04,9.45,10.66,0.000500,24,16,regression,no,11076,11619,9909.5,9491" ]
+	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent,subject_before,subject_after,control_before,control_after,theta" ]
+	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/n/subject/n025.csv,3,1.10987,1.22198,10.07,9.50,10.84,0.000500,24,16,regression,no,11076,11619,9909.5,9491,0.9646" ]
 	./bench trend -f runs -c "$T/n/control" "$T/n/subject" >"$T/runs"
-	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control" ]
-	[ "$(sed -n 3p "$T/runs")" = "synth,old,1,2025-01-01T02:00:00Z,3,1.10297,1.11039,8516,7721" ]
+	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control,theta" ]
+	[ "$(sed -n 3p "$T/runs")" = "synth,old,1,2025-01-01T02:00:00Z,3,1.09555,1.10987,8516,7721,0.9646" ]
 	[ "$(wc -l <"$T/runs")" -eq 42 ]
-	run jq -c '[.metadata.control, .series[0].change_points[0].index, .series[0].change_points[0].subject, .series[0].change_points[0].control]' \
+	run jq -c '[.metadata.control, .series[0].theta, .series[0].change_points[0].index, .series[0].change_points[0].subject, .series[0].change_points[0].control]' \
 		<(./bench trend -f json -c "$T/n/control" "$T/n/subject")
-	[ "$output" = '["paired",25,{"before":11076,"after":11619},{"before":9909.5,"after":9491}]' ]
+	[ "$output" = '["paired",0.9646,25,{"before":11076,"after":11619},{"before":9909.5,"after":9491}]' ]
 	run ./bench trend -f markdown -c "$T/n/control" "$T/n/subject"
 	[[ "${lines[0]}" == *"; each night against its control)" ]]
-	[[ "${lines[3]}" == "| synth old tm10/control | 2025-01-25T02:00:00Z "*" (#25 of 40) | x1.110 | x1.223 | +10.0% [+9.4%, +10.7%] | 0.0005 | 24+16 | regression; subject 11.08us -> 11.62us, control 9.91us -> 9.49us |" ]]
+	[[ "${lines[3]}" == "| synth old tm10/control | 2025-01-25T02:00:00Z "*" (#25 of 40) | x1.110 | x1.222 | +10.1% [+9.5%, +10.8%] | 0.0005 | 24+16 | regression; subject 11.08us -> 11.62us, control 9.91us -> 9.49us, theta 0.96 |" ]]
+	run jq -r '.tests[0].misc.theta' <(./bench trend -f kcidb -c "$T/n/control" "$T/n/subject")
+	[ "$output" = "0.9646" ]
 }
 
 @test "trend --control: nights that do not pair are refused, one line, exit 2" {
@@ -234,7 +241,29 @@ nights() {
 	bad "$T/n/control/n040.csv: no synth old runs in it (night 40)" trend -c "$T/n/control" "$T/n/subject"
 	mkdir "$T/empty"
 	bad "--control: $T/empty: no .csv files in it" trend -c "$T/empty" "$T/n/subject"
-	bad "$T/nope.csv: No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
+	bad "--control: '$T/nope.csv': No such file or directory" trend -c "$T/nope.csv" "$T/n/subject"
+	bad "--control: '': No such file or directory" trend -c '' "$T/n/subject"
+}
+
+@test "trend --control: the subject's own files, by link or ./, or a control in another unit: exit 2" {
+	nights "$T/n"
+	bad "--control: $T/n/subject/n001.csv is the subject's $T/n/subject/n001.csv: a control must be measured apart from the subject" \
+		trend -c "$T/n/subject" "$T/n/subject"
+	ln "$T/n/subject/n007.csv" "$T/hard.csv"
+	ln -s "$T/n/subject/n003.csv" "$T/soft.csv"
+	bad "--control: $T/hard.csv is the subject's $T/n/subject/n007.csv: a control must be measured apart from the subject" \
+		trend -c "$T/hard.csv" "$T/n/subject"
+	bad "--control: $T/soft.csv is the subject's $T/n/subject/n003.csv: a control must be measured apart from the subject" \
+		trend -c "$T/soft.csv" "$T/n/subject"
+	bad "--control: $T/n/./subject/n002.csv is the subject's $T/n/subject/n002.csv: a control must be measured apart from the subject" \
+		trend -c "$T/n/./subject/n002.csv" "$T/n/subject"
+	# the --also report is not written either
+	bad "--control: $T/n/subject/n001.csv is the subject's $T/n/subject/n001.csv: a control must be measured apart from the subject" \
+		trend --also "csv=$T/out.csv" -c "$T/n/subject" "$T/n/subject"
+	[ ! -e "$T/out.csv" ]
+	sed -i 's/^# unit: ns$/# unit: cycles/' "$T"/n/control/*.csv
+	bad "the control's $T/n/control/n001.csv is in cycles, the subject's $T/n/subject/n001.csv in ns: the two sides must measure in one unit" \
+		trend -c "$T/n/control" "$T/n/subject"
 }
 
 # ---- the history of a sweep: the nightly slope (trend --slope) ----
@@ -275,7 +304,7 @@ sweeps() {
 	sweeps "$T/s"
 	sweeps "$T/c" 40 2 0 0
 	run ./bench trend --slope --control "$T/c" "$T/s"
-	[ "${lines[0]}" = "synth old tm10 slope/control  2025-01-25T02:00:00Z $T/s/n025 (#25 of 40)  x0.997 -> x1.104  +10.5% [+9.5%, +11.4%]  p=0.0005 n=24+16  regression  subject 19.95ns/CPU -> 21.96ns/CPU, control 20.03ns/CPU -> 19.96ns/CPU" ]
+	[ "${lines[0]}" = "synth old tm10 slope/control  2025-01-25T02:00:00Z $T/s/n025 (#25 of 40)  x0.999 -> x1.099  +10.1% [+9.5%, +10.7%]  p=0.0005 n=24+16  regression  subject 19.95ns/CPU -> 21.96ns/CPU, control 20.03ns/CPU -> 19.96ns/CPU, theta 0.00" ]
 	[[ "${lines[1]}" == *" control=paired figure=slope" ]]
 }
 

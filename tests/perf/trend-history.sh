@@ -4,11 +4,11 @@
 # of `bench run -q --runs 3 --possible-cpus P --cache cold -n 2048`, each
 # file given the timestamp of its own night (02:00 UTC, one a day):
 #
-#   step   P = 480, then 528 from night 25 on (the old path clears 10%
-#          more units): bench trend must find the old path's change
-#          point at night 25 +- 1 and no other; the new path may step
-#          too, at 25 +- 1 (its cpumask copies take a second cache line
-#          above 512 bits), and nowhere else;
+#   step   P = 480, then 528 from night TH_STEP (25) on (the old path
+#          clears 10% more units): bench trend must find the old path's
+#          change point at that night +- 1 and no other; the new path may
+#          step too, at the same night +- 1 (its cpumask copies take a
+#          second cache line above 512 bits), and nowhere else;
 #   aa     P = 480 every night: it must find none; the control, with
 #          TH_CONTROL_RUNS runs a night (6, twice the others');
 #   aa2    P = 480 every night, a second A/A history.
@@ -16,7 +16,7 @@
 # The three are interleaved, night by night, so that the machine's drift
 # during the job hits all. Then the same with a control (issue 31,
 # docs/trend-control.md): bench trend --control aa step must find the
-# step at night 25 +- 1 and no other, and --control aa aa2 none; the
+# step at its night +- 1 and no other, and --control aa aa2 none; the
 # machine's level shifts, which the histories share, cancel out of the
 # nightly ratio. The paired figures are the criterion: exit 0 when both
 # hold. The histories alone are judged the same way and reported as
@@ -35,15 +35,21 @@ nights=${1:-40}
 case $nights in
 '' | *[!0-9]*) echo "trend-history.sh: NIGHTS must be a number, got '$nights'" >&2; exit 2 ;;
 esac
-[ "$nights" -ge 30 ] || { echo "trend-history.sh: NIGHTS must be 30 or more (the step is at 25)" >&2; exit 2; }
+# the step's night: 25, or TH_STEP (16 in a 24-night history)
+step=${TH_STEP:-25}
+case $step in
+'' | *[!0-9]*) echo "trend-history.sh: TH_STEP must be a night, got '$step'" >&2; exit 2 ;;
+esac
+[ "$step" -ge 7 ] && [ "$nights" -ge $((step + 5)) ] ||
+	{ echo "trend-history.sh: NIGHTS must be TH_STEP + 5 or more, TH_STEP 7 or more (got $nights and $step)" >&2; exit 2; }
 dir=${2:-results/trend-history-$(date -u +%Y%m%dT%H%M%SZ)}
 [ -x ./bench ] || make -s bench
 mkdir -p "$dir/step" "$dir/aa" "$dir/aa2"
-step=25
-# the control's runs a night: its night median is half the paired
-# ratio's variance, so a control with more runs than the subject gives
-# the pairing less noise of its own. At 3 the criterion held in 2 of 4
-# repetitions, at 6 in 3 of 4 (docs/trend-control.md)
+# the control's runs a night: with as many as the subject's, its night
+# median is half the plain ratio's variance, with twice as many a third,
+# so a control with more runs gives the pairing less noise of its own.
+# With the plain ratio the criterion held in 2 of 4 repetitions at 3, in
+# 3 of 4 at 6; adjusted by theta, in 4 of 4 at 6 (docs/trend-control.md)
 control_runs=${TH_CONTROL_RUNS:-6}
 case $control_runs in
 '' | *[!0-9]* | 0) echo "trend-history.sh: TH_CONTROL_RUNS must be a number of runs, 1 or more, got '$control_runs'" >&2; exit 2 ;;
@@ -95,22 +101,20 @@ sp=$(points "$dir/step")
 ap=$(points "$dir/aa")
 cs=$(points --control "$dir/aa" "$dir/step")
 ca=$(points --control "$dir/aa" "$dir/aa2")
-# the step's points: old's at 25 +- 1, and any other at 25 +- 1 too. The
+# the step's points: old's at the step +- 1, and any other there too. The
 # new path may step as well: desc_set_defaults() copies the cpumasks,
 # nr_cpu_ids bits each, and 528 bits take a second cache line where 480
 # fit in one, a second cold miss per mask (under --cache cold)
 at_step() {
 	local w seen=0
 	for w in $1; do
-		case $w in
-		*:2[456]) [ "${w%%:*}" = old ] && seen=1 ;;
-		*) return 1 ;;
-		esac
+		[ "${w##*:}" -ge $((step - 1)) ] && [ "${w##*:}" -le $((step + 1)) ] || return 1
+		[ "${w%%:*}" = old ] && seen=1
 	done
 	[ "$seen" = 1 ]
 }
 # verdict WORDS_STEP WORDS_AA: ok when the step history's points are all
-# at 25 +- 1, old's among them, and the A/A has no change point
+# at the step +- 1, old's among them, and the A/A has no change point
 verdict() { at_step "$1" && [ -z "$2" ] && echo ok || echo fail; }
 paired=$(verdict "$cs" "$ca")
 echo "TRENDHISTORY nights=$nights step_at=$step step_points=${sp:-none} aa_points=${ap:-none}" \

@@ -252,6 +252,109 @@ static void test_pair_refusals(void **state)
 	hist_free(&c);
 }
 
+/*
+ * theta on constructed nights: 1 when the subject moves as the control
+ * does (a shared shift), 0 when the control moves and the subject does
+ * not, 0.5 for half of it; bounded to [0, 1]; and the pairs across a
+ * change point left out.
+ */
+static void test_theta(void **state)
+{
+	double con[8] = { 100, 100, 120, 120, 90, 90, 110, 110 }, sub[8], th;
+	struct trend_cp cp = { .idx = 4 };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 8; i++)
+		sub[i] = 3 * con[i];
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(fabs(th - 1) < 1e-12);
+	for (i = 0; i < 8; i++)
+		sub[i] = 500;
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(th == 0);
+	for (i = 0; i < 8; i++)
+		sub[i] = 500 * sqrt(con[i] / 100);
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(fabs(th - 0.5) < 1e-12);
+	/* the subject moves twice the control, or against it: the bounds */
+	for (i = 0; i < 8; i++)
+		sub[i] = con[i] * con[i];
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(th == 1);
+	for (i = 0; i < 8; i++)
+		sub[i] = 1e6 / con[i];
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(th == 0);
+	/* a control that never moves: nothing to fit */
+	for (i = 0; i < 8; i++)
+		con[i] = 100;
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(th == 0);
+	/*
+	 * A shared shift and a +10% step of the subject alone at night 5,
+	 * where the machine also slowed: over every pair the step's pairs
+	 * pull theta off 1; within the segments it is 1.
+	 */
+	for (i = 0; i < 8; i++) {
+		con[i] = i < 4 ? (i % 2 ? 100 : 110) : (i % 2 ? 80 : 85);
+		sub[i] = 2 * con[i] * (i < 4 ? 1 : 1.1);
+	}
+	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_true(th < 0.9);
+	assert_int_equal(hist_theta(sub, con, 8, &cp, 1, &th), 0);
+	assert_true(fabs(th - 1) < 1e-12);
+}
+
+/* the plain ratio first, theta within its segments, the step kept */
+static void test_fit_detect(void **state)
+{
+	const struct trend_cfg tcfg = TREND_CFG_INIT;
+	struct hist s = { 0 }, c = { 0 };
+	struct synth_cfg cfg = nights40;
+	char why[512];
+	unsigned int i;
+
+	(void)state;
+	cfg.shift = 0;		/* a quiet machine: the control only adds its noise */
+	assert_int_equal(synth_nights(&s, &c, &cfg), 0);
+	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
+	assert_int_equal(hist_fit_detect(&s.s[0], &tcfg), 0);
+	print_message("quiet: theta %.3f, %u change points, the first at night %u\n", s.s[0].theta,
+		      s.s[0].nr_cp, s.s[0].nr_cp ? s.s[0].cp[0].idx + 1 : 0);
+	assert_true(s.s[0].theta < 0.5);
+	assert_int_equal(s.s[0].nr_cp, 1);
+	assert_int_equal(s.s[0].cp[0].idx, 24);
+	/* the figure: the subject over the control's geometric mean, adjusted by theta */
+	for (i = 0; i < 40; i++) {
+		double g = 0, k;
+		unsigned int j;
+
+		for (j = 0; j < 40; j++)
+			g += log(s.s[0].control[j]) / 40;
+		k = exp(log(s.s[0].subject[i]) - s.s[0].theta * (log(s.s[0].control[i]) - g) - g);
+		assert_true(fabs(s.s[0].x[i] / k - 1) < 1e-12);
+	}
+	hist_free(&s);
+	hist_free(&c);
+}
+
+/* the sides in different units are refused */
+static void test_pair_units(void **state)
+{
+	struct hist s = { 0 }, c = { 0 };
+	char why[512];
+
+	(void)state;
+	assert_int_equal(synth_nights(&s, &c, &nights40), 0);
+	snprintf(c.unit, sizeof(c.unit), "cycles");
+	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "the control's c001.csv is in cycles, the subject's s001.csv in ns: the two sides must measure in one unit");
+	assert_false(s.paired);
+	hist_free(&s);
+	hist_free(&c);
+}
+
 /* change points of a history: paired nights, or the subject's own runs */
 static unsigned int detect(const struct hist_series *hs, struct trend_cp **cp)
 {
@@ -270,6 +373,7 @@ static unsigned int detect(const struct hist_series *hs, struct trend_cp **cp)
  */
 static void test_control_synthetic(void **state)
 {
+	const struct trend_cfg tcfg = TREND_CFG_INIT;
 	struct synth_cfg cfg = nights40;
 	struct trend_cp *cp;
 	unsigned int seed, n, own, alone = 0;
@@ -287,9 +391,14 @@ static void test_control_synthetic(void **state)
 		alone += own;
 		free(cp);
 		assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
-		n = detect(&s.s[0], &cp);
-		print_message("seed %u: %u nights, the subject's runs alone %u change points, paired %u at night %u\n",
-			      seed, cfg.nights, own, n, n ? cp[0].idx + 1 : 0);
+		assert_int_equal(hist_fit_detect(&s.s[0], &tcfg), 0);
+		cp = s.s[0].cp;
+		n = s.s[0].nr_cp;
+		s.s[0].cp = NULL;
+		print_message("seed %u: %u nights, the subject's runs alone %u change points, paired %u at night %u, theta %.3f\n",
+			      seed, cfg.nights, own, n, n ? cp[0].idx + 1 : 0, s.s[0].theta);
+		/* the shifts are shared whole: theta near 1 */
+		assert_true(s.s[0].theta > 0.9);
 		assert_int_equal(n, 1);
 		assert_true(cp[0].idx + 1 >= cfg.at && cp[0].idx <= cfg.at + 1);
 		assert_true(fabs(cp[0].change.est - 0.10) < 0.02);
@@ -340,6 +449,9 @@ int main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_pair_refusals),
 		cmocka_unit_test(test_control_synthetic),
+		cmocka_unit_test(test_theta),
+		cmocka_unit_test(test_fit_detect),
+		cmocka_unit_test(test_pair_units),
 		cmocka_unit_test(test_textfmt),
 	};
 
