@@ -98,17 +98,6 @@ int bench_refused(const char *fmt, ...)
 	return EXIT_ENV;
 }
 
-void bench_cmdline(char *buf, size_t len, int argc, char **argv)
-{
-	size_t used = 0;
-	int i;
-
-	buf[0] = 0;
-	for (i = 0; i < argc && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? " " : "", argv[i]);
-}
-
 int bench_operand_sep(int argc, char **argv, const char *sides)
 {
 	int i, sep = -1;

@@ -52,12 +52,6 @@ int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bench_operand_sep(int argc, char **argv, const char *sides);
 
 /*
- * bench_cmdline - @argv joined by spaces into @buf (@len bytes, cut
- * there), for the "command" metadata.
- */
-void bench_cmdline(char *buf, size_t len, int argc, char **argv);
-
-/*
  * bench_options - parse @argv against the option tables of @p
  * (lib/report/options.h). Returns 0 to go on, the operands from optind; 1 after
  * --help printed on stdout: @head ("Usage: ..." and what the command

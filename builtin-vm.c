@@ -315,7 +315,7 @@ static int bv_parse(int argc, char **argv)
 	int i, dash, ret;
 
 	bv_defaults();
-	bench_cmdline(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
+	spawn_sh_line(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
 	/* the first "--" ends bench vm's words; getopt would move it */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
@@ -615,7 +615,7 @@ static int bv_dry_run(void)
 		snprintf(k->initrd, sizeof(k->initrd), "WORK/%.63s.cpio", k->name);
 	for (c = vmg.cell; c < vmg.cell + vmg.nr_cells; c++) {
 		vm_qemu_argv(&a, &c->vm, c->k->image, c->k->initrd, "WORK/console", "WORK/data");
-		vm_qemu_line(&a, line, sizeof(line));
+		spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
 		printf("# %s: %lu boots of %s, %u possible CPUs\n%s\n", c->label,
 		       (unsigned long)vmg.boots, c->k->release, c->vm.possible, line);
 	}

@@ -60,7 +60,7 @@ struct vmboot {
 	double seconds;			/* the last try: qemu's start to its exit */
 	unsigned int tries;		/* tries made */
 	char why[768];			/* what went wrong, one line */
-	char qemu_line[2048];		/* the qemu command, words joined */
+	char qemu_line[2048];		/* the qemu command as a shell line */
 };
 
 /*
