@@ -294,7 +294,7 @@ static void usage(FILE *f)
 	for_each_cmd(c)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n'bench COMMAND --help' describes one command.\n"
-		   "Exit: 0 done, 1 regression (compare, trend), 2 bad usage or input,\n"
+		   "Exit: 0 done, 1 regression (compare, trend, scale), 2 bad usage or input,\n"
 		   "3 the environment refused, 130/143 interrupted.\n");
 }
 

@@ -130,6 +130,20 @@ commands() {
 	done
 }
 
+@test "bench --help and kstats-bench(1) give exit 1 to the commands whose --help does" {
+	local c ones=
+	for c in $(commands); do
+		./bench "$c" --help | tr '\n' ' ' | grep -o 'Exit: [^.]*' | grep -q '[ ,]1 ' &&
+			ones="$ones${ones:+, }$c"
+	done
+	[ "$ones" = "compare, trend, scale" ]
+	./bench --help | grep -qF "1 regression ($ones)," || { echo "bench --help: not 1 for $ones"; false; }
+	MANWIDTH=200 man -l docs/kstats-bench.1 2>/dev/null | sed -n '/^EXIT STATUS$/,/^ENVIRONMENT$/p' >"$T/exit.txt"
+	for c in ${ones//,/}; do
+		grep -qw "$c" "$T/exit.txt" || { echo "kstats-bench(1): exit 1 does not name $c"; false; }
+	done
+}
+
 # has_options PAGE CMD: PAGE, rendered, names every long option of
 # `bench CMD --help` (as an entry of OPTIONS, or in its text where --help
 # names another command's option), and its OPTIONS have no entry (a tag
