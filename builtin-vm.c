@@ -213,7 +213,7 @@ static const char bv_tail[] =
 	"rest from possible_cpus=: 6.1 does, 6.9 and later only with\n"
 	"tests/kernel/patches/test-only-possible-cpus.patch. Each boot's guest count\n"
 	"is checked. qemu TCG models no caches: its figures are instruction-bound\n"
-	"(see README, \"Gating a kernel in CI\").\n"
+	"(see docs/kernel-ci.md, \"Gating a kernel in CI\").\n"
 	"Exit: 0 done, 2 bad usage or files, 3 qemu, a boot or the guest refused\n"
 	"(named), 130/143 interrupted (finished boots kept, partial: yes).\n";
 
