@@ -117,6 +117,8 @@ commands() {
 		[ -z "$output" ]
 		MANWIDTH=80 man -l "$p" >"$T/man.txt" 2>"$T/man.err"
 		[ ! -s "$T/man.err" ]
+		# no option rendered with a stray dash before it ("---flat")
+		! grep -n -- '---' "$T/man.txt" || { echo "$p: ---"; false; }
 		if [ -n "$c" ]; then
 			for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" "SEE ALSO"; do
 				grep -qx "$s" "$T/man.txt" || { echo "$p: no section $s"; false; }

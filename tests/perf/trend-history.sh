@@ -14,8 +14,8 @@
 #   aa2    P = 480 every night, a second A/A history.
 #
 # The three are interleaved, night by night, so that the machine's drift
-# during the job hits all. Then the same with a control (issue 31,
-# docs/trend-control.md): bench trend --control aa step must find the
+# during the job hits all. Then the same with a control
+# (docs/trend-control.md): bench trend --control aa step must find the
 # step at night 25 +- 1 and no other, and --control aa aa2 none; the
 # machine's level shifts, which the histories share, cancel out of the
 # nightly ratio. The paired figures are the criterion: exit 0 when both
