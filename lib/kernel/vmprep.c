@@ -412,6 +412,7 @@ static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
 {
 	const char *p = strstr(json, "\"reproducer_cmdline\"");
 	char word[1024];
+	int full = 0;
 
 	cmd[0] = 0;
 	if (!p)
@@ -429,7 +430,9 @@ static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
 			return 0;
 		if (*p++ != '"' || vmprep_json_string(&p, word, sizeof(word)))
 			return -EINVAL;
-		spawn_sh_append(cmd, clen, word);
+		/* the words up to the first that does not fit, none after it */
+		if (!full)
+			full = spawn_sh_append(cmd, clen, word);
 		p += strspn(p, " \t\r\n");
 		if (*p == ',')
 			p++;

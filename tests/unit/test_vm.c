@@ -605,6 +605,26 @@ static void test_sha256(void **state)
 }
 
 /* -m: 512M, 2G, MiB; the range */
+/* tuxmake's reproducer as a shell line; the words before one that does not fit */
+static void test_vmprep_tuxmake(void **state)
+{
+	static const char json[] = "{\"build\": {\"reproducer_cmdline\": [\"tuxmake\", "
+		"\"KCFLAGS=-O2 -g\", \"$x\", \"a-word-too-long-to-fit\", \"k\"]}}";
+	char *d = tmpdir(), path[256], image[256], cmd[64], why[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bzImage", d);
+	write_file(path, "x", 1);
+	snprintf(path, sizeof(path), "%s/metadata.json", d);
+	write_file(path, json, sizeof(json) - 1);
+	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, sizeof(cmd),
+					why, sizeof(why)), 0);
+	assert_string_equal(cmd, "tuxmake 'KCFLAGS=-O2 -g' '$x' a-word-too-long-to-fit k");
+	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, 32, why, sizeof(why)), 0);
+	assert_string_equal(cmd, "tuxmake 'KCFLAGS=-O2 -g' '$x'");
+	rmtree(d);
+}
+
 static void test_vmprep_memory(void **state)
 {
 	unsigned long m;
@@ -659,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_vmprep_counts),
 		cmocka_unit_test(test_vmprep_cmd),
 		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_vmprep_tuxmake),
 		cmocka_unit_test(test_vmprep_memory),
 		cmocka_unit_test(test_vm_count_cpus),
 	};
