@@ -288,7 +288,7 @@ perf: build/perf
 	build/perf
 
 # bench trend's figures (tests/perf/trend.c): false change points, the two
-# tests, planted steps, 1000 files of 12 runs; ~1 min on the 2-core VM
+# tests, planted steps, 1000 files of 12 runs; ~1 min on xeon-vm
 build/perf-trend: build/obj/tests/perf/trend.o $(call objs,obj,$(LIB_SRCS))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

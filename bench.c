@@ -100,17 +100,6 @@ int bench_refused(const char *fmt, ...)
 	return EXIT_ENV;
 }
 
-void bench_cmdline(char *buf, size_t len, int argc, char **argv)
-{
-	size_t used = 0;
-	int i;
-
-	buf[0] = 0;
-	for (i = 0; i < argc && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? " " : "", argv[i]);
-}
-
 int bench_operand_sep(int argc, char **argv, const char *sides)
 {
 	int i, sep = -1;
@@ -137,8 +126,13 @@ int bench_operand_sep(int argc, char **argv, const char *sides)
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv)
 {
-	int ret = opt_parse(p, argc, argv);
+	int ret;
 
+	if (argc == 2 && !strcmp(argv[1], "--list-opts")) {
+		opt_list(stdout, p->tab);
+		return 1;
+	}
+	ret = opt_parse(p, argc, argv);
 	if (ret == 1) {
 		fputs(head, stdout);
 		putchar('\n');
@@ -327,13 +321,14 @@ static void usage(FILE *f)
 {
 	const struct cmd *c;
 
-	fprintf(f, "Usage: bench [--help | --version] COMMAND [OPTIONS]\n"
+	fprintf(f, "Usage: bench [--help | --version | --list-cmds | --list-opts COMMAND]\n"
+		   "       bench COMMAND [OPTIONS]\n"
 		   "kstats-bench: kstats latency histograms of kernel code paths.\n\n"
 		   "Commands:\n");
 	for_each_cmd(c)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n'bench COMMAND --help' describes one command.\n"
-		   "Exit: 0 done, 1 regression (compare, trend), 2 bad usage or input,\n"
+		   "Exit: 0 done, 1 regression (compare, trend, scale), 2 bad usage or input,\n"
 		   "3 the environment refused, 130/143 interrupted.\n");
 }
 
@@ -351,6 +346,16 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return bench_finish_stdout();
+	}
+	if (!strcmp(argv[1], "--list-cmds") && argc == 2) {
+		for_each_cmd(c)
+			puts(c->name);
+		return bench_finish_stdout();
+	}
+	/* --list-opts CMD: CMD's own parser lists its table, as CMD --list-opts */
+	if (!strcmp(argv[1], "--list-opts") && argc == 3) {
+		argv[1] = argv[2];
+		argv[2] = "--list-opts";
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("bench (kstats-bench) %s (git %s)\n", bench_release, bench_git);

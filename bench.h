@@ -52,16 +52,12 @@ int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bench_operand_sep(int argc, char **argv, const char *sides);
 
 /*
- * bench_cmdline - @argv joined by spaces into @buf (@len bytes, cut
- * there), for the "command" metadata.
- */
-void bench_cmdline(char *buf, size_t len, int argc, char **argv);
-
-/*
  * bench_options - parse @argv against the option tables of @p
  * (lib/report/options.h). Returns 0 to go on, the operands from optind; 1 after
  * --help printed on stdout: @head ("Usage: ..." and what the command
- * does), the option lines, then @tail (NULL: none); -1 after one line
+ * does), the option lines, then @tail (NULL: none), or after
+ * `CMD --list-opts` (@argv's only word) printed its long options on one
+ * line (opt_list(), for completion); -1 after one line
  * on stderr naming the option and what was wrong with it.
  */
 int bench_options(struct opt_parser *p, const char *head, const char *tail,

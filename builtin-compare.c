@@ -28,7 +28,8 @@
  * side's runs are pooled over its files, one figure per run, an exact
  * one-sided U test across them, the Hodges-Lehmann change with its 95%
  * interval, and a 5% floor under which a significant change is only
- * reported. README's "The regression gate" gives the measured basis.
+ * reported. docs/measurements.md's "What the regression gate promises"
+ * gives the measured basis.
  */
 #define COMPARE_ALPHA		0.05
 

@@ -143,7 +143,7 @@ static int csv_write(FILE *f, const struct scale_opts *o, const struct scale_rep
 	unsigned int i, k, a;
 
 	fputs("kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,"
-	      "intercept,intercept_lo,intercept_hi,verdict,threshold", f);
+	      "intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold", f);
 	for (a = 0; a < o->nr_at; a++)
 		fprintf(f, ",at_%u,at_%u_lo,at_%u_hi", o->at[a], o->at[a], o->at[a]);
 	fputc('\n', f);

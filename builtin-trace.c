@@ -117,8 +117,9 @@ static int tr_parse(int argc, char **argv)
 		"--duration, or until SIGINT, then prints and writes what bench run does.\n"
 		"Needs root and a kernel that allows BPF tracing (kprobes, or BTF for fentry).\n",
 		"Stamps are bpf_ktime_get_ns() (CLOCK_MONOTONIC ns, as kstats' ktime_get_ns()).\n"
-		"Each time includes what the probe adds inside the timed window: see README,\n"
-		"\"bench trace\", for the figures to subtract.\n"
+		"Each time includes what the probe adds inside the timed window: see\n"
+		"docs/measurements.md, \"bench trace: the probe's overhead\", for the figures\n"
+		"to subtract.\n"
 		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no BTF for\n"
 		"fentry, no such function or not probeable, the kernel refuses BPF),\n"
 		"130/143 interrupted (partial results); SIGINT or SIGTERM is the end of a\n"
@@ -461,7 +462,7 @@ int cmd_trace(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	trg.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	trg.format = FORMAT_TABLE;
-	bench_cmdline(trg.cmdline, sizeof(trg.cmdline), argc, argv);
+	spawn_sh_line(trg.cmdline, sizeof(trg.cmdline), argc, argv);
 	ret = tr_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

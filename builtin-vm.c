@@ -216,7 +216,7 @@ static const char bv_tail[] =
 	"rest from possible_cpus=: 6.1 does, 6.9 and later only with\n"
 	"tests/kernel/patches/test-only-possible-cpus.patch. Each boot's guest count\n"
 	"is checked. qemu TCG models no caches: its figures are instruction-bound\n"
-	"(see README, \"Gating a kernel in CI\").\n"
+	"(see docs/kernel-ci.md, \"Gating a kernel in CI\").\n"
 	"Exit: 0 done, 2 bad usage or files, 3 qemu, a boot or the guest refused\n"
 	"(named), 130/143 interrupted (finished boots kept, partial: yes).\n";
 
@@ -319,7 +319,7 @@ static int bv_parse(int argc, char **argv)
 	int i, dash, ret;
 
 	bv_defaults();
-	bench_cmdline(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
+	spawn_sh_line(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
 	/* the first "--" ends bench vm's words; getopt would move it */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
@@ -619,7 +619,7 @@ static int bv_dry_run(void)
 		snprintf(k->initrd, sizeof(k->initrd), "WORK/%.63s.cpio", k->name);
 	for (c = vmg.cell; c < vmg.cell + vmg.nr_cells; c++) {
 		vm_qemu_argv(&a, &c->vm, c->k->image, c->k->initrd, "WORK/console", "WORK/data");
-		vm_qemu_line(&a, line, sizeof(line));
+		spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
 		printf("# %s: %lu boots of %s, %u possible CPUs\n%s\n", c->label,
 		       (unsigned long)vmg.boots, c->k->release, c->vm.possible, line);
 	}

@@ -56,7 +56,7 @@
  *	...
  *	slot 251     [7 << 61, 2^64)                  the last one
  *
- * COST (measured with `make perf` on a 2-core Intel Xeon KVM guest,
+ * COST (measured with `make perf` on xeon-vm: docs/measurements.md, "Machines";
  * 1M lognormal values around 10 us, fb = 2, side by side)
  *
  *	kstats_hist_record()	 ~1.19 ns  (plain counts[fls64(v)]++: ~0.98 ns,
@@ -153,7 +153,7 @@ static inline void kstats_hist_record(struct kstats_hist *h, uint64_t v)
 	 * target has no BMI2 shlx/shrx, and on Intel cores a shift by a
 	 * register count is three uops, against one on AMD: one such shift
 	 * less took record_ratio from 1.51 to ~1.2 on an Intel Xeon (make
-	 * perf), where the AMD EPYC development VM read 1.14.
+	 * perf), where epyc-vm read 1.14.
 	 */
 	unsigned int e = 63 - __builtin_clzll(v | h->exact_below) - h->frac_bits;
 	struct ksh_slot *s = h->row[e] + (v >> e);

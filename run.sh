@@ -146,8 +146,8 @@ new_results_dir() {
 	echo "$dir"
 }
 
-# Every file follows the rules of `bench run -o` (README, "Output
-# files"): a regular file, or a new one, is written under a temp name in
+# Every file follows the rules of `bench run -o` (docs/reference.md,
+# "Output files"): a regular file, or a new one, is written under a temp name in
 # its directory, fsynced, given the mode of the file it replaces (0644 when
 # new) and renamed, so nothing is ever seen half-written; a symlink is
 # followed to the file it names (relative to the link's directory; a

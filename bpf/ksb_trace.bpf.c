@@ -12,7 +12,7 @@
  * which kstats' trace takes. The entry handler does its lookups first
  * and stamps last; the return handler stamps first: what lies between
  * the two stamps is the function and the part of the probe that cannot
- * be moved out (README, "bench trace": the overhead).
+ * be moved out (docs/measurements.md, "bench trace: the probe's overhead").
  *
  * Where a call's entry stamp lives, as in kstats:
  *   a function	per task ("tasks", keyed by thread id), a stack of

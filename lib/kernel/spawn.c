@@ -213,6 +213,54 @@ int spawn_make(const char *dir, char *const *args, int out_fd)
 }
 
 /* nftw() has no argument for its callback: the first error of this thread */
+/* a word the shell takes as it is: no quoting, globbing or expansion */
+static bool spawn_sh_plain(const char *w)
+{
+	return *w && w[strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			      "0123456789@%+=:,./_-")] == 0;
+}
+
+int spawn_sh_append(char *buf, size_t len, const char *word)
+{
+	size_t used = strlen(buf), need = used + (used ? 1 : 0) + strlen(word);
+	bool plain = spawn_sh_plain(word);
+	const char *s;
+	char *p;
+
+	if (!plain)
+		for (need += 2, s = word; *s; s++)
+			need += *s == '\'' ? 3 : 0;
+	if (need >= len)
+		return -ENOSPC;
+	p = buf + used;
+	if (used)
+		*p++ = ' ';
+	if (plain) {
+		strcpy(p, word);
+		return 0;
+	}
+	*p++ = '\'';
+	for (s = word; *s; s++)
+		if (*s == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = *s;
+		}
+	strcpy(p, "'");
+	return 0;
+}
+
+int spawn_sh_line(char *buf, size_t len, int argc, char *const *argv)
+{
+	int i, ret = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < argc && !ret; i++)
+		ret = spawn_sh_append(buf, len, argv[i]);
+	return ret;
+}
+
 static __thread int spawn_rm_err;
 
 static int spawn_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)

@@ -5,7 +5,8 @@
  * looked up on $PATH, the directory bench runs from, a child started with
  * its output redirected (and in a process group of its own), waited for
  * with a timeout that kills it, `make` run in a directory, and a
- * directory tree removed without forking rm.
+ * directory tree removed without forking rm, and an argv written as one
+ * line that a POSIX shell reads back as the same words.
  *
  *	struct spawn s = { .argv = argv, .out_fd = fd, .err_fd = fd,
  *			   .flags = SPAWN_GROUP | SPAWN_NULL_STDIN };
@@ -112,6 +113,25 @@ int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_m
  * Returns make's exit code (0: built), or -errno of starting it.
  */
 int spawn_make(const char *dir, char *const *args, int out_fd);
+
+/*
+ * spawn_sh_append - @word quoted for a POSIX shell and appended to the
+ * string in @buf (@len bytes), after a space unless @buf is empty. A word
+ * of only letters, digits and @%+=:,./_- goes as it is; any other word
+ * (also "") is single-quoted, each ' in it written '\''. `sh -c` reads
+ * the line back as the same words. Returns 0, or -ENOSPC when the quoted
+ * word does not fit: @buf is then left as it was, never cut mid-word.
+ */
+int spawn_sh_append(char *buf, size_t len, const char *word);
+
+/*
+ * spawn_sh_line - @argv[0..@argc) as one shell line into @buf (@len
+ * bytes, at least 1), each word through spawn_sh_append(): the "command"
+ * metadata of a file and the qemu line. Returns 0, or -ENOSPC when the
+ * words did not all fit (@buf holds the ones before the first that did
+ * not).
+ */
+int spawn_sh_line(char *buf, size_t len, int argc, char *const *argv);
 
 /*
  * spawn_remove_tree - remove @path and, when it is a directory,

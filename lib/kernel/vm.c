@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/kernel/cpio.h"
+#include "lib/kernel/spawn.h"
 #include "lib/kernel/vm.h"
 
 const char *const vm_accels[] = { "tcg", "kvm", NULL };
@@ -124,31 +125,7 @@ void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *imag
 	vm_arg(a, "file:%s", data);
 }
 
-void vm_qemu_line(const struct vm_argv *a, char *buf, size_t len)
-{
-	size_t used = 0;
-	unsigned int i;
-
-	buf[0] = 0;
-	for (i = 0; i < a->n && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used,
-					 strchr(a->argv[i], ' ') ? "%s'%s'" : "%s%s",
-					 i ? " " : "", a->argv[i]);
-}
-
 /* ---- the guest's /init and initramfs ---- */
-
-/* @s single-quoted for the shell onto @f */
-static void vm_sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(*s, f);
-	fputc('\'', f);
-}
 
 /*
  * Mount what bench needs, say what the kernel counted, run each command
@@ -214,20 +191,23 @@ static const char vm_init_head[] =
 
 int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n)
 {
-	unsigned int i, j;
+	char line[8192];
+	unsigned int i;
+	int ret = 0;
 
 	fputs(vm_init_head, f);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !ret; i++) {
 		bool sh = !strcmp(cmds[i][0], "sh");
+		int j = sh ? 2 : 0;
 
+		while (cmds[i][j])
+			j++;
 		/* sh: its SCRIPT is /sh/N.sh, its ARGS follow */
-		fprintf(f, sh ? "runsh %u" : "run %u", i + 1);
-		for (j = sh ? 2 : 0; cmds[i][j]; j++) {
-			fputc(' ', f);
-			vm_sh_quote(f, cmds[i][j]);
-		}
-		fputc('\n', f);
+		ret = spawn_sh_line(line, sizeof(line), j - (sh ? 2 : 0), cmds[i] + (sh ? 2 : 0));
+		fprintf(f, sh ? "runsh %u%s%s\n" : "run %u%s%s\n", i + 1, *line ? " " : "", line);
 	}
+	if (ret)
+		return ret;
 	fputs("echo '@ksb done' >&3\n"
 	      "poweroff -f\n", f);
 	return ferror(f) ? -EIO : 0;

@@ -125,14 +125,12 @@ struct vm_argv {
 void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
 		  const char *initrd, const char *console, const char *data);
 
-/* vm_qemu_line - @a's words joined, those with a space quoted, into @buf. */
-void vm_qemu_line(const struct vm_argv *a, char *buf, size_t len);
-
 /*
  * vm_write_init - the guest's /init for @n commands, @cmds[i] each a
  * NULL-terminated argv of bench's ("kernel", "-w", ...), or "sh", SCRIPT,
- * ARGS... (SCRIPT is in the initramfs as /sh/N.sh, N = i + 1), onto @f.
- * Returns 0 or -EIO.
+ * ARGS... (SCRIPT is in the initramfs as /sh/N.sh, N = i + 1), onto @f,
+ * each argv quoted for the shell (spawn_sh_line()). Returns 0, -ENOSPC
+ * when one argv is over 8 KiB as a line, or -EIO.
  */
 int vm_write_init(FILE *f, char *const *const *cmds, unsigned int n);
 

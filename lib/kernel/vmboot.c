@@ -13,6 +13,7 @@
 
 #include "lib/report/busy.h"
 #include "lib/report/meta.h"
+#include "lib/kernel/spawn.h"
 #include "lib/kernel/vmboot.h"
 
 #define VMBOOT_TAIL	4		/* lines quoted from a console or qemu's stderr */
@@ -184,7 +185,7 @@ enum vmboot_end vmboot_run(struct vmboot *b)
 	snprintf(f.data, sizeof(f.data), "%s/data", b->work);
 	snprintf(f.qerr, sizeof(f.qerr), "%s/qemu.err", b->work);
 	vm_qemu_argv(&a, b->vm, b->image, b->initrd, f.console, f.data);
-	vm_qemu_line(&a, b->qemu_line, sizeof(b->qemu_line));
+	spawn_sh_line(b->qemu_line, sizeof(b->qemu_line), (int)a.n, a.argv);
 	for (b->tries = 1; t == VMBOOT_TRY_AGAIN; b->tries++) {
 		t = vmboot_try(b, &a, &f, &end);
 		if (t == VMBOOT_TRY_AGAIN && b->retry)

@@ -63,7 +63,7 @@ struct vmboot {
 	struct contend busy;		/* the last try: the host's PSI stall over it */
 	unsigned int tries;		/* tries made */
 	char why[768];			/* what went wrong, one line */
-	char qemu_line[2048];		/* the qemu command, words joined */
+	char qemu_line[2048];		/* the qemu command as a shell line */
 };
 
 /*

@@ -106,16 +106,10 @@ static bool vmprep_trace_prog(const struct vm_cmd *c, unsigned int j)
 	return false;
 }
 
-/* @c's words joined into c->what, for titles and metadata */
+/* @c's words as a shell line into c->what, for titles and metadata */
 static void vmprep_what(struct vm_cmd *c)
 {
-	size_t used = 0;
-	unsigned int j;
-
-	for (j = 0; j < c->argc; j++)
-		used += (size_t)snprintf(c->what + used, used < sizeof(c->what) ?
-					 sizeof(c->what) - used : 0, "%s%s", j ? " " : "",
-					 c->argv[j]);
+	spawn_sh_line(c->what, sizeof(c->what), (int)c->argc, c->argv);
 }
 
 /* sh SCRIPT [ARGS]: SCRIPT a readable file here; ARGS are the script's */
@@ -420,8 +414,8 @@ static int vmprep_json_string(const char **p, char *out, size_t len)
 static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
 {
 	const char *p = strstr(json, "\"reproducer_cmdline\"");
-	size_t used = 0;
 	char word[1024];
+	int full = 0;
 
 	cmd[0] = 0;
 	if (!p)
@@ -439,10 +433,9 @@ static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
 			return 0;
 		if (*p++ != '"' || vmprep_json_string(&p, word, sizeof(word)))
 			return -EINVAL;
-		if (used < clen)
-			used += (size_t)snprintf(cmd + used, clen - used,
-						 strpbrk(word, " '\"\t") ? "%s'%s'" : "%s%s",
-						 used ? " " : "", word);
+		/* the words up to the first that does not fit, none after it */
+		if (!full)
+			full = spawn_sh_append(cmd, clen, word);
 		p += strspn(p, " \t\r\n");
 		if (*p == ',')
 			p++;

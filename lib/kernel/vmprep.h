@@ -22,7 +22,7 @@
 struct vm_cmd {
 	char *argv[VMPREP_MAX_ARGS + 1]; /* bench's words: "kernel", "-w", ... */
 	unsigned int argc;		/* used */
-	char what[256];			/* argv joined, for titles and metadata */
+	char what[256];			/* argv as a shell line, for titles and metadata */
 };
 
 /*
@@ -106,9 +106,9 @@ int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigne
 /*
  * vmprep_tuxmake - the tuxmake output directory @dir: its bzImage into
  * @image (@ilen bytes), and from its metadata.json the build's
- * reproducer_cmdline (a list of strings) joined by spaces, a word with a
- * space or quote single-quoted, into @cmd (@clen bytes; "" when the file
- * has none). -EINVAL: no bzImage, or metadata.json unreadable or not
+ * reproducer_cmdline (a list of strings) as a shell line
+ * (spawn_sh_append()) into @cmd (@clen bytes; "" when the file has none;
+ * the words before the first that does not fit). -EINVAL: no bzImage, or metadata.json unreadable or not
  * what tuxmake writes.
  */
 int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,

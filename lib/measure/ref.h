@@ -12,8 +12,8 @@
  * of REF_LINES cold 4-byte stores, REF_STRIDE bytes apart, each line on a
  * 4 KiB page of its own (so that a run's physical placement averages out
  * over 512 pages), timed before each old/new pair in the same process,
- * drifts with it: per run, at 480 possible CPUs, --cache cold, on the
- * development VM (Intel Xeon, KVM), the old path's 10% trimmed mean and
+ * drifts with it: per run, at 480 possible CPUs, --cache cold, on
+ * xeon-vm, the old path's 10% trimmed mean and
  * the loop's correlate at 0.6-0.9, and the old path's share of the
  * loop's movement (cmp_ref_share()) came out 0.4-1.0, the new path's
  * 0-0.5. The loop depends on nothing the workload or its options change,

@@ -9,7 +9,7 @@
  * tsc_start(): mfence drains the stores of the untimed setup, so that
  * they are not paid inside the window; lfence keeps rdtsc from running
  * before earlier instructions complete. Never cpuid: under a hypervisor
- * it is a VM exit of microseconds (measured ~7 us on the development VM).
+ * it is a VM exit of microseconds (measured ~7 us on xeon-vm).
  *
  * tsc_end(): rdtscp waits for earlier instructions to execute, but not
  * for their stores to leave the store buffer, so a region of fewer than
@@ -18,11 +18,11 @@
  *   sfence (default): the region's stores are ordered before any later
  *     store; costs nothing measurable on the empty region (timer_ratio
  *     stays ~1), and is what the reference figures in docs/design.md
- *     ("Facts measured") used;
+ *     ("Facts measured on xeon-vm") used;
  *   mfence: the SDM's recipe for "RDTSCP only after all previous stores
  *     are globally visible": the strict bound, at ~43 more cycles;
  *   none: the bare stamps.
- * Measured on the development VM (AMD EPYC under KVM, bench run -n 4096
+ * Measured on epyc-vm (AMD EPYC under KVM, bench run -n 4096
  * --possible-cpus 480): empty region ~58 cycles with none or sfence,
  * ~101 with mfence. Old path, 480 cold units: 14.2 / 15.7 / 14.9 us mean
  * (none / sfence / mfence), all within run-to-run noise, because 480

@@ -5,8 +5,8 @@
  * The unit of replication is a run (one `bench run` process, or one of
  * its --runs children): placement, co-tenants and frequency move every
  * sample of a run together, so the samples of one run are not
- * independent draws and a test on them measures the wrong noise (on the
- * development VM a per-sample U test rejected 83-92% of A/A pairs). So:
+ * independent draws and a test on them measures the wrong noise (on
+ * xeon-vm a per-sample U test rejected 83-92% of A/A pairs). So:
  *
  *  1. per run, one figure computed from that run's histogram
  *     (cmp_hist_stat: by default the 10% trimmed mean);

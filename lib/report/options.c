@@ -356,3 +356,16 @@ int opt_help(FILE *f, const struct opt *const *tab)
 	}
 	return ferror(f) ? -EIO : 0;
 }
+
+int opt_list(FILE *f, const struct opt *const *tab)
+{
+	const struct opt *o;
+	unsigned int t;
+
+	for (t = 0; tab[t]; t++)
+		for (o = tab[t]; o->type != OPT_T_END; o++)
+			if (o->long_name && o->type != OPT_T_GROUP)
+				fprintf(f, "--%s ", o->long_name);
+	fputs("--help\n", f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -182,4 +182,12 @@ void opt_values(const struct opt *const *tab, char *buf, size_t len);
  */
 int opt_help(FILE *f, const struct opt *const *tab);
 
+/*
+ * opt_list - every long option of @tab's tables, "--samples", in table
+ * order and then "--help", separated by spaces on one line onto @f: what
+ * `bench --list-opts CMD` prints for completion (perf's --list-opts).
+ * Returns 0 or -EIO when writing @f failed.
+ */
+int opt_list(FILE *f, const struct opt *const *tab);
+
 #endif /* KSB_OPTIONS_H */

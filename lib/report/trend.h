@@ -60,7 +60,7 @@
  * The change is compare's: the Hodges-Lehmann estimate of after/before
  * - 1 over the runs the test saw, with its 95% interval (lib/report/compare.h).
  * Cost: window^2 / 2 absolute differences per permutation of the second
- * pass (1.9 us at 50 runs on the development VM), twice that in the
+ * pass (1.9 us at 50 runs on xeon-vm), twice that in the
  * first, TREND_STOP / p permutations for a test of p and 2 / alpha at
  * most, so a few ms per change point; memory (window + 1)^2 doubles.
  *

@@ -77,10 +77,29 @@ expected_files() {
 	[ -s "$(echo "$T"/r/*/hist.png)" ]
 }
 
-# the commands of `bench --help`, one man page each
+# the commands of the registry, one man page each
 commands() {
-	./bench --help >"$T/help.txt"
-	sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p' "$T/help.txt"
+	./bench --list-cmds
+}
+
+@test "bench --list-cmds is the registry of --help; --list-opts CMD every long option of CMD --help" {
+	run ./bench --list-cmds
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(./bench --help | sed -n '/^Commands:/,/^$/s/^  \([a-z]*\) .*/\1/p')" ]
+	[ "${#lines[@]}" -ge 12 ]
+	for c in $(commands); do
+		run ./bench --list-opts "$c"
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[ "$output" = "$(./bench "$c" --list-opts)" ]
+		[ "$(tr ' ' '\n' <<<"$output" | sort)" = \
+		  "$(./bench "$c" --help | grep -oE -- '^ +(-[A-Za-z0-9], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort)" ] ||
+			{ echo "$c: --list-opts is not its --help's options"; false; }
+	done
+	[ "$(./bench --list-opts hist)" = "--frac-bits --format --help" ]
+	run ./bench --list-opts nope
+	[ "$status" -eq 2 ]
+	[ "$output" = "bench: 'nope' is not a command (see 'bench --help')" ]
 }
 
 @test "man pages: a page per command, mandoc -T lint and groff -ww silent, man -l renders them" {
@@ -98,6 +117,8 @@ commands() {
 		[ -z "$output" ]
 		MANWIDTH=80 man -l "$p" >"$T/man.txt" 2>"$T/man.err"
 		[ ! -s "$T/man.err" ]
+		# no option rendered with a stray dash before it ("---flat")
+		! grep -n -- '---' "$T/man.txt" || { echo "$p: ---"; false; }
 		if [ -n "$c" ]; then
 			for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" "SEE ALSO"; do
 				grep -qx "$s" "$T/man.txt" || { echo "$p: no section $s"; false; }
@@ -108,6 +129,20 @@ commands() {
 	for s in NAME SYNOPSIS DESCRIPTION COMMANDS "THE ONE COMMAND" "OUTPUT FORMATS" \
 		"CSV FORMAT" "JSON FORMAT" "EXIT STATUS" ENVIRONMENT FILES EXAMPLES; do
 		grep -qx "$s" <(MANWIDTH=80 man -l docs/kstats-bench.1 2>/dev/null) || { echo "no section $s"; false; }
+	done
+}
+
+@test "bench --help and kstats-bench(1) give exit 1 to the commands whose --help does" {
+	local c ones=
+	for c in $(commands); do
+		./bench "$c" --help | tr '\n' ' ' | grep -o 'Exit: [^.]*' | grep -q '[ ,]1 ' &&
+			ones="$ones${ones:+, }$c"
+	done
+	[ "$ones" = "compare, trend, scale" ]
+	./bench --help | grep -qF "1 regression ($ones)," || { echo "bench --help: not 1 for $ones"; false; }
+	MANWIDTH=200 man -l docs/kstats-bench.1 2>/dev/null | sed -n '/^EXIT STATUS$/,/^ENVIRONMENT$/p' >"$T/exit.txt"
+	for c in ${ones//,/}; do
+		grep -qw "$c" "$T/exit.txt" || { echo "kstats-bench(1): exit 1 does not name $c"; false; }
 	done
 }
 
@@ -148,15 +183,20 @@ has_options() {
 	[ "$output" = "$T/run.1: --quieter is not in bench run --help" ]
 }
 
-# comp WORD...: what the completion offers for the last word, one line
+# comp WORD...: what the completion offers for the last word, one line;
+# kstats-bench is the built bench
 comp() {
-	bash -c 'source docs/kstats-bench.bash-completion
+	mkdir -p "$T/bin"
+	ln -sf "$PWD/bench" "$T/bin/kstats-bench"
+	PATH=$T/bin:$PATH bash -c 'source docs/kstats-bench.bash-completion
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _kstats_bench
 		printf "%s\n" "${COMPREPLY[@]}" | LC_ALL=C sort | tr "\n" " "' comp "$@"
 }
 
 @test "bash completion: commands, options, values, workloads, CSV files" {
-	[ "$(comp kstats-bench "")" = "--help --version calibrate compare doctor hist kernel list run show trace trend vm " ]
+	[ "$(comp kstats-bench "")" = "$( (./bench --list-cmds; printf '%s\n' --help --version --list-cmds --list-opts) | LC_ALL=C sort | tr '\n' ' ')" ]
+	for c in scale trend vm; do [[ "$(comp kstats-bench "")" == *" $c "* ]]; done
+	[ "$(comp kstats-bench --list-opts s)" = "scale show " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
 	[ "$(comp kstats-bench doctor -)" = "--cpus --help --quiet " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
@@ -168,6 +208,9 @@ comp() {
 	[ "$(comp kstats-bench compare -s "")" = "mean median p90 p99 tm10 " ]
 	[ "$(comp kstats-bench hist -f j)" = "json " ]
 	[ "$(comp kstats-bench trend -f m)" = "markdown " ]
+	[ "$(comp kstats-bench scale -f p)" = "points " ]
+	[ "$(comp kstats-bench scale --fl)" = "--flat " ]
+	[ "$(comp kstats-bench scale --at "")" = " " ]
 	[ "$(comp kstats-bench trend -w "")" = " " ]
 	[ "$(comp kstats-bench show -c "")" = "all " ]
 	[ "$(comp kstats-bench run -c "")" = " " ]
@@ -177,11 +220,10 @@ comp() {
 	[ "$(comp kstats-bench trace -f c)" = "csv " ]
 	[ "$(comp kstats-bench compare -s m)" = "mean median " ]
 	[ "$(comp kstats-bench show tests/fixtures/aa-)" = "tests/fixtures/aa-after.csv tests/fixtures/aa-before.csv " ]
-	mkdir "$T/bin"
-	ln -s "$PWD/bench" "$T/bin/kstats-bench"
-	[ "$(PATH=$T/bin:$PATH comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
-	# every long option of every command's --help is offered
-	for c in run calibrate doctor kernel trace vm compare trend show hist; do
+	[ "$(comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
+	# every command of the registry has its entry: every long option of
+	# its --help is offered
+	for c in $(commands); do
 		offered=$(comp kstats-bench "$c" --)
 		for o in $(./bench "$c" --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 			[[ " $offered" == *" $o "* ]] || { echo "$c: $o not offered"; false; }

@@ -46,8 +46,12 @@ teardown() {
 @test "kernel: unknown option" { bad "unknown option '--bogus'" kernel --bogus; }
 @test "kernel: a stray argument" { bad "unexpected argument 'extra'" kernel extra; }
 
-@test "kernel: every format of bench run, json included" {
-	bad "--format: 'xml' is not one of table, kstats, csv, bars, json" kernel -f xml
+@test "kernel: every format of bench run, json and kcidb included" {
+	bad "--format: 'xml' is not one of" kernel -f xml
+	# the whole list, exactly bench run's
+	[ "$stderr" = "bench kernel: --format: 'xml' is not one of table, kstats, csv, bars, json, kcidb (see 'bench kernel --help')" ]
+	run --separate-stderr ./bench run -f xml
+	[ "${stderr//bench run/bench kernel}" = "$(./bench kernel -f xml 2>&1)" ]
 }
 
 @test "kernel: options are checked before the environment (-c 99999 as non-root: exit 2)" {

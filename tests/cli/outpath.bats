@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # needs: -
-# Output paths (README, "Output files"): `bench run -o` and run.sh replace
+# Output paths (docs/reference.md, "Output files"): `bench run -o` and run.sh replace
 # only regular files, follow symlinks to what they name, write FIFOs and
 # devices in place, take - as stdout, keep the replaced file's mode and
 # never leave a temp file. Part of the bad-input battery. Nothing here

@@ -45,7 +45,7 @@ base_k,a-p128.csv,1,128,__irq_alloc_descs,time,2000
 base_k,a-p255.csv,1,255,__irq_alloc_descs,time,4000
 CSV
 	cat >"$T/f.csv" <<'CSV'
-kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_lo,intercept_hi,verdict,threshold
+kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold
 fit,base_k,__irq_alloc_descs,time,tm10,3,3,64,255,15.7,15.6,15.8,0,0,0,grows,0
 CSV
 	gnuplot -c plots/scale.gp "$T/p.csv" "$T/f.csv" "$T/s.svg"

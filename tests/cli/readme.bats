@@ -95,6 +95,25 @@ scratch() {
 	[ "${#lines[@]}" -eq 2 ]
 }
 
-@test "README stays a README: at most about 300 lines" {
+@test "every citation of a README or docs section names a heading it has; machines by name" {
+	run python3 tests/cli/citations.py
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the checker has teeth: a heading that is gone, across two comment lines
+	printf '/*\n * see README, "Install"; docs/reference''.md, "No\n * such section".\n */\n' >"$T/x.c"
+	printf '\t"see README'"'"'s \\"Gone\\", and (README.md, \\"Install\\").\\n"\n' >>"$T/x.c"
+	run python3 tests/cli/citations.py "$T/x.c"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/x.c: docs/reference.md has no section \"No such section\"
+$T/x.c: README.md has no section \"Gone\"" ]
+	# the machines are defined once (docs/measurements.md, "Machines") and named
+	grep -q '^## Machines$' docs/measurements.md
+	run git grep -n 'development VM' -- . ':!tests/cli/readme.bats' ':!docs/trend-control.md'
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
+@test "README stays a README: at most 320 lines" {
 	[ "$(wc -l <README.md)" -le 320 ]
 }

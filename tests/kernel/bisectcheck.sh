@@ -12,8 +12,8 @@
 # and bisects good..tip: 6 commits, so at most ceil(log2(6)) = 3 steps,
 # with a threshold of 10%. The plant's delay is set on the command line
 # (irq_plant_ns, BISECTCHECK_PLANT_NS, 60 us): what 30 us adds depends on
-# the machine's speed under TCG, +25-30% of an allocation of 117 us on the
-# development VM but +12% of 240 us on a CI runner, where one step of the
+# the machine's speed under TCG, +25-30% of an allocation of 117 us on
+# xeon-vm but +12% of 240 us on a CI runner, where one step of the
 # plant read below 10% and the bisect named the commit after it. At 60 us
 # the plant is +25% or more on both, and 5 boots of a neutral commit
 # (-3% .. +4% in make kernel-plant's A/A rounds) must not pass for a

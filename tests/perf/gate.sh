@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# gate.sh [ROUNDS] - what README's "The regression gate" table measures:
+# gate.sh [ROUNDS] - what docs/measurements.md's "What the regression gate
+# promises" table measures:
 # ROUNDS (default 20) rounds of the CI recipe, before and after
 # interleaved, three invocations of `bench run --runs 2 -p P --cache cold
 # -n 2048` a side (6 runs a side); A and B at 480 possible CPUs (A/A),
 # C at 528 (the old path clears 10% more units). Each round is compared
 # A/B, A/C and B/C, with the reference (the default) and raw. About 20 s
-# a round on the 2-core development VM; run it on a quiet machine.
+# a round on xeon-vm; run it on a quiet machine.
 #   make gate            or            tests/perf/gate.sh 5
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -14,8 +14,8 @@
 # (alone, paired: the nights of the alloc series' change points; found: the
 # paired trend has one at PLANT, others: its other change points).
 #
-# NIGHTS defaults to 10, PLANT to 6: 100 TCG boots, about 3 s each on an
-# idle 2-core VM. With 10 nights the paired series has 10 points, whose
+# NIGHTS defaults to 10, PLANT to 6: 100 TCG boots, about 3 s each on
+# xeon-vm, idle. With 10 nights the paired series has 10 points, whose
 # permutation p cannot reach 0.001: KHIST_ALPHA (0.01) is trend's --alpha.
 # The kernels: KHIST_STOCK and KHIST_PLANTED (default kernelcheck's
 # img/stock and img/planted under KSB_KERNELCHECK_DIR), copied first so

@@ -18,7 +18,7 @@
 #
 # diff is the range over the rounds of the measured slope difference
 # (ns per possible CPU). ROUNDS defaults to 20; one round of 5 sides is
-# 45 boots (about 3 min on the idle 2-core development VM).
+# 45 boots (about 3 min on xeon-vm, idle).
 # KSB_KERNELCHECK_DIR as for kernelcheck; results in
 # $KSB_KERNELCHECK_DIR/plant-percpu/.
 set -euo pipefail

@@ -13,7 +13,7 @@
 #   PLANT ns=5000 change=+3.7%..+7.2% flagged=1/9 flagged_t1=7/9 rounds=9 possible=255
 #
 # ROUNDS defaults to 20; one round of 5 sides is 30 boots (about 85 s on
-# the idle 2-core development VM). KERNELPLANT_NS sets the grades (default "0 4000 8000 12000"). KSB_KERNELCHECK_DIR as for kernelcheck; results in
+# xeon-vm, idle). KERNELPLANT_NS sets the grades (default "0 4000 8000 12000"). KSB_KERNELCHECK_DIR as for kernelcheck; results in
 # $KSB_KERNELCHECK_DIR/plant/.
 set -euo pipefail
 

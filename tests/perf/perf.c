@@ -128,7 +128,7 @@ static uint64_t engine_stamps(const struct topo *t, const struct tsc_info *tsc)
 /*
  * Five rounds alternating the two, same CPU; the median of each round,
  * the lowest round of each. The TSC of a VM may tick in steps (26
- * cycles on the development VM), so both medians are multiples of it.
+ * cycles on xeon-vm), so both medians are multiples of it.
  */
 static int perf_timer(void)
 {

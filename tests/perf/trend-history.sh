@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# trend-history.sh [NIGHTS [DIR]] - bench trend on real runs, README's
-# "bench trend" figures: three histories of NIGHTS (default 40) invocations
+# trend-history.sh [NIGHTS [DIR]] - the figures of docs/measurements.md's
+# "bench trend on real runs": three histories of NIGHTS (default 40) invocations
 # of `bench run -q --runs 3 --possible-cpus P --cache cold -n 2048`, each
 # file given the timestamp of its own night (02:00 UTC, one a day):
 #
@@ -14,8 +14,8 @@
 #   aa2    P = 480 every night, a second A/A history.
 #
 # The three are interleaved, night by night, so that the machine's drift
-# during the job hits all. Then the same with a control (issue 31,
-# docs/trend-control.md): bench trend --control aa step must find the
+# during the job hits all. Then the same with a control
+# (docs/trend-control.md): bench trend --control aa step must find the
 # step at its night +- 1 and no other, and --control aa aa2 none; the
 # machine's level shifts, which the histories share, cancel out of the
 # nightly ratio. The paired figures are the criterion: exit 0 when both
@@ -23,7 +23,7 @@
 # alone=ok|fail: on a shared runner they fail, night for night on the
 # same shifts, which is what the control is for. The files stay in DIR (default
 # results/trend-history-<stamp>) for ./run.sh trend [--control DIR/aa]
-# DIR/step. About 16 s a night and history on the 2-core development VM
+# DIR/step. About 16 s a night and history on xeon-vm
 # at a load average of 5 (30-45 min in all); the load average is printed
 # as it goes. A rerun into the same DIR measures only the nights missing.
 # Exit 0 when the paired figures hold, 1 when not.

@@ -7,8 +7,8 @@
  *                       runs, at the default alpha (0.001), window and
  *                       minimum change, and with --min-change 0 (the test
  *                       alone): Gaussian noise, the same with 3% of runs
- *                       preempted (+30%), and drift (AR(1), rho 0.7, the
- *                       development VM's lag-1 autocorrelation of raw runs)
+ *                       preempted (+30%), and drift (AR(1), rho 0.7,
+ *                       xeon-vm's lag-1 autocorrelation of raw runs)
  *   window_p_le_alpha   the same windows' best splits tested by the
  *                       permutation test and by Hunter's t-test (Student,
  *                       two-sided): how often each says p <= alpha on noise
@@ -301,8 +301,8 @@ static void gen_meta(struct meta *m, unsigned int file, unsigned int runs)
 
 /*
  * Run @run of @set: the machine's speed drifts from run to run (AR(1)
- * on the log, shared by the old path and the reference loop, as on the
- * development VM), each sample lognormal around its path's level, into
+ * on the log, shared by the old path and the reference loop, as on
+ * xeon-vm), each sample lognormal around its path's level, into
  * its CPU's series and the merge over CPUs (the reference: the merge
  * only, as bench run writes it).
  */

@@ -84,7 +84,7 @@ static void assert_same_hist(const struct kstats_hist *a, const struct kstats_hi
 /* ---- format 3: exact ---- */
 
 /*
- * The issue's samples: bucket 60 holds 77777 and 77800, whose AVG is
+ * Samples that format 2 lost: bucket 60 holds 77777 and 77800, whose AVG is
  * 77789; format 2 gave back max 77789 and mean 26485.5, format 3 gives
  * the samples' 77800 and 158912 / 6.
  */

@@ -3,7 +3,8 @@
  * test_spawn.c - the process runner (lib/kernel/spawn.h): exit codes and
  * signals as a shell's $?, an exec that fails, the timeout that kills
  * (the child's whole process group), stdout and stderr redirected, the
- * PATH lookup, and the tree removed without rm.
+ * PATH lookup, the tree removed without rm, and an argv as a shell line
+ * that sh -c reads back as the same words.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -214,6 +215,53 @@ static void test_spawn_which(void **state)
 }
 
 /* a tree with a link out of it: the tree goes, what the link names stays */
+/* sh -c "printf '%s\\0' LINE": the words sh read back from LINE, NUL-ended */
+static size_t sh_words(const char *line, char *out, size_t len)
+{
+	char cmd[4096], *argv[] = { "sh", "-c", cmd, NULL };
+	FILE *f = tmpfile();
+	size_t n;
+
+	assert_non_null(f);
+	snprintf(cmd, sizeof(cmd), "printf '%%s\\0' %s", line);
+	assert_int_equal(spawn_run(argv, fileno(f), -1, 0), 0);
+	rewind(f);
+	n = fread(out, 1, len, f);
+	fclose(f);
+	return n;
+}
+
+static void test_spawn_sh_line(void **state)
+{
+	char *words[] = { "bench", "run", "-t", "2", "--label", "it's", "", "a b",
+			  "$HOME", "*", "~", "x\\y", "tab\there", "new\nline", "''",
+			  "\"q\"", "a;b|c&d", "`id`", "!", "#", "-o=r/x.csv", "caf\xc3\xa9" };
+	int nr = (int)(sizeof(words) / sizeof(words[0])), i;
+	char line[1024], back[1024], want[1024], small[17];
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(spawn_sh_line(line, sizeof(line), nr, words), 0);
+	for (i = 0; i < nr; i++) {
+		memcpy(want + n, words[i], strlen(words[i]) + 1);
+		n += strlen(words[i]) + 1;
+	}
+	assert_int_equal(sh_words(line, back, sizeof(back)), n);
+	assert_memory_equal(back, want, n);
+	/* plain words stay as they are; the rest in single quotes */
+	assert_int_equal(spawn_sh_line(line, sizeof(line), 6, words), 0);
+	assert_string_equal(line, "bench run -t 2 --label 'it'\\''s'");
+	/* a word that does not fit is left out whole, never cut mid-quote */
+	assert_int_equal(spawn_sh_line(small, sizeof(small), 6, words), -ENOSPC);
+	assert_string_equal(small, "bench run -t 2");
+	assert_int_equal(spawn_sh_append(small, sizeof(small), "x"), 0);
+	assert_string_equal(small, "bench run -t 2 x");
+	assert_int_equal(spawn_sh_append(small, sizeof(small), ""), -ENOSPC);
+	small[0] = 0;
+	assert_int_equal(spawn_sh_append(small, sizeof(small), ""), 0);
+	assert_string_equal(small, "''");
+}
+
 static void test_spawn_remove_tree(void **state)
 {
 	char *dir = tmpdir(), *keep = tmpdir(), p[512];
@@ -257,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_spawn_redirect),
 		cmocka_unit_test(test_spawn_make),
 		cmocka_unit_test(test_spawn_which),
+		cmocka_unit_test(test_spawn_sh_line),
 		cmocka_unit_test(test_spawn_remove_tree),
 	};
 

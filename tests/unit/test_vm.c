@@ -23,6 +23,7 @@
 #include "lib/kernel/cpio.h"
 #include "lib/kernel/kimage.h"
 #include "lib/kernel/sha256.h"
+#include "lib/kernel/spawn.h"
 #include "lib/kernel/vm.h"
 #include "lib/kernel/vmprep.h"
 
@@ -272,7 +273,7 @@ static void test_vm_qemu_argv(void **state)
 
 	(void)state;
 	vm_qemu_argv(&a, &c, "img/bzImage", "k.cpio", "con", "data");
-	vm_qemu_line(&a, line, sizeof(line));
+	spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
 	assert_string_equal(line,
 		"qemu-system-x86_64 -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor"
 		" -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=254,sockets=2,cores=127,threads=1 -m 1024"
@@ -286,7 +287,7 @@ static void test_vm_qemu_argv(void **state)
 	c = (struct vm_config) { .qemu = "q", .accel = VM_KVM, .cpus = 1, .possible = 16,
 				 .nodes = 1, .memory = 512 };
 	vm_qemu_argv(&a, &c, "i", "r", "c", "d");
-	vm_qemu_line(&a, line, sizeof(line));
+	spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
 	assert_string_equal(line,
 		"q -machine q35,accel=kvm -cpu host -smp 1,maxcpus=16,sockets=1,cores=16,threads=1"
 		" -m 512 -kernel i -initrd r -append 'console=ttyS0 panic=-1' -nodefaults"
@@ -315,8 +316,8 @@ static void test_vm_init(void **state)
 	assert_non_null(strstr(buf, "\nmount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"));
 	/* -q -o before the command's own words: trace's after "--" are COMMAND's */
 	assert_non_null(strstr(buf, "\t/bench \"$cmd\" -q -o /tmp/$n.csv \"$@\" "));
-	assert_non_null(strstr(buf, "\nrun 1 'kernel' '-w' 'kernel-irq-alloc'\n"
-				    "run 2 'run' '--label' 'it'\\''s'\n"
+	assert_non_null(strstr(buf, "\nrun 1 kernel -w kernel-irq-alloc\n"
+				    "run 2 run --label 'it'\\''s'\n"
 				    "echo '@ksb done' >&3\npoweroff -f\n"));
 	free(buf);
 }
@@ -453,7 +454,7 @@ static void test_vm_init_sh(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, "\trc=$?\n"));
 	assert_non_null(strstr(buf, "KSB_OUT=/tmp/ksb-out.$n sh /sh/$n.sh \"$@\""));
-	assert_non_null(strstr(buf, "\nrunsh 1 'numa' 'none'\necho '@ksb done' >&3\n"));
+	assert_non_null(strstr(buf, "\nrunsh 1 numa none\necho '@ksb done' >&3\n"));
 	free(buf);
 }
 
@@ -604,6 +605,26 @@ static void test_sha256(void **state)
 }
 
 /* -m: 512M, 2G, MiB; the range */
+/* tuxmake's reproducer as a shell line; the words before one that does not fit */
+static void test_vmprep_tuxmake(void **state)
+{
+	static const char json[] = "{\"build\": {\"reproducer_cmdline\": [\"tuxmake\", "
+		"\"KCFLAGS=-O2 -g\", \"$x\", \"a-word-too-long-to-fit\", \"k\"]}}";
+	char *d = tmpdir(), path[256], image[256], cmd[64], why[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bzImage", d);
+	write_file(path, "x", 1);
+	snprintf(path, sizeof(path), "%s/metadata.json", d);
+	write_file(path, json, sizeof(json) - 1);
+	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, sizeof(cmd),
+					why, sizeof(why)), 0);
+	assert_string_equal(cmd, "tuxmake 'KCFLAGS=-O2 -g' '$x' a-word-too-long-to-fit k");
+	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, 32, why, sizeof(why)), 0);
+	assert_string_equal(cmd, "tuxmake 'KCFLAGS=-O2 -g' '$x'");
+	rmtree(d);
+}
+
 static void test_vmprep_memory(void **state)
 {
 	unsigned long m;
@@ -658,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_vmprep_counts),
 		cmocka_unit_test(test_vmprep_cmd),
 		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_vmprep_tuxmake),
 		cmocka_unit_test(test_vmprep_memory),
 		cmocka_unit_test(test_vm_count_cpus),
 	};

@@ -181,7 +181,7 @@ kmod_line() { grep -qx "$2" "$1"; }
 # What a probe adds to one call of __irq_alloc_descs() under the module
 # at most, in ns, cold (the module's reference loop flushes the TLB
 # before each pair, so the trampoline, the program and its maps miss
-# qemu's software TLB): README ("bench trace", "Overhead") states these,
+# qemu's software TLB): docs/measurements.md ("bench trace: the probe's overhead") states these,
 # about twice the 7-12 us (fentry) and 11-14 us (kprobe) measured; the traced
 # median must lie below the module's own by no more than this.
 TRACE_ADDS_FENTRY=20000
