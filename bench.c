@@ -24,6 +24,7 @@
 #include "lib/report/outfile.h"
 #include "lib/report/outset.h"
 #include "lib/report/testbed.h"
+#include "lib/kernel/spawn.h"
 
 #define BENCH_VERSION	"0.1.0"
 
@@ -98,6 +99,16 @@ int bench_refused(const char *fmt, ...)
 	bench_vmsg("", fmt, ap);
 	va_end(ap);
 	return EXIT_ENV;
+}
+
+void bench_cmdline(char *buf, size_t len, int argc, char **argv)
+{
+	int i;
+
+	/* argv[0] is "bench CMD", two words: the rest quoted as sh needs */
+	snprintf(buf, len, "%s", argv[0]);
+	for (i = 1; i < argc && !spawn_sh_append(buf, len, argv[i]); i++)
+		;
 }
 
 int bench_operand_sep(int argc, char **argv, const char *sides)

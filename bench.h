@@ -52,6 +52,14 @@ int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int bench_operand_sep(int argc, char **argv, const char *sides);
 
 /*
+ * bench_cmdline - the command line for the "command" metadata into @buf
+ * (@len bytes): @argv[0] ("bench CMD") as it is, then each further word
+ * through spawn_sh_append(), so that a shell runs it again; the words
+ * before the first that does not fit.
+ */
+void bench_cmdline(char *buf, size_t len, int argc, char **argv);
+
+/*
  * bench_options - parse @argv against the option tables of @p
  * (lib/report/options.h). Returns 0 to go on, the operands from optind; 1 after
  * --help printed on stdout: @head ("Usage: ..." and what the command

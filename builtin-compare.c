@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lib/report/busy.h"
 #include "lib/report/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
@@ -362,6 +363,28 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
  * Actions an ::error annotation per regression on stderr (the runner
  * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
+/*
+ * the table's last lines: how many runs of each side the host's cpu
+ * pressure disturbed (lib/report/busy.h); none when no file recorded it
+ */
+static void compare_busy(const struct compare_state *st)
+{
+	static const char *const name[2] = { "before", "after" };
+	struct busy_count bc[2] = { { 0 }, { 0 } };
+	char line[128];
+	unsigned int k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < st->side[k].n; i++)
+			busy_count(&st->side[k].set[i]->meta, &bc[k]);
+	if (!bc[0].files && !bc[1].files)
+		return;
+	for (k = 0; k < 2; k++) {
+		busy_line(&bc[k], "runs", line, sizeof(line));
+		printf("%s: %s\n", name[k], line);
+	}
+}
+
 static int compare_report(struct compare_opts *o, const struct compare_state *st,
 			  const struct cmp_series *c)
 {
@@ -380,6 +403,8 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	int ret;
 
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
+	if (!ret && o->format == CMPFMT_TABLE)
+		compare_busy(st);
 	for (i = 0; i < o->also.n && ret != -ENOMEM; i++)
 		ret = cmpfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &f) ?: ret;
 	if (gha && !strcmp(gha, "true"))

@@ -463,7 +463,7 @@ int cmd_kernel(int argc, char **argv)
 	kng.samples = 8192;
 	kng.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	kng.format = FORMAT_TABLE;
-	spawn_sh_line(kng.cmdline, sizeof(kng.cmdline), argc, argv);
+	bench_cmdline(kng.cmdline, sizeof(kng.cmdline), argc, argv);
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

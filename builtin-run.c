@@ -21,7 +21,6 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/kernel/spawn.h"
 #include "kstats_hist.h"
 #include "lib/report/csv.h"
 #include "lib/measure/engine.h"
@@ -666,7 +665,7 @@ int cmd_run(int argc, char **argv)
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	run_defaults();
-	spawn_sh_line(g.cmdline, sizeof(g.cmdline), argc, argv);
+	bench_cmdline(g.cmdline, sizeof(g.cmdline), argc, argv);
 	ret = run_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

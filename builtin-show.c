@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/report/busy.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/results.h"
@@ -142,22 +141,6 @@ static int show_pick(const struct results *r, struct show_opts *o, const char *p
 	return EXIT_DONE;
 }
 
-/*
- * the table's last line: how many of the file's runs (boots) the host's
- * cpu pressure disturbed, by lib/report/busy.h's rule; none when the
- * file recorded no PSI figure
- */
-static void show_busy(const struct results *r)
-{
-	struct busy_count bc = { 0 };
-	char line[128];
-
-	if (busy_count(&r->meta, &bc))
-		return;
-	busy_line(&bc, meta_get(&r->meta, "vm_boots") ? "boots" : "runs", line, sizeof(line));
-	printf("%s\n", line);
-}
-
 int cmd_show(int argc, char **argv)
 {
 	struct show_opts o = { .run = RESULTS_RUN_ALL, .format = FORMAT_TABLE };
@@ -177,8 +160,6 @@ int cmd_show(int argc, char **argv)
 		meta_put(one ? &one->meta : &r->meta, KCIDB_META_ORIGIN, "%s", o.origin);
 	if (!ret)
 		ret = bench_report(NULL, NULL, (unsigned int)o.format, one ? one : r);
-	if (!ret && o.format == FORMAT_TABLE)
-		show_busy(r);
 	results_free(one);
 	results_free(r);
 	return ret;

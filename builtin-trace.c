@@ -462,7 +462,7 @@ int cmd_trace(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	trg.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	trg.format = FORMAT_TABLE;
-	spawn_sh_line(trg.cmdline, sizeof(trg.cmdline), argc, argv);
+	bench_cmdline(trg.cmdline, sizeof(trg.cmdline), argc, argv);
 	ret = tr_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;

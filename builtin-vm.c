@@ -319,7 +319,7 @@ static int bv_parse(int argc, char **argv)
 	int i, dash, ret;
 
 	bv_defaults();
-	spawn_sh_line(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
+	bench_cmdline(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
 	/* the first "--" ends bench vm's words; getopt would move it */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;

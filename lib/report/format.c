@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kstats_hist.h"
+#include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
@@ -187,6 +188,22 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 	return fmt_status(f);
 }
 
+/*
+ * the last line: how many of the file's runs (boots, for bench vm's) the
+ * host's cpu pressure disturbed, by lib/report/busy.h's rule; none when
+ * no PSI figure was recorded
+ */
+static void fmt_busy(FILE *f, const struct results *r)
+{
+	struct busy_count bc = { 0 };
+	char line[128];
+
+	if (busy_count(&r->meta, &bc))
+		return;
+	busy_line(&bc, meta_get(&r->meta, "vm_boots") ? "boots" : "runs", line, sizeof(line));
+	fprintf(f, "%s\n", line);
+}
+
 /* the report of table and bars; @bars picks the printer */
 static int fmt_report(FILE *f, const struct results *r, bool bars)
 {
@@ -210,6 +227,7 @@ static int fmt_report(FILE *f, const struct results *r, bool bars)
 			fmt_runs(f, r, r->s[i].workload);
 		format_summary(f, r, r->s[i].workload);
 	}
+	fmt_busy(f, r);
 	return fmt_status(f);
 }
 

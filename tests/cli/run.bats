@@ -188,9 +188,23 @@ variants() {
 	[ "${lines[-1]}" = "0 of 2 runs disturbed (psi cpu some > 40% of the window)" ]
 	# a host without PSI: no stall recorded, show says nothing of it
 	KSB_PSI_CPU=/nonexistent/cpu ./bench run -q --runs 2 -n 64 -o "$T/n.csv" >/dev/null
-	! grep -q '^# psi_cpu_some' "$T/n.csv"
+	[ "$(grep -c '^# psi_cpu_some' "$T/n.csv")" -eq 0 ]
 	grep -q '^# run_nivcsw: 1:[0-9]* 2:[0-9]*$' "$T/n.csv"
 	run ./bench show "$T/n.csv"
+	[[ "$output" != *"runs disturbed"* ]]
+}
+
+@test "compare: how many runs of each side the host's cpu pressure disturbed" {
+	./bench run -q --runs 5 -n 64 -o "$T/a.csv" >/dev/null
+	./bench run -q --runs 5 -n 64 -o "$T/b.csv" >/dev/null
+	sed -i 's/^# psi_cpu_some_pct: .*/# psi_cpu_some_pct: 1:0.50 2:90.00 3:40.01 4:40.00 5:0.00/' "$T/b.csv"
+	run --separate-stderr ./bench compare "$T/a.csv" -- "$T/b.csv"
+	[ "${lines[-2]}" = "before: 0 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
+	[ "${lines[-1]}" = "after: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
+	sed -i '/^# psi_cpu_some_pct: /d' "$T/a.csv"
+	run --separate-stderr ./bench compare "$T/a.csv" -- "$T/b.csv"
+	[ "${lines[-2]}" = "before: runs disturbed: not recorded" ]
+	run --separate-stderr ./bench compare -f json "$T/a.csv" -- "$T/b.csv"
 	[[ "$output" != *"runs disturbed"* ]]
 }
 

@@ -31,8 +31,8 @@ setup() {
 @test "bench-static has the same commands, help and exit codes" {
 	[ "$(./bench-static --list-cmds)" = "$(./bench --list-cmds)" ]
 	for c in "" $(./bench --list-cmds); do
-		./bench-static $c --help >"$T/s"
-		./bench $c --help >"$T/d"
+		./bench-static ${c:+"$c"} --help >"$T/s"
+		./bench ${c:+"$c"} --help >"$T/d"
 		cmp "$T/d" "$T/s"
 	done
 	./bench-static list | cmp - <(./bench list)
