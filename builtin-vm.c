@@ -159,7 +159,7 @@ static const struct opt bv_opts[] = {
 		"boots again after a hang or a crash (default 1)"),
 	OPT_U64(0, "reboot-disturbed", &vmg.reboot_disturbed, 0, VMBOOT_REBOOTS, "N",
 		"boots again when the host's cpu pressure disturbed\n"
-		"a boot, 0..5 (default 2; 0: keep it, marked)"),
+		"a boot, 0..5 (default 1; 0: keep it, marked)"),
 	OPT_STRING(0, "append", &vmg.append, "ARGS", "more kernel command line"),
 	OPT_CALL(0, "file", NULL, bv_opt_file, "SRC[=DST]",
 		 "one more file in every initramfs, as /DST (default\n"
@@ -229,7 +229,7 @@ static void bv_defaults(void)
 	vmg.memory = 1024;
 	vmg.timeout = 300;
 	vmg.retries = 1;
-	vmg.reboot_disturbed = 2;
+	vmg.reboot_disturbed = 1;
 	vmg.outdir = ".";
 	vmg.format = FORMAT_TABLE;
 	vmg.qemu = "qemu-system-x86_64";

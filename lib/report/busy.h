@@ -25,7 +25,7 @@
  * THE RULE (busy_disturbed()): a run is disturbed when the host's PSI
  * cpu "some" stall passed BUSY_PSI_PCT percent of its window. The limit
  * and the figures that chose it are in docs/measurements.md ("Disturbed
- * runs").
+ * runs: the host's cpu pressure").
  *
  *	struct busy_count bc = { 0 };
  *	char line[128];
