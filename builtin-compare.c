@@ -91,7 +91,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 	const struct opt opts[] = {
 		OPT_ENUM('s', "stat", &o->stat, cmp_stat_names, "STAT",
 			 "per-run figure: tm10 (10% trimmed mean, default),\n"
-			 "median, mean, p90, p99"),
+			 "median, mean, p90, p99, p25, p10, min"),
 		OPT_DOUBLE('t', "threshold", &o->threshold_pct, 0, 0, "> 0 (percent)", "PCT",
 			   "a significant change counts above PCT, > 0 (default "
 			   BENCH_STR(CMP_THRESHOLD_PCT) ")"),

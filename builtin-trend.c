@@ -152,7 +152,7 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 	const struct opt opts[] = {
 		OPT_ENUM('s', "stat", &o->stat, cmp_stat_names, "STAT",
 			 "per-run figure: tm10 (10% trimmed mean, default),\n"
-			 "median, mean, p90, p99"),
+			 "median, mean, p90, p99, p25, p10, min"),
 		OPT_ENUM('r', "reference", &o->reference, cmp_ref_names, "WHEN",
 			 "scale each run's figure by its reference loop, as\n"
 			 "compare does, the share fitted within each file:\n"

@@ -19,7 +19,7 @@ setup() {
 }
 
 @test "scale: one sweep, the slopes, the preempted run ignored, the verdicts and --at, exit 0" {
-	run --separate-stderr ./bench scale --at 480,8192 "${STOCK[@]}"
+	run --separate-stderr ./bench scale -s tm10 --at 480,8192 "${STOCK[@]}"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
@@ -34,15 +34,15 @@ setup() {
 }
 
 @test "scale: --flat above the slope's lower end makes it flat" {
-	run ./bench scale --flat 9.9 "${STOCK[@]}"
+	run ./bench scale -s tm10 --flat 9.9 "${STOCK[@]}"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"  flat" ]]
-	run ./bench scale --flat 9.8 "${STOCK[@]}"
+	run ./bench scale -s tm10 --flat 9.8 "${STOCK[@]}"
 	[[ "${lines[0]}" == *"  grows" ]]
 }
 
 @test "scale: stock -- patched: the old path's slope grew by 4 ns/CPU, exit 1; the flat one ok" {
-	run ./bench scale "${STOCK[@]}" -- "${PATCHED[@]}"
+	run ./bench scale -s tm10 "${STOCK[@]}" -- "${PATCHED[@]}"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[ "${lines[1]}" = "irqdesc-alloc old  patched  tm10  +14ns/CPU [+13.95, +14.05]  a=1.00us  n=12 p=64..480 (4 counts)  grows" ]
@@ -50,7 +50,7 @@ setup() {
 	[ "${lines[5]}" = "irqdesc-alloc new  B-A  -0.003653ns/CPU [-0.02934, +0.01085]  threshold 0ns/CPU (5% of stock)  ok" ]
 	[ "${lines[6]}" = "SCALE series=2 grows=2 flat=2 shrinks=0 stat=tm10 A=stock B=patched gated=2 regressions=1 threshold=5% verdict=regression" ]
 	# the other way round the slope shrank: no regression
-	run ./bench scale "${PATCHED[@]}" -- "${STOCK[@]}"
+	run ./bench scale -s tm10 "${PATCHED[@]}" -- "${STOCK[@]}"
 	[ "$status" -eq 0 ]
 	[[ "${lines[2]}" == "irqdesc-alloc old  B-A  -4ns/CPU "*"  ok" ]]
 }
@@ -59,22 +59,22 @@ setup() {
 	local t want
 	for t in 3:1 5:0 30%:1 40%:0 50%:0; do
 		want=${t#*:}
-		run ./bench scale -t "${t%:*}" "${STOCK[@]}" -- "${PATCHED[@]}"
+		run ./bench scale -s tm10 -t "${t%:*}" "${STOCK[@]}" -- "${PATCHED[@]}"
 		echo "-t ${t%:*}: $status"
 		[ "$status" -eq "$want" ]
 	done
-	run ./bench scale -t 3 "${STOCK[@]}" -- "${PATCHED[@]}"
+	run ./bench scale -s tm10 -t 3 "${STOCK[@]}" -- "${PATCHED[@]}"
 	[ "${lines[2]}" = "irqdesc-alloc old  B-A  +4ns/CPU [+3.878, +4.118]  threshold 3ns/CPU  regression" ]
 }
 
 @test "scale: the same slope again (A/A) is ok; groups sharing one vm_name are named A and B" {
-	run ./bench scale "${STOCK[@]}" -- "${AGAIN[@]}"
+	run ./bench scale -s tm10 "${STOCK[@]}" -- "${AGAIN[@]}"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "${lines[2]}" = "irqdesc-alloc old  B-A  +0ns/CPU [-0.1232, +0.1201]  threshold 0.5ns/CPU (5% of A)  ok" ]
 	[[ "${lines[6]}" == *" A=A B=B gated=2 regressions=0 threshold=5% verdict=ok" ]]
 	# files of mixed vm_names are a group named by its letter
-	run ./bench scale "$S"/stock-p64.csv "$S"/patched-p128.csv
+	run ./bench scale -s tm10 "$S"/stock-p64.csv "$S"/patched-p128.csv
 	[[ "${lines[0]}" == "irqdesc-alloc old  A  "* ]]
 }
 
@@ -84,9 +84,9 @@ setup() {
 	for set in "${STOCK[*]} -- ${PATCHED[*]}" "$(echo "$F"/gate/r480_{1..6}.csv "$F"/gate/r528_{1..6}.csv)"; do
 		i=$((i + 1))
 		# shellcheck disable=SC2086 # the sets are words by design
-		./bench scale -f points $set >"$T/points$i.csv" || [ $? -eq 1 ]
+		./bench scale -s tm10 -f points $set >"$T/points$i.csv" || [ $? -eq 1 ]
 		# shellcheck disable=SC2086
-		./bench scale -f csv $set >"$T/fits$i.csv" || [ $? -eq 1 ]
+		./bench scale -s tm10 -f csv $set >"$T/fits$i.csv" || [ $? -eq 1 ]
 		awk -F, -v OFS=, '$1 == "fit" { print $2, $3, $4, $6, $10, $11, $12, $13 }' \
 			"$T/fits$i.csv" >"$T/got$i"
 		/usr/bin/python3 tests/scale_ref.py "$T/points$i.csv" >"$T/want$i"
@@ -100,7 +100,7 @@ setup() {
 }
 
 @test "scale: -f csv, one row per fit and per difference, --at columns" {
-	run ./bench scale -f csv --at 8192 "${STOCK[@]}" -- "${PATCHED[@]}"
+	run ./bench scale -s tm10 -f csv --at 8192 "${STOCK[@]}" -- "${PATCHED[@]}"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold,at_8192,at_8192_lo,at_8192_hi" ]
 	[ "${lines[1]}" = "fit,stock,irqdesc-alloc,old,tm10,12,4,64,480,10,9.89182692,10.1116071,1000,1029.80769,972.142857,grows,0,82920,82063.6538,83806.4286" ]
@@ -109,7 +109,7 @@ setup() {
 }
 
 @test "scale: -f points, every run of every file with every digit" {
-	run ./bench scale -f points "${STOCK[@]}"
+	run ./bench scale -s tm10 -f points "${STOCK[@]}"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "# unit: ns" ]
 	[ "${lines[1]}" = "group,file,run,possible_cpus,workload,variant,tm10" ]
@@ -118,21 +118,21 @@ setup() {
 }
 
 @test "scale: --also writes more reports from the one run; a bad --also is exit 2, nothing written" {
-	run ./bench scale --also csv="$T/s.csv" --also points="$T/p.csv" "${STOCK[@]}"
+	run ./bench scale -s tm10 --also csv="$T/s.csv" --also points="$T/p.csv" "${STOCK[@]}"
 	[ "$status" -eq 0 ]
 	[ "$(head -n 1 "$T/p.csv")" = "# unit: ns" ]
-	diff "$T/s.csv" <(./bench scale -f csv "${STOCK[@]}")
-	diff "$T/p.csv" <(./bench scale -f points "${STOCK[@]}")
-	run --separate-stderr ./bench scale --also nope="$T/x" "${STOCK[@]}"
+	diff "$T/s.csv" <(./bench scale -s tm10 -f csv "${STOCK[@]}")
+	diff "$T/p.csv" <(./bench scale -s tm10 -f points "${STOCK[@]}")
+	run --separate-stderr ./bench scale -s tm10 --also nope="$T/x" "${STOCK[@]}"
 	[ "$status" -eq 2 ]
 	[ ! -e "$T/x" ]
-	run --separate-stderr ./bench scale --also csv="$T/no/such/dir/x.csv" "${STOCK[@]}"
+	run --separate-stderr ./bench scale -s tm10 --also csv="$T/no/such/dir/x.csv" "${STOCK[@]}"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"--also $T/no/such/dir/x.csv"* ]]
 }
 
 @test "scale: -f json parses and holds the fits and the differences" {
-	./bench scale -f json --at 480 "${STOCK[@]}" -- "${PATCHED[@]}" >"$T/j" || [ $? -eq 1 ]
+	./bench scale -s tm10 -f json --at 480 "${STOCK[@]}" -- "${PATCHED[@]}" >"$T/j" || [ $? -eq 1 ]
 	run /usr/bin/python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -144,7 +144,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 }
 
 @test "scale: -f markdown, the fits and the gate as GitHub tables" {
-	run ./bench scale -f markdown "${STOCK[@]}" -- "${PATCHED[@]}"
+	run ./bench scale -s tm10 -f markdown "${STOCK[@]}" -- "${PATCHED[@]}"
 	[ "$status" -eq 1 ]
 	[ "${lines[0]}" = "**kstats-bench scale: regression** - 2 series, 2 grow with possible CPUs (Theil-Sen, tm10 per run, 95% intervals)" ]
 	[ "${lines[3]}" = "| irqdesc-alloc old | stock | +10ns/CPU [+9.892, +10.11] | 1.00us | 12 at 4 counts | grows |" ]
@@ -152,10 +152,10 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 }
 
 @test "scale: -o FILE holds the report, stdout nothing; the exit code stays the gate's" {
-	run --separate-stderr ./bench scale -o "$T/r.txt" "${STOCK[@]}" -- "${PATCHED[@]}"
+	run --separate-stderr ./bench scale -s tm10 -o "$T/r.txt" "${STOCK[@]}" -- "${PATCHED[@]}"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	cmp "$T/r.txt" <(./bench scale "${STOCK[@]}" -- "${PATCHED[@]}")
+	cmp "$T/r.txt" <(./bench scale -s tm10 "${STOCK[@]}" -- "${PATCHED[@]}")
 }
 
 @test "scale: bad input is exit 2 with one line naming the file or option" {
@@ -177,7 +177,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 }
 
 @test "scale: --help names every option, and the man page matches it" {
-	run ./bench scale --help
+	run ./bench scale -s tm10 --help
 	[ "$status" -eq 0 ]
 	local o
 	for o in --stat --flat --at --threshold --format --output --also; do
@@ -192,7 +192,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 }
 
 @test "run.sh scale: the slopes, scale.csv, scale-points.csv and a non-blank scale.png, exit 1" {
-	KSB_RESULTS=$T/res KSB_NO_DEPS=1 run ./run.sh scale "${STOCK[@]}" -- "${PATCHED[@]}"
+	KSB_RESULTS=$T/res KSB_NO_DEPS=1 run ./run.sh scale -s tm10 "${STOCK[@]}" -- "${PATCHED[@]}"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	d=("$T/res"/*)
@@ -200,7 +200,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	[[ "$output" == *"SCALE series=2 grows=2 flat=2 shrinks=0 stat=tm10 A=stock B=patched "*"verdict=regression"* ]]
 	[ "$(grep -c '^fit,' "${d[0]}/scale.csv")" -eq 4 ]
 	[ "$(grep -c ',irqdesc-alloc,' "${d[0]}/scale-points.csv")" -eq 48 ]
-	cmp "${d[0]}/scale.txt" <(./bench scale "${STOCK[@]}" -- "${PATCHED[@]}")
+	cmp "${d[0]}/scale.txt" <(./bench scale -s tm10 "${STOCK[@]}" -- "${PATCHED[@]}")
 	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/scale.png" 1000 820
 	# the fits are drawn with their slopes in the key
 	gnuplot -c plots/scale.gp "${d[0]}/scale-points.csv" "${d[0]}/scale.csv" "$T/s.svg" ns
@@ -210,4 +210,13 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"no possible_cpus metadata"* ]]
 	[ "$(find "$T/res" -mindepth 1 -maxdepth 1 | wc -l)" -eq 1 ]
+}
+
+@test "scale: the default per-run figure is min, as the busy-runner study chose" {
+	./bench scale -f csv "${STOCK[@]}" >"$T/d.csv"
+	./bench scale -s min -f csv "${STOCK[@]}" >"$T/m.csv"
+	cmp "$T/d.csv" "$T/m.csv"
+	grep -q '^fit,stock,irqdesc-alloc,old,min,' "$T/d.csv"
+	run ./bench scale --help
+	[[ "$output" == *"per-run figure: min (the smallest sample, default)"* ]]
 }

@@ -218,9 +218,9 @@ scale_gate() {
 	local label=$1 want=$2 a=$3 b=$4 rc=0 what
 	echo "== $label: bench scale $a -- $b ($sweep_counts possible CPUs)"
 	# shellcheck disable=SC2046 # one word per file
-	"$bench" scale $(swept "$a") -- $(swept "$b") | sed -n '/^kernel-irq-alloc /p;/^SCALE /p' || true
+	"$bench" scale -s tm10 $(swept "$a") -- $(swept "$b") | sed -n '/^kernel-irq-alloc /p;/^SCALE /p' || true
 	# shellcheck disable=SC2046
-	"$bench" scale -f csv $(swept "$a") -- $(swept "$b") >"$kc/out/$label.csv" || rc=$?
+	"$bench" scale -s tm10 -f csv $(swept "$a") -- $(swept "$b") >"$kc/out/$label.csv" || rc=$?
 	what="$label: alloc B-A $(sdiff "$kc/out/$label.csv" alloc), bench scale exit $rc"
 	summary+=("$what")
 	if [ "$rc" = "$want" ]; then

@@ -127,8 +127,8 @@ files() { grep -lx "# workload: $2" "$sc/out/$1"-*.csv "$sc/out/${1}0"-*.csv 2>/
 fit() {
 	local label=$1 rc=0
 	shift
-	"$bench" scale --flat "$flat_ns" "$@" | sed 's/^/  /' || true
-	"$bench" scale --flat "$flat_ns" -f csv "$@" >"$sc/out/$label.csv" || rc=$?
+	"$bench" scale -s tm10 --flat "$flat_ns" "$@" | sed 's/^/  /' || true
+	"$bench" scale -s tm10 --flat "$flat_ns" -f csv "$@" >"$sc/out/$label.csv" || rc=$?
 	[ "$rc" = 0 ] || fail "$label: bench scale exited $rc"
 }
 

@@ -53,7 +53,7 @@ boot() {
 
 # the alloc series' slope difference and verdict: "+2.1 regression"
 judge() {
-	"$bench" scale -f csv "$@" 2>/dev/null |
+	"$bench" scale -s tm10 -f csv "$@" 2>/dev/null |
 		awk -F, '$1 == "diff" && $4 == "alloc" { printf "%+.2f %s\n", $10, $16 }'
 }
 
