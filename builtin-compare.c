@@ -61,6 +61,7 @@ struct compare_state {
 	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
 	unsigned int nr_diff;		/* how many */
 	bool scaled;			/* figures scaled by the reference: decided */
+	const char *warn;		/* the testbed warning, said with the verdict */
 	const char *unit;		/* the files' unit, "ns" when they say none */
 };
 
@@ -266,7 +267,7 @@ static unsigned int compare_differs(const struct compare_state *st, char *buf, s
  * the keys. Without it, a format that does not list them (csv, runs,
  * bmf, github-action-benchmark) gets a warning on stderr. 0 or EXIT_USAGE.
  */
-static int compare_check_testbed(const struct compare_opts *o, const struct compare_state *st)
+static int compare_check_testbed(const struct compare_opts *o, struct compare_state *st)
 {
 	static char buf[8192];
 
@@ -278,8 +279,8 @@ static int compare_check_testbed(const struct compare_opts *o, const struct comp
 		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
-		bench_prog, buf);
+	/* said once every check has passed: a refusal is one line */
+	st->warn = buf;
 	return 0;
 }
 
@@ -402,6 +403,9 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	char why[1024];
 	int ret;
 
+	if (st->warn)
+		fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
+			bench_prog, st->warn);
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
 	if (!ret && o->format == CMPFMT_TABLE)
 		compare_busy(st);

@@ -122,6 +122,7 @@ static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size
 static int bv_opt_file(const struct opt *o, const char *arg, char *why, size_t len)
 {
 	struct vmprep_file *f = &vmg.file[vmg.nr_file];
+	unsigned int i;
 	int ret;
 
 	(void)o;
@@ -130,6 +131,13 @@ static int bv_opt_file(const struct opt *o, const char *arg, char *why, size_t l
 		return -EINVAL;
 	}
 	ret = vmprep_file(arg, f, why, len);
+	for (i = 0; !ret && i < vmg.nr_file; i++) {
+		if (!strcmp(vmg.file[i].dst, f->dst)) {
+			snprintf(why, len, "--file %.2000s: /%s is given twice (--file %.1000s)",
+				 arg, f->dst, vmg.file[i].src);
+			ret = -EINVAL;
+		}
+	}
 	if (ret)
 		return ret;
 	vmg.extra[vmg.nr_file] = (struct vm_extra) { .src = f->src, .dst = f->dst };
@@ -316,6 +324,7 @@ static int bv_parse(int argc, char **argv)
 {
 	const struct opt *tab[] = { bv_opts, NULL };
 	struct opt_parser p = { .tab = tab };
+	struct stat st;
 	int i, dash, ret;
 
 	bv_defaults();
@@ -346,6 +355,11 @@ static int bv_parse(int argc, char **argv)
 	}
 	if (!vmg.nr_p)
 		vmg.possible[vmg.nr_p++] = (unsigned int)vmg.cpus;
+	if (!stat(vmg.outdir, &st) && !S_ISDIR(st.st_mode)) {
+		bench_err("-o %s: not a directory (-o names the directory the CSVs go to)",
+			  vmg.outdir);
+		return -1;
+	}
 	if ((vmg.format == FORMAT_CSV || !strcmp(formats[vmg.format].name, "json")) &&
 	    vmg.nr_k * vmg.nr_c * vmg.nr_p > 1) {
 		bench_err("-f %s: one document for %u kernels x %u commands x %u counts; the files are %s/NAME*.csv (bench show -f %s FILE)",

@@ -74,7 +74,7 @@ check "asan: irqdesc-alloc, cold, 480 possible" asan -n 1024 -p 480 --cache cold
 check "asan: --runs 3, a child process per run" asan -n 256 -p 64 --runs 3
 check "valgrind: bench hist" memcheck 0 hist tests/fixtures/patch_samples.txt
 check "valgrind: bench hist, bad input" memcheck 2 hist tests/fuzz/corpus-samples/negative.txt
-check "valgrind: bench compare" memcheck 1 compare tests/fixtures/runs6-480.csv tests/fixtures/runs6-480.csv -- tests/fixtures/gate/r480_1.csv tests/fixtures/runs6-576.csv
+check "valgrind: bench compare" memcheck 1 compare tests/fixtures/runs6-480.csv -- tests/fixtures/gate/r480_1.csv tests/fixtures/runs6-576.csv
 check "valgrind: bench compare -f json" memcheck 1 compare -f json tests/fixtures/runs6-480.csv tests/fixtures/runs6-576.csv
 GITHUB_ACTIONS=true check "valgrind: bench compare -f junit, annotations" memcheck 1 compare -f junit tests/fixtures/runs6-480.csv tests/fixtures/runs6-576.csv
 check "valgrind: bench doctor" memcheck 0 doctor

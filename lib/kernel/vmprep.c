@@ -176,6 +176,31 @@ static bool vmprep_own_path(const char *dst)
 	return !strncmp(dst, "sh/", 3) || !strcmp(dst, "sh");
 }
 
+/*
+ * @dst as the guest resolves it, into @out: no leading '/', no "." and
+ * no empty components (./bench is bench, bin/./busybox bin/busybox); a
+ * trailing '/' is kept, for the caller to refuse.
+ */
+static void vmprep_norm(char *out, size_t len, const char *dst)
+{
+	size_t n = 0, c;
+
+	while (*dst && n + 1 < len) {
+		c = strcspn(dst, "/");
+		if (c && !(c == 1 && *dst == '.')) {
+			n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? "/" : "", (int)c, dst);
+			if (n >= len)
+				n = len - 1;
+		}
+		dst += c;
+		if (*dst == '/' && !dst[1] && n + 1 < len)
+			out[n++] = '/';
+		while (*dst == '/')
+			dst++;
+	}
+	out[n] = '\0';
+}
+
 int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len)
 {
 	const char *eq = strchr(arg, '='), *dst, *p;
@@ -192,9 +217,7 @@ int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len)
 		return -EINVAL;
 	}
 	dst = eq ? eq + 1 : ((p = strrchr(out->src, '/')) ? p + 1 : out->src);
-	while (*dst == '/')
-		dst++;
-	snprintf(out->dst, sizeof(out->dst), "%.255s", dst);
+	vmprep_norm(out->dst, sizeof(out->dst), dst);
 	if (!out->dst[0] || out->dst[strlen(out->dst) - 1] == '/' || strstr(out->dst, "//") ||
 	    !strcmp(out->dst, "..") || !strncmp(out->dst, "../", 3) || strstr(out->dst, "/../") ||
 	    (strlen(out->dst) >= 3 && !strcmp(out->dst + strlen(out->dst) - 3, "/..")) ||

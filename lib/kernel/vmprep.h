@@ -59,9 +59,9 @@ struct vmprep_file {
 
 /*
  * vmprep_file - --file SRC[=DST] (@arg) into @out: SRC a readable regular
- * file, DST a relative path in the guest (leading '/' dropped; no '..',
- * no empty part) that is none of bench vm's own (/init, /bench,
- * /bin/busybox, /kmod/kstats_bench.ko, /sh/).
+ * file, DST a relative path in the guest (leading '/', "." and empty
+ * parts dropped, so ./bench is bench; no '..') that is none of bench
+ * vm's own (/init, /bench, /bin/busybox, /kmod/kstats_bench.ko, /sh/).
  */
 int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len);
 

@@ -93,6 +93,10 @@ set_field() {
 @test "compare: fewer than 5 runs a side" {
 	bad "irqdesc-alloc old: 1 runs before, 1 after; the gate needs at least 5 a side (bench run --runs 6)" compare "$GOOD" "$GOOD"
 }
+@test "compare -f lkp: a refusal after a testbed difference is one line, no warning" {
+	sed 's/^# possible_cpus: .*/# possible_cpus: 7/' "$GOOD" >"$T/other.csv"
+	bad "1 runs before, 1 after; the gate needs at least 5 a side" compare -f lkp "$GOOD" "$T/other.csv"
+}
 @test "compare: 4 runs before, 5 after" {
 	local i
 	for i in 1 2 3 4 5; do cp "$GOOD" "$T/$i.csv"; done

@@ -466,3 +466,14 @@ $IMG 4" ]
 	echo '{"build": {"reproducer_cmdline": "tuxmake"}}' >"$T/tux/metadata.json"
 	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata" vm --tuxmake "$T/tux" -- run
 }
+
+@test "vm --dry-run checks what the real run checks before booting" {
+	touch "$T/f"
+	bad "-o $T/f: not a directory" vm --qemu "$Q" --dry-run -o "$T/f" "$IMG" -- run
+	bad "--file bench-static=./bench: /bench is bench vm's own" \
+		vm --qemu "$Q" --dry-run --file bench-static=./bench "$IMG" -- run
+	bad "--file bench-static=bin/./busybox: /bin/busybox is bench vm's own" \
+		vm --qemu "$Q" --dry-run --file bench-static=bin/./busybox "$IMG" -- run
+	bad "--file $T/f=x//y: /x/y is given twice (--file bench-static)" \
+		vm --qemu "$Q" --dry-run --file bench-static=x/y --file "$T/f=x//y" "$IMG" -- run
+}
