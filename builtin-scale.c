@@ -18,6 +18,7 @@
 
 #include "bench.h"
 #include "builtin-scale.h"
+#include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/meta.h"
 #include "lib/report/outfile.h"
@@ -237,6 +238,30 @@ static void group_name(struct scale_group *g, const char *dflt)
 	snprintf(g->name, sizeof(g->name), "%s", first && *first ? first : dflt);
 }
 
+/*
+ * How many of @g's runs the host's cpu pressure disturbed (lib/report/busy.h),
+ * on stderr, so that every format gets it and none changes: the slope is
+ * fitted on them all, and min per run (the default) is what a
+ * neighbour moves least. Nothing when no file recorded it.
+ */
+static void group_note_busy(const struct scale_group *g)
+{
+	struct busy_count bc = { 0 };
+	const char *what = "runs";
+	char line[160];
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++) {
+		busy_count(&g->set[i]->meta, &bc);
+		if (meta_get(&g->set[i]->meta, "vm_boots"))
+			what = "boots";
+	}
+	if (!bc.files)
+		return;
+	busy_line(&bc, what, line, sizeof(line));
+	fprintf(stderr, "%s: %s: %s\n", bench_prog, g->name, line);
+}
+
 static int group_load(struct scale_report *r, struct scale_group *g, const char *dflt)
 {
 	unsigned int i;
@@ -256,6 +281,7 @@ static int group_load(struct scale_report *r, struct scale_group *g, const char 
 			return ret;
 	}
 	group_name(g, dflt);
+	group_note_busy(g);
 	return 0;
 }
 

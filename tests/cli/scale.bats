@@ -220,3 +220,16 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	run ./bench scale --help
 	[[ "$output" == *"per-run figure: min (the smallest sample, default)"* ]]
 }
+
+@test "scale: how many runs the host's cpu pressure disturbed, on stderr, in every format" {
+	sed '/^# runs: /a # psi_cpu_some_pct: 1:12.5 2:55.0 3:3.1' "$S"/stock-p64.csv >"$T/p64.csv"
+	sed '/^# runs: /a # psi_cpu_some_pct: 1:41.0 2:1.0 3:2.0' "$S"/stock-p128.csv >"$T/p128.csv"
+	for f in table csv; do
+		run --separate-stderr ./bench scale -f $f "$T"/p64.csv "$T"/p128.csv "$S"/stock-p256.csv "$S"/stock-p480.csv
+		[ "$status" -eq 0 ]
+		[ "$stderr" = "bench scale: stock: 2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
+	done
+	# files that recorded nothing say nothing
+	run --separate-stderr ./bench scale "${STOCK[@]}"
+	[ -z "$stderr" ]
+}
