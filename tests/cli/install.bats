@@ -210,7 +210,7 @@ comp() {
 	[ "$(comp kstats-bench vm -m "")" = " " ]
 	[ "$(comp kstats-bench vm --accel "")" = "kvm tcg " ]
 	[ "$(comp kstats-bench vm -f c)" = "csv " ]
-	[ "$(comp kstats-bench compare -s "")" = "mean median p90 p99 tm10 " ]
+	[ "$(comp kstats-bench compare -s "")" = "mean median min p10 p25 p90 p99 tm10 " ]
 	[ "$(comp kstats-bench hist -f j)" = "json " ]
 	[ "$(comp kstats-bench trend -f m)" = "markdown " ]
 	[ "$(comp kstats-bench scale -f p)" = "points " ]
@@ -223,7 +223,7 @@ comp() {
 	[ "$(comp kstats-bench trace --probe k)" = "kprobe " ]
 	[ "$(comp kstats-bench run -p "")" = " " ]
 	[ "$(comp kstats-bench trace -f c)" = "csv " ]
-	[ "$(comp kstats-bench compare -s m)" = "mean median " ]
+	[ "$(comp kstats-bench compare -s m)" = "mean median min " ]
 	[ "$(comp kstats-bench show tests/fixtures/aa-)" = "tests/fixtures/aa-after.csv tests/fixtures/aa-before.csv " ]
 	[ "$(comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
 	# every command of the registry has its entry: every long option of
