@@ -8,8 +8,9 @@ load common
 
 setup() {
 	common_setup
+	# shellcheck disable=SC2034 # tests/lib.sh's say reads it
 	lib_prog=testlib
-	# shellcheck source=tests/lib.sh
+	# shellcheck disable=SC1091
 	. tests/lib.sh
 }
 
@@ -32,7 +33,7 @@ setup() {
 }
 
 @test "testlib: the fields bench scale -f csv names are the ones busycheck reads" {
-	./bench scale -f csv $F/scale/again-p*.csv >"$T/s.csv"
+	./bench scale -f csv "$F"/scale/again-p*.csv >"$T/s.csv"
 	[ "$(csv_col "$T/s.csv" verdict kind=fit variant=old)" = grows ]
 	[ "$(csv_col "$T/s.csv" slope kind=fit variant=old)" = 10 ]
 	[ "$(csv_col "$T/s.csv" verdict kind=fit variant=new)" = flat ]
@@ -46,9 +47,11 @@ setup() {
 	kill -0 "$pid"
 	cotenant_stop
 	[ -z "$cotenant_pid" ]
-	! kill -0 "$pid" 2>/dev/null
+	run kill -0 "$pid"
+	[ "$status" -ne 0 ]
 	# timeout passed the signal on: no child of it spins on
-	! pgrep -P "$pid"
+	run pgrep -P "$pid"
+	[ "$status" -ne 0 ]
 }
 
 @test "testlib: the co-tenant ends by itself at its bound" {
@@ -56,5 +59,6 @@ setup() {
 	cotenant_start 0 1
 	pid=$cotenant_pid
 	wait "$pid" || true
-	! kill -0 "$pid" 2>/dev/null
+	run kill -0 "$pid"
+	[ "$status" -ne 0 ]
 }
