@@ -90,16 +90,24 @@ csv_col() {
 # ---- a co-tenant: what a shared runner's neighbour does ----
 
 # cotenant_start CPU SECONDS: a busy loop pinned to CPU for at most
-# SECONDS (timeout ends it whatever happens to the caller); its pid in
-# $cotenant_pid. cotenant_stop kills it by that pid.
+# SECONDS (timeout ends it whatever happens to the caller); its pid, the
+# timeout's, in $cotenant_pid, once the loop itself runs (at most 5 s).
+# cotenant_stop kills the loop and then its timeout by that pid: a
+# SIGTERM to timeout alone can leave the loop spinning without its bound.
 cotenant_start() {
+	local i
 	timeout "$2" taskset -c "$1" sh -c 'while :; do :; done' &
 	cotenant_pid=$!
+	for ((i = 0; i < 100; i++)); do
+		pgrep -P "$cotenant_pid" >/dev/null && return 0
+		sleep 0.05
+	done
 }
 
 cotenant_stop() {
 	[ -n "${cotenant_pid:-}" ] || return 0
-	kill "$cotenant_pid" 2>/dev/null || true
+	pkill -KILL -P "$cotenant_pid" 2>/dev/null || true
+	kill -KILL "$cotenant_pid" 2>/dev/null || true
 	wait "$cotenant_pid" 2>/dev/null || true
 	cotenant_pid=
 }

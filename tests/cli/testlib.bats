@@ -45,12 +45,18 @@ setup() {
 	pid=$cotenant_pid
 	[ -n "$pid" ]
 	kill -0 "$pid"
+	loop=$(pgrep -P "$pid")
+	[ -n "$loop" ]
 	cotenant_stop
 	[ -z "$cotenant_pid" ]
 	run kill -0 "$pid"
 	[ "$status" -ne 0 ]
-	# timeout passed the signal on: no child of it spins on
-	run pgrep -P "$pid"
+	# the loop itself is gone, not only its timeout (init reaps it: 2 s)
+	for ((i = 0; i < 40; i++)); do
+		kill -0 "$loop" 2>/dev/null || break
+		sleep 0.05
+	done
+	run kill -0 "$loop"
 	[ "$status" -ne 0 ]
 }
 
