@@ -87,6 +87,48 @@ csv_col() {
 		}' "$file"
 }
 
+# csv_rows FILE COLUMN...: the named COLUMNs of every row of FILE, a
+# kstats-bench result (format 2 and up) or any CSV report, comma-joined,
+# one row a line. The header is the first line that holds every COLUMN
+# (what a VM's capture printed before the file, and "#" metadata, come
+# before it); "#" and SUMMARY lines after it are skipped. Exit 2 naming
+# the columns when no line holds them all.
+csv_rows() {
+	local file=$1
+	shift
+	awk -F, -v cols="$*" '
+		BEGIN { n = split(cols, c, " ") }
+		!hdr {
+			split("", ix)
+			for (i = 1; i <= NF; i++)
+				ix[$i] = i
+			hdr = 1
+			for (k = 1; k <= n; k++)
+				if (!(c[k] in ix))
+					hdr = 0
+			next
+		}
+		/^#/ || /^SUMMARY / { next }
+		{
+			line = $(ix[c[1]])
+			for (k = 2; k <= n; k++)
+				line = line "," $(ix[c[k]])
+			print line
+		}
+		END {
+			if (!hdr) {
+				print "csv_rows: " FILENAME ": no header with " cols > "/dev/stderr"
+				exit 2
+			}
+		}' "$file"
+}
+
+# csv_meta FILE KEY: the value of the metadata line "# KEY: " of FILE
+# (nothing when it has none)
+csv_meta() {
+	sed -n "s/^# $2: //p" "$1"
+}
+
 # ---- a co-tenant: what a shared runner's neighbour does ----
 
 # cotenant_start CPU SECONDS: a busy loop pinned to CPU for at most

@@ -2,6 +2,13 @@
 
 bats_require_minimum_version 1.5.0
 
+# what the drivers share (tests/lib.sh): csv_rows, csv_col and csv_meta
+# read bench's files by column and key, never by position
+# shellcheck disable=SC2034  # tests/lib.sh's say reads it
+lib_prog=bats
+# shellcheck source=tests/lib.sh
+. "$BATS_TEST_DIRNAME/../lib.sh"
+
 # from the repository root, with the fixtures and a scratch directory
 # shellcheck disable=SC2034  # F and T are for the .bats files
 common_setup() {

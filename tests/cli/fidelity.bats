@@ -9,23 +9,18 @@ setup() {
 	common_setup
 }
 
-# meta FILE KEY: the value of "# KEY: value" in a CSV
-meta() {
-	sed -n "s/^# $2: //p" "$1"
-}
-
 @test "defaults: embedded layout, 256K units, fenced stamps, disturbed counted" {
 	run ./bench run -q -n 256 -p 64 -o "$T/r.csv"
 	[ "$status" -eq 0 ]
-	[[ "$(meta "$T/r.csv" pcpu_layout)" == "embedded ("* ]]
-	[ "$(meta "$T/r.csv" pcpu_unit)" = 262144 ]
-	[ "$(meta "$T/r.csv" pcpu_groups)" -ge 1 ]
-	[ "$(meta "$T/r.csv" stamps)" = fenced ]
-	[[ "$(meta "$T/r.csv" disturbed)" =~ ^[0-9]+/[0-9]+$ ]]
-	[ "$(meta "$T/r.csv" drop_disturbed)" = no ]
-	[[ "$(meta "$T/r.csv" disturbed_by)" == "context switches (getrusage)"* ]]
+	[[ "$(csv_meta "$T/r.csv" pcpu_layout)" == "embedded ("* ]]
+	[ "$(csv_meta "$T/r.csv" pcpu_unit)" = 262144 ]
+	[ "$(csv_meta "$T/r.csv" pcpu_groups)" -ge 1 ]
+	[ "$(csv_meta "$T/r.csv" stamps)" = fenced ]
+	[[ "$(csv_meta "$T/r.csv" disturbed)" =~ ^[0-9]+/[0-9]+$ ]]
+	[ "$(csv_meta "$T/r.csv" drop_disturbed)" = no ]
+	[[ "$(csv_meta "$T/r.csv" disturbed_by)" == "context switches (getrusage)"* ]]
 	# kept: every sample is in the histogram
-	[ "$(meta "$T/r.csv" samples_taken)" = 256/256 ]
+	[ "$(csv_meta "$T/r.csv" samples_taken)" = 256/256 ]
 	[[ "$output" =~ " samples=256/256 disturbed="[0-9]+/[0-9]+" cpus=" ]]
 }
 

@@ -9,16 +9,14 @@ setup() {
 	common_setup
 }
 
-meta() { sed -n "s/^# $1: //p" "$T/s.csv"; }
-
 @test "irqdesc-sparse: RCU lookups, deferred frees, counters that reconcile, old slower" {
 	run ./bench run -q -w irqdesc-sparse --possible-cpus 64 -n 4096 --drop-disturbed -o "$T/s.csv"
 	[ "$status" -eq 0 ]
-	[ "$(meta rcu_lookups)" -gt 0 ]
-	[ "$(meta rcu_deferred_frees)" -eq 8192 ]
-	[[ "$(meta grace_periods)" =~ ^[1-9][0-9]*\  ]]
-	[[ "$(meta counters_reconciled)" == "yes ("* ]]
-	[[ "$(meta rcu_flavor)" == memb* ]]
+	[ "$(csv_meta "$T/s.csv" rcu_lookups)" -gt 0 ]
+	[ "$(csv_meta "$T/s.csv" rcu_deferred_frees)" -eq 8192 ]
+	[[ "$(csv_meta "$T/s.csv" grace_periods)" =~ ^[1-9][0-9]*\  ]]
+	[[ "$(csv_meta "$T/s.csv" counters_reconciled)" == "yes ("* ]]
+	[[ "$(csv_meta "$T/s.csv" rcu_flavor)" == memb* ]]
 	# old (with the clear over 64 possible CPUs) slower than new: the
 	# medians of the undisturbed samples, which one preemption cannot
 	# flip as it can a mean
@@ -30,10 +28,10 @@ meta() { sed -n "s/^# $1: //p" "$T/s.csv"; }
 
 @test "irqdesc-sparse: --irq-threads, --irq-rate and --live-irqs reach the metadata" {
 	./bench run -q -w irqdesc-sparse -p 16 -n 256 --irq-threads 3 --irq-rate 2000 --live-irqs 8 -o "$T/s.csv" >/dev/null
-	[ "$(meta irq_threads)" -eq 3 ]
-	[ "$(meta live_irqs)" -eq 8 ]
-	[[ "$(meta irq_rate_achieved)" == *"(asked 2000,"* ]]
-	[[ "$(meta counters_reconciled)" == "yes ("* ]]
+	[ "$(csv_meta "$T/s.csv" irq_threads)" -eq 3 ]
+	[ "$(csv_meta "$T/s.csv" live_irqs)" -eq 8 ]
+	[[ "$(csv_meta "$T/s.csv" irq_rate_achieved)" == *"(asked 2000,"* ]]
+	[[ "$(csv_meta "$T/s.csv" counters_reconciled)" == "yes ("* ]]
 }
 
 @test "irqdesc-sparse: --cache remote is refused with the reason" {

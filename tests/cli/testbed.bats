@@ -11,11 +11,6 @@ setup() {
 	H=tests/fixtures/hosts
 }
 
-# meta FILE KEY: the value of "# KEY: " in FILE
-meta() {
-	sed -n "s/^# $2: //p" "$1"
-}
-
 @test "run -o: the tuned host's testbed keys, in order, after the run's own metadata" {
 	KSB_TESTBED_ROOT=$H/tuned ./bench run -q -n 64 -o "$T/r.csv" >/dev/null
 	grep -E '^# (workload_options|cpufreq_governor|cpufreq_driver|turbo|smt|thp|vulnerabilities|cmdline|microcode|isolcpus|nohz_full|irqbalance|virtualization|numa_balancing|bench_release|bench_git):' "$T/r.csv" >"$T/got"
@@ -48,7 +43,7 @@ EOF
 	./bench run -q -n 64 --label commit=0123abc --label branch=feature/x \
 		--label build_id= -o "$T/r.csv" >/dev/null
 	t1=$(date -u +%s)
-	ts=$(meta "$T/r.csv" timestamp)
+	ts=$(csv_meta "$T/r.csv" timestamp)
 	[[ "$ts" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$ ]]
 	t=$(date -u -d "$ts" +%s)
 	[ "$t" -ge "$t0" ] && [ "$t" -le "$t1" ]
@@ -56,20 +51,20 @@ EOF
 # label_branch: feature/x
 # label_build_id: " ]
 	# the build the binary says
-	[ "$(meta "$T/r.csv" bench_git)" != "" ]
-	[[ "$(./bench --version)" == *"(git $(meta "$T/r.csv" bench_git))" ]]
+	[ "$(csv_meta "$T/r.csv" bench_git)" != "" ]
+	[[ "$(./bench --version)" == *"(git $(csv_meta "$T/r.csv" bench_git))" ]]
 }
 
 @test "run --runs 3: one testbed and one timestamp for every run" {
 	KSB_TESTBED_ROOT=$H/noisy ./bench run -q --runs 3 -n 32 -w irqdesc-sparse \
 		--irq-threads 1 --live-irqs 8 --label commit=c -o "$T/r.csv" >/dev/null
 	[ "$(grep -c '^# timestamp: ' "$T/r.csv")" -eq 1 ]
-	[ "$(meta "$T/r.csv" cpufreq_governor)" = "powersave x3, performance x1" ]
-	[ "$(meta "$T/r.csv" virtualization)" = "a hypervisor (QEMU Standard PC (Q35 + ICH9, 2009))" ]
-	[ "$(meta "$T/r.csv" irqbalance)" = running ]
-	[ "$(meta "$T/r.csv" label_commit)" = c ]
-	[ "$(meta "$T/r.csv" workload_options)" = "--irq-threads 1 --irq-rate 100000 --live-irqs 8" ]
-	[ "$(meta "$T/r.csv" runs)" = 3 ]
+	[ "$(csv_meta "$T/r.csv" cpufreq_governor)" = "powersave x3, performance x1" ]
+	[ "$(csv_meta "$T/r.csv" virtualization)" = "a hypervisor (QEMU Standard PC (Q35 + ICH9, 2009))" ]
+	[ "$(csv_meta "$T/r.csv" irqbalance)" = running ]
+	[ "$(csv_meta "$T/r.csv" label_commit)" = c ]
+	[ "$(csv_meta "$T/r.csv" workload_options)" = "--irq-threads 1 --irq-rate 100000 --live-irqs 8" ]
+	[ "$(csv_meta "$T/r.csv" runs)" = 3 ]
 	# show reads it back, every key kept: its CSV is the file, byte for byte
 	./bench show -r 2 "$T/r.csv" >/dev/null
 	./bench show -f csv "$T/r.csv" >"$T/back.csv"
@@ -90,9 +85,9 @@ EOF
 	for k in workload_options cpufreq_governor cpufreq_driver turbo smt thp vulnerabilities \
 		cmdline microcode isolcpus nohz_full irqbalance virtualization numa_balancing \
 		bench_release bench_git timestamp; do
-		[ -n "$(meta "$T/r.csv" "$k")" ] || { echo "no $k"; false; }
+		[ -n "$(csv_meta "$T/r.csv" "$k")" ] || { echo "no $k"; false; }
 	done
-	[ "$(meta "$T/r.csv" cmdline)" = "$(cat /proc/cmdline)" ]
+	[ "$(csv_meta "$T/r.csv" cmdline)" = "$(cat /proc/cmdline)" ]
 }
 
 @test "--label and KSB_TESTBED_ROOT refusals: exit 2 before measuring, nothing written" {

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # needs: -
-# tests/lib.sh, what the drivers share: csv_col reads bench's CSV reports
-# by column name, and the co-tenant that busycheck starts is bounded and
-# killed by its pid.
+# tests/lib.sh, what the drivers share: csv_col, csv_rows and csv_meta
+# read bench's CSV reports and result files by column name and key, and
+# the co-tenant that busycheck starts is bounded and killed by its pid.
 
 load common
 
@@ -30,6 +30,23 @@ setup() {
 	run csv_col "$T/a.csv" slope_hi kind=fit
 	[ "$status" -eq 2 ]
 	[ "$output" = "csv_col: no column slope_hi" ]
+}
+
+@test "testlib: csv_rows reads a result file's columns by name, after what came before it" {
+	# a VM's capture: the console's lines, the metadata, the header, rows
+	printf 'a, b, c: console\n# kstats-bench-csv 3\n# possible_cpus: 64\n' >"$T/r.csv"
+	printf 'workload,variant,run,cpu,samples\nw,old,all,all,7\nw,new,1,0,5\n# end\n' >>"$T/r.csv"
+	[ "$(csv_rows "$T/r.csv" samples variant)" = "$(printf '7,old\n5,new')" ]
+	[ "$(csv_meta "$T/r.csv" possible_cpus)" = 64 ]
+	[ -z "$(csv_meta "$T/r.csv" used_cpus)" ]
+}
+
+@test "testlib: csv_rows of a column no header holds fails, naming the file" {
+	printf 'workload,variant\nw,old\n' >"$T/r.csv"
+	run --separate-stderr csv_rows "$T/r.csv" variant hi_ns
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "csv_rows: $T/r.csv: no header with variant hi_ns" ]
+	[ -z "$output" ]
 }
 
 @test "testlib: the fields bench scale -f csv names are the ones busycheck reads" {

@@ -31,9 +31,6 @@ real_possible() {
 		/sys/devices/system/cpu/possible
 }
 
-# meta FILE KEY: the value of "# KEY: " in FILE
-meta() { sed -n "s/^# $2: //p" "$1"; }
-
 @test "bench list shows each with its one variant" {
 	run ./bench list
 	[ "$status" -eq 0 ]
@@ -61,18 +58,18 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	[ "$(awk -F, 'NR > 1 && !/^#/ && $1 != "workload" { print $2 }' "$T/s.csv" | sort -u)" = syscall ]
 	[ "$(awk -F, '$1 == "syscall-null" && $4 == "all" { n += $9 } END { print n }' "$T/s.csv")" -eq 100 ]
 	[ "$(awk -F, '$1 == "syscall-null" && $4 != "all" { n += $9 } END { print n }' "$T/s.csv")" -eq 100 ]
-	[ "$(meta "$T/s.csv" workload)" = syscall-null ]
-	[ "$(meta "$T/s.csv" variant_syscall)" = 'syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' ]
+	[ "$(csv_meta "$T/s.csv" workload)" = syscall-null ]
+	[ "$(csv_meta "$T/s.csv" variant_syscall)" = 'syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' ]
 	[ "$(grep -c '^# variant_old:\|^# variant_new:' "$T/s.csv")" -eq 0 ]
-	[ "$(meta "$T/s.csv" samples_per_variant)" = 100 ]
-	[ "$(meta "$T/s.csv" samples_taken)" = 100 ]
-	[[ "$(meta "$T/s.csv" disturbed)" =~ ^[0-9]+$ ]]
-	[[ "$(meta "$T/s.csv" disturbed_per_cpu)" =~ ^[0-9]+:[0-9]+( [0-9]+:[0-9]+)*$ ]]
-	[ "$(meta "$T/s.csv" possible_cpus)" = "$(real_possible)" ]
-	[ "$(meta "$T/s.csv" real_possible_cpus)" = "$(real_possible)" ]
-	[ "$(meta "$T/s.csv" pcpu_nodes)" = "none: syscall-null times the running kernel's own per-CPU memory" ]
-	[ "$(meta "$T/s.csv" pcpu_neighbours)" = "none: syscall-null has no per-CPU object" ]
-	[ "$(meta "$T/s.csv" partial)" = no ]
+	[ "$(csv_meta "$T/s.csv" samples_per_variant)" = 100 ]
+	[ "$(csv_meta "$T/s.csv" samples_taken)" = 100 ]
+	[[ "$(csv_meta "$T/s.csv" disturbed)" =~ ^[0-9]+$ ]]
+	[[ "$(csv_meta "$T/s.csv" disturbed_per_cpu)" =~ ^[0-9]+:[0-9]+( [0-9]+:[0-9]+)*$ ]]
+	[ "$(csv_meta "$T/s.csv" possible_cpus)" = "$(real_possible)" ]
+	[ "$(csv_meta "$T/s.csv" real_possible_cpus)" = "$(real_possible)" ]
+	[ "$(csv_meta "$T/s.csv" pcpu_nodes)" = "none: syscall-null times the running kernel's own per-CPU memory" ]
+	[ "$(csv_meta "$T/s.csv" pcpu_neighbours)" = "none: syscall-null has no per-CPU object" ]
+	[ "$(csv_meta "$T/s.csv" partial)" = no ]
 }
 
 @test "file-read: the bytes and read() calls of each sample, the buffer sized to the file" {
@@ -80,31 +77,31 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	run ./bench run -q -w file-read --path "$T/k" -n 50 -o "$T/f.csv"
 	[ "$status" -eq 0 ]
 	grep -qx "# file-read read: open($T/k), read(2) to EOF, close" <<<"$output"
-	[ "$(meta "$T/f.csv" read_path)" = "$T/k" ]
-	[ "$(meta "$T/f.csv" read_bytes)" = 1000 ]
-	[ "$(meta "$T/f.csv" read_bytes_min)" = 1000 ]
-	[ "$(meta "$T/f.csv" read_calls)" = 2 ]
-	[ "$(meta "$T/f.csv" read_buffer)" = 65536 ]
-	[ "$(meta "$T/f.csv" workload_options)" = "--path $T/k" ]
-	[ "$(meta "$T/f.csv" samples_taken)" = 50 ]
+	[ "$(csv_meta "$T/f.csv" read_path)" = "$T/k" ]
+	[ "$(csv_meta "$T/f.csv" read_bytes)" = 1000 ]
+	[ "$(csv_meta "$T/f.csv" read_bytes_min)" = 1000 ]
+	[ "$(csv_meta "$T/f.csv" read_calls)" = 2 ]
+	[ "$(csv_meta "$T/f.csv" read_buffer)" = 65536 ]
+	[ "$(csv_meta "$T/f.csv" workload_options)" = "--path $T/k" ]
+	[ "$(csv_meta "$T/f.csv" samples_taken)" = 50 ]
 	[ "$(awk -F, '$1 == "file-read" && $4 == "all" { n += $9 } END { print n }' "$T/f.csv")" -eq 50 ]
 	# 100 KiB: a buffer of twice that, rounded up to a power of two
 	head -c 102400 /dev/zero >"$T/k"
 	./bench run -q -w file-read --path "$T/k" -n 10 -o "$T/f.csv" >/dev/null
-	[ "$(meta "$T/f.csv" read_bytes)" = 102400 ]
-	[ "$(meta "$T/f.csv" read_calls)" = 2 ]
-	[ "$(meta "$T/f.csv" read_buffer)" = 262144 ]
+	[ "$(csv_meta "$T/f.csv" read_bytes)" = 102400 ]
+	[ "$(csv_meta "$T/f.csv" read_calls)" = 2 ]
+	[ "$(csv_meta "$T/f.csv" read_buffer)" = 262144 ]
 }
 
 @test "file-read: /proc/stat by default, its size recorded" {
 	./bench run -q -w file-read -n 20 -o "$T/f.csv" >/dev/null
-	[ "$(meta "$T/f.csv" read_path)" = /proc/stat ]
-	[ "$(meta "$T/f.csv" variant_read)" = 'open(/proc/stat), read(2) to EOF, close' ]
-	lo=$(meta "$T/f.csv" read_bytes_min)
-	hi=$(meta "$T/f.csv" read_bytes)
+	[ "$(csv_meta "$T/f.csv" read_path)" = /proc/stat ]
+	[ "$(csv_meta "$T/f.csv" variant_read)" = 'open(/proc/stat), read(2) to EOF, close' ]
+	lo=$(csv_meta "$T/f.csv" read_bytes_min)
+	hi=$(csv_meta "$T/f.csv" read_bytes)
 	[ "$lo" -gt 0 ]
 	[ "$hi" -ge "$lo" ]
-	[ "$(meta "$T/f.csv" possible_cpus)" = "$(real_possible)" ]
+	[ "$(csv_meta "$T/f.csv" possible_cpus)" = "$(real_possible)" ]
 }
 
 @test "file-read: a bad --path is exit 2 naming it" {
@@ -133,9 +130,9 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	run ./bench run -q -w fork-exit -n 20 -o "$T/k.csv"
 	[ "$status" -eq 0 ]
 	grep -qx '# fork-exit fork: fork(), _exit(0) in the child, waitpid() in the parent' <<<"$output"
-	[ "$(meta "$T/k.csv" samples_taken)" = 20 ]
+	[ "$(csv_meta "$T/k.csv" samples_taken)" = 20 ]
 	[ "$(awk -F, '$1 == "fork-exit" && $4 == "all" { n += $9 } END { print n }' "$T/k.csv")" -eq 20 ]
-	[[ "$(meta "$T/k.csv" disturbed_by)" == *"not context switches: the workload sleeps by design" ]]
+	[[ "$(csv_meta "$T/k.csv" disturbed_by)" == *"not context switches: the workload sleeps by design" ]]
 }
 
 @test "--runs 2: one series per run and the merge; show prints the same, every format" {
@@ -145,9 +142,9 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 		cmp "$T/out-$f" "$T/show-$f"
 	done
 	f="$T/r-csv.csv"
-	[ "$(meta "$f" runs)" = 2 ]
-	[ "$(meta "$f" samples_taken)" = 80 ]
-	[[ "$(meta "$f" disturbed)" =~ ^[0-9]+$ ]]
+	[ "$(csv_meta "$f" runs)" = 2 ]
+	[ "$(csv_meta "$f" samples_taken)" = 80 ]
+	[[ "$(csv_meta "$f" disturbed)" =~ ^[0-9]+$ ]]
 	[ "$(awk -F, '$1 == "syscall-null" && $4 == "all" { print $2 "," $3 }' "$f" | sort -u | tr '\n' ' ')" = "syscall,1 syscall,2 syscall,all " ]
 	[ "$(awk -F, '$1 == "syscall-null" && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$f")" -eq 80 ]
 	# kstats: one block; json: one variant
@@ -163,8 +160,8 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	run ./bench run -q -w cgroup-mkdir --cgroup-parent "$CG" -n 30 -o "$T/c.csv"
 	[ "$status" -eq 0 ]
 	grep -qx "# cgroup-mkdir mkdir: mkdir(2), rmdir(2) of a child of $CG" <<<"$output"
-	[ "$(meta "$T/c.csv" cgroup_parent)" = "$CG" ]
-	[ "$(meta "$T/c.csv" samples_taken)" = 30 ]
+	[ "$(csv_meta "$T/c.csv" cgroup_parent)" = "$CG" ]
+	[ "$(csv_meta "$T/c.csv" samples_taken)" = 30 ]
 	[ "$(awk -F, '$1 == "cgroup-mkdir" && $4 == "all" { n += $9 } END { print n }' "$T/c.csv")" -eq 30 ]
 	[ -z "$(find "$CG" -mindepth 1 -type d)" ]
 }
@@ -184,8 +181,8 @@ meta() { sed -n "s/^# $2: //p" "$1"; }
 	fi
 	[ "$status" -eq 0 ]
 	grep -qx '# bpf-pcpu-lookup lookup: bpf(BPF_MAP_LOOKUP_ELEM) of a PERCPU_ARRAY element, 8 bytes per CPU' <<<"$output"
-	[ "$(meta "$T/b.csv" samples_taken)" = 25 ]
-	[ "$(meta "$T/b.csv" bpf_value_size)" = 8 ]
-	[ "$(meta "$T/b.csv" bpf_copy_bytes)" = "$((8 * $(real_possible)))" ]
+	[ "$(csv_meta "$T/b.csv" samples_taken)" = 25 ]
+	[ "$(csv_meta "$T/b.csv" bpf_value_size)" = 8 ]
+	[ "$(csv_meta "$T/b.csv" bpf_copy_bytes)" = "$((8 * $(real_possible)))" ]
 	[ "$(awk -F, '$1 == "bpf-pcpu-lookup" && $4 == "all" { n += $9 } END { print n }' "$T/b.csv")" -eq 25 ]
 }
