@@ -89,19 +89,19 @@ check() {
 	fi
 }
 
-meta() { sed -n "s/^# $2: //p" "$1"; }
-
 # every CPU in LIST has per-CPU rows of both variants, on node cpu / 4
 rows_on_nodes() {
-	awk -F, -v list="$2" 'BEGIN { n = split(list, c, " "); for (i = 1; i <= n; i++) want[c[i]] = 1 }
-		/^[a-z].*,(old|new),all,[0-9]+,/ { seen[$2 "," $4] = 1; if ($5 != int($4 / 4)) bad = 1; if (!($4 in want)) bad = 1 }
-		END { for (x in want) if (!seen["old," x] || !seen["new," x]) bad = 1; exit bad }' "$1"
+	csv_rows "$1" variant run cpu node |
+		awk -F, -v list="$2" 'BEGIN { n = split(list, c, " "); for (i = 1; i <= n; i++) want[c[i]] = 1 }
+		$1 ~ /^(old|new)$/ && $2 == "all" && $3 != "all" {
+			seen[$1 "," $3] = 1; if ($4 != int($3 / 4)) bad = 1; if (!($3 in want)) bad = 1 }
+		END { for (x in want) if (!seen["old," x] || !seen["new," x]) bad = 1; exit bad }'
 }
 
 # the move_pages() verdict in the metadata; what it said when not ok
 units_on_nodes() {
 	grep -qx "# pcpu_nodes: ok: all $2 units on their CPU's node (move_pages)" "$1" && return
-	echo "      pcpu_nodes: $(meta "$1" pcpu_nodes)"
+	echo "      pcpu_nodes: $(csv_meta "$1" pcpu_nodes)"
 	return 1
 }
 
@@ -113,12 +113,12 @@ old_slower() {
 run_checks() {
 	local csv=$1 cpus=$2 used=$3 possible=$4
 	check "$(basename "$csv"): $used workers, one per CPU, none migrated" \
-		test "$(meta "$csv" used_cpus)" = "$used" -a "$(meta "$csv" migrations)" = 0
+		test "$(csv_meta "$csv" used_cpus)" = "$used" -a "$(csv_meta "$csv" migrations)" = 0
 	check "$(basename "$csv"): per-CPU rows for CPUs $cpus, each on its node" rows_on_nodes "$csv" "$cpus"
 	check "$(basename "$csv"): all $possible per-CPU units on their CPU's node" \
 		units_on_nodes "$csv" "$possible"
 	check "$(basename "$csv"): $possible possible CPUs, the clear writes $possible units" \
-		test "$(meta "$csv" possible_cpus)" = "$possible"
+		test "$(csv_meta "$csv" possible_cpus)" = "$possible"
 	check "$(basename "$csv"): old slower than new" old_slower "$csv"
 }
 
@@ -129,7 +129,8 @@ run_checks() {
 # it (medians, as a few TCG vCPUs descheduled by the host for
 # milliseconds would swing a mean)
 median_of() {
-	awk -F, -v v="$2" '$2 == v && $3 == "all" && $4 == "all" && $11 >= 0.5 { print $10; exit }' "$1"
+	csv_rows "$1" variant run cpu percentile avg_ns |
+		awk -F, -v v="$2" '$1 == v && $2 == "all" && $3 == "all" && $4 >= 0.5 { print $5; exit }'
 }
 
 # is A > B (both numbers)?
@@ -137,8 +138,9 @@ greater() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0 && b != "") }'
 
 # every CPU of 0..15 has rows of both variants V1 and V2
 rows_per_cpu() {
-	awk -F, -v a="$2" -v b="$3" '$2 == a || $2 == b { if ($4 != "all") seen[$2 "," $4] = 1 }
-		END { for (c = 0; c < 16; c++) if (!seen[a "," c] || !seen[b "," c]) bad = 1; exit bad }' "$1"
+	csv_rows "$1" variant cpu |
+		awk -F, -v a="$2" -v b="$3" '$1 == a || $1 == b { if ($2 != "all") seen[$1 "," $2] = 1 }
+		END { for (c = 0; c < 16; c++) if (!seen[a "," c] || !seen[b "," c]) bad = 1; exit bad }'
 }
 
 # kernel_checks CSV V1 V2 N POSSIBLE: what a `bench kernel` CSV must hold
@@ -146,10 +148,10 @@ kernel_checks() {
 	local csv=$1 v1=$2 v2=$3 n=$4 possible=$5 b
 	b=$(basename "$csv")
 	check "$b: source kernel, $possible possible CPUs as the kernel counts them" \
-		test "$(meta "$csv" source)" = kernel -a "$(meta "$csv" possible_cpus)" = "$possible"
+		test "$(csv_meta "$csv" source)" = kernel -a "$(csv_meta "$csv" possible_cpus)" = "$possible"
 	# bench kernel's one line when it refused (exit 3)
-	[ "$(meta "$csv" source)" = kernel ] || echo "      bench kernel said: $(head -1 "$csv")"
-	check "$b: every sample recorded, $n of each variant" test "$(meta "$csv" samples_taken)" = "$n/$n"
+	[ "$(csv_meta "$csv" source)" = kernel ] || echo "      bench kernel said: $(head -1 "$csv")"
+	check "$b: every sample recorded, $n of each variant" test "$(csv_meta "$csv" samples_taken)" = "$n/$n"
 	check "$b: per-CPU rows of $v1 and $v2 on all 16 CPUs" rows_per_cpu "$csv" "$v1" "$v2"
 }
 
@@ -166,8 +168,8 @@ side_by_side() {
 	local title=$1 kcsv=$2 ecsv=$3 v
 	echo "  $title"
 	for v in old new; do
-		vm_table "$kcsv" "$v" "in-kernel $v ($(meta "$kcsv" clock) on $(meta "$kcsv" clocksource), $(meta "$kcsv" used_cpus) CPUs)" >"$work/left"
-		vm_table "$ecsv" "$v" "emulated $v (bench run, $(meta "$ecsv" used_cpus) CPUs)" >"$work/right"
+		vm_table "$kcsv" "$v" "in-kernel $v ($(csv_meta "$kcsv" clock) on $(csv_meta "$kcsv" clocksource), $(csv_meta "$kcsv" used_cpus) CPUs)" >"$work/left"
+		vm_table "$ecsv" "$v" "emulated $v (bench run, $(csv_meta "$ecsv" used_cpus) CPUs)" >"$work/right"
 		awk 'NR == FNR { l[FNR] = $0; n = FNR; next } { r[FNR] = $0; m = FNR }
 			END { for (i = 1; i <= (n > m ? n : m); i++) printf "    %-46s |  %s\n", l[i], r[i] }' \
 			"$work/left" "$work/right"
@@ -193,12 +195,14 @@ rc_of() { awk -v f="$2" '$1 == f { print $2 }' "$1"; }
 # the upper bound of the bucket that holds the median of series VARIANT
 # (merged over CPUs) in CSV: hi_ns - 1 of the first row at 0.5
 p50_of() {
-	awk -F, -v v="$2" '$2 == v && $3 == "all" && $4 == "all" && $11 >= 0.5 { print $8 - 1; exit }' "$1"
+	csv_rows "$1" variant run cpu percentile hi_ns |
+		awk -F, -v v="$2" '$1 == v && $2 == "all" && $3 == "all" && $4 >= 0.5 { print $5 - 1; exit }'
 }
 
 # the samples of series VARIANT in CSV, merged over CPUs
 count_of() {
-	awk -F, -v v="$2" '$2 == v && $3 == "all" && $4 == "all" { n += $9 } END { print n + 0 }' "$1"
+	csv_rows "$1" variant run cpu samples |
+		awk -F, -v v="$2" '$1 == v && $2 == "all" && $3 == "all" { n += $4 } END { print n + 0 }'
 }
 
 # is A <= B <= A + D (all numbers)?
@@ -219,8 +223,8 @@ same_table() {
 # file F of the trace boot: exit 0, source trace, the probe P
 trace_ran() {
 	local f=$1 probe=$2
-	test "$(rc_of "$work/trace.rc" "${f%.csv}.txt")" = 0 -a "$(meta "$work/$f" source)" = trace -a \
-		"$(meta "$work/$f" probe)" = "$probe"
+	test "$(rc_of "$work/trace.rc" "${f%.csv}.txt")" = 0 -a "$(csv_meta "$work/$f" source)" = trace -a \
+		"$(csv_meta "$work/$f" probe)" = "$probe"
 }
 
 # __irq_alloc_descs() traced by probe P while the module ran its alloc loop
@@ -230,7 +234,7 @@ trace_irq_checks() {
 	t=$work/irq-$p.csv
 	mod=$work/irqmod-$p.csv
 	n=$(count_of "$t" time)
-	cpus=$(meta "$t" used_cpus)
+	cpus=$(csv_meta "$t" used_cpus)
 	check "trace irq ($p): exit 0, probe $probe, function __irq_alloc_descs" \
 		trace_ran "irq-$p.csv" "$probe"
 	check "trace irq ($p): every call counted, as many as the module's allocations ($n = $(count_of "$mod" alloc) = 512)" \
@@ -274,12 +278,12 @@ trace_loop_checks() {
 	check "trace: bench-static traces too (1000 of 1000 calls)" \
 		test "$(count_of "$work/static.csv" time)" = 1000
 	check "trace auto: no BTF for __x64_sys_getppid, so kprobe, saying why; 1000 of 1000 calls" \
-		test "$(meta "$work/auto.csv" probe)" = kprobe/kretprobe -a \
-		"$(meta "$work/auto.csv" probe_why)" = "no BTF for __x64_sys_getppid: the kernel's BTF does not describe it" -a \
+		test "$(csv_meta "$work/auto.csv" probe)" = kprobe/kretprobe -a \
+		"$(csv_meta "$work/auto.csv" probe_why)" = "no BTF for __x64_sys_getppid: the kernel's BTF does not describe it" -a \
 		"$(count_of "$work/auto.csv" time)" = 1000
 	check "trace section: --end irq_free_descs, 256 of 256 sections, by fentry" \
-		test "$(count_of "$work/section.csv" time)" = 256 -a "$(meta "$work/section.csv" end)" = irq_free_descs -a \
-		"$(meta "$work/section.csv" probe)" = fentry/fexit
+		test "$(count_of "$work/section.csv" time)" = 256 -a "$(csv_meta "$work/section.csv" end)" = irq_free_descs -a \
+		"$(csv_meta "$work/section.csv" probe)" = fentry/fexit
 }
 
 # refusal NAME MESSAGE: exit 3 and that one line
@@ -309,18 +313,18 @@ trace_refusal_checks() {
 trace_signal_checks() {
 	local s=$work/signals.txt
 	check "trace: SIGINT ends a trace without COMMAND or --duration: exit 0, not partial" \
-		test "$(grep -c '^sigint, no command: rc=0$' "$s")" = 1 -a "$(meta "$work/sigint.csv" partial)" = no
+		test "$(grep -c '^sigint, no command: rc=0$' "$s")" = 1 -a "$(csv_meta "$work/sigint.csv" partial)" = no
 	check "trace: SIGTERM before COMMAND exits: exit 143, partial, passed on to COMMAND" \
-		test "$(grep -c '^sigterm, command: rc=143$' "$s")" = 1 -a "$(meta "$work/sigcmd.csv" partial)" = yes -a \
-		"$(meta "$work/sigcmd.csv" traced_command_status)" = "signal 15"
+		test "$(grep -c '^sigterm, command: rc=143$' "$s")" = 1 -a "$(csv_meta "$work/sigcmd.csv" partial)" = yes -a \
+		"$(csv_meta "$work/sigcmd.csv" traced_command_status)" = "signal 15"
 	check "trace: --duration 1: exit 0, 1 s recorded" \
-		test "$(grep -c '^duration 1: rc=0$' "$s")" = 1 -a "$(meta "$work/duration.csv" duration_s | cut -d. -f1)" = 1
+		test "$(grep -c '^duration 1: rc=0$' "$s")" = 1 -a "$(csv_meta "$work/duration.csv" duration_s | cut -d. -f1)" = 1
 	check "trace: --label and the testbed in its metadata (label_side vm, virtualization, bench_git)" \
-		test "$(meta "$work/duration.csv" label_side)" = vm -a \
-		-n "$(meta "$work/duration.csv" virtualization)" -a -n "$(meta "$work/duration.csv" bench_git)"
+		test "$(csv_meta "$work/duration.csv" label_side)" = vm -a \
+		-n "$(csv_meta "$work/duration.csv" virtualization)" -a -n "$(csv_meta "$work/duration.csv" bench_git)"
 	check "trace: --duration 1 before COMMAND exits: exit 0, COMMAND sent SIGTERM" \
 		test "$(grep -c '^duration 1, command: rc=0$' "$s")" = 1 -a \
-		"$(meta "$work/durcmd.csv" traced_command_status)" = "signal 15"
+		"$(csv_meta "$work/durcmd.csv" traced_command_status)" = "signal 15"
 }
 
 # the median of numbers on stdin
@@ -381,7 +385,7 @@ plan_numa() {
 	check "calibrate (KSB_FORCE_TSC): tsc_hz calibrated, cycles on 16 CPUs" \
 		test "$(grep -cE '^[0-9]+ +[0-3] ' "$work/calibrate-tsc.txt")" -eq 16 -a \
 		"$(sed -n 's/^tsc_hz_source: //p' "$work/calibrate-tsc.txt")" = calibrated
-	check "kernel.csv: 4 nodes" test "$(meta "$work/kernel.csv" nodes)" = 4
+	check "kernel.csv: 4 nodes" test "$(csv_meta "$work/kernel.csv" nodes)" = 4
 	run_checks "$work/kernel.csv" "$all16" 16 16
 	run_checks "$work/remote.csv" "$all16" 16 16
 	kernel_checks "$work/ksd16.csv" old new 2048 16
@@ -414,21 +418,21 @@ kmod_checks() {
 plan_maxcpus() {
 	echo "vmcheck: booting 8 of 16 possible vCPUs... (${SECONDS}s)"
 	boot maxcpus -c 8 -p 16 --nodes 4
-	check "maxcpus.csv: 8 online" test "$(meta "$work/maxcpus.csv" online_cpus)" = 8
+	check "maxcpus.csv: 8 online" test "$(csv_meta "$work/maxcpus.csv" online_cpus)" = 8
 	run_checks "$work/maxcpus.csv" "$(seq -s ' ' 0 7)" 8 16
 }
 
 plan_taskset() {
 	echo "vmcheck: booting 16 vCPUs, taskset -c 2,5,11... (${SECONDS}s)"
 	boot taskset -c 16 --nodes 4
-	check "taskset.csv: 3 allowed" test "$(meta "$work/taskset.csv" allowed_cpus)" = 3
+	check "taskset.csv: 3 allowed" test "$(csv_meta "$work/taskset.csv" allowed_cpus)" = 3
 	run_checks "$work/taskset.csv" "2 5 11" 3 16
-	check "offline.csv: CPU 5 offline, 15 online" test "$(meta "$work/offline.csv" online_cpus)" = 15
+	check "offline.csv: CPU 5 offline, 15 online" test "$(csv_meta "$work/offline.csv" online_cpus)" = 15
 	run_checks "$work/offline.csv" "0 1 2 3 4 6 7 8 9 10 11 12 13 14 15" 15 16
 	check "hotplug: CPU 7 offlined mid-run, SIGINT: exit 130, partial" \
-		test "$(cat "$work/hotplug.rc")" = 130 -a "$(meta "$work/hotplug.csv" partial)" = yes
+		test "$(cat "$work/hotplug.rc")" = 130 -a "$(csv_meta "$work/hotplug.csv" partial)" = yes
 	check "hotplug: the displaced worker's samples counted as migrations" \
-		test "$(meta "$work/hotplug.csv" migrations)" -gt 0
+		test "$(csv_meta "$work/hotplug.csv" migrations)" -gt 0
 }
 
 # -p above 255: bench vm's firmware declares 252 (4 nodes of 63) and asks
@@ -440,7 +444,7 @@ plan_many() {
 	kernel_checks "$work/ksdmany.csv" old new 2048 "$possible"
 	kernel_checks "$work/irqmany.csv" alloc free 512 "$possible"
 	check "emulmany.csv: bench run sees the same $possible possible CPUs" \
-		test "$(meta "$work/emulmany.csv" possible_cpus)" = "$possible"
+		test "$(csv_meta "$work/emulmany.csv" possible_cpus)" = "$possible"
 	omany=$(median_of "$work/ksdmany.csv" old)
 	check "in-kernel, $possible possible: old slower than new (median $omany > $(median_of "$work/ksdmany.csv" new) ns)" \
 		greater "$omany" "$(median_of "$work/ksdmany.csv" new)"
