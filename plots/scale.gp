@@ -11,10 +11,11 @@ fits = ARG2
 out = ARG3
 unit = ARGC >= 4 && ARG4 ne "" ? ARG4 : "ns"
 
-awkfit = "awk -F, '$1 == \"fit\""
-series = system(sprintf("%s && !seen[$3 \"/\" $4]++ { printf \"%%s/%%s \", $3, $4 }' '%s'", awkfit, fits))
-groups = system(sprintf("%s && !seen[$2]++ { printf \"%%s \", $2 }' '%s'", awkfit, fits))
-stat = system(sprintf("awk -F, 'NR == 2 { print $5; exit }' '%s'", fits))
+# the fit rows of FITS, their columns by name (c["slope"]) from its header
+awkfit = "awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } $c[\"kind\"] == \"fit\""
+series = system(sprintf("%s && !seen[$c[\"workload\"] \"/\" $c[\"variant\"]]++ { printf \"%%s/%%s \", $c[\"workload\"], $c[\"variant\"] }' '%s'", awkfit, fits))
+groups = system(sprintf("%s && !seen[$c[\"group\"]]++ { printf \"%%s \", $c[\"group\"] }' '%s'", awkfit, fits))
+stat = system(sprintf("%s { print $c[\"stat\"]; exit }' '%s'", awkfit, fits))
 ns = words(series)
 ng = words(groups)
 
@@ -30,9 +31,9 @@ set grid xtics ytics lc rgb "#dddddd"
 set border 3
 set tics nomirror
 
-# column c of the fit row of series i in group g ("" when the group lacks it)
-fitcol(i, g, c) = system(sprintf("%s && $2 == \"%s\" && $3 \"/\" $4 == \"%s\" { print $%d; exit }' '%s'", \
-	awkfit, word(groups, g), word(series, i), c, fits))
+# column NAME of the fit row of series i in group g ("" when the group lacks it)
+fitcol(i, g, name) = system(sprintf("%s && $c[\"group\"] == \"%s\" && $c[\"workload\"] \"/\" $c[\"variant\"] == \"%s\" { print $c[\"%s\"]; exit }' '%s'", \
+	awkfit, word(groups, g), word(series, i), name, fits))
 array colour[2] = [0x2471a3, 0xc0392b]
 array b[2]
 array lo[2]
@@ -45,10 +46,10 @@ array txt[2]
 
 wl(i) = word(series, i)[:strstrt(word(series, i), "/") - 1]
 var(i) = word(series, i)[strstrt(word(series, i), "/") + 1:]
-is(i, g) = strcol(1) eq word(groups, g) && strcol(5) eq wl(i) && strcol(6) eq var(i)
+is(i, g) = strcol("group") eq word(groups, g) && strcol("workload") eq wl(i) && strcol("variant") eq var(i)
 
-xmin = real(system(sprintf("%s { print $8 }' '%s' | sort -g | head -1", awkfit, fits)))
-xmax = real(system(sprintf("%s { print $9 }' '%s' | sort -g | tail -1", awkfit, fits)))
+xmin = real(system(sprintf("%s { print $c[\"x_min\"] }' '%s' | sort -g | head -1", awkfit, fits)))
+xmax = real(system(sprintf("%s { print $c[\"x_max\"] }' '%s' | sort -g | tail -1", awkfit, fits)))
 pad = (xmax - xmin) * 0.05
 set xrange [xmin - pad:xmax + pad]
 set samples 200
@@ -58,17 +59,17 @@ set key top left font ",9" box opaque
 set multiplot layout ns,1 title sprintf("bench scale: %s of each run against possible CPUs, Theil-Sen line and the band of its 95%% slope interval", stat) font ",10"
 do for [i = 1:ns] {
 	do for [g = 1:ng] {
-		v = fitcol(i, g, 10)
+		v = fitcol(i, g, "slope")
 		has[g] = v ne ""
 		if (has[g]) {
 			b[g] = real(v)
-			lo[g] = real(fitcol(i, g, 11))
-			hi[g] = real(fitcol(i, g, 12))
-			a[g] = real(fitcol(i, g, 13))
-			alo[g] = real(fitcol(i, g, 14))
-			ahi[g] = real(fitcol(i, g, 15))
+			lo[g] = real(fitcol(i, g, "slope_lo"))
+			hi[g] = real(fitcol(i, g, "slope_hi"))
+			a[g] = real(fitcol(i, g, "intercept"))
+			alo[g] = real(fitcol(i, g, "intercept_at_slope_lo"))
+			ahi[g] = real(fitcol(i, g, "intercept_at_slope_hi"))
 			txt[g] = sprintf("%s: %+.4g %s/CPU [%+.4g, %+.4g], %s", word(groups, g), b[g], \
-				unit, lo[g], hi[g], fitcol(i, g, 16))
+				unit, lo[g], hi[g], fitcol(i, g, "verdict"))
 		}
 	}
 	set title sprintf("%s %s", wl(i), var(i)) noenhanced
@@ -79,7 +80,7 @@ do for [i = 1:ns] {
 		lc rgb colour[g] notitle, \
 	     for [g = 1:ng] '+' using 1:(has[g] ? a[g] + b[g] * $1 : NaN) with lines lw 2 \
 		lc rgb colour[g] title (has[g] ? txt[g] : "") noenhanced, \
-	     for [g = 1:ng] pts using (is(i, g) ? column(4) : NaN):(column(7)) with points pt 7 ps 0.7 \
+	     for [g = 1:ng] pts using (is(i, g) ? column("possible_cpus") : NaN):(column(stat)) with points pt 7 ps 0.7 \
 		lc rgb colour[g] notitle
 }
 unset multiplot

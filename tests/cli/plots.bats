@@ -52,3 +52,19 @@ CSV
 	grep -qF '<text>__irq_alloc_descs time</text>' "$T/s.svg"
 	grep -qF '<text>base_k: +15.7 ns/CPU [+15.6, +15.8], grows</text>' "$T/s.svg"
 }
+
+# scale.gp reads both files by column name: the same fit and points with
+# their columns in another order draw the same picture
+@test "scale.gp reads its columns by name: another order, the same picture" {
+	./bench scale -f csv "$F"/scale/again-p*.csv >"$T/f.csv"
+	./bench scale -f points "$F"/scale/again-p*.csv >"$T/p.csv"
+	# reversed columns; the points' "# unit" line kept first
+	rev_csv() { awk -F, -v OFS=, '/^#/ { print; next } { for (i = NF; i > 1; i--) printf "%s,", $i; print $1 }' "$1"; }
+	rev_csv "$T/f.csv" >"$T/f2.csv"
+	rev_csv "$T/p.csv" >"$T/p2.csv"
+	[ "$(head -c 7 "$T/f2.csv")" = "thresho" ]
+	gnuplot -c plots/scale.gp "$T/p.csv" "$T/f.csv" "$T/a.svg"
+	gnuplot -c plots/scale.gp "$T/p2.csv" "$T/f2.csv" "$T/b.svg"
+	grep -qF 'stock: +10 ns/CPU [+9.948, +10.05], grows' "$T/a.svg"
+	cmp "$T/a.svg" "$T/b.svg"
+}
