@@ -125,12 +125,13 @@ run_checks() {
 # ---- in-kernel checks ----
 
 # median of the merged variant V of a CSV (format 2: run and cpu "all"):
-# the AVG of the slot that holds
-# it (medians, as a few TCG vCPUs descheduled by the host for
-# milliseconds would swing a mean)
+# the AVG of the slot that holds it (medians, as a few TCG vCPUs
+# descheduled by the host for milliseconds would swing a mean). Readers
+# of csv_rows read to its end: an awk that exits early kills csv_rows
+# with SIGPIPE, which pipefail makes the script's exit (141).
 median_of() {
 	csv_rows "$1" variant run cpu percentile avg_ns |
-		awk -F, -v v="$2" '$1 == v && $2 == "all" && $3 == "all" && $4 >= 0.5 { print $5; exit }'
+		awk -F, -v v="$2" '!got && $1 == v && $2 == "all" && $3 == "all" && $4 >= 0.5 { print $5; got = 1 }'
 }
 
 # is A > B (both numbers)?
@@ -196,7 +197,7 @@ rc_of() { awk -v f="$2" '$1 == f { print $2 }' "$1"; }
 # (merged over CPUs) in CSV: hi_ns - 1 of the first row at 0.5
 p50_of() {
 	csv_rows "$1" variant run cpu percentile hi_ns |
-		awk -F, -v v="$2" '$1 == v && $2 == "all" && $3 == "all" && $4 >= 0.5 { print $5 - 1; exit }'
+		awk -F, -v v="$2" '!got && $1 == v && $2 == "all" && $3 == "all" && $4 >= 0.5 { print $5 - 1; got = 1 }'
 }
 
 # the samples of series VARIANT in CSV, merged over CPUs
