@@ -228,14 +228,14 @@ static const struct opt run_opts[] = {
 	OPT_END()
 };
 
-/* "--NAME: only -w a, b take it, not c" */
-static void run_not_yours(const struct opt *given, const struct opt *t)
+/* "--NAME: only -w a, b take it, not c" into @why */
+static void run_not_yours(const struct opt *given, const struct opt *t, char *why, size_t len)
 {
 	char who[256];
 	unsigned int n = workload_takers(t, who, sizeof(who));
 
-	bench_err("--%s: only -w %s %s it, not %s", given->long_name, who,
-		  n > 1 ? "take" : "takes", g.wl->name);
+	snprintf(why, len, "--%s: only -w %s %s it, not %s", given->long_name, who,
+		 n > 1 ? "take" : "takes", g.wl->name);
 }
 
 /*
@@ -245,19 +245,45 @@ static void run_not_yours(const struct opt *given, const struct opt *t)
  * dirty: -p and --cache cold/remote would label the figures with a
  * state they were not taken in. Returns true after saying why.
  */
-static bool run_refuse_emulation(void)
+static bool run_refuse_emulation(char *why, size_t len)
 {
 	if (g.possible) {
-		bench_err("--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
-			  g.wl->name);
+		snprintf(why, len, "--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
+			 g.wl->name);
 		return true;
 	}
 	if (g.cache != WL_CACHE_KERNEL) {
-		bench_err("--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
-			  report_caches[g.cache], g.wl->name);
+		snprintf(why, len, "--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
+			 report_caches[g.cache], g.wl->name);
 		return true;
 	}
 	return false;
+}
+
+/* the options together, after @p parsed @n tables @tab: 0, or -EINVAL with @why */
+static int run_check_given(const struct opt_parser *p, const struct opt *const *tab,
+			   unsigned int n, char *why, size_t len)
+{
+	unsigned int t;
+
+	for (t = 1; t < n; t++) {
+		if (p->given[t] && !workload_takes(g.wl, tab[t])) {
+			run_not_yours(p->given[t], tab[t], why, len);
+			return -EINVAL;
+		}
+	}
+	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
+		snprintf(why, len, "--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
+			 g.wl->name);
+		return -EINVAL;
+	}
+	if (g.wl->real_kernel && run_refuse_emulation(why, len))
+		return -EINVAL;
+	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
+		snprintf(why, len, "--cache remote needs --mode serial: the other workers dirty the lines between samples");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
@@ -265,29 +291,32 @@ static int run_parse(int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
-	unsigned int t, n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
+	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
 	if (ret)
 		return ret;
-	for (t = 1; t < n; t++) {
-		if (p.given[t] && !workload_takes(g.wl, tab[t])) {
-			run_not_yours(p.given[t], tab[t]);
-			return -1;
-		}
-	}
-	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
-		bench_err("--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
-			  g.wl->name);
-		return -1;
-	}
-	if (g.wl->real_kernel && run_refuse_emulation())
-		return -1;
-	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
-		bench_err("--cache remote needs --mode serial: the other workers dirty the lines between samples");
+	if (run_check_given(&p, tab, n, p.why, sizeof(p.why))) {
+		bench_err("%s", p.why);
 		return -1;
 	}
 	return 0;
+}
+
+int cmd_run_check(int argc, char **argv, char *why, size_t len)
+{
+	const struct opt *tab[OPT_MAX_TABLES];
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS | OPT_CHECK_ONLY };
+	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
+	int ret;
+
+	run_defaults();
+	ret = opt_parse(&p, argc, argv);
+	if (ret < 0)
+		snprintf(why, len, "%s", ret == -EINVAL ? p.why : strerror(-ret));
+	else if (!ret)
+		ret = run_check_given(&p, tab, n, why, len);
+	return ret < 0 ? -EINVAL : 0;
 }
 
 /* ---- bench run: setting up ---- */

@@ -95,6 +95,53 @@ static const struct opt tr_opts[] = {
 };
 
 /*
+ * the words after the options, optind.. before @dd (the first "--" or
+ * @argc): one FUNC that can name the tables, and a COMMAND after "--"
+ * when there is one. 0, or -EINVAL with @why.
+ */
+static int tr_check_words(int argc, char **argv, int dd, char *why, size_t len)
+{
+	const char *name = argv[optind];
+
+	if (optind >= dd) {
+		snprintf(why, len, "no function to trace");
+		return -EINVAL;
+	}
+	if (optind < dd - 1) {
+		snprintf(why, len, "unexpected argument '%s' (a command goes after '--')",
+			 argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (dd == argc - 1) {
+		snprintf(why, len, "no command after '--'");
+		return -EINVAL;
+	}
+	if (!*name || strlen(name) > TR_MAX_NAME ||
+	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
+		snprintf(why, len, "FUNC '%s' names the tables: [a-z0-9_.-], 1 to %d characters (trace another function with --start)",
+			 name, TR_MAX_NAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_trace_check(int argc, char **argv, char *why, size_t len)
+{
+	const struct opt *tab[] = { tr_opts, NULL };
+	struct opt_parser p = { .tab = tab, .flags = OPT_CHECK_ONLY };
+	int ret, dd;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
+		;
+	ret = opt_parse(&p, dd, argv);
+	if (ret < 0)
+		snprintf(why, len, "%s", ret == -EINVAL ? p.why : strerror(-ret));
+	else if (!ret)
+		ret = tr_check_words(argc, argv, dd, why, len);
+	return ret < 0 ? -EINVAL : 0;
+}
+
+/*
  * Everything before the first "--" is options and FUNC, everything after
  * it COMMAND. Returns 0 to run, 1 after --help, -1 after a usage error.
  */
@@ -128,25 +175,11 @@ static int tr_parse(int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (optind >= dd) {
-		bench_err("no function to trace");
-		return -1;
-	}
-	if (optind < dd - 1) {
-		bench_err("unexpected argument '%s' (a command goes after '--')", argv[optind + 1]);
-		return -1;
-	}
-	if (dd == argc - 1) {
-		bench_err("no command after '--'");
+	if (tr_check_words(argc, argv, dd, p.why, sizeof(p.why))) {
+		bench_err("%s", p.why);
 		return -1;
 	}
 	trg.name = argv[optind];
-	if (!*trg.name || strlen(trg.name) > TR_MAX_NAME ||
-	    trg.name[strspn(trg.name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
-		bench_err("FUNC '%s' names the tables: [a-z0-9_.-], 1 to %d characters (trace another function with --start)",
-			  trg.name, TR_MAX_NAME);
-		return -1;
-	}
 	trg.cfg.frac_bits = (unsigned int)trg.frac_bits;
 	if (!trg.cfg.func)
 		trg.cfg.func = trg.name;
