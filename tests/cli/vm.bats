@@ -465,6 +465,19 @@ $IMG 4" ]
 	bad "--tuxmake $T/empty: no bzImage in it" vm --tuxmake "$T/empty" -- run
 	echo '{"build": {"reproducer_cmdline": "tuxmake"}}' >"$T/tux/metadata.json"
 	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata" vm --tuxmake "$T/tux" -- run
+	# read by a JSON parser: the key as text, or no key at all, is no metadata
+	echo '{"log": "\"reproducer_cmdline\": [\"x\"]"}' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata (no build.reproducer_cmdline" \
+		vm --dry-run --tuxmake "$T/tux" -- run
+	printf '{"build":\n {"reproducer_cmdline": ["tuxmake"],\n' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json:3: not JSON" vm --dry-run --tuxmake "$T/tux" -- run
+	printf '"reproducer_cmdline": ["tuxmake"]\n' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json:1: not JSON (text after the value)" \
+		vm --dry-run --tuxmake "$T/tux" -- run
+	printf '{"build": {"reproducer_cmdline": ["tuxmake"]}} x\n' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json:1: not JSON" vm --dry-run --tuxmake "$T/tux" -- run
+	: >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json: not JSON (empty)" vm --dry-run --tuxmake "$T/tux" -- run
 }
 
 @test "vm: a guest's command is parsed here with the guest's option tables, before any boot" {
