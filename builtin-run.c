@@ -683,6 +683,7 @@ static int runs_main(void)
 
 int cmd_run(int argc, char **argv)
 {
+	const char *in;
 	sigset_t all;
 	int ret;
 
@@ -699,6 +700,9 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/* output paths are checked before any measuring starts */
+	in = g.wl->input ? g.wl->input() : NULL;
+	if (in && (ret = bench_outputs((char **)&in, 1, g.output, NULL)))
+		return ret;
 	if (g.output && (ret = outfile_open(&g.out, g.output))) {
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;
