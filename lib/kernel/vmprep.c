@@ -316,7 +316,9 @@ int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t l
 	if (ret == 1)
 		return 0;
 	if (given) {
-		snprintf(why, len, "--bench %s: %s", given, ret < 0 ? strerror(-ret) :
+		snprintf(why, len, "--bench %s: %s", given,
+			 ret == -EINVAL ? "not a 64-bit ELF program (make static builds bench-static)" :
+			 ret < 0 ? strerror(-ret) :
 			 "dynamically linked; the guests have no shared libraries (make static)");
 		return -EINVAL;
 	}

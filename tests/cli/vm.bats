@@ -70,6 +70,9 @@ setup() {
 	run --separate-stderr ./bench vm --qemu "$Q" --busybox /bin/sh "$IMG" -- run
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"/bin/sh is dynamically linked: the guests need a static one (apt-get install busybox-static"* ]]
+	# --bench FILE that is no program at all: named as such
+	bad "--bench README.md: not a 64-bit ELF program (make static builds bench-static)" \
+		vm --qemu "$Q" --dry-run --bench README.md "$IMG" -- run
 }
 
 # vm ARGS...: bench vm with the fake qemu into $T/out
