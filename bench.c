@@ -80,6 +80,17 @@ int bench_check_cmd(int argc, char **argv, char *why, size_t len)
 	return 0;
 }
 
+int bench_check_parse(struct opt_parser *p, int argc, char **argv, char *why, size_t len)
+{
+	int ret;
+
+	p->flags |= OPT_CHECK_ONLY;
+	ret = opt_parse(p, argc, argv);
+	if (ret < 0)
+		snprintf(why, len, "%s", ret == -EINVAL ? p->why : strerror(-ret));
+	return ret < 0 ? -EINVAL : 0;
+}
+
 /* ---- messages and option helpers ---- */
 
 const char *bench_prog = "bench";	/* "bench CMD" once a command runs */

@@ -202,6 +202,13 @@ int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 
+/*
+ * bench_check_parse - what each cmd_X_check parses with: opt_parse() of
+ * @p with OPT_CHECK_ONLY added. 0 (--help too: the guest prints it), or
+ * -EINVAL with @p->why copied into @why.
+ */
+int bench_check_parse(struct opt_parser *p, int argc, char **argv, char *why, size_t len);
+
 /* the parse-only checks of bench_check_cmd(): 0, or -EINVAL with @why */
 int cmd_run_check(int argc, char **argv, char *why, size_t len);
 int cmd_kernel_check(int argc, char **argv, char *why, size_t len);

@@ -152,12 +152,9 @@ static int kk_parse(int argc, char **argv)
 int cmd_kernel_check(int argc, char **argv, char *why, size_t len)
 {
 	const struct opt *tab[] = { kk_opts, NULL };
-	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS | OPT_CHECK_ONLY };
-	int ret = opt_parse(&p, argc, argv);
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 
-	if (ret < 0)
-		snprintf(why, len, "%s", ret == -EINVAL ? p.why : strerror(-ret));
-	return ret < 0 ? -EINVAL : 0;
+	return bench_check_parse(&p, argc, argv, why, len);
 }
 
 /* ---- the environment: root, debugfs, the module ---- */

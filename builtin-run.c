@@ -228,16 +228,6 @@ static const struct opt run_opts[] = {
 	OPT_END()
 };
 
-/* "--NAME: only -w a, b take it, not c" into @why */
-static void run_not_yours(const struct opt *given, const struct opt *t, char *why, size_t len)
-{
-	char who[256];
-	unsigned int n = workload_takers(t, who, sizeof(who));
-
-	snprintf(why, len, "--%s: only -w %s %s it, not %s", given->long_name, who,
-		 n > 1 ? "take" : "takes", g.wl->name);
-}
-
 /*
  * A workload of the running kernel (wl->real_kernel) pays for the
  * kernel's real possible CPUs, which no emulation in this process
@@ -264,11 +254,14 @@ static bool run_refuse_emulation(char *why, size_t len)
 static int run_check_given(const struct opt_parser *p, const struct opt *const *tab,
 			   unsigned int n, char *why, size_t len)
 {
-	unsigned int t;
+	char who[256];
+	unsigned int t, k;
 
 	for (t = 1; t < n; t++) {
 		if (p->given[t] && !workload_takes(g.wl, tab[t])) {
-			run_not_yours(p->given[t], tab[t], why, len);
+			k = workload_takers(tab[t], who, sizeof(who));
+			snprintf(why, len, "--%s: only -w %s %s it, not %s", p->given[t]->long_name,
+				 who, k > 1 ? "take" : "takes", g.wl->name);
 			return -EINVAL;
 		}
 	}
@@ -277,13 +270,11 @@ static int run_check_given(const struct opt_parser *p, const struct opt *const *
 			 g.wl->name);
 		return -EINVAL;
 	}
-	if (g.wl->real_kernel && run_refuse_emulation(why, len))
-		return -EINVAL;
 	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
 		snprintf(why, len, "--cache remote needs --mode serial: the other workers dirty the lines between samples");
 		return -EINVAL;
 	}
-	return 0;
+	return g.wl->real_kernel && run_refuse_emulation(why, len) ? -EINVAL : 0;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
@@ -294,29 +285,20 @@ static int run_parse(int argc, char **argv)
 	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
-	if (ret)
+	if (ret || !run_check_given(&p, tab, n, p.why, sizeof(p.why)))
 		return ret;
-	if (run_check_given(&p, tab, n, p.why, sizeof(p.why))) {
-		bench_err("%s", p.why);
-		return -1;
-	}
-	return 0;
+	bench_err("%s", p.why);
+	return -1;
 }
 
 int cmd_run_check(int argc, char **argv, char *why, size_t len)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
-	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS | OPT_CHECK_ONLY };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
-	int ret;
 
 	run_defaults();
-	ret = opt_parse(&p, argc, argv);
-	if (ret < 0)
-		snprintf(why, len, "%s", ret == -EINVAL ? p.why : strerror(-ret));
-	else if (!ret)
-		ret = run_check_given(&p, tab, n, why, len);
-	return ret < 0 ? -EINVAL : 0;
+	return bench_check_parse(&p, argc, argv, why, len) ?: run_check_given(&p, tab, n, why, len);
 }
 
 /* ---- bench run: setting up ---- */
@@ -683,7 +665,6 @@ static int runs_main(void)
 
 int cmd_run(int argc, char **argv)
 {
-	const char *in;
 	sigset_t all;
 	int ret;
 
@@ -700,8 +681,7 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/* output paths are checked before any measuring starts */
-	in = g.wl->input ? g.wl->input() : NULL;
-	if (in && (ret = bench_outputs((char **)&in, 1, g.output, NULL)))
+	if (g.wl->input && (ret = bench_outputs((char *[]){ (char *)g.wl->input() }, 1, g.output, NULL)))
 		return ret;
 	if (g.output && (ret = outfile_open(&g.out, g.output))) {
 		bench_err("--output: %s: %s", g.output, strerror(-ret));

@@ -128,17 +128,13 @@ static int tr_check_words(int argc, char **argv, int dd, char *why, size_t len)
 int cmd_trace_check(int argc, char **argv, char *why, size_t len)
 {
 	const struct opt *tab[] = { tr_opts, NULL };
-	struct opt_parser p = { .tab = tab, .flags = OPT_CHECK_ONLY };
-	int ret, dd;
+	struct opt_parser p = { .tab = tab };
+	int dd;
 
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
-	ret = opt_parse(&p, dd, argv);
-	if (ret < 0)
-		snprintf(why, len, "%s", ret == -EINVAL ? p.why : strerror(-ret));
-	else if (!ret)
-		ret = tr_check_words(argc, argv, dd, why, len);
-	return ret < 0 ? -EINVAL : 0;
+	return bench_check_parse(&p, dd, argv, why, len) ?:
+	       tr_check_words(argc, argv, dd, why, len);
 }
 
 /*
