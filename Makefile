@@ -32,8 +32,9 @@ BENCH_SRCS := bench.c $(wildcard builtin-*.c)
 #                the fuzzers); `make reporting` builds it without libnuma,
 #                liburcu or x86 assembly;
 #   lib/measure  the engine, per-CPU memory, topology, TSC, reference
-#                loop, workload interface, the runs runner;
-#   lib/kernel   kernels: the VM, its initramfs, images, the module's
+#                loop, workload interface;
+#   lib/kernel   processes and kernels: the process runner and the runs
+#                through it, the VM, its initramfs, images, the module's
 #                client, BPF tracing.
 # An arrow goes only kernel -> measure -> report, never back
 # (tests/cli/source.bats checks each folder's includes).

@@ -3,7 +3,7 @@
  * builtin-run.c - bench run: set up the topology, the clock and the
  * per-CPU allocator, start the pinned workers, wait for them (or for
  * SIGINT/SIGTERM), report; with --runs R, each run in a child process
- * (lib/measure/runs.h).
+ * (lib/kernel/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,7 +30,7 @@
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
 #include "lib/report/results.h"
-#include "lib/measure/runs.h"
+#include "lib/kernel/runs.h"
 #include "lib/report/samples.h"
 #include "lib/report/testbed.h"
 #include "lib/measure/topo.h"
@@ -585,7 +585,7 @@ static int run_once(void)
 	return ret;
 }
 
-/* ---- bench run --runs R: one fresh process per run (lib/measure/runs.h) ---- */
+/* ---- bench run --runs R: one fresh process per run (lib/kernel/runs.h) ---- */
 
 /* in the child: run @run, its CSV to @out, nothing printed */
 static int runs_child(void *priv, unsigned int run, FILE *out)
