@@ -681,7 +681,8 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/* output paths are checked before any measuring starts */
-	if (g.wl->input && (ret = bench_outputs((char *[]){ (char *)g.wl->input() }, 1, g.output, NULL)))
+	if (g.wl->input &&
+	    (ret = bench_outputs((char *[]){ (char *)g.wl->input() }, 1, g.output, NULL)))
 		return ret;
 	if (g.output && (ret = outfile_open(&g.out, g.output))) {
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
