@@ -10,7 +10,7 @@ BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/kstats-bench
 MAN1DIR ?= $(PREFIX)/share/man/man1
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
-PKGS    := numa liburcu-memb liburcu-cds libbpf libmd
+PKGS    := numa liburcu-memb liburcu-cds libbpf libmd json-c
 CLANG   ?= clang
 BPFTOOL ?= $(or $(shell command -v bpftool 2>/dev/null),/usr/sbin/bpftool)
 
@@ -21,7 +21,7 @@ endif
 
 # Recursive (=) so that pkg-config runs after `make deps` has installed it.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds -lbpf -lmd)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-cds -lbpf -lmd -ljson-c)
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
@@ -32,8 +32,9 @@ BENCH_SRCS := bench.c $(wildcard builtin-*.c)
 #                the fuzzers); `make reporting` builds it without libnuma,
 #                liburcu or x86 assembly;
 #   lib/measure  the engine, per-CPU memory, topology, TSC, reference
-#                loop, workload interface, the runs runner;
-#   lib/kernel   kernels: the VM, its initramfs, images, the module's
+#                loop, workload interface;
+#   lib/kernel   processes and kernels: the process runner and the runs
+#                through it, the VM, its initramfs, images, the module's
 #                client, BPF tracing.
 # An arrow goes only kernel -> measure -> report, never back
 # (tests/cli/source.bats checks each folder's includes).
@@ -112,7 +113,7 @@ bench: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 # device names of numa_parse_nodestring(), which bench never calls (--cpus
 # goes to numa_parse_cpustring_all(), which resolves no names); nothing in
 # bench looks up hosts, users or groups, so that path is never taken.
-STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds -lbpf -lelf -lz -lmd) -pthread -lm
+STATIC_LIBS = $(shell pkg-config --static --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu-memb -lurcu-common -lurcu-cds -lbpf -lelf -lz -lmd -ljson-c) -pthread -lm
 static: bench-static
 bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)

@@ -37,36 +37,59 @@ struct cmd {
 	const char *name;	/* word after "bench" */
 	const char *summary;	/* one line for `bench --help` */
 	int (*fn)(int argc, char **argv);	/* returns an exit code */
+	/* parse-only, for bench_check_cmd(): 0 or -EINVAL with why; NULL: none */
+	int (*check)(int argc, char **argv, char *why, size_t len);
 };
 
 static const struct cmd cmds[] = {
 	{ "run", "time a workload's old and new paths on pinned workers",
-	  cmd_run },
-	{ "list", "list the workloads", cmd_list },
+	  cmd_run, cmd_run_check },
+	{ "list", "list the workloads", cmd_list, NULL },
 	{ "calibrate", "TSC frequency, clocksource, per-CPU timer overhead",
-	  cmd_calibrate },
+	  cmd_calibrate, NULL },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",
-	  cmd_compare },
+	  cmd_compare, NULL },
 	{ "trend", "change points over a history of results: the nightly job",
-	  cmd_trend },
+	  cmd_trend, NULL },
 	{ "scale", "the cost per possible CPU of each series over a sweep, and its gate",
-	  cmd_scale },
+	  cmd_scale, NULL },
 	{ "show", "print a CSV again as its command printed it, or one series",
-	  cmd_show },
+	  cmd_show, NULL },
 	{ "hist", "print the kstats table of a list of integer samples",
-	  cmd_hist },
+	  cmd_hist, NULL },
 	{ "kernel", "time the same code inside the running kernel (module, root)",
-	  cmd_kernel },
+	  cmd_kernel, cmd_kernel_check },
 	{ "trace", "time any kernel function with BPF into kstats tables (root)",
-	  cmd_trace },
+	  cmd_trace, cmd_trace_check },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
-	  cmd_vm },
+	  cmd_vm, NULL },
 	{ "doctor", "check this host for what makes timings noisy; changes nothing",
-	  cmd_doctor },
-	{ NULL, NULL, NULL },
+	  cmd_doctor, NULL },
+	{ NULL, NULL, NULL, NULL },
 };
 
 #define for_each_cmd(c) for ((c) = cmds; (c)->name; (c)++)
+
+int bench_check_cmd(int argc, char **argv, char *why, size_t len)
+{
+	const struct cmd *c;
+
+	for_each_cmd(c)
+		if (!strcmp(c->name, argv[0]))
+			return c->check ? c->check(argc, argv, why, len) : 0;
+	return 0;
+}
+
+int bench_check_parse(struct opt_parser *p, int argc, char **argv, char *why, size_t len)
+{
+	int ret;
+
+	p->flags |= OPT_CHECK_ONLY;
+	ret = opt_parse(p, argc, argv);
+	if (ret < 0)
+		snprintf(why, len, "%s", ret == -EINVAL ? p->why : strerror(-ret));
+	return ret < 0 ? -EINVAL : 0;
+}
 
 /* ---- messages and option helpers ---- */
 
@@ -164,8 +187,9 @@ static struct tb_labels bench_labels;
 
 int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	(void)o;
-	return testbed_label(&bench_labels, arg, why, len);
+	struct tb_labels scratch = { 0 };
+
+	return testbed_label(o->check_only ? &scratch : &bench_labels, arg, why, len);
 }
 
 /* --origin NAME, or NULL: KCIDB_ORIGIN where -f kcidb needs one */
@@ -173,9 +197,9 @@ static const char *bench_origin;
 
 int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	const struct opt at = { .value = &bench_origin };
+	const char *scratch;
+	const struct opt at = { .value = o->check_only ? &scratch : &bench_origin };
 
-	(void)o;
 	return kcidb_opt_origin(&at, arg, why, len);
 }
 

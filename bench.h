@@ -178,6 +178,16 @@ struct bench_wait {
  */
 int bench_wait(const struct bench_wait *w);
 
+/*
+ * bench_check_cmd - check @argv (argv[0] a command's name, "run") as that
+ * command parses it, without running it: the check it registers (each
+ * cmd_X_check below) parses with OPT_CHECK_ONLY against the command's own
+ * option tables and checks the words together, reading nothing of this
+ * host. bench vm checks its guests' commands so before it boots. 0 (a
+ * command without a check passes), or -EINVAL with one line in @why.
+ */
+int bench_check_cmd(int argc, char **argv, char *why, size_t len);
+
 /* the subcommands, each returning its exit code */
 int cmd_run(int argc, char **argv);		/* builtin-run.c */
 int cmd_list(int argc, char **argv);		/* builtin-list.c */
@@ -191,5 +201,17 @@ int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
+
+/*
+ * bench_check_parse - what each cmd_X_check parses with: opt_parse() of
+ * @p with OPT_CHECK_ONLY added. 0 (--help too: the guest prints it), or
+ * -EINVAL with @p->why copied into @why.
+ */
+int bench_check_parse(struct opt_parser *p, int argc, char **argv, char *why, size_t len);
+
+/* the parse-only checks of bench_check_cmd(): 0, or -EINVAL with @why */
+int cmd_run_check(int argc, char **argv, char *why, size_t len);
+int cmd_kernel_check(int argc, char **argv, char *why, size_t len);
+int cmd_trace_check(int argc, char **argv, char *why, size_t len);
 
 #endif /* KSB_BENCH_H */

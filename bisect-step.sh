@@ -60,17 +60,6 @@ usage() {
 	exit "${1:-0}"
 }
 
-# the module's sources, by bench's one rule (lib/kernel/kmod.h, kmod_src_dir()):
-# the first of BENCHDIR/kmod and BENCHDIR/../share/kstats-bench/kmod (where
-# make install puts them) that holds ksb_core.c
-kmod_dir() {
-	local d
-	for d in "$(dirname "$bench")/kmod" "$(dirname "$bench")/../share/kstats-bench/kmod"; do
-		[ -f "$d/ksb_core.c" ] && { echo "$d"; return 0; }
-	done
-	return 1
-}
-
 # build the tree as it is checked out; 0, or 125 after saying why
 build() {
 	local rev=$1 t0=$SECONDS
@@ -83,13 +72,12 @@ build() {
 
 # --baseline DIR: the good kernel's bzImage and module, kept
 baseline() {
-	local dir=$1 rev=$2 src
+	local dir=$1 rev=$2
 	build "$rev" || return 3
-	src=$(kmod_dir) || { say "no module sources (kmod/) beside $bench"; return 3; }
-	rm -rf "$dir" && mkdir -p "$dir/kmod" || return 3
-	cp arch/x86/boot/bzImage "$dir/bzImage" &&
-		cp "$src"/{Kbuild,Makefile,ksb*.c,ksb*.h} "$dir/kmod/" || return 3
-	if ! make -s -C "$PWD" M="$dir/kmod" modules >"$out/$rev.kmod.log" 2>&1; then
+	rm -rf "$dir" && mkdir -p "$dir" || return 3
+	cp arch/x86/boot/bzImage "$dir/bzImage" || return 3
+	# the one build of the module, bench's (lib/kernel/kmod.h, kmod_build())
+	if ! "$bench" kernel -q --build "$PWD" -o "$dir/kmod" >"$out/$rev.kmod.log" 2>&1; then
 		say "$rev: the module does not build against it ($(tail -1 "$out/$rev.kmod.log"))"
 		return 3
 	fi

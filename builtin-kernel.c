@@ -30,6 +30,7 @@
 #include "lib/report/format.h"
 #include "lib/report/host.h"
 #include "lib/report/kcidb.h"
+#include "lib/kernel/kimage.h"
 #include "lib/kernel/kmod.h"
 #include "lib/report/outfile.h"
 #include "lib/report/readfile.h"
@@ -57,6 +58,7 @@ static struct kk {
 	int format;			/* -f, an index of formats[] */
 	const char *output;		/* -o */
 	const char *module;		/* --module, a .ko to load */
+	const char *build;		/* --build TREE: only build the module into -o */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
 
@@ -89,6 +91,8 @@ static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 		snprintf(why, len, "--%s: '%s' is not a CPU list (e.g. 0-3,8)", o->long_name, arg);
 		return -EINVAL;
 	}
+	if (o->check_only)	/* another machine's CPUs: its kernel says */
+		return 0;
 	readfile_line("/sys/devices/system/cpu/possible", line, sizeof(line));
 	if (topo_parse_cpulist(line, possible, TOPO_MAX_CPUS) < 0)
 		return 0;	/* not known here: the kernel says */
@@ -121,6 +125,11 @@ static const struct opt kk_opts[] = {
 	OPT_STRING('o', "output", &kng.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_STRING(0, "module", &kng.module, "FILE", "the kstats_bench.ko to load"),
+	OPT_STRING(0, "build", &kng.build, "TREE",
+		   "only build kstats_bench.ko against the configured\n"
+		   "kernel tree TREE into the new directory -o DIR (the\n"
+		   "sources beside it) and exit: no root, nothing\n"
+		   "loaded; scripts build the module so"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
@@ -145,6 +154,14 @@ static int kk_parse(int argc, char **argv)
 		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no headers,\n"
 		"module loading refused, no debugfs), 130/143 interrupted (partial results).\n",
 		argc, argv);
+}
+
+int cmd_kernel_check(int argc, char **argv, char *why, size_t len)
+{
+	const struct opt *tab[] = { kk_opts, NULL };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+
+	return bench_check_parse(&p, argc, argv, why, len);
 }
 
 /* ---- the environment: root, debugfs, the module ---- */
@@ -182,15 +199,6 @@ static bool kk_ko_matches(const char *ko)
 	return ok;
 }
 
-/* make -C @dir KVER=<release>, its output on stderr; 0 when it built */
-static int kk_make(const char *dir)
-{
-	char kver[96], *args[] = { kver, NULL };
-
-	snprintf(kver, sizeof(kver), "KVER=%s", kng.release);
-	return spawn_make(dir, args, STDERR_FILENO) ? -1 : 0;
-}
-
 /*
  * --module, else kstats_bench.ko in the module's sources (kmod_src_dir():
  * kmod/ beside bench, or ../share/kstats-bench/kmod), built there when it
@@ -224,7 +232,8 @@ static int kk_find_module(void)
 				  kng.ko, kng.release, dir, strerror(errno));
 	if (!kng.quiet)
 		fprintf(stderr, "%s: building %s for %s\n", bench_prog, kng.ko, kng.release);
-	if (kk_make(dir) || !kk_ko_matches(kng.ko))
+	/* in place: kmod_dir() is the sources' directory when it can be built in */
+	if (kmod_build(build, NULL, STDERR_FILENO) || !kk_ko_matches(kng.ko))
 		return bench_refused("building the module in %s for %s failed (see above)", dir,
 				  kng.release);
 	return 0;
@@ -452,6 +461,40 @@ static void kk_free(void)
 	free(kng.results);
 }
 
+/* --build TREE -o DIR: the module alone, as scripts need it; an exit code */
+static int kk_build_only(void)
+{
+	char rel[KIMAGE_RELEASE_MAX];
+	int ret;
+
+	if (!kng.output) {
+		bench_err("--build %s: no -o DIR to build into", kng.build);
+		return EXIT_USAGE;
+	}
+	if (kimage_tree_release(kng.build, rel, sizeof(rel))) {
+		bench_err("--build %s: not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
+			  kng.build);
+		return EXIT_USAGE;
+	}
+	if (!access(kng.output, F_OK)) {
+		bench_err("-o %s: exists; --build makes a new directory", kng.output);
+		return EXIT_USAGE;
+	}
+	if (!kng.quiet)
+		fprintf(stderr, "%s: building %s.ko for %s against %s into %s\n", bench_prog,
+			KK_MODNAME, rel, kng.build, kng.output);
+	ret = kmod_build(kng.build, kng.output, STDERR_FILENO);
+	if (ret == -ENOENT)
+		return bench_refused("no module sources (kmod/) beside bench or in ../share/kstats-bench");
+	if (ret < 0)
+		return bench_refused("copying the module's sources to %s: %s", kng.output,
+				     strerror(-ret));
+	if (ret)
+		return bench_refused("building the module against %s failed (make -C %s M=%s modules)",
+				     kng.build, kng.build, kng.output);
+	return EXIT_DONE;
+}
+
 int cmd_kernel(int argc, char **argv)
 {
 	struct utsname u;
@@ -467,6 +510,8 @@ int cmd_kernel(int argc, char **argv)
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	if (kng.build)
+		return kk_build_only();
 	/* --module is read: -o must not replace it */
 	if (kng.module && (ret = bench_outputs((char **)&kng.module, 1, kng.output, NULL)))
 		return ret;

@@ -3,7 +3,7 @@
  * builtin-run.c - bench run: set up the topology, the clock and the
  * per-CPU allocator, start the pinned workers, wait for them (or for
  * SIGINT/SIGTERM), report; with --runs R, each run in a child process
- * (lib/measure/runs.h).
+ * (lib/kernel/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,7 +30,7 @@
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
 #include "lib/report/results.h"
-#include "lib/measure/runs.h"
+#include "lib/kernel/runs.h"
 #include "lib/report/samples.h"
 #include "lib/report/testbed.h"
 #include "lib/measure/topo.h"
@@ -228,16 +228,6 @@ static const struct opt run_opts[] = {
 	OPT_END()
 };
 
-/* "--NAME: only -w a, b take it, not c" */
-static void run_not_yours(const struct opt *given, const struct opt *t)
-{
-	char who[256];
-	unsigned int n = workload_takers(t, who, sizeof(who));
-
-	bench_err("--%s: only -w %s %s it, not %s", given->long_name, who,
-		  n > 1 ? "take" : "takes", g.wl->name);
-}
-
 /*
  * A workload of the running kernel (wl->real_kernel) pays for the
  * kernel's real possible CPUs, which no emulation in this process
@@ -245,19 +235,46 @@ static void run_not_yours(const struct opt *given, const struct opt *t)
  * dirty: -p and --cache cold/remote would label the figures with a
  * state they were not taken in. Returns true after saying why.
  */
-static bool run_refuse_emulation(void)
+static bool run_refuse_emulation(char *why, size_t len)
 {
 	if (g.possible) {
-		bench_err("--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
-			  g.wl->name);
+		snprintf(why, len, "--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
+			 g.wl->name);
 		return true;
 	}
 	if (g.cache != WL_CACHE_KERNEL) {
-		bench_err("--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
-			  report_caches[g.cache], g.wl->name);
+		snprintf(why, len, "--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
+			 report_caches[g.cache], g.wl->name);
 		return true;
 	}
 	return false;
+}
+
+/* the options together, after @p parsed @n tables @tab: 0, or -EINVAL with @why */
+static int run_check_given(const struct opt_parser *p, const struct opt *const *tab,
+			   unsigned int n, char *why, size_t len)
+{
+	char who[256];
+	unsigned int t, k;
+
+	for (t = 1; t < n; t++) {
+		if (p->given[t] && !workload_takes(g.wl, tab[t])) {
+			k = workload_takers(tab[t], who, sizeof(who));
+			snprintf(why, len, "--%s: only -w %s %s it, not %s", p->given[t]->long_name,
+				 who, k > 1 ? "take" : "takes", g.wl->name);
+			return -EINVAL;
+		}
+	}
+	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
+		snprintf(why, len, "--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
+			 g.wl->name);
+		return -EINVAL;
+	}
+	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
+		snprintf(why, len, "--cache remote needs --mode serial: the other workers dirty the lines between samples");
+		return -EINVAL;
+	}
+	return g.wl->real_kernel && run_refuse_emulation(why, len) ? -EINVAL : 0;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
@@ -265,29 +282,23 @@ static int run_parse(int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
-	unsigned int t, n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
+	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
-	if (ret)
+	if (ret || !run_check_given(&p, tab, n, p.why, sizeof(p.why)))
 		return ret;
-	for (t = 1; t < n; t++) {
-		if (p.given[t] && !workload_takes(g.wl, tab[t])) {
-			run_not_yours(p.given[t], tab[t]);
-			return -1;
-		}
-	}
-	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
-		bench_err("--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
-			  g.wl->name);
-		return -1;
-	}
-	if (g.wl->real_kernel && run_refuse_emulation())
-		return -1;
-	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
-		bench_err("--cache remote needs --mode serial: the other workers dirty the lines between samples");
-		return -1;
-	}
-	return 0;
+	bench_err("%s", p.why);
+	return -1;
+}
+
+int cmd_run_check(int argc, char **argv, char *why, size_t len)
+{
+	const struct opt *tab[OPT_MAX_TABLES];
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
+
+	run_defaults();
+	return bench_check_parse(&p, argc, argv, why, len) ?: run_check_given(&p, tab, n, why, len);
 }
 
 /* ---- bench run: setting up ---- */
@@ -574,7 +585,7 @@ static int run_once(void)
 	return ret;
 }
 
-/* ---- bench run --runs R: one fresh process per run (lib/measure/runs.h) ---- */
+/* ---- bench run --runs R: one fresh process per run (lib/kernel/runs.h) ---- */
 
 /* in the child: run @run, its CSV to @out, nothing printed */
 static int runs_child(void *priv, unsigned int run, FILE *out)
@@ -670,6 +681,9 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/* output paths are checked before any measuring starts */
+	if (g.wl->input &&
+	    (ret = bench_outputs((char *[]){ (char *)g.wl->input() }, 1, g.output, NULL)))
+		return ret;
 	if (g.output && (ret = outfile_open(&g.out, g.output))) {
 		bench_err("--output: %s: %s", g.output, strerror(-ret));
 		return EXIT_USAGE;

@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -54,8 +52,8 @@ static struct tr {
 	struct testbed tb;		/* the host, read before recording */
 	struct trace *t;		/* attached */
 	struct results *res;		/* what it recorded, to report */
-	pid_t child;			/* COMMAND, 0 when none or reaped */
-	int child_status;		/* its waitpid() status */
+	struct spawn child;		/* COMMAND by the process runner; .status once reaped */
+	bool child_started;		/* COMMAND runs, or ran */
 	bool child_done;		/* reaped */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
 	bool partial;			/* stopped before --duration or COMMAND ended */
@@ -95,6 +93,49 @@ static const struct opt tr_opts[] = {
 };
 
 /*
+ * the words after the options, optind.. before @dd (the first "--" or
+ * @argc): one FUNC that can name the tables, and a COMMAND after "--"
+ * when there is one. 0, or -EINVAL with @why.
+ */
+static int tr_check_words(int argc, char **argv, int dd, char *why, size_t len)
+{
+	const char *name = argv[optind];
+
+	if (optind >= dd) {
+		snprintf(why, len, "no function to trace");
+		return -EINVAL;
+	}
+	if (optind < dd - 1) {
+		snprintf(why, len, "unexpected argument '%s' (a command goes after '--')",
+			 argv[optind + 1]);
+		return -EINVAL;
+	}
+	if (dd == argc - 1) {
+		snprintf(why, len, "no command after '--'");
+		return -EINVAL;
+	}
+	if (!*name || strlen(name) > TR_MAX_NAME ||
+	    name[strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
+		snprintf(why, len, "FUNC '%s' names the tables: [a-z0-9_.-], 1 to %d characters (trace another function with --start)",
+			 name, TR_MAX_NAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cmd_trace_check(int argc, char **argv, char *why, size_t len)
+{
+	const struct opt *tab[] = { tr_opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int dd;
+
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
+		;
+	return bench_check_parse(&p, dd, argv, why, len) ?:
+	       tr_check_words(argc, argv, dd, why, len);
+}
+
+/*
  * Everything before the first "--" is options and FUNC, everything after
  * it COMMAND. Returns 0 to run, 1 after --help, -1 after a usage error.
  */
@@ -128,25 +169,11 @@ static int tr_parse(int argc, char **argv)
 
 	if (ret)
 		return ret;
-	if (optind >= dd) {
-		bench_err("no function to trace");
-		return -1;
-	}
-	if (optind < dd - 1) {
-		bench_err("unexpected argument '%s' (a command goes after '--')", argv[optind + 1]);
-		return -1;
-	}
-	if (dd == argc - 1) {
-		bench_err("no command after '--'");
+	if (tr_check_words(argc, argv, dd, p.why, sizeof(p.why))) {
+		bench_err("%s", p.why);
 		return -1;
 	}
 	trg.name = argv[optind];
-	if (!*trg.name || strlen(trg.name) > TR_MAX_NAME ||
-	    trg.name[strspn(trg.name, "abcdefghijklmnopqrstuvwxyz0123456789_.-")]) {
-		bench_err("FUNC '%s' names the tables: [a-z0-9_.-], 1 to %d characters (trace another function with --start)",
-			  trg.name, TR_MAX_NAME);
-		return -1;
-	}
 	trg.cfg.frac_bits = (unsigned int)trg.frac_bits;
 	if (!trg.cfg.func)
 		trg.cfg.func = trg.name;
@@ -155,23 +182,16 @@ static int tr_parse(int argc, char **argv)
 
 /* ---- recording ---- */
 
-static double tr_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* COMMAND in a child with the signals of a fresh process (lib/kernel/spawn.h): 0,
  * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
 static int tr_spawn(void)
 {
-	struct spawn sp = { .argv = trg.command, .out_fd = -1, .err_fd = -1 };
-	int ret = spawn_start(&sp);
+	int ret;
 
+	trg.child = (struct spawn){ .argv = trg.command, .out_fd = -1, .err_fd = -1 };
+	ret = spawn_start(&trg.child);
 	if (!ret) {
-		trg.child = sp.pid;
+		trg.child_started = true;
 		return 0;
 	}
 	if (ret == -EAGAIN || ret == -ENOMEM || ret == -EMFILE)
@@ -183,9 +203,9 @@ static int tr_spawn(void)
 /* reap COMMAND if it ended; true when it has */
 static bool tr_reaped(void)
 {
-	if (!trg.child || trg.child_done)
+	if (!trg.child_started || trg.child_done)
 		return trg.child_done;
-	if (waitpid(trg.child, &trg.child_status, WNOHANG) == trg.child)
+	if (spawn_poll(&trg.child, 0) == 1)
 		trg.child_done = true;
 	return trg.child_done;
 }
@@ -196,7 +216,7 @@ static void tr_stop_recording(void)
 	if (trg.stopped)
 		return;
 	trace_stop(trg.t);
-	trg.elapsed = tr_now() - trg.start;
+	trg.elapsed = spawn_now() - trg.start;
 	trg.stopped = true;
 }
 
@@ -204,9 +224,9 @@ static void tr_stop_recording(void)
 static int tr_poll(void *priv)
 {
 	(void)priv;
-	if (tr_reaped() || (trg.signo && !trg.child))
+	if (tr_reaped() || (trg.signo && !trg.child_started))
 		return 1;
-	return !trg.signo && trg.duration > 0 && tr_now() - trg.start >= trg.duration;
+	return !trg.signo && trg.duration > 0 && spawn_now() - trg.start >= trg.duration;
 }
 
 /* did the terminal send @sig to our whole process group, COMMAND too? */
@@ -225,16 +245,16 @@ static void tr_stop(void *priv, int sig)
 	(void)priv;
 	tr_stop_recording();
 	trg.partial = trg.command || trg.duration > 0;
-	if (trg.child && !tr_reaped() && !tr_from_terminal(sig))
-		kill(trg.child, sig);
+	if (!tr_reaped() && !tr_from_terminal(sig))
+		spawn_kill(&trg.child, sig);
 }
 
 /* the second: COMMAND must not outlive us, nor a half-written -o */
 static void tr_leave(void *priv)
 {
 	(void)priv;
-	if (trg.child && !tr_reaped())
-		kill(trg.child, SIGKILL);
+	if (!tr_reaped())
+		spawn_kill(&trg.child, SIGKILL);
 	outfile_abort(&trg.out);
 }
 
@@ -242,7 +262,7 @@ static void tr_progress(void *priv)
 {
 	(void)priv;
 	fprintf(stderr, "%s: %s by %s, %.1f s", bench_prog, trg.name,
-		trace_probe_names[trace_probe_used(trg.t)], tr_now() - trg.start);
+		trace_probe_names[trace_probe_used(trg.t)], spawn_now() - trg.start);
 }
 
 /* bench_wait() on COMMAND after --duration ended first: sent SIGTERM */
@@ -257,7 +277,7 @@ static void tr_stop_child(void *priv, int sig)
 {
 	(void)priv;
 	(void)sig;
-	kill(trg.child, SIGKILL);
+	spawn_kill(&trg.child, SIGKILL);
 }
 
 static int tr_record(void)
@@ -274,16 +294,16 @@ static int tr_record(void)
 			trace_probe_names[trace_probe_used(trg.t)],
 			trg.command || trg.duration > 0 ? "" : ", Ctrl-C to stop");
 	trace_start(trg.t);
-	trg.start = tr_now();
+	trg.start = spawn_now();
 	if (trg.command && (ret = tr_spawn())) {
 		tr_stop_recording();
 		return ret;
 	}
 	bench_wait(&w);
 	tr_stop_recording();
-	if (trg.child && !tr_reaped()) {
+	if (trg.child_started && !tr_reaped()) {
 		if (!trg.signo)
-			kill(trg.child, SIGTERM);
+			spawn_kill(&trg.child, SIGTERM);
 		w.poll = tr_poll_child;
 		w.stop = tr_stop_child;
 		w.progress = NULL;
@@ -366,10 +386,10 @@ static void tr_meta_command(struct meta *m)
 	meta_set(m, "traced_command", "%s", trg.command ? buf : "none");
 	if (!trg.child_done)
 		meta_set(m, "traced_command_status", "%s", trg.command ? "not reaped" : "none");
-	else if (WIFEXITED(trg.child_status))
-		meta_set(m, "traced_command_status", "exit %d", WEXITSTATUS(trg.child_status));
+	else if (!spawn_killed_by(trg.child.status))
+		meta_set(m, "traced_command_status", "exit %d", spawn_exit_code(trg.child.status));
 	else
-		meta_set(m, "traced_command_status", "signal %d", WTERMSIG(trg.child_status));
+		meta_set(m, "traced_command_status", "signal %d", spawn_killed_by(trg.child.status));
 }
 
 /* what the probe was and what it lost */

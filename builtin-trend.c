@@ -219,7 +219,11 @@ static int trend_files(struct hist *h, int argc, char **argv)
 	int i, ret = 0;
 
 	for (i = optind; i < argc && !ret; i++) {
-		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode)) {
+		if (stat(argv[i], &st)) {
+			fprintf(stderr, "%s: FILE|DIR '%s': %s\n", bench_prog, argv[i], strerror(errno));
+			return EXIT_USAGE;
+		}
+		if (S_ISDIR(st.st_mode)) {
 			ret = hist_add_dir(h, argv[i]);
 			if (ret == -ENODATA)
 				ret = hist_add_nights(h, argv[i]);

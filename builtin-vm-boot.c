@@ -288,7 +288,7 @@ static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i
 
 /*
  * the CSV command @i wrote in boot @b, read back as run b + 1; per-CPU
- * series of each boot kept while they stay few (lib/measure/runs.h, as bench
+ * series of each boot kept while they stay few (lib/kernel/runs.h, as bench
  * run --runs)
  */
 static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct vm_guest *g)

@@ -309,6 +309,11 @@ static int bv_add_cmd(int argc, char **argv, int i)
 		bv_said(i, why);
 		return -1;
 	}
+	/* the guest's bench parses it so: refused here, before anything boots */
+	if (bench_check_cmd((int)vmg.c[vmg.nr_c].argc, vmg.c[vmg.nr_c].argv, why, sizeof(why))) {
+		bench_err("-- %s: %s", vmg.c[vmg.nr_c].argv[0], why);
+		return -1;
+	}
 	for (j = 0; j < vmg.nr_c; j++)
 		if (!strcmp(vmg.c[j].argv[0], vmg.c[vmg.nr_c].argv[0])) {
 			bench_err("two '%s' commands: their files would have one name",

@@ -15,7 +15,7 @@
 
 #include "lib/kernel/kimage.h"
 #include "lib/report/outfile.h"
-#include "lib/measure/runs.h"
+#include "lib/kernel/runs.h"
 #include "lib/kernel/sha256.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/vm.h"

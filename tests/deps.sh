@@ -3,7 +3,7 @@
 # missing when root, else print the exact command and exit 3.
 #
 #   run    build and run: C compiler, make, pkg-config, libnuma,
-#          liburcu, libbpf (with libelf and zlib), libmd headers, clang and
+#          liburcu, libbpf (with libelf and zlib), libmd and json-c headers, clang and
 #          bpftool for bench trace's BPF program, gnuplot (`make deps`,
 #          ./run.sh)
 #   test   the tests on top: cmocka, bats, shellcheck, valgrind, python3,
@@ -52,6 +52,7 @@ libbpf        run   pc:libbpf         libbpf-dev           libbpf-devel        l
 libelf        run   pc:libelf         libelf-dev           elfutils-libelf-devel libelf-devel  libelf
 zlib          run   pc:zlib           zlib1g-dev           zlib-devel          zlib-devel      zlib
 libmd         run   pc:libmd          libmd-dev            libmd-devel         libmd-devel     libmd
+json-c        run   pc:json-c         libjson-c-dev        json-c-devel        libjson-c-devel json-c
 clang-bpf     run   cmd:clang         clang                clang               clang           clang
 bpftool       run   sbin:bpftool      bpftool              bpftool             bpftool         bpf
 gnuplot       run   cmd:gnuplot       gnuplot-nox          gnuplot             gnuplot         gnuplot

@@ -257,6 +257,11 @@ static unsigned int file_read_stats(struct wl_stat *st, unsigned int max, int *e
 	return n;
 }
 
+static const char *file_read_input(void)
+{
+	return file_read_path;
+}
+
 const struct workload wl_file_read = {
 	.name = "file-read",
 	.summary = "open, read to EOF, close --path (default /proc/stat) per sample",
@@ -272,4 +277,5 @@ const struct workload wl_file_read = {
 	.stats = file_read_stats,
 	.options = file_read_tables,
 	.check = file_read_check,
+	.input = file_read_input,
 };

@@ -263,15 +263,20 @@ static int kmod_copy_src(const char *src, const char *dst)
 
 int kmod_build(const char *tree, const char *dst, int log_fd)
 {
-	char src[PATH_MAX], mflag[PATH_MAX + 4];
+	char src[PATH_MAX], at[PATH_MAX], mflag[PATH_MAX + 4];
 	char *args[] = { mflag, "modules", NULL };
 	int ret = kmod_src_dir(src, sizeof(src));
 
 	if (ret)
 		return ret;
-	ret = kmod_copy_src(src, dst);
-	if (ret)
-		return ret;
-	snprintf(mflag, sizeof(mflag), "M=%s", dst);
+	if (dst) {
+		ret = kmod_copy_src(src, dst);
+		if (ret)
+			return ret;
+		/* kbuild runs in @tree: M= must not be relative to here */
+		if (!realpath(dst, at))
+			return -errno;
+	}
+	snprintf(mflag, sizeof(mflag), "M=%s", dst ? at : src);
 	return spawn_make(tree, args, log_fd);
 }

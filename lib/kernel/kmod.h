@@ -36,8 +36,8 @@
 #define KMOD_NAME	"kstats_bench"
 /*
  * The module's sources are Kbuild, Makefile and every ksb*.c and ksb*.h
- * of its directory (kmod/): what kmod_build() copies, make install
- * installs and bisect-step.sh copies. KMOD_SRC_MARK marks the directory.
+ * of its directory (kmod/): what kmod_build() copies and make install
+ * installs. KMOD_SRC_MARK marks the directory.
  */
 #define KMOD_SRC_MARK	"ksb_core.c"
 #define KMOD_DEBUGFS	"/sys/kernel/debug"
@@ -81,7 +81,8 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
 
 /*
  * kmod_src_dir - where the module's sources are, the one rule bench
- * kernel, bench vm and bisect-step.sh follow: the first of EXE/kmod and
+ * kernel and bench vm follow (scripts build through bench kernel
+ * --build): the first of EXE/kmod and
  * EXE/../share/kstats-bench/kmod (where make install puts them) that
  * holds KMOD_SRC_MARK, EXE being the directory bench runs from. Into
  * @dir (@len bytes). Returns 0, or -ENOENT (neither has them).
@@ -97,11 +98,15 @@ int kmod_src_dir(char *dir, size_t len);
 int kmod_dir(char *dir, size_t len);
 
 /*
- * kmod_build - copy the module's sources (kmod_src_dir()) into the new
- * directory @dst and build them there against the configured kernel tree
- * @tree (make -C @tree M=@dst modules), make's output onto @log_fd (-1:
- * ours): @dst/kstats_bench.ko. Returns 0, -ENOENT (no sources), -errno of
- * copying them, or make's exit code (> 0) when it failed.
+ * kmod_build - the one build of the module: kstats_bench.ko against the
+ * configured kernel tree @tree (make -s -C @tree M=DIR modules), make's
+ * output onto @log_fd (-1: ours). DIR is @dst, a new directory that the
+ * module's sources (kmod_src_dir()) are copied into first, or, with @dst
+ * NULL, the sources' own directory (bench kernel builds in place).
+ * Afterwards DIR/kstats_bench.ko. bench kernel, bench kernel --build
+ * (for scripts) and bench vm --kbuild build through it. Returns 0,
+ * -ENOENT (no sources), -errno of copying them (-EEXIST: @dst exists),
+ * or make's exit code (> 0) when it failed.
  */
 int kmod_build(const char *tree, const char *dst, int log_fd);
 

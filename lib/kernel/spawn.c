@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -65,14 +66,38 @@ double spawn_now(void)
 	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-/* in the child: redirections, group, signals, exec; its errno to @fd */
-static void spawn_child(const struct spawn *s, int fd)
+/*
+ * in a function child: the pipe is the exec's, closed (the parent reads
+ * its end to EOF); killed with a parent that dies, or gone already
+ */
+static void spawn_fn_child(const struct spawn *s, int pipefd[2], pid_t parent)
+{
+	close(pipefd[0]);
+	close(pipefd[1]);
+	if (s->flags & SPAWN_PDEATHSIG) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);	/* the parent died before prctl(): nobody waits */
+	}
+	_exit(s->fn(s->fn_arg));
+}
+
+/* in the child: redirections, group, signals, exec (or fn); its errno to @fd */
+static void spawn_child(const struct spawn *s, int pipefd[2], pid_t parent)
 {
 	sigset_t none;
-	int err, in;
+	int err, in, fd = pipefd[1];
 
 	if (s->flags & SPAWN_GROUP)
 		setpgid(0, 0);
+	if (s->out_fd >= 0 && s->out_fd != STDOUT_FILENO)
+		dup2(s->out_fd, STDOUT_FILENO);
+	if (s->err_fd >= 0 && s->err_fd != STDERR_FILENO)
+		dup2(s->err_fd, STDERR_FILENO);
+	if (!s->argv)
+		spawn_fn_child(s, pipefd, parent);
+	if (s->flags & SPAWN_PDEATHSIG)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	signal(SIGPIPE, SIG_DFL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
@@ -83,10 +108,6 @@ static void spawn_child(const struct spawn *s, int fd)
 			close(in);
 		}
 	}
-	if (s->out_fd >= 0 && s->out_fd != STDOUT_FILENO)
-		dup2(s->out_fd, STDOUT_FILENO);
-	if (s->err_fd >= 0 && s->err_fd != STDERR_FILENO)
-		dup2(s->err_fd, STDERR_FILENO);
 	execvp(s->argv[0], s->argv);
 	err = errno;
 	if (write(fd, &err, sizeof(err)) < 0)
@@ -96,12 +117,13 @@ static void spawn_child(const struct spawn *s, int fd)
 
 int spawn_start(struct spawn *s)
 {
+	pid_t parent = getpid();
 	int pipefd[2], err = 0;
 
 	s->pid = 0;
 	s->status = 0;
 	s->timed_out = false;
-	if (!s->argv || !s->argv[0])
+	if (s->argv ? !s->argv[0] : !s->fn)
 		return -EINVAL;
 	/* the exec's failure comes back through a close-on-exec pipe */
 	if (pipe2(pipefd, O_CLOEXEC))
@@ -117,7 +139,10 @@ int spawn_start(struct spawn *s)
 		return err;
 	}
 	if (!s->pid)
-		spawn_child(s, pipefd[1]);
+		spawn_child(s, pipefd, parent);
+	/* as the child does: no window in which the tty's SIGINT reaches it */
+	if (s->flags & SPAWN_GROUP)
+		setpgid(s->pid, s->pid);
 	close(pipefd[1]);
 	if (read(pipefd[0], &err, sizeof(err)) != sizeof(err))
 		err = 0;
@@ -175,6 +200,11 @@ int spawn_wait(struct spawn *s, unsigned long timeout_ms)
 	if (ret < 0)
 		return ret;
 	return s->timed_out ? -ETIMEDOUT : 0;
+}
+
+int spawn_killed_by(int status)
+{
+	return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
 
 int spawn_exit_code(int status)

@@ -16,7 +16,8 @@
  *
  * The child's signal mask is emptied and SIGPIPE reset to its default
  * (bench blocks SIGINT/SIGTERM/SIGCHLD and ignores SIGPIPE: what the
- * child inherits must be what a shell would give it). An exec that fails
+ * child inherits must be what a shell would give it), except in a
+ * function child (.fn), which goes on as the parent's copy. An exec that fails
  * is reported to the parent through a close-on-exec pipe, so
  * spawn_start() says -ENOENT instead of a child that exits 127.
  *
@@ -32,10 +33,19 @@
 
 #define SPAWN_GROUP		(1U << 0)	/* the child leads a process group */
 #define SPAWN_NULL_STDIN	(1U << 1)	/* its stdin is /dev/null */
+#define SPAWN_PDEATHSIG		(1U << 2)	/* SIGKILLed when the parent dies */
 
 /* one child */
 struct spawn {
 	char *const *argv;		/* NULL-terminated; argv[0] looked up on $PATH */
+	/*
+	 * or, argv NULL, a function child (perf's no_exec_cmd): fn(fn_arg)
+	 * runs in the forked child, its return the child's exit code. It
+	 * keeps the parent's signal mask and dispositions (bench run's
+	 * --runs children take SIGINT in their own sigtimedwait()).
+	 */
+	int (*fn)(void *arg);
+	void *fn_arg;			/* fn's argument */
 	int out_fd;			/* its stdout, or -1: ours */
 	int err_fd;			/* its stderr, or -1: ours */
 	unsigned int flags;		/* SPAWN_* */
@@ -64,9 +74,10 @@ int spawn_exe_dir(char *dir, size_t len);
 double spawn_now(void);
 
 /*
- * spawn_start - fork and exec @s->argv with the redirections and flags of
- * @s. Returns 0 with @s->pid set; -errno of the exec (-ENOENT, -EACCES:
- * the child is reaped already, @s->pid is 0), of fork(), or of pipe2().
+ * spawn_start - fork and exec @s->argv (or run @s->fn) with the
+ * redirections and flags of @s. Returns 0 with @s->pid set; -errno of
+ * the exec (-ENOENT, -EACCES: the child is reaped already, @s->pid is
+ * 0), of fork(), or of pipe2(); -EINVAL: neither argv nor fn.
  */
 int spawn_start(struct spawn *s);
 
@@ -96,8 +107,11 @@ int spawn_wait(struct spawn *s, unsigned long timeout_ms);
 /*
  * spawn_exit_code - a wait status as a shell's $?: the exit code 0..255,
  * or 128 + the signal that killed it.
+ * spawn_killed_by - the signal that killed it, or 0 when it exited
+ * (an exit 130 is no SIGINT: the child stopped itself).
  */
 int spawn_exit_code(int status);
+int spawn_killed_by(int status);
 
 /*
  * spawn_run - spawn_start() then spawn_wait(): @argv with stdout to

@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "lib/kernel/kimage.h"
 #include "lib/kernel/spawn.h"
 #include "lib/kernel/vmprep.h"
@@ -314,7 +316,9 @@ int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t l
 	if (ret == 1)
 		return 0;
 	if (given) {
-		snprintf(why, len, "--bench %s: %s", given, ret < 0 ? strerror(-ret) :
+		snprintf(why, len, "--bench %s: %s", given,
+			 ret == -EINVAL ? "not a 64-bit ELF program (make static builds bench-static)" :
+			 ret < 0 ? strerror(-ret) :
 			 "dynamically linked; the guests have no shared libraries (make static)");
 		return -EINVAL;
 	}
@@ -408,69 +412,78 @@ int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigne
 	return 0;
 }
 
-/* the JSON string at *@p (after its '"') into @out, unescaped; *@p after it */
-static int vmprep_json_string(const char **p, char *out, size_t len)
+/*
+ * build.reproducer_cmdline of tuxmake's metadata @root, a list of
+ * strings, joined into @cmd (the words before the first that does not
+ * fit). 0, or -EINVAL when it is missing or not a list of strings.
+ */
+static int vmprep_reproducer(struct json_object *root, char *cmd, size_t clen)
 {
-	const char *s = *p;
-	size_t n = 0;
-	char c;
-
-	for (; *s && *s != '"'; s++) {
-		c = *s;
-		if (c == '\\') {
-			c = *++s;
-			c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
-			if (c == 'u' || !c)
-				return -EINVAL;	/* tuxmake writes no \uXXXX in options */
-		}
-		if (n + 1 < len)
-			out[n++] = c;
-	}
-	if (*s != '"')
-		return -EINVAL;
-	out[n] = 0;
-	*p = s + 1;
-	return 0;
-}
-
-/* "reproducer_cmdline": ["tuxmake", "--target-arch=x86_64", ...] joined into @cmd */
-static int vmprep_reproducer(const char *json, char *cmd, size_t clen)
-{
-	const char *p = strstr(json, "\"reproducer_cmdline\"");
-	char word[1024];
+	struct json_object *build, *list = NULL, *word;
+	size_t i, n;
 	int full = 0;
 
 	cmd[0] = 0;
-	if (!p)
-		return 0;
-	p += strlen("\"reproducer_cmdline\"");
-	p += strspn(p, " \t\r\n");
-	if (*p++ != ':')
+	if (json_object_object_get_ex(root, "build", &build))
+		json_object_object_get_ex(build, "reproducer_cmdline", &list);
+	if (!json_object_is_type(list, json_type_array))
 		return -EINVAL;
-	p += strspn(p, " \t\r\n");
-	if (*p++ != '[')
-		return -EINVAL;
-	for (;;) {
-		p += strspn(p, " \t\r\n");
-		if (*p == ']')
-			return 0;
-		if (*p++ != '"' || vmprep_json_string(&p, word, sizeof(word)))
+	n = json_object_array_length(list);
+	for (i = 0; i < n; i++) {
+		word = json_object_array_get_idx(list, i);
+		if (!json_object_is_type(word, json_type_string))
 			return -EINVAL;
-		/* the words up to the first that does not fit, none after it */
 		if (!full)
-			full = spawn_sh_append(cmd, clen, word);
-		p += strspn(p, " \t\r\n");
-		if (*p == ',')
-			p++;
-		else if (*p != ']')
-			return -EINVAL;
+			full = spawn_sh_append(cmd, clen, json_object_get_string(word));
 	}
+	return n ? 0 : -EINVAL;
+}
+
+/* the line of byte @off of @s, from 1 */
+static unsigned int vmprep_line_of(const char *s, size_t off)
+{
+	unsigned int line = 1;
+	size_t i;
+
+	for (i = 0; i < off && s[i]; i++)
+		line += s[i] == '\n';
+	return line;
+}
+
+/*
+ * @meta's text @json parsed by json-c into *@root: 0, or -EINVAL with
+ * @why naming the file and the line where it stops being JSON
+ */
+static int vmprep_json(const char *dir, const char *meta, const char *json, size_t n,
+		       struct json_object **root, char *why, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error e;
+
+	if (!tok)
+		return -ENOMEM;
+	*root = json_tokener_parse_ex(tok, json, (int)n);
+	e = json_tokener_get_error(tok);
+	/* a whole value, and nothing but blanks after it */
+	if (*root && e == json_tokener_success &&
+	    json[tok->char_offset + strspn(json + tok->char_offset, " \t\r\n")] == 0) {
+		json_tokener_free(tok);
+		return 0;
+	}
+	snprintf(why, len, "--tuxmake %s: %s:%u: not JSON (%s)", dir, meta,
+		 vmprep_line_of(json, tok->char_offset),
+		 e == json_tokener_success ? (*root ? "text after the value" : "no value") :
+		 e == json_tokener_continue ? "ends inside a value" : json_tokener_error_desc(e));
+	json_object_put(*root);
+	json_tokener_free(tok);
+	return -EINVAL;
 }
 
 int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,
 		   char *why, size_t len)
 {
 	char meta[PATH_MAX + 32], *json = NULL;
+	struct json_object *root;
 	size_t cap = 0;
 	ssize_t n;
 	FILE *f;
@@ -489,10 +502,20 @@ int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t 
 	}
 	n = getdelim(&json, &cap, 0, f);
 	fclose(f);
-	ret = n > 0 ? vmprep_reproducer(json, cmd, clen) : -EINVAL;
+	if (n < 0 || (size_t)n != strlen(json) || n > INT_MAX) {
+		snprintf(why, len, "--tuxmake %s: %s: not JSON (%s)", dir, meta,
+			 n <= 0 ? "empty" : "a NUL byte");
+		free(json);
+		return -EINVAL;
+	}
+	ret = vmprep_json(dir, meta, json, (size_t)n, &root, why, len);
 	free(json);
 	if (ret)
-		snprintf(why, len, "--tuxmake %s: %s: not tuxmake's metadata (build.reproducer_cmdline is not a list of strings)",
+		return ret;
+	ret = vmprep_reproducer(root, cmd, clen);
+	json_object_put(root);
+	if (ret)
+		snprintf(why, len, "--tuxmake %s: %s: not tuxmake's metadata (no build.reproducer_cmdline, a list of strings)",
 			 dir, meta);
 	return ret;
 }

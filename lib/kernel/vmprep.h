@@ -107,9 +107,11 @@ int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigne
  * vmprep_tuxmake - the tuxmake output directory @dir: its bzImage into
  * @image (@ilen bytes), and from its metadata.json the build's
  * reproducer_cmdline (a list of strings) as a shell line
- * (spawn_sh_append()) into @cmd (@clen bytes; "" when the file has
- * none; the words before the first that does not fit). -EINVAL: no
- * bzImage, or metadata.json unreadable or not what tuxmake writes.
+ * (spawn_sh_append()) into @cmd (@clen bytes; the words before the
+ * first that does not fit). metadata.json is read with json-c.
+ * -EINVAL with @why naming the file (and the line
+ * where it is not JSON): no bzImage, metadata.json unreadable, not JSON,
+ * or without build.reproducer_cmdline as a list of strings.
  */
 int vmprep_tuxmake(const char *dir, char *image, size_t ilen, char *cmd, size_t clen,
 		   char *why, size_t len);

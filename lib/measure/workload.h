@@ -131,6 +131,11 @@ struct workload {
 	 * interrupts and by migrations, not by its own context switches.
 	 */
 	bool sleeps;
+	/*
+	 * input (optional): the file the workload reads (file-read's
+	 * --path), or NULL: bench run refuses a -o that would replace it.
+	 */
+	const char *(*input)(void);
 };
 
 /* wl_nr_variants - the variants @w times: 1, or WL_NR_VARIANTS (old, new). */

@@ -149,8 +149,11 @@ static int opt_parse_enum(const struct opt *o, const char *arg, char *why, size_
 	return -EINVAL;
 }
 
-static int opt_store(const struct opt *o, const char *arg, char *why, size_t len)
+static int opt_store(const struct opt *o, const char *arg, unsigned int flags,
+		     char *why, size_t len)
 {
+	struct opt told;
+
 	switch (o->type) {
 	case OPT_T_FLAG:
 		*(bool *)o->value = true;
@@ -165,7 +168,11 @@ static int opt_store(const struct opt *o, const char *arg, char *why, size_t len
 	case OPT_T_ENUM:
 		return opt_parse_enum(o, arg, why, len);
 	case OPT_T_CALL:
-		return o->call(o, arg, why, len);
+		if (!(flags & OPT_CHECK_ONLY))
+			return o->call(o, arg, why, len);
+		told = *o;
+		told.check_only = true;
+		return told.call(&told, arg, why, len);
 	default:
 		return -EINVAL;
 	}
@@ -220,7 +227,7 @@ int opt_parse(struct opt_parser *p, int argc, char **argv)
 		i = opt_index(all, n, c);
 		if (all[i] == &opt_help_entry)
 			return 1;
-		ret = opt_store(all[i], optarg, p->why, sizeof(p->why));
+		ret = opt_store(all[i], optarg, p->flags, p->why, sizeof(p->why));
 		if (ret)
 			return ret;
 		if (!p->given[tab_of[i]])

@@ -74,6 +74,12 @@ struct opt {
 	 * into o->value; 0, or -EINVAL with one line in @why (@len bytes)
 	 */
 	int (*call)(const struct opt *o, const char *arg, char *why, size_t len);
+	/*
+	 * set on the copy of an OPT_T_CALL entry that call() gets in an
+	 * OPT_CHECK_ONLY parse: check @arg by its words alone, and keep
+	 * nothing outside o->value (no list of labels, nothing of this host)
+	 */
+	bool check_only;
 };
 
 /*
@@ -137,6 +143,13 @@ struct opt {
 /* opt_parse() flags */
 #define OPT_STOP_AT_OPERAND	0x1	/* options first: stop at the first operand */
 #define OPT_NO_OPERANDS		0x2	/* a command of options only: refuse any operand */
+/*
+ * check a command that this process will not run (bench vm checks its
+ * guests' commands on the host): the values still go to the tables'
+ * variables, the command's own, but each OPT_T_CALL is called with
+ * check_only set, so that nothing else keeps them
+ */
+#define OPT_CHECK_ONLY		0x4
 
 struct opt_parser {
 	const struct opt *const *tab;	/* in: NULL-terminated list of tables */

@@ -160,6 +160,9 @@ EOM
 		git -C "$S" commit -q -m "$c"
 	done
 	touch "$S/.config"
+	# configured, as bench kernel --build asks of a tree
+	mkdir -p "$S/include/config"
+	echo 6.12.0-fake >"$S/include/config/kernel.release"
 }
 
 @test "bisect: the report of a fake bisect, bisect.txt, in the shape of 0-day's mails" {

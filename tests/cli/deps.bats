@@ -151,7 +151,7 @@ deps() {
 	FAKE_PC_MISSING="numa liburcu-memb liburcu-cds"
 	deps run
 	[ "$status" -eq 0 ]
-	[ "$(cat "$T/log")" = "zypper --non-interactive install gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel libmd-devel clang bpftool gnuplot" ]
+	[ "$(cat "$T/log")" = "zypper --non-interactive install gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel libmd-devel libjson-c-devel clang bpftool gnuplot" ]
 }
 
 @test "deps: openSUSE Leap 15 not root, test role: the exact zypper line, exit 3" {
@@ -332,7 +332,7 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	osr ubuntu2404
 	deps -l run
 	[ "$status" -eq 0 ]
-	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev libmd-dev clang bpftool gnuplot-nox" ]
+	[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev libmd-dev libjson-c-dev clang bpftool gnuplot-nox" ]
 	deps -l test
 	[ "$output" = "libcmocka-dev bats shellcheck valgrind python3 jq cpio mandoc man-db groff-base clang libclang-rt-18-dev python3-yaml python3-jsonschema python3-scipy cmark-gfm busybox-static" ]
 	[ ! -e "$T/log" ]
@@ -340,20 +340,20 @@ deps: unknown distribution (ID=plan9 ID_LIKE=bell-labs in $T/os-release): instal
 	[ "$(make -s -n deps)" = "tests/deps.sh run" ]
 	if grep -qx 'ID=debian' /etc/os-release; then
 		run tests/deps.sh -l run
-		[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev libmd-dev clang bpftool gnuplot-nox" ]
+		[ "$output" = "gcc libc6-dev make pkg-config libnuma-dev liburcu-dev libbpf-dev libelf-dev zlib1g-dev libmd-dev libjson-c-dev clang bpftool gnuplot-nox" ]
 	fi
 }
 
 @test "deps: -l: libbpf, libelf, zlib, clang and bpftool for bench trace, by each distribution's names" {
 	osr rocky9
 	deps -l run
-	[ "$output" = "gcc make pkgconf-pkg-config numactl-devel userspace-rcu-devel libbpf-devel elfutils-libelf-devel zlib-devel libmd-devel clang bpftool gnuplot" ]
+	[ "$output" = "gcc make pkgconf-pkg-config numactl-devel userspace-rcu-devel libbpf-devel elfutils-libelf-devel zlib-devel libmd-devel json-c-devel clang bpftool gnuplot" ]
 	osr leap15
 	deps -l run
-	[ "$output" = "gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel libmd-devel clang bpftool gnuplot" ]
+	[ "$output" = "gcc make pkg-config libnuma-devel liburcu-devel libbpf-devel libelf-devel zlib-devel libmd-devel libjson-c-devel clang bpftool gnuplot" ]
 	osr arch
 	deps -l run
-	[ "$output" = "gcc make pkgconf numactl liburcu libbpf libelf zlib libmd clang bpf gnuplot" ]
+	[ "$output" = "gcc make pkgconf numactl liburcu libbpf libelf zlib libmd json-c clang bpf gnuplot" ]
 }
 
 @test "deps: bpftool outside PATH, in /usr/sbin (KSB_SBIN here), counts as present" {

@@ -60,3 +60,57 @@ teardown() {
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == "bench kernel: --cpus: '99999' names CPUs this machine does not have (possible: "* ]]
 }
+
+# fake_tree DIR: a configured kernel tree whose modules target builds a
+# kstats_bench.ko of the M= directory's sources, as kbuild would
+fake_tree() {
+	mkdir -p "$1/include/config"
+	echo 6.12.0-fake >"$1/include/config/kernel.release"
+	cat >"$1/Makefile" <<'EOM'
+modules:
+	@test -f $(M)/ksb_core.c && echo "$(M)" >$(M)/kstats_bench.ko
+EOM
+}
+
+@test "kernel --build TREE -o DIR: the module alone, its sources copied, no root" {
+	fake_tree "$T/tree"
+	run --separate-stderr ./bench kernel -q --build "$T/tree" -o "$T/m"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+	for f in kmod/Kbuild kmod/Makefile kmod/ksb*.[ch]; do
+		cmp "$f" "$T/m/${f#kmod/}"
+	done
+	# M= is absolute however -o was given: kbuild runs in TREE
+	[ "$(cat "$T/m/kstats_bench.ko")" = "$T/m" ]
+	(cd "$T" && "$BATS_TEST_DIRNAME/../../bench" kernel --build tree -o rel 2>"$T/err")
+	[ "$(cat "$T/rel/kstats_bench.ko")" = "$T/rel" ]
+	[ "$(cat "$T/err")" = "bench kernel: building kstats_bench.ko for 6.12.0-fake against tree into rel" ]
+	# it needs no root: as nobody, the tree is checked, not the uid
+	command -v setpriv || skip "no setpriv"
+	as_nobody kernel --build /nonexistent -o /nonexistent/m
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "bench kernel: --build /nonexistent: not a configured kernel tree"* ]]
+}
+
+@test "kernel --build: no -o, an unconfigured tree, an existing -o: exit 2; a failed make: exit 3" {
+	fake_tree "$T/tree"
+	bad "--build $T/tree: no -o DIR to build into" kernel --build "$T/tree"
+	mkdir "$T/bare"
+	bad "--build $T/bare: not a configured kernel tree (no include/config/kernel.release" \
+		kernel --build "$T/bare" -o "$T/m"
+	mkdir "$T/m"
+	bad "-o $T/m: exists; --build makes a new directory" kernel --build "$T/tree" -o "$T/m"
+	printf 'modules:\n\t@echo no compiler >&2; exit 1\n' >"$T/tree/Makefile"
+	run --separate-stderr ./bench kernel -q --build "$T/tree" -o "$T/n"
+	[ "$status" -eq 3 ]
+	[ "${stderr_lines[0]}" = "no compiler" ]
+	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "bench kernel: building the module against $T/tree failed (make -C $T/tree M=$T/n modules)" ]
+}
+
+@test "kernel: scripts build the module through bench kernel --build, never make M= themselves" {
+	run grep -nE '(make|MAKE).*[^A-Z_]M=' bisect-step.sh run.sh tests/perf/*.sh tests/kernel/*.sh tests/vm/*.sh
+	echo "$output"
+	[ "$status" -eq 1 ]
+	grep -q 'kernel -q --build' bisect-step.sh
+}

@@ -74,6 +74,14 @@ unchanged() {
 	bad "-o $T/./m.ko would replace the input $T/m.ko" kernel --module "$T/m.ko" -o "$T/./m.ko"
 	cmp "$A" "$T/m.ko"
 }
+@test "run -w file-read -o over its --path (a symlink): refused before it runs" {
+	ln -s again-p64.csv "$T/link"
+	bad "-o $T/link would replace the input $T/again-p64.csv" \
+		run -q -n 4 -w file-read --path "$T/again-p64.csv" -o "$T/link"
+	rm "$T/link"
+	unchanged
+	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
+}
 @test "compare: one file twice on one side (a symlink): refused" {
 	ln -s "$PWD/$A" "$T/l.csv"
 	bad "$A and $T/l.csv are one file: its runs would count twice" \

@@ -70,6 +70,9 @@ setup() {
 	run --separate-stderr ./bench vm --qemu "$Q" --busybox /bin/sh "$IMG" -- run
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"/bin/sh is dynamically linked: the guests need a static one (apt-get install busybox-static"* ]]
+	# --bench FILE that is no program at all: named as such
+	bad "--bench README.md: not a 64-bit ELF program (make static builds bench-static)" \
+		vm --qemu "$Q" --dry-run --bench README.md "$IMG" -- run
 }
 
 # vm ARGS...: bench vm with the fake qemu into $T/out
@@ -465,6 +468,46 @@ $IMG 4" ]
 	bad "--tuxmake $T/empty: no bzImage in it" vm --tuxmake "$T/empty" -- run
 	echo '{"build": {"reproducer_cmdline": "tuxmake"}}' >"$T/tux/metadata.json"
 	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata" vm --tuxmake "$T/tux" -- run
+	# read by a JSON parser: the key as text, or no key at all, is no metadata
+	echo '{"log": "\"reproducer_cmdline\": [\"x\"]"}' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json: not tuxmake's metadata (no build.reproducer_cmdline" \
+		vm --dry-run --tuxmake "$T/tux" -- run
+	printf '{"build":\n {"reproducer_cmdline": ["tuxmake"],\n' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json:3: not JSON" vm --dry-run --tuxmake "$T/tux" -- run
+	printf '"reproducer_cmdline": ["tuxmake"]\n' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json:1: not JSON (text after the value)" \
+		vm --dry-run --tuxmake "$T/tux" -- run
+	printf '{"build": {"reproducer_cmdline": ["tuxmake"]}} x\n' >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json:1: not JSON" vm --dry-run --tuxmake "$T/tux" -- run
+	: >"$T/tux/metadata.json"
+	bad "--tuxmake $T/tux: $T/tux/metadata.json: not JSON (empty)" vm --dry-run --tuxmake "$T/tux" -- run
+}
+
+@test "vm: a guest's command is parsed here with the guest's option tables, before any boot" {
+	local m
+	for m in --dry-run -q; do
+		FAKE_QEMU_LOG=$T/boots bad "-- run: --workload: 'nosuch' is not a workload" \
+			vm --qemu "$Q" $m "$IMG" -- run -w nosuch
+		FAKE_QEMU_LOG=$T/boots bad "-- run: unknown option '--bogus'" \
+			vm --qemu "$Q" $m "$IMG" -- run -w file-read --bogus
+		FAKE_QEMU_LOG=$T/boots bad "-- run: --samples: '0' is not an integer in 1..4294967296" \
+			vm --qemu "$Q" $m "$IMG" -- run -n 0
+		FAKE_QEMU_LOG=$T/boots bad "-- run: --path: only -w file-read takes it, not irqdesc-alloc" \
+			vm --qemu "$Q" $m "$IMG" -- run -w irqdesc-alloc --path /x
+		FAKE_QEMU_LOG=$T/boots bad "-- kernel: --cpus: '0-3,x' is not a CPU list" \
+			vm --qemu "$Q" $m "$IMG" -- kernel -c 0-3,x
+		FAKE_QEMU_LOG=$T/boots bad "-- trace: no function to trace" vm --qemu "$Q" $m "$IMG" -- trace
+		FAKE_QEMU_LOG=$T/boots bad "-- trace: --duration: 'x' is not a number" \
+			vm --qemu "$Q" $m "$IMG" -- trace -d x show_stat
+		FAKE_QEMU_LOG=$T/boots bad "-- run: --label: 'A' is not KEY=VALUE" \
+			vm --qemu "$Q" $m "$IMG" -- run --label A
+		[ ! -e "$T/boots" ]
+	done
+	# the guest's CPUs are not this host's: -c is checked by its words alone
+	run --separate-stderr ./bench vm --qemu "$Q" --dry-run --origin host \
+		--module tests/fixtures/vm/kstats_bench.ko "$IMG" -- kernel -c 4000 --origin guest
+	[ "$status" -eq 0 ]
+	[ ! -e "$T/boots" ]
 }
 
 @test "vm --dry-run checks what the real run checks before booting" {

@@ -55,9 +55,7 @@ cp "$planted" "$out/img/planted/bzImage"
 if [ -n "${KHIST_MODULE:-}" ]; then
 	cp "$KHIST_MODULE" "$out/kstats_bench.ko"
 else
-	mkdir "$out/kmod"
-	cp "$top"/kmod/{Kbuild,Makefile,ksb*.c,ksb*.h} "$out/kmod/"
-	make -s -C "$kc/linux-source-6.12" M="$out/kmod" modules >/dev/null ||
+	"$bench" kernel -q --build "$kc/linux-source-6.12" -o "$out/kmod" >/dev/null ||
 		die "building the module against $kc/linux-source-6.12 failed"
 	cp "$out/kmod/kstats_bench.ko" "$out/kstats_bench.ko"
 fi

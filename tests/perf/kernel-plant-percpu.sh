@@ -35,10 +35,9 @@ bench=$top/bench
 
 [ -f "$img" ] || { echo "kernel-plant-percpu: no $img: make kernelcheck builds it" >&2; exit 3; }
 rm -rf "$out"
-mkdir -p "$out/kmod"
+mkdir -p "$out"
 # the module once, against kernelcheck's tree (all its kernels share a release)
-cp "$top"/kmod/{Kbuild,Makefile,ksb*.c,ksb*.h} "$out/kmod/"
-make -s -C "$kc/linux-source-6.12" M="$out/kmod" modules >/dev/null ||
+"$bench" kernel -q --build "$kc/linux-source-6.12" -o "$out/kmod" >/dev/null ||
 	{ echo "kernel-plant-percpu: building the module failed" >&2; exit 3; }
 
 # one boot of the percpu kernel at POSSIBLE CPUs with irq_plant_percpu_ns=NS,

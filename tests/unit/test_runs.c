@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_runs.c - the --runs process runner (lib/measure/runs.h): every run in a
+ * test_runs.c - the --runs process runner (lib/kernel/runs.h): every run in a
  * child of its own, read back exactly as its run and into the merge; a
  * child that fails, is killed, writes garbage or stops before its
  * first sample; a stop between two runs; the per-CPU series kept only
@@ -24,7 +24,7 @@
 #include "lib/report/csv.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
-#include "lib/measure/runs.h"
+#include "lib/kernel/runs.h"
 
 /* what the test's children do, per run */
 enum child_does {
@@ -105,7 +105,7 @@ static int wait_child(void *priv, struct runs_child *c)
 	if (c->run == t.stop_after)
 		t.signo = SIGINT;
 	while (!(ret = runs_poll(c)))
-		waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT);
+		waitid(P_PID, (id_t)c->sp.pid, &si, WEXITED | WNOWAIT);
 	return ret < 0 ? ret : 0;
 }
 

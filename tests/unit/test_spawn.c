@@ -3,8 +3,8 @@
  * test_spawn.c - the process runner (lib/kernel/spawn.h): exit codes and
  * signals as a shell's $?, an exec that fails, the timeout that kills
  * (the child's whole process group), stdout and stderr redirected, the
- * PATH lookup, the tree removed without rm, and an argv as a shell line
- * that sh -c reads back as the same words.
+ * PATH lookup, a function child (.fn), the tree removed without rm, and
+ * an argv as a shell line that sh -c reads back as the same words.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -41,6 +42,55 @@ static void test_spawn_exit_codes(void **state)
 	assert_int_equal(spawn_run(ok, -1, -1, 0), 0);
 	assert_int_equal(spawn_run(seven, -1, -1, 0), 7);
 	assert_int_equal(spawn_run(killed, -1, -1, 0), 128 + SIGTERM);
+}
+
+/* a function child: its mask and group as asked; 7 when they are */
+static int fn_child(void *arg)
+{
+	sigset_t now;
+
+	sigprocmask(SIG_SETMASK, NULL, &now);
+	if (!sigismember(&now, SIGUSR1))
+		return 1;	/* a function child keeps the parent's mask */
+	if (getpgrp() != getpid())
+		return 2;	/* SPAWN_GROUP: it leads its group */
+	return *(int *)arg;
+}
+
+static int fn_killed(void *arg)
+{
+	(void)arg;
+	raise(SIGKILL);
+	return 0;
+}
+
+/* .fn instead of argv (perf's no_exec_cmd): its return is its exit code */
+static void test_spawn_fn_child(void **state)
+{
+	int seven = 7;
+	struct spawn s = { .fn = fn_child, .fn_arg = &seven, .out_fd = -1, .err_fd = -1,
+			   .flags = SPAWN_GROUP | SPAWN_PDEATHSIG };
+	sigset_t usr1, old;
+
+	(void)state;
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
+	assert_int_equal(spawn_start(&s), 0);
+	assert_true(s.pid > 0);
+	assert_int_equal(spawn_wait(&s, 0), 0);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	assert_int_equal(spawn_exit_code(s.status), 7);
+	assert_int_equal(spawn_killed_by(s.status), 0);
+	assert_true(s.ru.ru_utime.tv_sec >= 0);
+	s = (struct spawn){ .fn = fn_killed, .out_fd = -1, .err_fd = -1 };
+	assert_int_equal(spawn_start(&s), 0);
+	assert_int_equal(spawn_wait(&s, 0), 0);
+	assert_int_equal(spawn_killed_by(s.status), SIGKILL);
+	assert_int_equal(spawn_exit_code(s.status), 128 + SIGKILL);
+	/* neither argv nor fn */
+	s = (struct spawn){ .out_fd = -1, .err_fd = -1 };
+	assert_int_equal(spawn_start(&s), -EINVAL);
 }
 
 static void test_spawn_exec_fails(void **state)
@@ -299,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_spawn_exit_codes),
+		cmocka_unit_test(test_spawn_fn_child),
 		cmocka_unit_test(test_spawn_exec_fails),
 		cmocka_unit_test(test_spawn_timeout_kills),
 		cmocka_unit_test(test_spawn_poll),

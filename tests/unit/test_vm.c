@@ -608,6 +608,8 @@ static void test_sha256(void **state)
 /* tuxmake's reproducer as a shell line; the words before one that does not fit */
 static void test_vmprep_tuxmake(void **state)
 {
+	static const char tux_u[] = "{\"build\": {\"reproducer_cmdline\": [\"tuxmake\", \"A\\u0042\"]}}";
+	static const char tux_text[] = "{\"log\": \"\\\"reproducer_cmdline\\\": [\\\"x\\\"]\"}";
 	static const char json[] = "{\"build\": {\"reproducer_cmdline\": [\"tuxmake\", "
 		"\"KCFLAGS=-O2 -g\", \"$x\", \"a-word-too-long-to-fit\", \"k\"]}}";
 	char *d = tmpdir(), path[256], image[256], cmd[64], why[256];
@@ -622,6 +624,15 @@ static void test_vmprep_tuxmake(void **state)
 	assert_string_equal(cmd, "tuxmake 'KCFLAGS=-O2 -g' '$x' a-word-too-long-to-fit k");
 	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, 32, why, sizeof(why)), 0);
 	assert_string_equal(cmd, "tuxmake 'KCFLAGS=-O2 -g' '$x'");
+	/* JSON's escapes are read; the key inside a string is no key */
+	write_file(path, tux_u, sizeof(tux_u) - 1);
+	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, sizeof(cmd),
+					why, sizeof(why)), 0);
+	assert_string_equal(cmd, "tuxmake AB");
+	write_file(path, tux_text, sizeof(tux_text) - 1);
+	assert_int_equal(vmprep_tuxmake(d, image, sizeof(image), cmd, sizeof(cmd),
+					why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "metadata.json: not tuxmake's metadata (no build.reproducer_cmdline"));
 	rmtree(d);
 }
 

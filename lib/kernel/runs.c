@@ -8,44 +8,41 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "lib/measure/contend.h"
+#include "lib/kernel/spawn.h"
 #include "lib/report/busy.h"
 #include "lib/report/csv.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
-#include "lib/measure/runs.h"
+#include "lib/kernel/runs.h"
 
 /* ---- the child ---- */
 
-/*
- * Its own process group, so that a terminal's SIGINT reaches the parent
- * alone; killed with the parent. Never returns.
- */
-static void runs_child_main(const struct runs_ops *ops, unsigned int run, FILE *out,
-			    pid_t parent)
+/* the forked child's side of spawn_start(): one run into its temp file */
+struct runs_fn {
+	const struct runs_ops *ops;	/* the caller's callbacks */
+	unsigned int run;		/* this child's run */
+	FILE *out;			/* its temp file */
+};
+
+static int runs_child_fn(void *arg)
 {
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);	/* the parent died before prctl(): nobody reads us */
-	_exit(ops->child(ops->priv, run, out));
+	const struct runs_fn *f = arg;
+
+	return f->ops->child(f->ops->priv, f->run, f->out);
 }
 
 int runs_poll(struct runs_child *c)
 {
-	pid_t w = wait4(c->pid, &c->status, WNOHANG, &c->ru);
-
-	return w == c->pid ? 1 : w < 0 ? -errno : 0;
+	return spawn_poll(&c->sp, 0);
 }
 
-int runs_signal(const struct runs_child *c, int sig)
+int runs_signal(struct runs_child *c, int sig)
 {
-	return kill(c->pid, sig) ? -errno : 0;
+	return spawn_kill(&c->sp, sig);
 }
 
 /* ---- reading a run back ---- */
@@ -117,16 +114,15 @@ static int runs_fail(struct runs_error *err, int ret, const char *what, int e)
 static int runs_collect(struct runs *rs, const struct runs_ops *ops,
 			const struct runs_child *c, FILE *tmp, struct runs_error *err)
 {
+	int rc = spawn_exit_code(c->sp.status), sig = spawn_killed_by(c->sp.status), ret;
 	struct csv_error ce;
-	int rc, ret;
 
-	if (WIFSIGNALED(c->status)) {
+	if (sig) {
 		err->rc = -1;
-		snprintf(err->why, sizeof(err->why), "killed by signal %d (%s)",
-			 WTERMSIG(c->status), strsignal(WTERMSIG(c->status)));
+		snprintf(err->why, sizeof(err->why), "killed by signal %d (%s)", sig,
+			 strsignal(sig));
 		return -ECHILD;
 	}
-	rc = WEXITSTATUS(c->status);
 	if (rc && rc != 128 + SIGINT && rc != 128 + SIGTERM) {
 		err->rc = rc;
 		return -ECHILD;
@@ -159,38 +155,41 @@ static void runs_contention(struct runs *rs, unsigned int run, const struct cont
 	busy_list_add(m, BUSY_KEY_PSI_PCT, run, "%.2f", contend_psi_pct(w));
 }
 
-/* one run: its temp file, its child, the wait, what it left */
+/*
+ * one run: its temp file, its child (a function child of the process
+ * runner, in its own process group, killed with us), the wait, what it left
+ */
 static int runs_one(struct runs *rs, const struct runs_ops *ops, unsigned int run,
 		    struct runs_error *err)
 {
-	struct runs_child c = { .run = run };
+	struct runs_fn f = { .ops = ops, .run = run, .out = tmpfile() };
+	struct runs_child c = {
+		.sp = { .fn = runs_child_fn, .fn_arg = &f, .out_fd = -1, .err_fd = -1,
+			.flags = SPAWN_GROUP | SPAWN_PDEATHSIG },
+		.run = run,
+	};
 	unsigned int had = rs->n;
-	pid_t parent = getpid();
-	FILE *tmp = tmpfile();
 	struct contend w;
 	int ret;
 
-	if (!tmp)
+	if (!f.out)
 		return runs_fail(err, -errno, "temp file", errno);
-	c.pid = fork();
-	if (c.pid < 0) {
-		ret = runs_fail(err, -errno, "fork", errno);
-		fclose(tmp);
+	ret = spawn_start(&c.sp);
+	if (ret) {
+		runs_fail(err, ret, "fork", -ret);
+		fclose(f.out);
 		return ret;
 	}
-	if (!c.pid)
-		runs_child_main(ops, run, tmp, parent);
 	contend_start(&w, NULL);
-	setpgid(c.pid, c.pid);	/* as the child does: no window for the tty's SIGINT */
 	ret = ops->wait(ops->priv, &c);
 	contend_stop(&w);
 	if (ret)
 		runs_fail(err, ret, "waitpid", -ret);
 	else
-		ret = runs_collect(rs, ops, &c, tmp, err);
+		ret = runs_collect(rs, ops, &c, f.out, err);
 	if (!ret && rs->n > had)
-		runs_contention(rs, run, &w, &c.ru);
-	fclose(tmp);
+		runs_contention(rs, run, &w, &c.sp.ru);
+	fclose(f.out);
 	return ret;
 }
 

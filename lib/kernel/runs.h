@@ -35,10 +35,11 @@
  *
  * THE CHILD
  *
- * Forked from the caller, in its own process group (a terminal's
- * SIGINT reaches the parent alone, which passes it on once, so that the
- * child stops at a sample boundary and still writes what it measured),
- * and killed when the parent dies (PR_SET_PDEATHSIG). It inherits the
+ * A function child of the process runner (lib/kernel/spawn.h: .fn,
+ * SPAWN_GROUP, SPAWN_PDEATHSIG): forked from the caller, in its own
+ * process group (a terminal's SIGINT reaches the parent alone, which
+ * passes it on once, so that the child stops at a sample boundary and
+ * still writes what it measured), and killed when the parent dies. It inherits the
  * signal mask: block SIGINT/SIGTERM before runs_measure(). Its results
  * go to an unlinked temp file as a one-run CSV (format 3: exact). A
  * child that exits 0, 130 or 143 (stopped: partial) is read back; one
@@ -71,8 +72,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/resource.h>
-#include <sys/types.h>
+
+#include "lib/kernel/spawn.h"
 
 struct csv_error;
 struct results;
@@ -89,10 +90,8 @@ struct runs {
 
 /* one run's child process, for the wait callback */
 struct runs_child {
-	pid_t pid;			/* the child */
+	struct spawn sp;		/* the child (lib/kernel/spawn.h): pid, status, rusage */
 	unsigned int run;		/* its run, 1..asked */
-	int status;			/* its wait status, once runs_poll() reaped it */
-	struct rusage ru;		/* its resource usage, once reaped */
 };
 
 struct runs_ops {
@@ -132,12 +131,13 @@ int runs_measure(struct runs *rs, const struct runs_ops *ops,
 		 struct runs_error *err);
 
 /*
- * runs_poll - reap @c's child if it ended: 1 (@c->status and @c->ru set), 0 still
- * running, or waitpid()'s -errno. Never blocks.
- * runs_signal - send @sig to @c's child. 0 or -errno.
+ * runs_poll - reap @c's child if it ended: 1 (@c->sp.status and
+ * @c->sp.ru set), 0 still running, or waitpid()'s -errno. Never blocks.
+ * runs_signal - send @sig to @c's child and its process group. 0 or
+ * -errno. Both are spawn_poll() and spawn_kill() of @c->sp.
  */
 int runs_poll(struct runs_child *c);
-int runs_signal(const struct runs_child *c, int sig);
+int runs_signal(struct runs_child *c, int sig);
 
 /*
  * runs_absorb - read one run's CSV (any format, lib/report/csv.h) from @f into
