@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -44,6 +45,7 @@ struct audit_done {
 	bool ran;			/* its series are in the set */
 	char why[256];			/* skipped: the reason, one line, no ';' */
 	uint64_t disturbed;		/* ran: its disturbed samples */
+	double seconds;			/* its check, setup, samples and teardown */
 };
 
 static struct audit_global {
@@ -255,9 +257,10 @@ static int audit_time(const struct battery_entry *e, struct audit_done *d)
 		.samples = audit_samples_of(e), .frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
 		.cache = WL_CACHE_KERNEL, .fence = TSC_FENCE_SFENCE, .stamps = TSC_STAMPS_FENCED,
 	};
+	/* a tick of 20 ms: most entries take a few ms, and a 200 ms tick would be most of a boot */
 	struct bench_wait w = {
 		.poll = audit_poll, .stop = audit_stop, .leave = audit_leave,
-		.progress = audit_progress, .tick_ms = 200, .quiet = ag.quiet,
+		.progress = audit_progress, .tick_ms = 20, .quiet = ag.quiet,
 		.signo = &ag.signo,
 	};
 	char why[256];
@@ -307,9 +310,18 @@ static int audit_add(struct results *res, const struct battery_entry *e, struct 
 	return ret;
 }
 
+static double audit_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 /* every entry in this boot's order; 0, or -ENOMEM */
 static int audit_measure(struct results *res)
 {
+	double t0 = audit_now(), t;
 	unsigned int i;
 	int ret = 0;
 
@@ -326,6 +338,9 @@ static int audit_measure(struct results *res)
 			fprintf(stderr, "%s: %s skipped: %s\n", bench_prog, e->name, d->why);
 		engine_destroy(ag.e);
 		ag.e = NULL;
+		t = audit_now();
+		d->seconds = t - t0;
+		t0 = t;
 	}
 	for (; i < ag.b.n; i++)
 		audit_skip(&ag.done[ag.order[i]], "", "not run: the audit was stopped");
@@ -356,6 +371,25 @@ static bool audit_is_control(unsigned int i)
 static bool audit_is_skipped(unsigned int i)
 {
 	return !ag.done[i].ran;
+}
+
+/* audit_seconds, and audit_entry_seconds: NAME=S ... of every entry, in this boot's order */
+static void audit_times(struct meta *m)
+{
+	char buf[META_VAL] = "";
+	double total = 0;
+	size_t used = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < ag.b.n; i++) {
+		k = ag.order[i];
+		total += ag.done[k].seconds;
+		if (used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%.2f",
+						 used ? " " : "", ag.b.e[k].name, ag.done[k].seconds);
+	}
+	meta_set(m, "audit_seconds", "%.1f", total);
+	meta_set(m, "audit_entry_seconds", "%s", buf);
 }
 
 /* audit_skip_why and audit_disturbed, cut where the value is full */
@@ -425,6 +459,7 @@ static void audit_meta(struct meta *m)
 	audit_names(m, "audit_controls", audit_is_control);
 	audit_names(m, "audit_skipped", audit_is_skipped);
 	audit_lists(m);
+	audit_times(m);
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", ag.partial || ag.signo ? "yes" : "no");
 	testbed_meta(&ag.tb, m, NULL);

@@ -59,6 +59,9 @@
  *	                bytes: audit_skipped is the complete list)
  *	audit_disturbed: NAME=N ..., each ran entry's disturbed samples
  *	                 (cut likewise)
+ *	audit_seconds: S, the whole battery's wall time
+ *	audit_entry_seconds: NAME=S ..., each entry's (check, setup,
+ *	                     samples, teardown), this boot's order
  * bench vm's merge keeps the first boot's metadata: boot b's order is
  * audit_order rotated left by (b - audit_boot) mod N.
  *
