@@ -334,7 +334,7 @@ static int audit_measure(struct results *res)
 		battery_apply(e);
 		if (audit_check(e, d) && !audit_time(e, d))
 			ret = audit_add(res, e, d);
-		if (!d->ran && !ret && !ag.quiet)
+		if (!d->ran && !ret)	/* not progress: -q keeps it */
 			fprintf(stderr, "%s: %s skipped: %s\n", bench_prog, e->name, d->why);
 		engine_destroy(ag.e);
 		ag.e = NULL;

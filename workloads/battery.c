@@ -325,13 +325,14 @@ static int battery_parse(struct battery_entry *e, int argc, char **argv, int fir
 		return ret;
 	e->samples = bl.samples;
 	e->control = bl.control;
-	if (!e->name[0])
-		snprintf(e->name, sizeof(e->name), "%.*s", BATTERY_NAME_MAX, name);
-	if (strlen(name) > BATTERY_NAME_MAX && !strcmp(e->name, name)) {
+	if (e->name[0])
+		return 0;
+	if (strlen(name) > BATTERY_NAME_MAX) {
 		snprintf(why, len, "the name %s is longer than %d bytes: name the entry (NAME = %s ...)",
 			 name, BATTERY_NAME_MAX, e->wl->name);
 		return -EINVAL;
 	}
+	snprintf(e->name, sizeof(e->name), "%s", name);
 	return 0;
 }
 
