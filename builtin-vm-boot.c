@@ -416,7 +416,8 @@ static int bv_boot_try(struct bv_cell *c, unsigned int b, struct vmboot *vb, str
 	enum vmboot_end end;
 
 	*vb = (struct vmboot) {
-		.vm = bv_boot_vm(c, b, &vm, append, sizeof(append)), .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
+		.vm = bv_boot_vm(c, b, &vm, append, sizeof(append)), .image = c->k->image,
+		.initrd = c->k->initrd, .work = vmg.work,
 		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
 		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
 		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = w,

@@ -2,8 +2,9 @@
 /*
  * registry.h - the list of workloads: what `bench list` prints and
  * `bench run -w NAME` picks from. Included only by the commands that pick
- * or list a workload (builtin-run.c, builtin-calibrate.c, builtin-list.c)
- * and by registry.c; the engine sees a workload only through
+ * or list a workload (builtin-run.c, builtin-calibrate.c, builtin-list.c),
+ * by bench audit's battery (battery.c: its lines name workloads) and by
+ * registry.c; the engine sees a workload only through
  * lib/measure/workload.h.
  */
 #ifndef KSB_REGISTRY_H
