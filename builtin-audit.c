@@ -92,9 +92,10 @@ static const char audit_head[] =
 	"with its reason.\n";
 
 static const char audit_tail[] =
-	"A battery FILE holds one entry a line, as bench run's words for a workload\n"
-	"(file-read --path /proc/net/dev), optionally named (NAME = ...), with -n N\n"
-	"and --control of its own; '#' starts a comment.\n"
+	"A battery FILE holds one entry a line: bench run's words for a workload of\n"
+	"the running kernel, without -w, optionally named (NAME = ...), with a sample\n"
+	"count and a control mark of its own; '#' starts a comment (the syntax:\n"
+	"kstats-bench-audit(1)).\n"
 	"Exit: 0 done (skipped entries included), 2 bad usage or a bad battery line\n"
 	"(FILE:LINE), 3 no entry could run, 130/143 interrupted (what ran is\n"
 	"written, partial: yes).\n";

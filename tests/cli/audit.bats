@@ -36,7 +36,7 @@ cheap() {
 	run --separate-stderr ./bench audit --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == "Usage: bench audit [OPTIONS]"* ]]
-	[[ "$output" == *"(file-read --path /proc/net/dev), optionally named (NAME = ...)"* ]]
+	[[ "$output" == *"the running kernel, without -w, optionally named (NAME = ...)"* ]]
 	[[ "$output" == *"Exit: 0 done (skipped entries included), 2 bad usage or a bad battery line"* ]]
 	run ./bench --help
 	[[ "$output" == *"audit "*"time a battery of kernel entry points"* ]]
