@@ -22,8 +22,8 @@
 #include "kentry.h"
 
 struct bpf_prog_info_wl {
+	int err;			/* -errno of a failed sample, sticky: first */
 	int fd;				/* the program */
-	int err;			/* -errno of a failed sample, sticky */
 };
 
 /* r0 = 0; exit: a filter that accepts nothing */
@@ -90,16 +90,6 @@ static int bpf_info_setup(const struct wl_env *env, void **priv)
 	return 0;
 }
 
-/* a sample that failed ends the worker's run here, with its errno */
-static int bpf_info_prepare(void *priv, enum wl_variant v, void **obj)
-{
-	struct bpf_prog_info_wl *b = priv;
-
-	(void)v;
-	*obj = NULL;
-	return b->err;
-}
-
 static void bpf_info_sample(void *priv)
 {
 	struct bpf_prog_info_wl *b = priv;
@@ -123,7 +113,7 @@ const struct workload wl_bpf_prog_info = {
 	.nr_variants = 1,
 	.real_kernel = true,
 	.setup = bpf_info_setup,
-	.prepare = bpf_info_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { bpf_info_sample },
 	.finish = kentry_finish_none,
 	.teardown = bpf_info_teardown,

@@ -36,8 +36,8 @@ struct fork_exec_elf {
 } __attribute__((packed));
 
 struct fork_exec {
+	int err;			/* -errno of a failed sample, sticky: first */
 	int fd;				/* the memfd holding the program */
-	int err;			/* -errno of a failed sample, sticky */
 };
 
 static void fork_exec_image(struct fork_exec_elf *p)
@@ -143,16 +143,6 @@ static int fork_exec_setup(const struct wl_env *env, void **priv)
 	return 0;
 }
 
-/* a sample that failed ends the worker's run here, with its errno */
-static int fork_exec_prepare(void *priv, enum wl_variant v, void **obj)
-{
-	struct fork_exec *f = priv;
-
-	(void)v;
-	*obj = NULL;
-	return f->err;
-}
-
 static void fork_exec_sample(void *priv)
 {
 	struct fork_exec *f = priv;
@@ -177,7 +167,7 @@ const struct workload wl_fork_exec = {
 	.real_kernel = true,
 	.sleeps = true,
 	.setup = fork_exec_setup,
-	.prepare = fork_exec_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { fork_exec_sample },
 	.finish = kentry_finish_none,
 	.teardown = fork_exec_teardown,

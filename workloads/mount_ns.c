@@ -31,7 +31,7 @@
 #include "nsjoin.h"
 
 struct mount_ns {
-	struct nsjoin j;		/* the worker's way back */
+	struct nsjoin j;		/* the worker's way back; its err first */
 	char dir[64];			/* mount-tmpfs: the mount point */
 };
 
@@ -39,15 +39,6 @@ static int mntns_check(unsigned int nr_possible, char *why, size_t len)
 {
 	(void)nr_possible;
 	return nsjoin_check(CLONE_NEWNS, "a mount namespace", why, len);
-}
-
-static int mount_ns_prepare(void *priv, enum wl_variant v, void **obj)
-{
-	struct mount_ns *m = priv;
-
-	(void)v;
-	*obj = NULL;
-	return m->j.err;
 }
 
 /* ---- mntns ---- */
@@ -99,7 +90,7 @@ const struct workload wl_mntns = {
 	.real_kernel = true,
 	.sleeps = true,
 	.setup = mntns_setup,
-	.prepare = mount_ns_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { mntns_sample },
 	.finish = kentry_finish_none,
 	.teardown = mount_ns_teardown,
@@ -159,7 +150,7 @@ const struct workload wl_mount_tmpfs = {
 	.real_kernel = true,
 	.sleeps = true,
 	.setup = mount_tmpfs_setup,
-	.prepare = mount_ns_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { mount_tmpfs_sample },
 	.finish = kentry_finish_none,
 	.teardown = mount_ns_teardown,

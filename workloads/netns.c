@@ -49,16 +49,6 @@ static int netns_setup(const struct wl_env *env, void **priv)
 	return 0;
 }
 
-/* a sample that failed ends the worker's run here, with its errno */
-static int netns_prepare(void *priv, enum wl_variant v, void **obj)
-{
-	struct nsjoin *j = priv;
-
-	(void)v;
-	*obj = NULL;
-	return j->err;
-}
-
 static void netns_sample(void *priv)
 {
 	struct nsjoin *j = priv;
@@ -80,7 +70,7 @@ const struct workload wl_netns = {
 	.nr_variants = 1,
 	.real_kernel = true,
 	.setup = netns_setup,
-	.prepare = netns_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { netns_sample },
 	.finish = kentry_finish_none,
 	.teardown = netns_teardown,

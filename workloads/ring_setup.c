@@ -88,16 +88,6 @@ static int ring_setup_setup(const struct wl_env *env, void **priv)
 	return *priv ? 0 : -ENOMEM;
 }
 
-/* a sample that failed ends the worker's run here, with its errno */
-static int ring_setup_prepare(void *priv, enum wl_variant v, void **obj)
-{
-	struct ring_setup *r = priv;
-
-	(void)v;
-	*obj = NULL;
-	return r->err;
-}
-
 static void ring_uring_sample(void *priv)
 {
 	((struct ring_setup *)priv)->err = ring_uring_once();
@@ -108,11 +98,6 @@ static void ring_aio_sample(void *priv)
 	((struct ring_setup *)priv)->err = ring_aio_once();
 }
 
-static void ring_setup_teardown(void *priv)
-{
-	free(priv);
-}
-
 const struct workload wl_io_uring = {
 	.name = "io-uring",
 	.summary = "io_uring_setup of 8 entries, close per sample: a ring's percpu_ref",
@@ -121,10 +106,10 @@ const struct workload wl_io_uring = {
 	.nr_variants = 1,
 	.real_kernel = true,
 	.setup = ring_setup_setup,
-	.prepare = ring_setup_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { ring_uring_sample },
 	.finish = kentry_finish_none,
-	.teardown = ring_setup_teardown,
+	.teardown = kentry_teardown_free,
 	.check = ring_uring_check,
 };
 
@@ -137,9 +122,9 @@ const struct workload wl_aio = {
 	.real_kernel = true,
 	.sleeps = true,
 	.setup = ring_setup_setup,
-	.prepare = ring_setup_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { ring_aio_sample },
 	.finish = kentry_finish_none,
-	.teardown = ring_setup_teardown,
+	.teardown = kentry_teardown_free,
 	.check = ring_aio_check,
 };

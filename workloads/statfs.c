@@ -56,16 +56,6 @@ static int statfs_setup(const struct wl_env *env, void **priv)
 	return *priv ? 0 : -ENOMEM;
 }
 
-/* a sample that failed ends the worker's run here, with its errno */
-static int statfs_prepare(void *priv, enum wl_variant v, void **obj)
-{
-	struct statfs_wl *s = priv;
-
-	(void)v;
-	*obj = NULL;
-	return s->err;
-}
-
 static void statfs_sample(void *priv)
 {
 	struct statfs_wl *s = priv;
@@ -73,11 +63,6 @@ static void statfs_sample(void *priv)
 
 	if (statfs(statfs_path, &sf))
 		s->err = -errno;
-}
-
-static void statfs_teardown(void *priv)
-{
-	free(priv);
 }
 
 static unsigned int statfs_stats(struct wl_stat *st, unsigned int max, int *err)
@@ -98,10 +83,10 @@ const struct workload wl_statfs = {
 	.nr_variants = 1,
 	.real_kernel = true,
 	.setup = statfs_setup,
-	.prepare = statfs_prepare,
+	.prepare = kentry_prepare_err,
 	.sample = { statfs_sample },
 	.finish = kentry_finish_none,
-	.teardown = statfs_teardown,
+	.teardown = kentry_teardown_free,
 	.stats = statfs_stats,
 	.options = statfs_tables,
 	.check = statfs_check,
