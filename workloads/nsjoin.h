@@ -13,7 +13,7 @@
 
 /* a worker's way back to its namespace of type @nstype (CLONE_NEWNET, ...) */
 struct nsjoin {
-	int err;			/* -errno of a failed sample, sticky: first, for kentry_prepare_err() */
+	int err;			/* -errno of a failed sample, sticky (first: kentry.h) */
 	int fd;				/* /proc/thread-self/ns/{net,mnt}, -1: none */
 	int nstype;			/* CLONE_NEWNET or CLONE_NEWNS */
 };
