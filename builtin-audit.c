@@ -76,7 +76,7 @@ static struct audit_global {
 	struct outfile out;		/* -o */
 	char mlock[96];			/* what mlockall() said */
 	int signo;			/* SIGINT/SIGTERM that stopped us */
-	uint64_t taken, asked, migrations, disturbed; /* summed over the entries */
+	uint64_t taken, migrations, disturbed; /* summed over the entries */
 	bool partial;			/* an entry stopped early */
 	bool meta_done;			/* the first entry's metadata is in */
 } ag;
@@ -304,7 +304,6 @@ static int audit_add(struct results *res, const struct battery_entry *e, struct 
 	d->ran = !ret;
 	d->disturbed = er.disturbed[WL_OLD];
 	ag.taken += r.merged[0] ? kstats_hist_total(r.merged[0]) : 0;
-	ag.asked += audit_samples_of(e);
 	ag.migrations += er.migrations;
 	ag.disturbed += er.disturbed[WL_OLD];
 	ag.partial |= engine_partial(ag.e);
