@@ -44,7 +44,9 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "run", "time a workload's old and new paths on pinned workers",
 	  cmd_run, cmd_run_check },
-	{ "list", "list the workloads", cmd_list, NULL },
+	{ "list", "list the workloads and the audit's entries", cmd_list, NULL },
+	{ "audit", "time a battery of kernel entry points that may pay per possible CPU",
+	  cmd_audit, NULL },
 	{ "calibrate", "TSC frequency, clocksource, per-CPU timer overhead",
 	  cmd_calibrate, NULL },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",

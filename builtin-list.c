@@ -1,13 +1,41 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-list.c - bench list: the workloads that bench run -w can
- * time, generated from the registry (workloads/registry.h).
+ * time, generated from the registry (workloads/registry.h), then bench
+ * audit's built-in entries (workloads/battery.h): the words each runs,
+ * the kernel path it is there for and the report that found it.
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bench.h"
+#include "workloads/battery.h"
 #include "workloads/registry.h"
+
+/* the built-in battery, in its order; 0 or EXIT_ENV (a line that does not parse: a bug) */
+static int list_battery(void)
+{
+	static struct battery b;
+	const struct battery_entry *e;
+	const char *words;
+	char why[640];
+	unsigned int i;
+
+	if (battery_add_builtin(&b, why, sizeof(why)))
+		return bench_refused("the built-in battery: %s", why);
+	printf("\nbench audit's entries, in the battery's order:\n");
+	for (i = 0; i < b.n; i++) {
+		e = &b.e[i];
+		words = strstr(e->line, " = ");
+		printf("%-16s %s\n", e->name, words ? words + 3 : e->line);
+		printf("%-16s   path: %s%s\n", "", e->path, e->control ? " (a control)" : "");
+		if (e->report)
+			printf("%-16s   report: %s\n", "", e->report);
+	}
+	battery_free(&b);
+	return 0;
+}
 
 int cmd_list(int argc, char **argv)
 {
@@ -18,7 +46,7 @@ int cmd_list(int argc, char **argv)
 	unsigned int i, v;
 	int ret;
 
-	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time.\n",
+	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time, and bench audit's entries.\n",
 			    NULL, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
@@ -28,5 +56,5 @@ int cmd_list(int argc, char **argv)
 		for (v = 0; v < wl_nr_variants(w); v++)
 			printf("%-16s   %s: %s\n", "", w->label[v], w->variant[v]);
 	}
-	return bench_finish_stdout();
+	return list_battery() ?: bench_finish_stdout();
 }

@@ -386,13 +386,38 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
 }
 
 /* one boot of @c as @b + 1 into @vb: 0 with @vb->guest to free, else an exit code */
+/*
+ * bench audit rotates its battery by the boot's index: boot @b + 1 says
+ * it on the kernel command line, ksb_boot=B, which the kernel passes to
+ * /init's environment (an unknown parameter with a value), before
+ * --append's words. Other commands' boots keep the line as it was.
+ */
+static const struct vm_config *bv_boot_vm(const struct bv_cell *c, unsigned int b,
+					  struct vm_config *vm, char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < vmg.nr_c && strcmp(vmg.c[i].argv[0], "audit"); i++)
+		;
+	if (i == vmg.nr_c)
+		return &c->vm;
+	*vm = c->vm;
+	snprintf(buf, len, "ksb_boot=%u%s%s", b + 1, vm->append ? " " : "",
+		 vm->append ? vm->append : "");
+	vm->append = buf;
+	return vm;
+}
+
 static int bv_boot_try(struct bv_cell *c, unsigned int b, struct vmboot *vb, struct bv_wait *w)
 {
 	struct vmboot_stat *bt = &c->boot[b];
+	char append[VM_APPEND_MAX + 32];
+	struct vm_config vm;
 	enum vmboot_end end;
 
 	*vb = (struct vmboot) {
-		.vm = &c->vm, .image = c->k->image, .initrd = c->k->initrd, .work = vmg.work,
+		.vm = bv_boot_vm(c, b, &vm, append, sizeof(append)), .image = c->k->image,
+		.initrd = c->k->initrd, .work = vmg.work,
 		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
 		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
 		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = w,

@@ -208,16 +208,17 @@ static const char bv_head[] =
 	"several commands; with several -p counts DIR/NAME[-COMMAND]-pN.csv), whose\n"
 	"runs are the boots: bench compare A.csv -- B.csv is the gate between two\n"
 	"kernels, bench scale reads a sweep. COMMAND: kernel ..., run -w WORKLOAD\n"
-	"..., or trace FUNC [OPTIONS] [-- PROG ARGS]: inside a trace command the first\n"
-	"'--' starts the traced PROG (busybox's, or /bench ...), which runs to the next\n"
-	"'--' or the end. COMMAND sh SCRIPT [ARGS] runs the host file SCRIPT under\n"
-	"the guest's busybox sh with $KSB_OUT an empty directory: each regular file\n"
-	"it leaves there comes back as DIR/NAME[-pN]-sh/bootB/FILE, its stdout and\n"
-	"stderr as DIR/NAME[-pN]-sh/bootB.stdout and .stderr (no CSV). Every kernel\n"
-	"boots at every count, -B times, in a balanced order: each round boots every\n"
-	"(kernel, count) once, kernels and counts rotated round by round (A B, B A,\n"
-	"...). NAME defaults to the file's directory (stock/bzImage: stock) or the\n"
-	"tree's name.\n";
+	"..., audit ... (boot B gets ksb_boot=B on its kernel command line, by which\n"
+	"the audit rotates its battery), or trace FUNC [OPTIONS] [-- PROG ARGS]:\n"
+	"inside a trace command the first '--' starts the traced PROG (busybox's, or\n"
+	"/bench ...), which runs to the next '--' or the end. COMMAND sh SCRIPT [ARGS]\n"
+	"runs the host file SCRIPT under the guest's busybox sh with $KSB_OUT an\n"
+	"empty directory: each regular file it leaves there comes back as\n"
+	"DIR/NAME[-pN]-sh/bootB/FILE, its stdout and stderr as\n"
+	"DIR/NAME[-pN]-sh/bootB.stdout and .stderr (no CSV). Every kernel boots at\n"
+	"every count, -B times, in a balanced order: each round boots every (kernel,\n"
+	"count) once, kernels and counts rotated round by round (A B, B A, ...). NAME\n"
+	"defaults to the file's directory (stock/bzImage: stock) or the tree's name.\n";
 
 static const char bv_tail[] =
 	"Above 255 possible CPUs the firmware declares 255 and the kernel adds the\n"

@@ -4,6 +4,7 @@
  * (see kentry.h).
  */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "kentry.h"
 
@@ -20,6 +21,18 @@ int kentry_prepare_none(void *priv, enum wl_variant v, void **obj)
 	(void)v;
 	*obj = NULL;
 	return 0;
+}
+
+int kentry_prepare_err(void *priv, enum wl_variant v, void **obj)
+{
+	(void)v;
+	*obj = NULL;
+	return *(const int *)priv;
+}
+
+void kentry_teardown_free(void *priv)
+{
+	free(priv);
 }
 
 void kentry_finish_none(void *priv, enum wl_variant v)

@@ -16,6 +16,17 @@ int kentry_setup_none(const struct wl_env *env, void **priv);
 /* kentry_prepare_none - nothing to prepare, no per-CPU object; 0. */
 int kentry_prepare_none(void *priv, enum wl_variant v, void **obj);
 
+/*
+ * kentry_prepare_err - for a workload whose state (@priv) begins with an
+ * `int err`, the -errno of its last failed sample: a sample that failed
+ * ends the worker's run in the prepare() after it, with its errno. No
+ * per-CPU object.
+ */
+int kentry_prepare_err(void *priv, enum wl_variant v, void **obj);
+
+/* kentry_teardown_free - free(@priv): the state was one allocation. */
+void kentry_teardown_free(void *priv);
+
 /* kentry_finish_none - nothing to free. */
 void kentry_finish_none(void *priv, enum wl_variant v);
 

@@ -2,8 +2,9 @@
 /*
  * registry.h - the list of workloads: what `bench list` prints and
  * `bench run -w NAME` picks from. Included only by the commands that pick
- * or list a workload (builtin-run.c, builtin-calibrate.c, builtin-list.c)
- * and by registry.c; the engine sees a workload only through
+ * or list a workload (builtin-run.c, builtin-calibrate.c, builtin-list.c),
+ * by bench audit's battery (battery.c: its lines name workloads) and by
+ * registry.c; the engine sees a workload only through
  * lib/measure/workload.h.
  */
 #ifndef KSB_REGISTRY_H
@@ -23,6 +24,14 @@ extern const struct workload wl_file_read;
 extern const struct workload wl_fork_exit;
 extern const struct workload wl_cgroup_mkdir;
 extern const struct workload wl_bpf_lookup;
+extern const struct workload wl_bpf_prog_info;
+extern const struct workload wl_statfs;
+extern const struct workload wl_netns;
+extern const struct workload wl_mount_tmpfs;
+extern const struct workload wl_mntns;
+extern const struct workload wl_io_uring;
+extern const struct workload wl_aio;
+extern const struct workload wl_fork_exec;
 
 /* the registry, NULL-terminated */
 extern const struct workload *const workloads[];

@@ -18,7 +18,7 @@
 #include "lib/kernel/vmprep.h"
 
 /* the bench commands a guest may run: each writes a CSV with -o */
-static const char *const vmprep_guest_cmds[] = { "kernel", "run", "trace", "sh", NULL };
+static const char *const vmprep_guest_cmds[] = { "kernel", "run", "trace", "audit", "sh", NULL };
 
 int vmprep_counts(const char *arg, unsigned int *out, unsigned int max, unsigned int limit,
 		  unsigned int *n, char *why, size_t len)
@@ -143,7 +143,7 @@ static int vmprep_cmd_check(struct vm_cmd *c, char *why, size_t len)
 	for (j = 0; vmprep_guest_cmds[j] && strcmp(vmprep_guest_cmds[j], c->argv[0]); j++)
 		;
 	if (!vmprep_guest_cmds[j]) {
-		snprintf(why, len, "'%s': the guests run bench kernel, bench run, bench trace or sh SCRIPT",
+		snprintf(why, len, "'%s': the guests run bench kernel, bench run, bench trace, bench audit or sh SCRIPT",
 			 c->argv[0]);
 		return -EINVAL;
 	}

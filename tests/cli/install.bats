@@ -226,6 +226,13 @@ comp() {
 	[ "$(comp kstats-bench compare -s m)" = "mean median min " ]
 	[ "$(comp kstats-bench show tests/fixtures/aa-)" = "tests/fixtures/aa-after.csv tests/fixtures/aa-before.csv " ]
 	[ "$(comp kstats-bench run -w irqdesc-s)" = "irqdesc-sparse " ]
+	# the workloads, not the audit's entries that bench list prints after them
+	[ "$(comp kstats-bench run -w proc-)" = " " ]
+	[ "$(comp kstats-bench run -w mnt)" = "mntns " ]
+	[ "$(comp kstats-bench audit --no)" = "--no-builtin " ]
+	[ "$(comp kstats-bench audit -f k)" = "kcidb kstats " ]
+	[ "$(comp kstats-bench audit --boot "")" = " " ]
+	[ "$(comp kstats-bench audit -b tests/cli/audit.ba)" = "tests/cli/audit.bats " ]
 	# every command of the registry has its entry: every long option of
 	# its --help is offered
 	for c in $(commands); do

@@ -86,15 +86,15 @@ check_csv() {
 }
 
 # the workloads, as bench list names them (one line each, then one
-# indented line per variant)
-workloads() { ./bench list | awk '!/^ / { print $1 }'; }
+# indented line per variant), before the blank line and the audit's entries
+workloads() { ./bench list | awk '/^$/ { exit } !/^ / { print $1 }'; }
 
 # the variants of workload $1, as bench list names them, space-separated
 variants() {
 	local list
 
 	list=$(./bench list) || return
-	awk -v w="$1" '!/^ / { cur = $1; next }
+	awk -v w="$1" '/^$/ { exit } !/^ / { cur = $1; next }
 		cur == w { sub(":$", "", $1); printf "%s%s", n++ ? " " : "", $1 }' <<<"$list"
 }
 
@@ -292,7 +292,7 @@ variants() {
 
 @test "a value given to a flag names it; an ambiguous prefix says so" {
 	bad "option '--hugepages' takes no value" run --hugepages=1
-	bad "option '--s' is ambiguous: 3 options start so" run --s 5
+	bad "option '--s' is ambiguous: 4 options start so" run --s 5
 }
 
 @test "--reference lists the valid names" { bad "--reference: 'yes' is not one of auto, on, off" run --reference yes; }

@@ -91,11 +91,11 @@ none_but() {
 	[ ! -e build/report-arm64/lib/measure/tsc.o ]
 }
 
-@test "only the commands that pick or list a workload include the registry" {
+@test "only the commands that pick or list a workload, and the audit's battery, include the registry" {
 	run grep -l '#include.*registry\.h' -- *.c lib/*/*.[ch] workloads/*.[ch]
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf '%s\n' builtin-calibrate.c builtin-list.c builtin-run.c workloads/registry.c)" ]
+	[ "$output" = "$(printf '%s\n' builtin-calibrate.c builtin-list.c builtin-run.c workloads/battery.c workloads/registry.c)" ]
 }
 
 @test "every link rule passes LDFLAGS" {

@@ -75,9 +75,17 @@ stop_run() {
 @test "SIGINT ends fork-exit" { stop_run fork-exit; }
 @test "SIGINT ends cgroup-mkdir" { stop_run cgroup-mkdir; }
 @test "SIGINT ends bpf-pcpu-lookup" { stop_run bpf-pcpu-lookup; }
+@test "SIGINT ends bpf-prog-info" { stop_run bpf-prog-info; }
+@test "SIGINT ends statfs" { stop_run statfs; }
+@test "SIGINT ends netns" { stop_run netns; }
+@test "SIGINT ends mount-tmpfs" { stop_run mount-tmpfs; }
+@test "SIGINT ends mntns" { stop_run mntns; }
+@test "SIGINT ends io-uring" { stop_run io-uring; }
+@test "SIGINT ends aio" { stop_run aio; }
+@test "SIGINT ends fork-exec" { stop_run fork-exec; }
 @test "every workload has its SIGINT test here" {
 	local w
-	for w in $(./bench list | awk '/^[a-z]/ { print $1 }'); do
+	for w in $(./bench list | awk '/^$/ { exit } /^[a-z]/ { print $1 }'); do
 		grep -q "^@test \"SIGINT ends ${w}[\" ,]" "$BATS_TEST_FILENAME" || { echo "no test for $w"; false; }
 	done
 }

@@ -30,7 +30,7 @@ setup() {
 	bad "no command: -- kernel ... or -- run ..." vm "$IMG"
 	bad "an empty command after '--'" vm "$IMG" --
 	bad "an empty command after '--'" vm "$IMG" -- run -n 4 --
-	bad "'hist': the guests run bench kernel, bench run, bench trace or sh SCRIPT" vm "$IMG" -- hist x
+	bad "'hist': the guests run bench kernel, bench run, bench trace, bench audit or sh SCRIPT" vm "$IMG" -- hist x
 	bad "'run -o': bench vm writes the command's CSV itself (-o DIR)" vm "$IMG" -- run -o x.csv
 	bad "'run --output=x': bench vm writes" vm "$IMG" -- run --output=x
 	bad "two 'run' commands: their files would have one name" vm "$IMG" -- run -- run

@@ -41,7 +41,7 @@ real_possible() {
 	grep -qx 'fork-exit        fork, the child.s _exit(0), waitpid per sample: an mm.s life' <<<"$output"
 	grep -qx '                   fork: fork(), _exit(0) in the child, waitpid() in the parent' <<<"$output"
 	# one variant line each: the next line is the next workload
-	[ "$(awk '/^syscall-null /{ getline; getline; print $1 }' <<<"$output")" = file-read ]
+	[ "$(awk '/^$/ { exit } /^syscall-null /{ getline; getline; print $1 }' <<<"$output")" = file-read ]
 }
 
 @test "syscall-null: one series, -n samples, the real possible CPU count" {
@@ -185,4 +185,34 @@ real_possible() {
 	[ "$(csv_meta "$T/b.csv" bpf_value_size)" = 8 ]
 	[ "$(csv_meta "$T/b.csv" bpf_copy_bytes)" = "$((8 * $(real_possible)))" ]
 	[ "$(awk -F, '$1 == "bpf-pcpu-lookup" && $4 == "all" { n += $9 } END { print n }' "$T/b.csv")" -eq 25 ]
+}
+
+@test "the audit's workloads: one series of -n samples, or exit 3 naming what the kernel refused" {
+	run ./bench list
+	grep -qx 'fork-exec        fork, exec of a program that exits, waitpid per sample: two mms. lives' <<<"$output"
+	grep -qx '                   exec: fork(), fexecve() of a 129-byte exit(0) in the child, waitpid()' <<<"$output"
+	for w in statfs netns mount-tmpfs mntns io-uring aio fork-exec bpf-prog-info; do
+		run --separate-stderr ./bench run -q -w "$w" -n 8 -o "$T/$w.csv"
+		echo "$w: status $status stderr: $stderr"
+		if [ "$status" -eq 3 ]; then
+			# the environment refused: one line, naming it, no file
+			[ "${#stderr_lines[@]}" -eq 1 ]
+			[[ "$stderr" == "bench run: "?* ]]
+			[ ! -e "$T/$w.csv" ]
+			continue
+		fi
+		[ "$status" -eq 0 ]
+		[ "$(meta "$T/$w.csv" workload)" = "$w" ]
+		[ "$(awk -F, -v w="$w" '$1 == w && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$T/$w.csv")" = 8 ]
+		[ "$(awk -F, '$1 != "workload" && !/^#/ { print $2 }' "$T/$w.csv" | sort -u | wc -l)" -eq 1 ]
+	done
+}
+
+@test "statfs: --statfs-path is checked, and is statfs's alone" {
+	run ./bench run -q -w statfs -n 4 --statfs-path "$T" -o "$T/s.csv"
+	[ "$status" -eq 0 ]
+	[ "$(meta "$T/s.csv" statfs_path)" = "$T" ]
+	[ "$(meta "$T/s.csv" variant_statfs)" = "statfs($T)" ]
+	bad "--statfs-path: $T/none: No such file or directory" run -w statfs --statfs-path "$T/none"
+	bad "--statfs-path: only -w statfs takes it, not file-read" run -w file-read --statfs-path /tmp
 }

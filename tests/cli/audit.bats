@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# needs: python3 busybox
+# bench audit: the built-in battery in bench list, a battery file's
+# lines and their refusals (FILE:LINE, exit 2), the order of a boot
+# (--boot, ksb_boot= from the kernel command line), what runs and what
+# is skipped with its reason, the file's metadata and series, and
+# bench vm -- audit with tests/cli/fake-qemu.
+
+load common
+
+setup() {
+	common_setup
+	B=$T/battery
+}
+
+# meta FILE KEY: the value of "# KEY: " in FILE
+meta() { sed -n "s/^# $2: //p" "$1"; }
+
+# merged FILE ENTRY: the samples of ENTRY's merge over the CPUs
+merged() {
+	awk -F, -v e="$2" '$1 == e && $3 == "all" && $4 == "all" { n += $9 } END { print n + 0 }' "$1"
+}
+
+# the cheap battery: two controls, a file that is not there, a default read
+cheap() {
+	cat >"$B" <<-'EOF'
+		# what runs anywhere, unprivileged
+		syscall-null --control
+		version = file-read --path /proc/version -n 6   # its own -n
+		file-read --path /nonexistent
+		file-read
+	EOF
+}
+
+@test "audit: --help gives the synopsis, the battery file's syntax and the exit codes" {
+	run --separate-stderr ./bench audit --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Usage: bench audit [OPTIONS]"* ]]
+	[[ "$output" == *"the running kernel, without -w, optionally named (NAME = ...)"* ]]
+	[[ "$output" == *"Exit: 0 done (skipped entries included), 2 bad usage or a bad battery line"* ]]
+	run ./bench --help
+	[[ "$output" == *"audit "*"time a battery of kernel entry points"* ]]
+}
+
+@test "audit: bench list shows every built-in entry, its words, path and report" {
+	run ./bench list
+	[ "$status" -eq 0 ]
+	grep -qx "bench audit's entries, in the battery's order:" <<<"$output"
+	grep -qx 'proc-stat        file-read --path /proc/stat' <<<"$output"
+	grep -qx '                   path: show_stat(), nr_iowait(): for_each_possible_cpu' <<<"$output"
+	grep -qx '                   report: Waiman Long, 2018' <<<"$output"
+	grep -qx 'statfs           statfs --statfs-path /tmp --control' <<<"$output"
+	grep -qx '                   path: shmem_statfs(): percpu_counter_sum() loops over online CPUs only (a control)' <<<"$output"
+	grep -qx 'netns            netns -n 64' <<<"$output"
+	# the entries, in order: what the file format names
+	[ "$(sed -n "/^bench audit's entries/,\$p" <<<"$output" | awk 'NR > 1 && !/^ / { printf "%s ", $1 }')" = \
+		"syscall-null proc-version statfs file-nr proc-stat proc-softirqs cpu-stat memory-stat proc-net-dev proc-net-snmp proc-net-sockstat netns mount-tmpfs mntns io-uring aio fork-exit fork-exec cgroup-mkdir bpf-pcpu-lookup bpf-prog-info " ]
+}
+
+@test "audit: boot B runs the battery rotated left by B - 1, from --boot or ksb_boot=" {
+	cheap
+	run --separate-stderr ./bench audit --no-builtin -b "$B" --dry-run
+	[ "$status" -eq 0 ]
+	[ "$output" = "# bench audit: boot 1 (none), 4 entries
+1	syscall-null	256	control	syscall-null --control
+2	version	6	-	version = file-read --path /proc/version -n 6   # its own -n
+3	file-read.nonexistent	256	-	file-read --path /nonexistent
+4	file-read	256	-	file-read" ]
+	run ./bench audit --no-builtin -b "$B" --dry-run --boot 3
+	[ "$(cut -f2 <<<"$output" | tail -n +2 | tr '\n' ' ')" = "file-read.nonexistent file-read syscall-null version " ]
+	run ./bench audit --no-builtin -b "$B" --dry-run --boot 6 -n 9
+	[ "$(head -1 <<<"$output")" = "# bench audit: boot 6 (option), 4 entries" ]
+	[ "$(cut -f2,3 <<<"$output" | tail -n +2 | tr '\n' ' ')" = "version	9 file-read.nonexistent	9 file-read	9 syscall-null	9 " ]
+	# the kernel passes ksb_boot=B of its command line to /init's environment
+	ksb_boot=2 run ./bench audit --no-builtin -b "$B" --dry-run
+	[ "$(head -2 <<<"$output")" = "# bench audit: boot 2 (kernel command line), 4 entries
+1	version	6	-	version = file-read --path /proc/version -n 6   # its own -n" ]
+	ksb_boot=7 run ./bench audit --no-builtin -b "$B" --dry-run --boot 4
+	[ "$(sed -n 2p <<<"$output" | cut -f2)" = file-read ]
+	# the built-in battery comes first, the file's entries after it
+	printf 'file-read\nversion = file-read --path /proc/version\n' >"$B"
+	run ./bench audit -b "$B" --dry-run --boot 22
+	[ "$(head -1 <<<"$output")" = "# bench audit: boot 22 (option), 23 entries" ]
+	[ "$(sed -n '2,4p' <<<"$output" | cut -f2 | tr '\n' ' ')" = "file-read version syscall-null " ]
+	[ "$(sed -n 24p <<<"$output" | cut -f2)" = bpf-prog-info ]
+}
+
+@test "audit: a bad battery line is named FILE:LINE, exit 2, before anything runs" {
+	badline() {
+		printf 'syscall-null\n%s\n' "$2" >"$B"
+		bad "--battery: $B:2: $1" audit -q --no-builtin -b "$B" -o "$T/out.csv"
+		[ ! -e "$T/out.csv" ]
+	}
+	badline "'nosuch' is not a workload (see 'bench list')" "nosuch --path /x"
+	badline "irqdesc-alloc emulates a kernel path in user space: an audit times the running kernel's" \
+		"irqdesc-alloc"
+	badline "--path: only file-read takes it, not statfs" "statfs --path /tmp"
+	badline "--samples: '0' is not an integer in 1..4294967296" "file-read -n 0"
+	badline "unexpected argument 'x'" "file-read x"
+	badline "a second entry syscall-null (the first: $B:1); name one (NAME = ...)" "syscall-null"
+	badline "'Big' is not a name: [a-z0-9_.-], at most 30 bytes" "Big = syscall-null"
+	badline "no workload after the name" "name ="
+	badline "the name file-read.sys-devices-system-cpu-possible is longer than 30 bytes: name the entry (NAME = file-read ...)" \
+		"file-read --path /sys/devices/system/cpu/possible"
+	badline "--help: not an entry's option" "file-read --help"
+	bad "--battery: $T/none: No such file or directory" audit --no-builtin -b "$T/none"
+	: >"$B"
+	bad "--battery: $B: no entry in it" audit --no-builtin -b "$B"
+	bad "--no-builtin: no entry left (give --battery FILE)" audit --no-builtin
+	ksb_boot=x bad "ksb_boot=x (the kernel command line's): not a boot index 1..1000000" audit
+}
+
+@test "audit: each entry one series, a missing file skipped with its reason, exact metadata" {
+	cheap
+	run --separate-stderr ./bench audit --no-builtin -b "$B" -n 12 -q -o "$T/a.csv"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bench audit: file-read.nonexistent skipped: --path: /nonexistent: No such file or directory" ]
+	[ "$(meta "$T/a.csv" workload)" = audit ]
+	[ "$(meta "$T/a.csv" audit_battery)" = "$B" ]
+	[ "$(meta "$T/a.csv" audit_entries)" = 4 ]
+	[ "$(meta "$T/a.csv" audit_boot)" = 1 ]
+	[ "$(meta "$T/a.csv" audit_boot_from)" = none ]
+	[ "$(meta "$T/a.csv" audit_order)" = "syscall-null version file-read.nonexistent file-read" ]
+	[ "$(meta "$T/a.csv" audit_controls)" = syscall-null ]
+	[ "$(meta "$T/a.csv" audit_skipped)" = file-read.nonexistent ]
+	[ "$(meta "$T/a.csv" audit_skip_why)" = "file-read.nonexistent: --path: /nonexistent: No such file or directory" ]
+	[[ "$(meta "$T/a.csv" audit_disturbed)" =~ ^syscall-null=[0-9]+\ version=[0-9]+\ file-read=[0-9]+$ ]]
+	[[ "$(meta "$T/a.csv" audit_entry_seconds)" =~ ^syscall-null=[0-9.]+\ version=[0-9.]+\ file-read.nonexistent=[0-9.]+\ file-read=[0-9.]+$ ]]
+	[ "$(meta "$T/a.csv" samples_per_variant)" = 12 ]
+	[ "$(meta "$T/a.csv" samples_taken)" = 36 ]
+	[ "$(meta "$T/a.csv" partial)" = no ]
+	[ "$(meta "$T/a.csv" variant_syscall)" = "syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock" ]
+	# -n overrides the entry's own; the skipped one has no series
+	[ "$(merged "$T/a.csv" syscall-null)" = 12 ]
+	[ "$(merged "$T/a.csv" version)" = 12 ]
+	[ "$(merged "$T/a.csv" file-read)" = 12 ]
+	[ "$(merged "$T/a.csv" file-read.nonexistent)" = 0 ]
+	[ "$(awk -F, 'NR > 1 && !/^#/ && $1 != "workload" { print $1 "," $2 }' "$T/a.csv" | sort -u | tr '\n' ' ')" = \
+		"file-read,read syscall-null,syscall version,read " ]
+	# the entry's own -n without the audit's; the later file-read reads its default again
+	run --separate-stderr ./bench audit --no-builtin -b "$B" -q -o "$T/b.csv" --boot 2
+	[ "$status" -eq 0 ]
+	[ "$(merged "$T/b.csv" version)" = 6 ]
+	[ "$(merged "$T/b.csv" syscall-null)" = 256 ]
+	[ "$(merged "$T/b.csv" file-read)" = 256 ]
+	[ "$(meta "$T/b.csv" audit_order)" = "version file-read.nonexistent file-read syscall-null" ]
+	[ "$(meta "$T/b.csv" samples_per_variant)" = 256 ]
+	# bench show reads it as any results file
+	run ./bench show -f csv "$T/a.csv"
+	[ "$status" -eq 0 ]
+	cmp <(grep -v '^#' "$T/a.csv") <(grep -v '^#' <<<"$output")
+}
+
+@test "audit: no entry that can run is exit 3, no file written" {
+	printf 'file-read --path /nonexistent\nx = file-read --path /nonexistent/x\n' >"$B"
+	run --separate-stderr ./bench audit --no-builtin -b "$B" -q -o "$T/a.csv"
+	[ "$status" -eq 3 ]
+	[ "${stderr_lines[-1]}" = "bench audit: no entry of the battery could run here (each one's reason is above)" ]
+	[ ! -e "$T/a.csv" ]
+}
+
+@test "audit: the built-in battery here: every entry ran or is skipped with a reason" {
+	run --separate-stderr ./bench audit -n 4 -q -o "$T/a.csv"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(meta "$T/a.csv" audit_battery)" = builtin ]
+	[ "$(meta "$T/a.csv" audit_entries)" = 21 ]
+	[ "$(meta "$T/a.csv" audit_controls)" = "syscall-null proc-version statfs file-nr" ]
+	skipped=$(meta "$T/a.csv" audit_skipped)
+	why=$(meta "$T/a.csv" audit_skip_why)
+	for e in $(meta "$T/a.csv" audit_order); do
+		if [[ " $skipped " == *" $e "* ]]; then
+			# its reason, on stderr and in the metadata
+			[[ "$why" =~ (^|; )$e:\ [^\;]+ ]]
+			grep -q "^bench audit: $e skipped: ." <<<"$stderr"
+			[ "$(merged "$T/a.csv" "$e")" = 0 ]
+		else
+			[ "$(merged "$T/a.csv" "$e")" = 4 ]
+		fi
+	done
+	# the controls and the null syscall run anywhere
+	[ "$(merged "$T/a.csv" syscall-null)" = 4 ]
+	[ "$(merged "$T/a.csv" proc-stat)" = 4 ]
+	# BPF: it ran, or the reason names what the kernel refused
+	if [[ " $skipped " == *" bpf-prog-info "* ]]; then
+		[[ "$why" == *"bpf-prog-info: loading a BPF program: "* ]]
+	fi
+}
+
+@test "audit: bench vm takes -- audit, and each boot says its index on the kernel command line" {
+	Q=tests/cli/fake-qemu
+	IMG=$T/stock/bzImage
+	mkdir -p "$T/stock"
+	fake_bzimage "$IMG"
+	cheap
+	run ./bench vm --qemu "$Q" --dry-run --file "$B=battery" "$IMG" -- audit --no-builtin -b /battery -n 8
+	[ "$status" -eq 0 ]
+	grep -qx "run 1 audit --no-builtin -b /battery -n 8" <<<"$output"
+	# fake-qemu runs this host's bench, which reads this host's files
+	run --separate-stderr ./bench vm --qemu "$Q" -q -B 2 -o "$T/vm" "$IMG" \
+		-- audit --no-builtin -b "$B" -n 8
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$(meta "$T/vm/stock.csv" vm_boots)" = "1:2/2 2:2/2" ]
+	[ "$(meta "$T/vm/stock.csv" audit_boot)" = 1 ]
+	[ "$(meta "$T/vm/stock.csv" audit_boot_from)" = "kernel command line" ]
+	[[ "$(meta "$T/vm/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1 ksb_boot=1' "* ]]
+	[ "$(merged "$T/vm/stock.csv" version)" = 16 ]
+	# a boot of another command keeps its command line
+	run ./bench vm --qemu "$Q" -q -B 1 -o "$T/vm2" "$IMG" -- run -w syscall-null -n 8
+	[ "$status" -eq 0 ]
+	[[ "$(meta "$T/vm2/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1' "* ]]
+}
