@@ -276,7 +276,11 @@ static int run_gate(struct audit *a, double *p, double *lv, bool *rej)
 	return ret;
 }
 
-/* the candidate of @e's side @k with the largest share of its slope */
+/*
+ * The candidate of @e's side @k with the largest share of its slope,
+ * among those that grow (95% interval above 0) and whose interval does not lie above the
+ * entry's interval (a function inside the entry cannot grow faster).
+ */
 static void attribute(const struct audit *a, struct audit_entry *e, unsigned int k)
 {
 	struct audit_side *s = &e->s[k];
@@ -287,6 +291,9 @@ static void attribute(const struct audit *a, struct audit_entry *e, unsigned int
 		const struct audit_cand *c = &a->c[i];
 
 		if (!c->has[k] || (c->entry && strcmp(c->entry, e->name)))
+			continue;
+		/* inside the entry: it cannot surely grow faster, nor not at all */
+		if (c->fit[k].lo <= 0 || c->fit[k].lo > s->fit.hi)
 			continue;
 		share = c->fit[k].slope / s->fit.slope;
 		if (s->cand < 0 || share > s->share) {

@@ -48,8 +48,11 @@
  * same boots (bench trace's "time" series, per call). Its slope per
  * possible CPU over the entry's is the share of the entry's growth
  * that the function carries, when it runs once per operation of the
- * entry; the candidate with the largest share is named. A candidate
- * that names an entry (audit_cand.entry) is a candidate of that entry
+ * entry; the candidate with the largest share is named. Only one that
+ * grows (its 95% interval above 0) and whose interval does not lie
+ * above the entry's qualifies: a function inside the entry cannot pay
+ * more per possible CPU than the whole entry does. A candidate that
+ * names an entry (audit_cand.entry) is a candidate of that entry
  * only; one that names none, of every entry.
  *
  * Pure functions of their arguments, no I/O; audit_run() allocates only
