@@ -77,13 +77,52 @@ static const char *cand_entry(const struct scale_audit *sa, const struct results
 	return best;
 }
 
-/* the battery's skipped entries, as the last group's first file says */
-static void audit_skipped(struct scale_audit *sa, const struct scale_report *r)
+/* a metadata value, NULL for none or "none" */
+static const char *audit_meta(const struct results *set, const char *key)
 {
-	const struct results *set = r->g[r->nr_groups - 1].set[0];
-	const char *v = meta_get(&set->meta, "audit_skipped");
+	const char *v = meta_get(&set->meta, key);
 
-	snprintf(sa->skipped, sizeof(sa->skipped), "%s", v && *v && strcmp(v, "none") ? v : "");
+	return v && *v && strcmp(v, "none") ? v : NULL;
+}
+
+/*
+ * The battery's skipped entries, as the last group's first audit file
+ * says (bench audit's audit_skip_why, else audit_skipped), and its
+ * controls: each entry in any file's audit_controls is one.
+ */
+static void audit_battery(struct scale_audit *sa, const struct scale_report *r)
+{
+	const struct scale_group *g = &r->g[r->nr_groups - 1];
+	const char *v = NULL, *ctl;
+	unsigned int i, k, e;
+	size_t len;
+
+	for (i = 0; !v && i < g->n; i++)
+		if (meta_get(&g->set[i]->meta, "audit_battery"))
+			v = audit_meta(g->set[i], "audit_skip_why") ?:
+			    audit_meta(g->set[i], "audit_skipped") ?: "";
+	snprintf(sa->skipped, sizeof(sa->skipped), "%s", v ? v : "");
+	for (k = 0; k < r->nr_groups; k++)
+		for (i = 0; i < r->g[k].n; i++) {
+			ctl = audit_meta(r->g[k].set[i], "audit_controls");
+			for (e = 0; ctl && e < sa->a.n; e++) {
+				len = strlen(sa->e[e].name);
+				for (v = strstr(ctl, sa->e[e].name); v; v = strstr(v + 1, sa->e[e].name))
+					if ((v == ctl || v[-1] == ' ') && (!v[len] || v[len] == ' '))
+						sa->e[e].control = true;
+			}
+		}
+}
+
+bool scale_audit_files(const struct scale_report *r)
+{
+	unsigned int i, k;
+
+	for (k = 0; k < r->nr_groups; k++)
+		for (i = 0; i < r->g[k].n; i++)
+			if (meta_get(&r->g[k].set[i]->meta, "audit_battery"))
+				return true;
+	return false;
 }
 
 static int audit_build(const struct scale_opts *o, struct scale_report *r,
@@ -127,7 +166,7 @@ static int audit_build(const struct scale_opts *o, struct scale_report *r,
 				sa->c[i].entry = cand_entry(sa, row_file(r, &r->row[k]));
 				break;
 			}
-	audit_skipped(sa, r);
+	audit_battery(sa, r);
 	return 0;
 }
 

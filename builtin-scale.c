@@ -573,7 +573,7 @@ int cmd_scale(int argc, char **argv)
 	ret = scale_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (scale_groups(argc, argv, &r) || scale_check_formats(&o))
+	if (scale_groups(argc, argv, &r))
 		return EXIT_USAGE;
 	ret = bench_outputs(argv + optind, (unsigned int)(argc - optind), o.output, &o.also);
 	for (i = 0; !ret && i < r.nr_groups; i++)
@@ -587,6 +587,11 @@ int cmd_scale(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = scale_compute(&o, &r);
+	/* bench audit's files are a battery whether --audit is given or not */
+	if (!ret && scale_audit_files(&r))
+		o.audit = true;
+	if (!ret && scale_check_formats(&o))
+		ret = EXIT_USAGE;
 	if (!ret && o.audit) {
 		ret = scale_audit_compute(&o, &r);
 		if (ret == -ENOMEM)

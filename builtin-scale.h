@@ -108,6 +108,9 @@ int scale_audit_compute(const struct scale_opts *o, struct scale_report *r);
 int scale_audit_write(FILE *f, const struct scale_opts *o, const struct scale_report *r,
 		      int fmt);
 
+/* scale_audit_files - a file of @r is bench audit's (audit_battery metadata). */
+bool scale_audit_files(const struct scale_report *r);
+
 /* scale_audit_regression - --audit's gate found an entry that grew. */
 bool scale_audit_regression(const struct scale_report *r);
 

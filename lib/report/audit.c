@@ -232,6 +232,7 @@ static int run_side(struct audit *a, unsigned int k, double *p, double *lv, bool
 		ret = fit_z(&a->e[i].pt[k], scale_z(s->level), &s->fit);
 		s->verdict = !rej[m] ? SCALE_FLAT : s->fit.slope > 0 ? SCALE_GROWS : SCALE_SHRINKS;
 		a->grows[k] += s->verdict == SCALE_GROWS;
+		a->controls_grow += a->e[i].control && s->verdict == SCALE_GROWS;
 		scale_at(&s->fit, AUDIT_AT, &s->at, &s->at_lo, &s->at_hi);
 		m++;
 	}
@@ -343,7 +344,7 @@ int audit_run(struct audit *a)
 	}
 	lv = p + a->n;
 	cost = lv + a->n;
-	a->grows[0] = a->grows[1] = a->regressions = 0;
+	a->grows[0] = a->grows[1] = a->regressions = a->controls_grow = 0;
 	for (k = 0; k < a->nr_sides && !ret; k++)
 		ret = run_side(a, k, p, lv, rej);
 	if (!ret && a->nr_sides == 2)

@@ -103,6 +103,7 @@ struct audit_entry {
 	struct scale_diff diff;		/* out: B - A at the adjusted level */
 	double diff_p, diff_level;	/* out: of no change, unadjusted; its alpha */
 	double threshold_ns;		/* in: the gate's threshold for it */
+	bool control;			/* in: known not to grow with possible CPUs */
 	bool regression;		/* out: grew beyond it, for the family */
 };
 
@@ -129,6 +130,7 @@ struct audit {
 	double diff_level;		/* out: the gate's smallest */
 	unsigned int grows[2];		/* out: entries that grow, per side */
 	unsigned int regressions;	/* out */
+	unsigned int controls_grow;	/* out: controls that grow, on any side */
 };
 
 /*

@@ -110,7 +110,7 @@ static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
 	unsigned int k = af_last(c);
 	const struct audit_side *sd = &e->s[k];
 
-	fprintf(f, "%2u  %s %s", rank, e->name, e->variant);
+	fprintf(f, "%2u  %s %s%s", rank, e->name, e->variant, e->control ? " (control)" : "");
 	if (!e->pt[k].n) {
 		fprintf(f, "  %s only\n", c->group[0]);
 		return;
@@ -166,8 +166,8 @@ static int table_write(FILE *f, const struct auditfmt *c)
 		fprintf(f, "skipped: %s\n", c->skipped);
 	if (a->nr_sides == 2)
 		table_regressions(f, c);
-	fprintf(f, "AUDIT entries=%u grows=%u flat=%u shrinks=%u method=%s q=%g level=%.4g stat=%s",
-		a->n, v[SCALE_GROWS], v[SCALE_FLAT], v[SCALE_SHRINKS],
+	fprintf(f, "AUDIT entries=%u grows=%u flat=%u shrinks=%u controls_grow=%u method=%s q=%g level=%.4g stat=%s",
+		a->n, v[SCALE_GROWS], v[SCALE_FLAT], v[SCALE_SHRINKS], a->controls_grow,
 		audit_method_names[a->method], a->q, a->level[k], c->stat);
 	if (a->nr_sides == 1)
 		fprintf(f, " group=%s\n", c->group[0]);
@@ -199,6 +199,8 @@ static int md_write(FILE *f, const struct auditfmt *c)
 		tf_md_cell(f, e->name);
 		fputc(' ', f);
 		tf_md_cell(f, e->variant);
+		if (e->control)
+			fputs(" (control)", f);
 		if (!e->pt[k].n) {
 			fprintf(f, " | | | %s only | |%s\n", c->group[0], a->nr_sides == 2 ? " | |" : "");
 			continue;
@@ -226,7 +228,7 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 	const struct audit *a = c->a;
 	unsigned int i, k;
 
-	fputs("rank,kind,group,workload,variant,stat,points,counts,slope,slope_lo,slope_hi,"
+	fputs("rank,kind,group,workload,variant,control,stat,points,counts,slope,slope_lo,slope_hi,"
 	      "confidence,p,level,verdict,at,at_lo,at_hi,function,share,threshold\n", f);
 	for (i = 0; i < a->n; i++) {
 		const struct audit_entry *e = &a->e[a->order[i]];
@@ -242,8 +244,8 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 			tf_csv_field(f, e->name);
 			fputc(',', f);
 			tf_csv_field(f, e->variant);
-			fprintf(f, ",%s,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%.9g,%.9g,%.9g,%s,",
-				c->stat, sd->fit.n, sd->fit.nx, sd->fit.slope, sd->fit.lo, sd->fit.hi,
+			fprintf(f, ",%s,%s,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%.9g,%.9g,%.9g,%s,",
+				e->control ? "yes" : "no", c->stat, sd->fit.n, sd->fit.nx, sd->fit.slope, sd->fit.lo, sd->fit.hi,
 				1 - sd->level, sd->p, sd->level, af_verdict(sd), sd->at, sd->at_lo,
 				sd->at_hi, sd->cand < 0 ? "" : a->c[sd->cand].func);
 			if (sd->cand >= 0)
@@ -256,7 +258,8 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 		tf_csv_field(f, e->name);
 		fputc(',', f);
 		tf_csv_field(f, e->variant);
-		fprintf(f, ",%s,,,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,,,,,,%.9g\n", c->stat,
+		fprintf(f, ",%s,%s,,,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,,,,,,%.9g\n",
+			e->control ? "yes" : "no", c->stat,
 			e->diff.est, e->diff.lo, e->diff.hi, 1 - e->diff_level, e->diff_p,
 			e->diff_level, e->regression ? "regression" : "ok", e->threshold_ns);
 	}
@@ -297,6 +300,7 @@ static void json_entry(struct json *j, const struct auditfmt *c, unsigned int ra
 	json_u64(j, "rank", rank);
 	json_string(j, "workload", e->name);
 	json_string(j, "variant", e->variant);
+	json_bool(j, "control", e->control);
 	json_array_begin(j, "fits");
 	for (k = 0; k < c->a->nr_sides; k++)
 		if (e->pt[k].n)
@@ -345,6 +349,7 @@ static int json_write_audit(FILE *f, const struct auditfmt *c)
 	json_array_end(&j);
 	json_u64(&j, "grows", a->grows[k]);
 	json_u64(&j, "candidates", c->nr_cands);
+	json_u64(&j, "controls_grow", a->controls_grow);
 	json_u64(&j, "regressions", a->regressions);
 	json_string(&j, "verdict", a->regressions ? "regression" : "ok");
 	return json_doc_end(&j) ? -EIO : af_status(f);
@@ -378,6 +383,7 @@ static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
 		kcidb_double(&kc, "level", sd->level, 9);
 		kcidb_double(&kc, "at_possible_cpus", AUDIT_AT, 0);
 		kcidb_string(&kc, "verdict", af_verdict(sd));
+		kcidb_string(&kc, "control", e->control ? "yes" : "no");
 		kcidb_string(&kc, "multiplicity", audit_method_names[a->method]);
 		kcidb_string(&kc, "function", sd->cand < 0 ? NULL : a->c[sd->cand].func);
 		if (sd->cand >= 0)
