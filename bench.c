@@ -42,7 +42,9 @@ struct cmd {
 static const struct cmd cmds[] = {
 	{ "run", "time a workload's old and new paths on pinned workers",
 	  cmd_run },
-	{ "list", "list the workloads", cmd_list },
+	{ "list", "list the workloads and the audit's entries", cmd_list },
+	{ "audit", "time a battery of kernel entry points that may pay per possible CPU",
+	  cmd_audit },
 	{ "calibrate", "TSC frequency, clocksource, per-CPU timer overhead",
 	  cmd_calibrate },
 	{ "compare", "compare a before and an after CSV: the CI regression gate",

@@ -181,6 +181,7 @@ int bench_wait(const struct bench_wait *w);
 /* the subcommands, each returning its exit code */
 int cmd_run(int argc, char **argv);		/* builtin-run.c */
 int cmd_list(int argc, char **argv);		/* builtin-list.c */
+int cmd_audit(int argc, char **argv);		/* builtin-audit.c */
 int cmd_calibrate(int argc, char **argv);	/* builtin-calibrate.c */
 int cmd_compare(int argc, char **argv);		/* builtin-compare.c */
 int cmd_show(int argc, char **argv);		/* builtin-show.c */

@@ -17,6 +17,14 @@ const struct workload *const workloads[] = {
 	&wl_fork_exit,
 	&wl_cgroup_mkdir,
 	&wl_bpf_lookup,
+	&wl_bpf_prog_info,
+	&wl_statfs,
+	&wl_netns,
+	&wl_mount_tmpfs,
+	&wl_mntns,
+	&wl_io_uring,
+	&wl_aio,
+	&wl_fork_exec,
 	NULL,
 };
 

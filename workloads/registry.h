@@ -23,6 +23,14 @@ extern const struct workload wl_file_read;
 extern const struct workload wl_fork_exit;
 extern const struct workload wl_cgroup_mkdir;
 extern const struct workload wl_bpf_lookup;
+extern const struct workload wl_bpf_prog_info;
+extern const struct workload wl_statfs;
+extern const struct workload wl_netns;
+extern const struct workload wl_mount_tmpfs;
+extern const struct workload wl_mntns;
+extern const struct workload wl_io_uring;
+extern const struct workload wl_aio;
+extern const struct workload wl_fork_exec;
 
 /* the registry, NULL-terminated */
 extern const struct workload *const workloads[];

@@ -213,6 +213,27 @@ void report_meta(struct meta *m, const struct report_run *r,
 	meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
 }
 
+void report_meta_list(struct meta *m, const struct engine *e, const char *cmdline,
+		      const char *mlock, const char *unit)
+{
+	const struct engine_cfg *c = engine_cfg(e);
+
+	meta_set(m, "command", "%s", cmdline);
+	meta_timestamp(m, time(NULL));
+	report_host(m, e);
+	report_topo(m, c->topo);
+	meta_set(m, "mode", "%s", c->parallel ? "parallel" : "serial");
+	meta_set(m, "cache", "%s", report_caches[c->cache]);
+	meta_set(m, "unit", "%s", unit);
+	meta_set(m, "frac_bits", "%u", c->frac_bits);
+	meta_set(m, "end_fence", "%s", tsc_fence_names[c->fence]);
+	meta_set(m, "stamps", "%s", tsc_stamps_names[c->stamps]);
+	meta_set(m, "mlock", "%s", mlock);
+	meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
+	report_overhead(m, e);
+	meta_set(m, "drop_disturbed", "%s", c->drop_disturbed ? "yes" : "no");
+}
+
 /* ---- the results ---- */
 
 /* every worker's histograms of @v, and their merge @merged, into @res */
@@ -239,7 +260,7 @@ static int report_variant(struct results *res, const struct report_run *r, const
 
 int report_results(struct results *res, const struct report_run *r)
 {
-	const char *wl = engine_cfg(r->e)->wl->name;
+	const char *wl = r->name ? r->name : engine_cfg(r->e)->wl->name;
 	struct results_label l = {
 		.workload = wl, .variant = RESULTS_REFERENCE, .run = RESULTS_RUN_ALL,
 		.cpu = RESULTS_CPU_ALL, .node = -1,

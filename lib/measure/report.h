@@ -32,6 +32,7 @@ struct report_run {
 	const struct kstats_hist *ref;	/* reference samples merged, NULL: none */
 	const char *unit;		/* "ns" or "cycles" */
 	bool partial;			/* stopped early */
+	const char *name;		/* the series' workload label; NULL: the workload's name */
 };
 
 /*
@@ -46,8 +47,19 @@ void report_meta(struct meta *m, const struct report_run *r,
 		 unsigned long pcpu_unit, bool hugepages);
 
 /*
+ * report_meta_list - the metadata of a list of runs that share the
+ * process (bench audit's entries): what report_meta() says of the
+ * machine and the timing, from @e, the first run (its command line,
+ * host, clock, CPUs, mode, cache, unit, layout, stamps, timer overhead),
+ * and nothing of its workload, which the caller says per entry.
+ */
+void report_meta_list(struct meta *m, const struct engine *e, const char *cmdline,
+		      const char *mlock, const char *unit);
+
+/*
  * report_results - add the run's series to @res (created with the run's
- * frac_bits), labelled run "all": per variant the merge over the
+ * frac_bits), labelled run "all" and workload @r->name (NULL: the
+ * workload's name): per variant the merge over the
  * workers, then each worker's (cpu, node); then the reference loop's
  * merged samples (variant RESULTS_REFERENCE) when the run has them.
  * Returns 0, -EINVAL (layouts differ) or -ENOMEM.

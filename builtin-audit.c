@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-audit.c - bench audit: run a battery of the running kernel's
+ * entry points in one process, each timed as bench run times a
+ * workload (the same engine, workers, stamps and histograms), in an
+ * order rotated by the boot's index, and write one results set whose
+ * series are the entries (the file: workloads/battery.h). Made to run
+ * inside every boot of a bench vm sweep (bench vm -p LIST ... -- audit),
+ * where each boot's file is one run of each entry's fit.
+ *
+ * An entry the kernel refuses (no io_uring, BPF without privilege, no
+ * cgroup2, a file it does not have) is skipped with its reason, in the
+ * metadata and on stderr: the audit still exits 0 when another ran.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "kstats_hist.h"
+#include "lib/measure/engine.h"
+#include "lib/measure/report.h"
+#include "lib/measure/topo.h"
+#include "lib/measure/tsc.h"
+#include "lib/report/format.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/outfile.h"
+#include "lib/report/results.h"
+#include "lib/report/samples.h"
+#include "lib/report/testbed.h"
+#include "workloads/battery.h"
+
+#define AUDIT_SAMPLES		256	/* an entry's samples without -n of its own */
+#define AUDIT_BOOT_ENV		"ksb_boot"	/* from the kernel command line */
+
+/* what became of one entry */
+struct audit_done {
+	bool ran;			/* its series are in the set */
+	char why[256];			/* skipped: the reason, one line, no ';' */
+	uint64_t disturbed;		/* ran: its disturbed samples */
+};
+
+static struct audit_global {
+	/* configuration */
+	uint64_t samples;		/* -n, 0: each entry's own */
+	const char *battery;		/* --battery FILE */
+	bool no_builtin;		/* --no-builtin */
+	uint64_t boot;			/* --boot, 0: the kernel command line's */
+	const char *cpus;		/* --cpus */
+	bool dry_run;			/* --dry-run */
+	int format;			/* -f */
+	const char *output;		/* -o */
+	bool quiet;			/* -q */
+	char cmdline[1024];		/* for the metadata */
+
+	/* run state */
+	struct battery b;		/* the entries, in the battery's order */
+	unsigned int order[BATTERY_MAX]; /* this boot's order */
+	struct audit_done done[BATTERY_MAX]; /* per entry, battery order */
+	const char *boot_from;		/* audit_boot_from */
+	struct testbed tb;		/* the host */
+	struct topo topo;		/* CPUs */
+	struct tsc_info tsc;		/* clock */
+	struct engine *e;		/* the entry running */
+	const struct battery_entry *cur; /* its entry */
+	unsigned int cur_no;		/* its place in the order, 1.. */
+	struct outfile out;		/* -o */
+	char mlock[96];			/* what mlockall() said */
+	int signo;			/* SIGINT/SIGTERM that stopped us */
+	uint64_t taken, asked, migrations, disturbed; /* summed over the entries */
+	bool partial;			/* an entry stopped early */
+	bool meta_done;			/* the first entry's metadata is in */
+} ag;
+
+static const char audit_head[] =
+	"Usage: bench audit [OPTIONS]\n"
+	"Time a battery of the running kernel's entry points that may pay for\n"
+	"possible CPUs (bench list shows each entry, its kernel path and its report),\n"
+	"each as bench run times a workload, in one process, and write one CSV whose\n"
+	"series are the entries. Run it in every boot of a sweep (bench vm -p LIST\n"
+	"... -- audit): each boot runs the whole battery, in the battery's order\n"
+	"rotated left by the boot's index - 1 (ksb_boot=B, which bench vm puts on\n"
+	"each boot's kernel command line). An entry the kernel refuses is skipped\n"
+	"with its reason.\n";
+
+static const char audit_tail[] =
+	"A battery FILE holds one entry a line, as bench run's words for a workload\n"
+	"(file-read --path /proc/net/dev), optionally named (NAME = ...), with -n N\n"
+	"and --control of its own; '#' starts a comment.\n"
+	"Exit: 0 done (skipped entries included), 2 bad usage or a bad battery line\n"
+	"(FILE:LINE), 3 no entry could run, 130/143 interrupted (what ran is\n"
+	"written, partial: yes).\n";
+
+static const struct opt audit_opts[] = {
+	OPT_U64('n', "samples", &ag.samples, 1, UINT64_C(1) << 32, "N",
+		"samples of every entry, its own -n included\n"
+		"(default: its own, else 256)"),
+	OPT_STRING('b', "battery", &ag.battery, "FILE",
+		   "entries to run after the built-in ones"),
+	OPT_FLAG(0, "no-builtin", &ag.no_builtin,
+		 "leave the built-in entries out (needs --battery)"),
+	OPT_U64(0, "boot", &ag.boot, 1, 1000000, "B",
+		"this boot's index, 1.. (default: ksb_boot=B from\n"
+		"the kernel command line, else 1)"),
+	OPT_STRING('c', "cpus", &ag.cpus, "LIST",
+		   "worker CPUs, numactl syntax (default: every\nallowed CPU)"),
+	OPT_FLAG(0, "dry-run", &ag.dry_run,
+		 "print this boot's order and each entry's line and\nsamples; run nothing"),
+	OPT_ENUM_TABLE('f', "format", &ag.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &ag.output, "FILE",
+		   "also write the CSV to FILE (replaced whole); - is\n"
+		   "stdout, and then the report goes to stderr"),
+	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+		 "record label_KEY: VALUE in the metadata; repeatable"),
+	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
+		 KCIDB_ORIGIN_HELP ", kept in the file"),
+	OPT_FLAG('q', "quiet", &ag.quiet, "no progress on stderr"),
+	OPT_END()
+};
+
+/* ---- the battery and the boot ---- */
+
+/* the built-in entries and --battery's; 0 or an exit code, said */
+static int audit_battery(void)
+{
+	char why[640];
+	int ret = 0;
+
+	if (ag.no_builtin && !ag.battery) {
+		bench_err("--no-builtin: no entry left (give --battery FILE)");
+		return EXIT_USAGE;
+	}
+	if (!ag.no_builtin)
+		ret = battery_add_builtin(&ag.b, why, sizeof(why));
+	if (!ret && ag.battery)
+		ret = battery_read_file(&ag.b, ag.battery, why, sizeof(why));
+	if (!ret && !ag.b.n) {
+		snprintf(why, sizeof(why), "%s: no entry in it", ag.battery);
+		ret = -EINVAL;
+	}
+	if (!ret)
+		return 0;
+	if (ret == -ENOMEM)
+		return bench_refused("%s", strerror(ENOMEM));
+	bench_err("--battery: %s", why);
+	return EXIT_USAGE;
+}
+
+/* the boot's index: --boot, else ksb_boot= (the kernel passes it to init), else 1 */
+static int audit_boot(void)
+{
+	const char *env = getenv(AUDIT_BOOT_ENV);
+	uint64_t v;
+
+	ag.boot_from = "option";
+	if (ag.boot)
+		return 0;
+	ag.boot_from = "none";
+	ag.boot = 1;
+	if (!env)
+		return 0;
+	if (samples_parse_line(env, strlen(env), &v) || !v || v > 1000000) {
+		bench_err("%s=%s (the kernel command line's): not a boot index 1..1000000",
+			  AUDIT_BOOT_ENV, env);
+		return EXIT_USAGE;
+	}
+	ag.boot = v;
+	ag.boot_from = "kernel command line";
+	return 0;
+}
+
+static uint64_t audit_samples_of(const struct battery_entry *e)
+{
+	return ag.samples ? ag.samples : e->samples ? e->samples : AUDIT_SAMPLES;
+}
+
+/* --dry-run: the order, one entry a line: place, name, samples, control, line */
+static int audit_dry_run(void)
+{
+	const struct battery_entry *e;
+	unsigned int i;
+
+	printf("# bench audit: boot %lu (%s), %u entries\n", (unsigned long)ag.boot,
+	       ag.boot_from, ag.b.n);
+	for (i = 0; i < ag.b.n; i++) {
+		e = &ag.b.e[ag.order[i]];
+		printf("%u\t%s\t%lu\t%s\t%s\n", i + 1, e->name, (unsigned long)audit_samples_of(e),
+		       e->control ? "control" : "-", e->line);
+	}
+	return bench_finish_stdout();
+}
+
+/* ---- one entry ---- */
+
+static int audit_poll(void *priv)
+{
+	return !engine_running(priv);
+}
+
+static void audit_stop(void *priv, int sig)
+{
+	(void)sig;
+	engine_stop(priv);
+}
+
+static void audit_leave(void *priv)
+{
+	(void)priv;
+	outfile_abort(&ag.out);
+}
+
+static void audit_progress(void *priv)
+{
+	uint64_t total = audit_samples_of(ag.cur);
+
+	fprintf(stderr, "%s: entry %u/%u %s: %lu/%lu samples", bench_prog, ag.cur_no, ag.b.n,
+		ag.cur->name, (unsigned long)engine_progress(priv), (unsigned long)total);
+}
+
+/* @d skipped: @pre then @why, each ';' made ',' (audit_skip_why's separator) */
+static void audit_skip(struct audit_done *d, const char *pre, const char *why)
+{
+	char *p;
+
+	snprintf(d->why, sizeof(d->why), "%s%s", pre, why);
+	for (p = d->why; (p = strchr(p, ';')); )
+		*p = ',';
+}
+
+/* the entry's workload may run here: its check(), as bench run's */
+static bool audit_check(const struct battery_entry *e, struct audit_done *d)
+{
+	char why[256];
+	int ret;
+
+	if (!e->wl->check)
+		return true;
+	ret = e->wl->check(ag.topo.nr_possible, why, sizeof(why));
+	if (ret)
+		audit_skip(d, "", why);
+	return !ret;
+}
+
+/* the engine for @e, started and waited for; 0, or -errno with @d's reason */
+static int audit_time(const struct battery_entry *e, struct audit_done *d)
+{
+	const struct engine_cfg cfg = {
+		.wl = e->wl, .topo = &ag.topo, .tsc = &ag.tsc,
+		.samples = audit_samples_of(e), .frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
+		.cache = WL_CACHE_KERNEL, .fence = TSC_FENCE_SFENCE, .stamps = TSC_STAMPS_FENCED,
+	};
+	struct bench_wait w = {
+		.poll = audit_poll, .stop = audit_stop, .leave = audit_leave,
+		.progress = audit_progress, .tick_ms = 200, .quiet = ag.quiet,
+		.signo = &ag.signo,
+	};
+	char why[256];
+	int ret;
+
+	ag.e = engine_create(&cfg);
+	if (!ag.e) {
+		audit_skip(d, "", strerror(errno));
+		return -errno;
+	}
+	ret = engine_start(ag.e);
+	if (ret) {
+		audit_skip(d, "starting the workers: ", strerror(-ret));
+		return ret;
+	}
+	w.priv = ag.e;
+	bench_wait(&w);
+	ret = engine_join(ag.e);
+	if (ret)
+		audit_skip(d, "", engine_why(ag.e, ret, why, sizeof(why)));
+	return ret;
+}
+
+/* the entry's series into @res: the merge and each worker's, named by the entry */
+static int audit_add(struct results *res, const struct battery_entry *e, struct audit_done *d)
+{
+	struct report_run r = { .e = ag.e, .unit = "ns", .name = e->name };
+	struct engine_results er;
+	int ret = -ENOMEM;
+
+	r.merged[0] = kstats_hist_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
+	if (r.merged[0] && !engine_merge(ag.e, WL_OLD, r.merged[0]))
+		ret = report_results(res, &r);
+	if (!ret && !ag.meta_done) {
+		report_meta_list(&res->meta, ag.e, ag.cmdline, ag.mlock, r.unit);
+		ag.meta_done = true;
+	}
+	engine_results(ag.e, &er);
+	d->ran = !ret;
+	d->disturbed = er.disturbed[WL_OLD];
+	ag.taken += r.merged[0] ? kstats_hist_total(r.merged[0]) : 0;
+	ag.asked += audit_samples_of(e);
+	ag.migrations += er.migrations;
+	ag.disturbed += er.disturbed[WL_OLD];
+	ag.partial |= engine_partial(ag.e);
+	kstats_hist_free(r.merged[0]);
+	return ret;
+}
+
+/* every entry in this boot's order; 0, or -ENOMEM */
+static int audit_measure(struct results *res)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < ag.b.n && !ret && !ag.signo; i++) {
+		const struct battery_entry *e = &ag.b.e[ag.order[i]];
+		struct audit_done *d = &ag.done[ag.order[i]];
+
+		ag.cur = e;
+		ag.cur_no = i + 1;
+		battery_apply(e);
+		if (audit_check(e, d) && !audit_time(e, d))
+			ret = audit_add(res, e, d);
+		if (!d->ran && !ret && !ag.quiet)
+			fprintf(stderr, "%s: %s skipped: %s\n", bench_prog, e->name, d->why);
+		engine_destroy(ag.e);
+		ag.e = NULL;
+	}
+	for (; i < ag.b.n; i++)
+		audit_skip(&ag.done[ag.order[i]], "", "not run: the audit was stopped");
+	return ret;
+}
+
+/* ---- the metadata ---- */
+
+/* "@key: NAME NAME ..." of the entries @pick says, in this boot's order; none */
+static void audit_names(struct meta *m, const char *key, bool (*pick)(unsigned int i))
+{
+	char buf[META_VAL] = "";
+	size_t used = 0;
+	unsigned int i;
+
+	for (i = 0; i < ag.b.n && used < sizeof(buf); i++)
+		if (!pick || pick(ag.order[i]))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
+						 used ? " " : "", ag.b.e[ag.order[i]].name);
+	meta_set(m, key, "%s", buf[0] ? buf : "none");
+}
+
+static bool audit_is_control(unsigned int i)
+{
+	return ag.b.e[i].control;
+}
+
+static bool audit_is_skipped(unsigned int i)
+{
+	return !ag.done[i].ran;
+}
+
+/* audit_skip_why and audit_disturbed, cut where the value is full */
+static void audit_lists(struct meta *m)
+{
+	char why[META_VAL] = "", dist[META_VAL] = "";
+	size_t uw = 0, ud = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < ag.b.n; i++) {
+		k = ag.order[i];
+		if (!ag.done[k].ran && uw < sizeof(why))
+			uw += (size_t)snprintf(why + uw, sizeof(why) - uw, "%s%s: %s",
+					       uw ? "; " : "", ag.b.e[k].name, ag.done[k].why);
+		else if (ag.done[k].ran && ud < sizeof(dist))
+			ud += (size_t)snprintf(dist + ud, sizeof(dist) - ud, "%s%s=%lu",
+					       ud ? " " : "", ag.b.e[k].name,
+					       (unsigned long)ag.done[k].disturbed);
+	}
+	meta_set(m, "audit_skip_why", "%s", why[0] ? why : "none");
+	meta_set(m, "audit_disturbed", "%s", dist[0] ? dist : "none");
+}
+
+/*
+ * variant_LABEL, as bench run writes it, once per label of the entries
+ * that ran: their variant's words when they share them, else their
+ * workload's summary (file-read's entries read each their own file)
+ */
+static void audit_variants(struct meta *m)
+{
+	char key[META_KEY];
+	unsigned int i, j;
+
+	for (i = 0; i < ag.b.n; i++) {
+		const struct workload *w = ag.b.e[i].wl;
+		const char *what = w->variant[0];
+
+		snprintf(key, sizeof(key), "variant_%s", w->label[0]);
+		if (!ag.done[i].ran || meta_get(m, key))
+			continue;
+		for (j = i + 1; j < ag.b.n; j++)
+			if (ag.done[j].ran && !strcmp(ag.b.e[j].wl->label[0], w->label[0]) &&
+			    (ag.b.e[j].wl != w || ag.b.e[j].nr_save))
+				what = w->summary;
+		if (ag.b.e[i].nr_save && what != w->summary)
+			what = w->summary;
+		meta_set(m, key, "%s", what);
+	}
+}
+
+static void audit_meta(struct meta *m)
+{
+	const char *file = ag.battery ? ag.battery : "";
+
+	meta_set(m, "workload", "audit");
+	audit_variants(m);
+	meta_set(m, "samples_per_variant", "%lu", (unsigned long)(ag.samples ?: AUDIT_SAMPLES));
+	meta_set(m, "samples_taken", "%lu", (unsigned long)ag.taken);
+	meta_set(m, "migrations", "%lu", (unsigned long)ag.migrations);
+	meta_set(m, "disturbed", "%lu", (unsigned long)ag.disturbed);
+	meta_set(m, "audit_battery", "%s%s%s", ag.no_builtin ? "" : "builtin",
+		 !ag.no_builtin && *file ? " + " : "", file);
+	meta_set(m, "audit_entries", "%u", ag.b.n);
+	meta_set(m, "audit_boot", "%lu", (unsigned long)ag.boot);
+	meta_set(m, "audit_boot_from", "%s", ag.boot_from);
+	audit_names(m, "audit_order", NULL);
+	audit_names(m, "audit_controls", audit_is_control);
+	audit_names(m, "audit_skipped", audit_is_skipped);
+	audit_lists(m);
+	meta_set(m, "runs", "1");
+	meta_set(m, "partial", "%s", ag.partial || ag.signo ? "yes" : "no");
+	testbed_meta(&ag.tb, m, NULL);
+	bench_meta_origin(m);
+}
+
+/* ---- bench audit ---- */
+
+/* as bench run: lock memory where that cannot backfire (builtin-run.c's reasons) */
+static void audit_mlock(void)
+{
+	struct rlimit rl;
+
+	if (geteuid() && !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(ag.mlock, sizeof(ag.mlock), "no (RLIMIT_MEMLOCK %lu KiB)",
+			 (unsigned long)(rl.rlim_cur >> 10));
+	else if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT))
+		snprintf(ag.mlock, sizeof(ag.mlock), "no (%s)", strerror(errno));
+	else
+		snprintf(ag.mlock, sizeof(ag.mlock), "yes");
+}
+
+/* the CPUs and the clock, as bench run sets them up; 0 or an exit code */
+static int audit_setup(void)
+{
+	char why[512];
+	int bad = -1, ret = topo_init(&ag.topo, ag.cpus, 0, &bad);
+	const char *opt;
+
+	if (ret) {
+		opt = topo_why(ret, ag.cpus, 0, bad, why, sizeof(why));
+		if (!opt)
+			return bench_refused("%s", why);
+		bench_err("--%s: %s", opt, why);
+		return EXIT_USAGE;
+	}
+	tsc_init(&ag.tsc);
+	if (!ag.tsc.usable)
+		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
+			bench_prog, ag.tsc.why);
+	audit_mlock();
+	return 0;
+}
+
+/* measure, then write and print the set; an exit code */
+static int audit_run(void)
+{
+	struct results *res = results_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
+	int ret;
+
+	if (!res)
+		return bench_refused("%s", strerror(ENOMEM));
+	ret = audit_setup();
+	if (!ret && audit_measure(res))
+		ret = bench_refused("%s", strerror(ENOMEM));
+	if (!ret && !ag.meta_done)
+		ret = bench_refused("no entry of the battery could run here (each one's reason is above)");
+	if (!ret) {
+		audit_meta(&res->meta);
+		ret = bench_report(&ag.out, ag.output, (unsigned int)ag.format, res);
+	}
+	if (!ret && ag.signo)
+		ret = 128 + ag.signo;
+	results_free(res);
+	return ret;
+}
+
+int cmd_audit(int argc, char **argv)
+{
+	const struct opt *tab[] = { audit_opts, NULL };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+	sigset_t all;
+	int ret;
+
+	/* as bench run: every signal blocked, so only bench_wait() takes them */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	memset(&ag, 0, sizeof(ag));
+	ag.format = FORMAT_TABLE;
+	bench_cmdline(ag.cmdline, sizeof(ag.cmdline), argc, argv);
+	ret = bench_options(&p, audit_head, audit_tail, argc, argv);
+	if (ret)
+		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	ret = audit_battery() ?: audit_boot();
+	if (!ret)
+		battery_order(ag.b.n, (unsigned int)ag.boot, ag.order);
+	if (!ret && ag.dry_run)
+		ret = audit_dry_run();
+	else if (!ret && ag.output && (ret = outfile_open(&ag.out, ag.output))) {
+		bench_err("--output: %s: %s", ag.output, strerror(-ret));
+		ret = EXIT_USAGE;
+	} else if (!ret) {
+		ret = bench_testbed(&ag.tb) ?: audit_run();
+	}
+	outfile_abort(&ag.out);
+	topo_fini(&ag.topo);
+	battery_free(&ag.b);
+	return ret;
+}
