@@ -45,7 +45,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck busycheck busy-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck auditcheck busycheck busy-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -226,23 +226,25 @@ kernelcheck: bench bench-static
 	@tests/deps.sh $(KC_PKGS)
 	@tests/kernel/kernelcheck.sh
 
-# distribution kernels as subjects: Debian 12's 6.1 (linux-image-amd64's,
-# in /boot) and 6.12 (apt-get download, unpacked under build/scalecheck,
-# never installed), each swept over 3 possible-CPU counts by bench vm:
-# the /proc/stat read grows, the null syscall is flat, show_stat traced
-# grows like the read (bench scale); and in 6.1, __irq_alloc_descs traced
-# by fentry grows as the module's own alloc series does
-SC_PKGS := $(VM_PKGS)
-scalecheck: bench bench-static
-	@tests/deps.sh $(SC_PKGS)
-	@$(MAKE) -s --no-print-directory kmod-vm
-	@tests/kernel/scalecheck.sh
+# the audit on real kernels: Debian 12's 6.1 (linux-image-amd64's, in
+# /boot) and 6.12 (apt-get download, unpacked under build/scalecheck,
+# never installed), each swept once over 3 possible-CPU counts by bench
+# vm with the whole battery (bench audit) in every boot and /proc/stat's
+# candidates timed by fentry in the same boots: no control grows after
+# the correction, /proc/stat grows and show_stat carries it; then
+# kernelcheck's 6.12 tree built with a loop over possible CPUs planted
+# in /proc/version's read, which bench scale's gate must name (after
+# make kernelcheck, whose tree it reuses; tests/kernel/auditcheck.sh)
+AC_PKGS := $(VM_PKGS) bison flex libelf-dev bc
+auditcheck: bench bench-static
+	@tests/deps.sh $(AC_PKGS)
+	@tests/kernel/auditcheck.sh
 
 # right on a busy runner: Debian's 6.12 swept idle, then beside a busy
 # loop pinned to CPU 1 (bounded, killed by its pid), and an A/A gate of
 # bench run in both; the commands' default --stat must keep /proc/version
 # flat, /proc/stat and cpu.stat growing, the A/A gate quiet, and the busy
-# slopes' intervals on the idle ones (about 5 min; after scalecheck, whose
+# slopes' intervals on the idle ones (about 5 min; after auditcheck, whose
 # 6.12 image it boots). `make busy-study` is the study that chose the
 # defaults: every --stat on the same files (docs/measurements.md)
 busycheck: bench bench-static

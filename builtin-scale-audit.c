@@ -62,14 +62,19 @@ static double *side_points(const struct scale_fitted *f, double *buf, struct aud
 }
 
 /*
- * The entry a candidate was timed under: the longest entry name that
- * its traced command names, else NULL (it was timed under them all).
+ * The entry a candidate was timed under: its label_entry (bench trace
+ * --label entry=NAME), else the longest entry name that its traced
+ * command names, else NULL (it was timed under them all).
  */
 static const char *cand_entry(const struct scale_audit *sa, const struct results *set)
 {
 	const char *cmd = meta_get(&set->meta, "traced_command"), *best = NULL;
+	const char *label = meta_get(&set->meta, "label_entry");
 	unsigned int i;
 
+	for (i = 0; label && i < sa->a.n; i++)
+		if (!strcmp(label, sa->e[i].name))
+			return sa->e[i].name;
 	for (i = 0; cmd && i < sa->a.n; i++)
 		if (strstr(cmd, sa->e[i].name) &&
 		    (!best || strlen(sa->e[i].name) > strlen(best)))
