@@ -90,6 +90,12 @@ static const char *audit_meta(const struct results *set, const char *key)
 	return v && *v && strcmp(v, "none") ? v : NULL;
 }
 
+/* is the entry at @v in the list @ctl a whole word of it? */
+static bool word_at(const char *ctl, const char *v, size_t len)
+{
+	return (v == ctl || v[-1] == ' ') && (!v[len] || v[len] == ' ');
+}
+
 /*
  * The battery's skipped entries, as the last group's first audit file
  * says (bench audit's audit_skip_why, else audit_skipped), and its
@@ -111,10 +117,11 @@ static void audit_battery(struct scale_audit *sa, const struct scale_report *r)
 		for (i = 0; i < r->g[k].n; i++) {
 			ctl = audit_meta(r->g[k].set[i], "audit_controls");
 			for (e = 0; ctl && e < sa->a.n; e++) {
-				len = strlen(sa->e[e].name);
-				for (v = strstr(ctl, sa->e[e].name); v; v = strstr(v + 1, sa->e[e].name))
-					if ((v == ctl || v[-1] == ' ') && (!v[len] || v[len] == ' '))
-						sa->e[e].control = true;
+				const char *nm = sa->e[e].name;
+
+				len = strlen(nm);
+				for (v = strstr(ctl, nm); v; v = strstr(v + 1, nm))
+					sa->e[e].control |= word_at(ctl, v, len);
 			}
 		}
 }

@@ -115,10 +115,12 @@ static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
 		fprintf(f, "  %s only\n", c->group[0]);
 		return;
 	}
-	if (e->gated)
+	if (e->gated) {
+		const struct scale_fit *fa = &e->s[0].fit;
+
 		fprintf(f, "  %s %s -> %s", c->group[0],
-			af_slope(s, sizeof(s), c, e->s[0].fit.slope, e->s[0].fit.lo, e->s[0].fit.hi),
-			c->group[1]);
+			af_slope(s, sizeof(s), c, fa->slope, fa->lo, fa->hi), c->group[1]);
+	}
 	fprintf(f, "%s%s  at %d: %s  p=%.2g  %s", e->gated ? " " : "  ",
 		af_slope(s, sizeof(s), c, sd->fit.slope, sd->fit.lo, sd->fit.hi),
 		AUDIT_AT, af_at(at, sizeof(at), c, sd), sd->p, af_verdict(sd));

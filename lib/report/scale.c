@@ -58,9 +58,10 @@ static double intercept(const double *x, const double *y, unsigned int n, double
 
 /*
  * Sen's interval: the ranks of the sorted slopes @s (@m of them) that
- * bound the two-sided quantile @z (95% at SCALE_Z95), from the variance of Kendall's S over @n points with the
- * tie terms @tx and @ty. np.round() rounds half to even, as rint() does
- * in the default rounding mode.
+ * bound the two-sided quantile @z (95% at SCALE_Z95), from the variance
+ * of Kendall's S over @n points with the tie terms @tx and @ty (its sd
+ * into *@sd). np.round() rounds half to even, as rint() does in the
+ * default rounding mode.
  */
 static void sen_interval(const double *s, unsigned int m, unsigned int n, double tx,
 			 double ty, double z, double *sd, double *lo, double *hi)

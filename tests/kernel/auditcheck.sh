@@ -84,10 +84,18 @@ candidates() {
 # ---- the plant ----
 
 # build_plant: kernelcheck's tree as it is (base) and with the plant
-# (plant), each image into $ac/img/NAME; the tree is restored after
+# (plant), each image into $ac/img/NAME; the tree is restored after, and
+# a tree configured since (make kernelcheck) builds them again
 build_plant() {
-	local t0=$SECONDS
+	local t0=$SECONDS f
 	[ -f "$tree/.config" ] || die "$tree is not built: make kernelcheck first"
+	# a second run builds nothing: images newer than the patch and the tree's .config
+	for f in "$ac/img/base/bzImage" "$ac/img/plant/bzImage" "$ac/cand-base.txt" "$ac/cand-plant.txt" ""; do
+		[ -n "$f" ] || { say "reusing $ac/img/base and $ac/img/plant"; return 0; }
+		if [ ! "$f" -nt "$plant" ] || [ ! "$f" -nt "$tree/.config" ]; then
+			break
+		fi
+	done
 	mkdir -p "$ac/img/base" "$ac/img/plant"
 	say "building kernelcheck's tree as it is, then with $(basename "$plant")"
 	make -s -C "$tree" -j"$(nproc)" bzImage >"$ac/build-base.log" 2>&1 ||

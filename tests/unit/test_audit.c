@@ -142,8 +142,9 @@ static void test_rank(void **state)
 
 /*
  * B grows, with show_stat inside it at 6.25 of its 7.70 ns/CPU (81%);
- * A grows the other way round, where show_stat cannot be inside it; the flat entry stays flat on both sides
- * and is no regression; BH over 2 entries, both p small enough: q 2/2.
+ * A grows the other way round, where show_stat cannot be inside it; the
+ * flat entry stays flat on both sides and is no regression; BH over 2
+ * entries, one p small enough: the level is q 1/2.
  */
 static void test_run(void **state)
 {
