@@ -3,7 +3,7 @@
 # possible CPUs, one name a line, sorted: the candidates that may carry
 # an audit entry's growth (bench scale --audit's attribution).
 #
-#   SRC    a kernel source tree: every function of its .c files whose body
+#   SRC    a kernel source tree (or one .c file): every function of its .c files whose body
 #          names for_each_possible_cpu, num_possible_cpus, cpu_possible_mask
 #          or nr_cpu_ids (kernel style: a definition opens at column 0,
 #          its body's '{' and '}' too)
@@ -17,7 +17,7 @@ set -euo pipefail
 src=${1:?pcpu-candidates.sh SRC}
 pat='for_each_possible_cpu|num_possible_cpus|cpu_possible_mask|nr_cpu_ids'
 
-if [ -d "$src" ]; then
+if [ -d "$src" ] || [[ $src == *.c ]]; then
 	# shellcheck disable=SC2016 # awk's own $
 	grep -rlE --include='*.c' "$pat" "$src" | sort | xargs awk -v pat="$pat" '
 		FNR == 1 { fn = ""; want = ""; inside = 0 }
