@@ -21,27 +21,30 @@ const char *const audit_method_names[] = { "bh", "holm", "none", NULL };
 
 /* ---- the correction ---- */
 
-static const double *sort_p;
+/* what the comparators below sort by (not thread-safe: a static) */
+static const double *sort_v;
 
-static int p_cmp(const void *a, const void *b)
-{
-	unsigned int i = *(const unsigned int *)a, j = *(const unsigned int *)b;
-
-	if (sort_p[i] != sort_p[j])
-		return sort_p[i] < sort_p[j] ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-/* @idx: 0..n-1 by p ascending, ties by index (not thread-safe: a static) */
-static void order_by_p(const double *p, unsigned int n, unsigned int *idx)
+/* @idx: 0..n-1 sorted by @cmp over @v's values */
+static void sort_index(const double *v, unsigned int n, unsigned int *idx,
+		       int (*cmp)(const void *, const void *))
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
 		idx[i] = i;
-	sort_p = p;
-	qsort(idx, n, sizeof(*idx), p_cmp);
-	sort_p = NULL;
+	sort_v = v;
+	qsort(idx, n, sizeof(*idx), cmp);
+	sort_v = NULL;
+}
+
+/* p ascending, ties by index */
+static int p_cmp(const void *a, const void *b)
+{
+	unsigned int i = *(const unsigned int *)a, j = *(const unsigned int *)b;
+
+	if (sort_v[i] != sort_v[j])
+		return sort_v[i] < sort_v[j] ? -1 : 1;
+	return i < j ? -1 : i > j;
 }
 
 int audit_adjust(enum audit_method method, const double *p, unsigned int n, double q,
@@ -57,7 +60,7 @@ int audit_adjust(enum audit_method method, const double *p, unsigned int n, doub
 	idx = malloc(n * sizeof(*idx));
 	if (!idx)
 		return -ENOMEM;
-	order_by_p(p, n, idx);
+	sort_index(p, n, idx, p_cmp);
 	switch (method) {
 	case AUDIT_BH:
 		for (i = 0; i < n; i++)
@@ -181,12 +184,11 @@ int audit_p_diff(const struct audit_points *a, const struct audit_points *b, dou
 
 /* ---- the ranking ---- */
 
-static const double *sort_cost;
-
+/* cost descending, NaN last, ties by index */
 static int cost_cmp(const void *a, const void *b)
 {
 	unsigned int i = *(const unsigned int *)a, j = *(const unsigned int *)b;
-	double x = sort_cost[i], y = sort_cost[j];
+	double x = sort_v[i], y = sort_v[j];
 
 	if (isnan(x) != isnan(y))
 		return isnan(x) ? 1 : -1;
@@ -197,13 +199,7 @@ static int cost_cmp(const void *a, const void *b)
 
 void audit_rank(const double *cost, unsigned int n, unsigned int *order)
 {
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		order[i] = i;
-	sort_cost = cost;
-	qsort(order, n, sizeof(*order), cost_cmp);
-	sort_cost = NULL;
+	sort_index(cost, n, order, cost_cmp);
 }
 
 /* ---- the run ---- */
