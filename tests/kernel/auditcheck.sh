@@ -15,7 +15,8 @@
 #          (a for_each_possible_cpu() loop in /proc/version's read), both
 #          swept over AUDITCHECK_PLANT (64,255,480)
 #
-# AUDITCHECK_BOOTS (3) boots per count, one bench vm sweep per kernel:
+# AUDITCHECK_BOOTS (3) boots per count, one bench vm sweep per kernel
+# (AUDITCHECK_VM_ARGS: more of bench vm's options):
 # every boot runs the whole battery (tests/kernel/auditboot.sh: bench
 # audit -n AUDITCHECK_SAMPLES, 32), in an order rotated from boot to
 # boot, then attributes proc-stat in the same boot: the candidates are
@@ -55,6 +56,8 @@ pkg_612=${AUDITCHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
 samples=${AUDITCHECK_SAMPLES:-32}
 share=${AUDITCHECK_SHARE:-0.5}
 kernels=${AUDITCHECK_KERNELS:-d61 d612 plant}
+# more bench vm options, e.g. --reboot-disturbed 0 on a loaded host
+read -r -a vm_args <<<"${AUDITCHECK_VM_ARGS:-}"
 plant=$top/tests/kernel/audit-patches/test-only-plant-proc-version-percpu.patch
 bench=$top/bench
 fails=()
@@ -131,7 +134,7 @@ sweep() {
 	local name=$1 img=$2 counts=$3 t0=$SECONDS
 	shift 3
 	say "auditing $name ($(basename "$img")) over $counts possible CPUs, $boots boots each"
-	"$bench" vm -q -B "$boots" -p "$counts" -c 2 -o "$ac/out" "$name=$img" \
+	"$bench" vm -q -B "$boots" -p "$counts" -c 2 ${vm_args[@]+"${vm_args[@]}"} -o "$ac/out" "$name=$img" \
 		-- sh "$top/tests/kernel/auditboot.sh" "$samples" "$@" \
 		>"$ac/out/vm-$name.txt" ||
 		die "bench vm $name over $counts exited $? (see $ac/out/$name.console)"
