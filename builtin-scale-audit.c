@@ -157,7 +157,8 @@ static int audit_build(const struct scale_opts *o, struct scale_report *r,
 		const struct scale_row *row = &r->row[i];
 		bool traced = row_traced(row_file(r, row));
 
-		if (traced && strcmp(row->variant, "time"))
+		if ((traced && strcmp(row->variant, "time")) ||
+		    (!row->side[0].has && !row->side[1].has))
 			continue;
 		if (traced) {
 			sa->c[sa->a.nc].func = row->workload;

@@ -392,6 +392,17 @@ static int series_fit(const struct scale_group *g, const struct scale_row *row,
 	return 0;
 }
 
+/* are all of @f's points at one count? */
+static bool series_one_count(const struct scale_fitted *f)
+{
+	unsigned int i;
+
+	for (i = 1; i < f->npt; i++)
+		if (f->pt[i].x != f->pt[0].x)
+			return false;
+	return true;
+}
+
 static int row_compute(const struct scale_opts *o, struct scale_report *r, struct scale_row *row)
 {
 	unsigned int k;
@@ -403,6 +414,13 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		if (series_points(o, &r->g[k], row->workload, row->variant, f))
 			return scale_nomem();
 		f->has = f->npt > 0;
+		if (f->has && o->audit && f->npt && series_one_count(f)) {
+			/* an entry skipped, or a function untimed, at every count but one */
+			fprintf(stderr, "%s: note: %s: %s %s is at possible_cpus %g only: left out\n",
+				bench_prog, r->g[k].name, row->workload, row->variant, f->pt[0].x);
+			f->has = false;
+			continue;
+		}
 		if (f->has && (ret = series_fit(&r->g[k], row, f)))
 			return ret;
 	}
@@ -436,7 +454,7 @@ static void report_free(struct scale_report *r)
 }
 
 /* every file read and every series fitted, before anything prints */
-static int scale_compute(const struct scale_opts *o, struct scale_report *r)
+static int scale_compute(struct scale_opts *o, struct scale_report *r)
 {
 	const struct results_series **list;
 	struct cmp_side cs[2] = { { NULL, 0 }, { NULL, 0 } };
@@ -447,6 +465,9 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 		ret = group_load(r, &r->g[k], k ? "B" : "A");
 	if (ret)
 		return ret;
+	/* bench audit's files are a battery whether --audit is given or not */
+	if (scale_audit_files(r))
+		o->audit = true;
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {
 		strcpy(r->g[0].name, "A");
 		strcpy(r->g[1].name, "B");
@@ -591,9 +612,6 @@ int cmd_scale(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = scale_compute(&o, &r);
-	/* bench audit's files are a battery whether --audit is given or not */
-	if (!ret && scale_audit_files(&r))
-		o.audit = true;
 	if (!ret && scale_check_formats(&o))
 		ret = EXIT_USAGE;
 	if (!ret && o.audit) {

@@ -126,3 +126,12 @@ assert len(t) == 14 and t[0]["misc"]["function"] == "show_stat", t[0]' <<<"$outp
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "bench scale: --audit: no entries in the files, only traced functions" ]
 }
+
+@test "audit: a function timed at one count only is left out, with a note" {
+	rm "$T"/a/stock-trace-snmp_fold_field-p128.csv "$T"/a/stock-trace-snmp_fold_field-p255.csv
+	run --separate-stderr ./bench scale "$T"/a/*.csv
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "$(printf 'bench scale: note: stock: snmp_fold_field %s is at possible_cpus 16 only: left out\n' time gap)" ]
+	[[ "${lines[0]}" == *", 2 candidate functions timed" ]]
+	[[ "${lines[1]}" == *"  grows  show_stat 81%" ]]
+}
