@@ -13,7 +13,7 @@
 #          kernelcheck builds) as it is, and again with
 #          tests/kernel/audit-patches/test-only-plant-proc-version-percpu.patch
 #          (a for_each_possible_cpu() loop in /proc/version's read), both
-#          swept over AUDITCHECK_PLANT (64,255,480)
+#          swept over AUDITCHECK_PLANT (64,128,255: 6.12 stops at 255)
 #
 # AUDITCHECK_BOOTS (3) boots per count, one bench vm sweep per kernel
 # (AUDITCHECK_VM_ARGS: more of bench vm's options):
@@ -51,7 +51,7 @@ tree=${AUDITCHECK_TREE:-$kc/linux-source-6.12}
 boots=${AUDITCHECK_BOOTS:-3}
 counts_61=${AUDITCHECK_61:-64,255,480}
 counts_612=${AUDITCHECK_612:-16,128,255}
-counts_plant=${AUDITCHECK_PLANT:-64,255,480}
+counts_plant=${AUDITCHECK_PLANT:-64,128,255}
 pkg_612=${AUDITCHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
 samples=${AUDITCHECK_SAMPLES:-32}
 share=${AUDITCHECK_SHARE:-0.5}
