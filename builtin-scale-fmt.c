@@ -350,5 +350,6 @@ const struct scale_writer scale_writers[] = {
 	{ "json", "one kstats-bench JSON document",
 	  json_write_scale },
 	{ "markdown", "GitHub tables: a PR comment", md_write },
+	{ "kcidb", "--audit: a KCIDB test per entry", NULL },
 	{ NULL, NULL, NULL },
 };

@@ -18,8 +18,10 @@
 
 #include "bench.h"
 #include "builtin-scale.h"
+#include "lib/report/audit.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
+#include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
@@ -45,7 +47,11 @@ static const char scale_tail[] =
 	"shrinks; then each --at N: a + b N [the lines of the interval's ends at N].\n"
 	"With A -- B, per series on both sides: B-A, the slope difference [95%\n"
 	"interval, MOVER], the threshold in ns/CPU, and regression or ok. A closing\n"
-	"SCALE line. See kstats-bench-scale(1) and docs/scale.md.\n"
+	"SCALE line. An audit (--audit, or bench audit's files): the entries ranked\n"
+	"by their cost at 8192 possible CPUs, judged as one family (--multiplicity,\n"
+	"the adjusted level on the first line), each with the traced function that\n"
+	"carries its growth; A -- B gates every entry. See kstats-bench-scale(1)\n"
+	"and docs/scale.md.\n"
 	"\n"
 	"Exit: 0 no regression, 1 B's slope exceeds A's by more than --threshold with\n"
 	"the interval of the difference above 0, 2 bad input (a file without\n"
@@ -72,6 +78,22 @@ static int scale_flat(const struct opt *o, const char *arg, char *why, size_t le
 	}
 	snprintf(why, len, "--%s: '%s' is not a number >= 0 (ns per possible CPU)",
 		 o->long_name, arg);
+	return -EINVAL;
+}
+
+/* the family's level */
+static int scale_alpha_opt(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (!errno && end != arg && !*end && v > 0 && v <= 0.5) {
+		*(double *)o->value = v;
+		return 0;
+	}
+	snprintf(why, len, "--%s: '%s' is not a level in (0, 0.5]", o->long_name, arg);
 	return -EINVAL;
 }
 
@@ -138,6 +160,18 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			 "A -- B: a slope difference counts above NS ns per\n"
 			 "possible CPU, or N% of |A's slope| (default "
 			 BENCH_STR(CMP_THRESHOLD_PCT) "%)"),
+		OPT_FLAG(0, "audit", &o->audit,
+			 "the files are a battery's sweep: every series an\n"
+			 "entry, judged as one family, ranked by its cost at\n"
+			 "8192 possible CPUs; bench trace's series are the\n"
+			 "functions that may carry an entry's growth"),
+		OPT_ENUM(0, "multiplicity", &o->method, audit_method_names, "M",
+			 "--audit: bh (Benjamini-Hochberg, the false\n"
+			 "discovery rate, default), holm (the family-wise\n"
+			 "error), none"),
+		OPT_CALL(0, "alpha", &o->q, scale_alpha_opt, "Q",
+			 "--audit: the family's level, in (0, 0.5]\n"
+			 "(default 0.05)"),
 		OPT_ENUM_TABLE('f', "format", &o->format, scale_writers, "FMT",
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
@@ -145,6 +179,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically;\n"
 			 "repeatable (one run, several reports)"),
+		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -357,6 +392,17 @@ static int series_fit(const struct scale_group *g, const struct scale_row *row,
 	return 0;
 }
 
+/* are all of @f's points at one count? */
+static bool series_one_count(const struct scale_fitted *f)
+{
+	unsigned int i;
+
+	for (i = 1; i < f->npt; i++)
+		if (f->pt[i].x != f->pt[0].x)
+			return false;
+	return true;
+}
+
 static int row_compute(const struct scale_opts *o, struct scale_report *r, struct scale_row *row)
 {
 	unsigned int k;
@@ -368,6 +414,13 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		if (series_points(o, &r->g[k], row->workload, row->variant, f))
 			return scale_nomem();
 		f->has = f->npt > 0;
+		if (f->has && o->audit && f->npt && series_one_count(f)) {
+			/* an entry skipped, or a function untimed, at every count but one */
+			fprintf(stderr, "%s: note: %s: %s %s is at possible_cpus %g only: left out\n",
+				bench_prog, r->g[k].name, row->workload, row->variant, f->pt[0].x);
+			f->has = false;
+			continue;
+		}
 		if (f->has && (ret = series_fit(&r->g[k], row, f)))
 			return ret;
 	}
@@ -401,7 +454,7 @@ static void report_free(struct scale_report *r)
 }
 
 /* every file read and every series fitted, before anything prints */
-static int scale_compute(const struct scale_opts *o, struct scale_report *r)
+static int scale_compute(struct scale_opts *o, struct scale_report *r)
 {
 	const struct results_series **list;
 	struct cmp_side cs[2] = { { NULL, 0 }, { NULL, 0 } };
@@ -412,6 +465,9 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 		ret = group_load(r, &r->g[k], k ? "B" : "A");
 	if (ret)
 		return ret;
+	/* bench audit's files are a battery whether --audit is given or not */
+	if (scale_audit_files(r))
+		o->audit = true;
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {
 		strcpy(r->g[0].name, "A");
 		strcpy(r->g[1].name, "B");
@@ -440,6 +496,29 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 	return ret;
 }
 
+/* format @fmt of the report, the audit's with --audit */
+static int scale_emit(FILE *f, const struct scale_opts *o, const struct scale_report *r, int fmt)
+{
+	if (o->audit)
+		return scale_audit_write(f, o, r, fmt);
+	return scale_writers[fmt].write(f, o, r);
+}
+
+/* -f kcidb and --also kcidb=FILE need --audit; 0 or -1 after one line */
+static int scale_check_formats(const struct scale_opts *o)
+{
+	unsigned int i;
+	int bad = o->audit ? -1 : scale_writers[o->format].write ? -1 : o->format;
+
+	for (i = 0; bad < 0 && !o->audit && i < o->also.n; i++)
+		if (!scale_writers[o->also.a[i].fmt].write)
+			bad = o->also.a[i].fmt;
+	if (bad < 0)
+		return 0;
+	bench_err("-f %s needs --audit: it reports a battery's entries", scale_writers[bad].name);
+	return -1;
+}
+
 /* every --also report, then each committed: 0, -errno, one line said */
 static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
 {
@@ -448,7 +527,7 @@ static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
 	int ret = 0;
 
 	for (i = 0; i < o->also.n && !ret; i++)
-		ret = scale_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, o, r);
+		ret = scale_emit(o->also.a[i].o.f, o, r, o->also.a[i].fmt);
 	if (ret) {
 		outset_abort(&o->also);
 		if (ret != -ENOMEM)
@@ -477,7 +556,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 		f = out.f;
 	}
-	ret = scale_writers[o->format].write(f, o, r);
+	ret = scale_emit(f, o, r, o->format);
 	if (o->output) {
 		if (ret)
 			outfile_abort(&out);
@@ -508,6 +587,8 @@ int cmd_scale(int argc, char **argv)
 		.stat = CMP_STAT_MIN,
 		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
 		.also = OUTSET_INIT(scale_writers),
+		.method = AUDIT_BH,
+		.q = 0.05,
 	};
 	char why[PATH_MAX + 128];
 	struct scale_report r = { 0 };
@@ -531,13 +612,25 @@ int cmd_scale(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	ret = scale_compute(&o, &r);
+	if (!ret && scale_check_formats(&o))
+		ret = EXIT_USAGE;
+	if (!ret && o.audit) {
+		ret = scale_audit_compute(&o, &r);
+		if (ret == -ENOMEM)
+			ret = scale_nomem();
+		else if (ret < 0)
+			ret = EXIT_USAGE;
+	}
 	if (ret)
 		outset_abort(&o.also);
 	if (!ret)
 		ret = scale_write(&o, &r);
-	for (i = 0; !ret && i < r.n; i++)
+	for (i = 0; !ret && !o.audit && i < r.n; i++)
 		if (r.row[i].regression)
 			ret = EXIT_REGRESSION;
+	if (!ret && scale_audit_regression(&r))
+		ret = EXIT_REGRESSION;
+	scale_audit_free(&r);
 	report_free(&r);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/report/audit.h"
 #include "lib/report/compare.h"
 #include "lib/report/outset.h"
 #include "lib/report/scale.h"
@@ -26,6 +27,10 @@ struct scale_opts {
 	int format;			/* --format, an index of scale_writers[] */
 	const char *output;		/* -o FILE, NULL: stdout */
 	struct outset also;		/* --also FMT=FILE */
+	bool audit;			/* --audit: a battery, ranked */
+	int method;			/* --multiplicity, enum audit_method */
+	double q;			/* --alpha, the family's level */
+	const char *origin;		/* --origin, for -f kcidb */
 };
 
 /* the files before or after "--" */
@@ -71,6 +76,7 @@ struct scale_report {
 	unsigned int n;			/* series */
 	char unit[16];			/* ns or cycles, every file's */
 	const char *unit_path;		/* the first file, that set it */
+	struct scale_audit *audit;	/* --audit's, builtin-scale-audit.c */
 };
 
 struct scale_writer {
@@ -80,7 +86,35 @@ struct scale_writer {
 	int (*write)(FILE *f, const struct scale_opts *o, const struct scale_report *r);
 };
 
-/* table (the default), csv, points, json, markdown; a NULL name ends it */
+/*
+ * table (the default), csv, points, json, markdown, kcidb (--audit only:
+ * its write is NULL); a NULL name ends it
+ */
 extern const struct scale_writer scale_writers[];
+
+/*
+ * scale_audit_compute - --audit: @r's series as one battery into
+ * r->audit (lib/report/audit.h): trace files' "time" series are the
+ * candidates, every other series an entry. 0, -ENOMEM, -EINVAL, or
+ * EXIT_USAGE after one line.
+ */
+int scale_audit_compute(const struct scale_opts *o, struct scale_report *r);
+
+/*
+ * scale_audit_write - the ranked report in format @fmt (an index of
+ * scale_writers[]) on @f; points, which the audit has none of its own,
+ * is scale's. As a scale_writer's write.
+ */
+int scale_audit_write(FILE *f, const struct scale_opts *o, const struct scale_report *r,
+		      int fmt);
+
+/* scale_audit_files - a file of @r is bench audit's (audit_battery metadata). */
+bool scale_audit_files(const struct scale_report *r);
+
+/* scale_audit_regression - --audit's gate found an entry that grew. */
+bool scale_audit_regression(const struct scale_report *r);
+
+/* scale_audit_free - r->audit, NULL after. */
+void scale_audit_free(struct scale_report *r);
 
 #endif /* KSB_BUILTIN_SCALE_H */

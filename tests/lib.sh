@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # tests/lib.sh - what the test drivers (tests/kernel/kernelcheck.sh,
-# bisectcheck.sh, scalecheck.sh, tests/vm/vmcheck.sh, tests/perf/busycheck.sh)
+# bisectcheck.sh, auditcheck.sh, tests/vm/vmcheck.sh, tests/perf/busycheck.sh)
 # share: their messages on stderr, prefixed with the driver's name, the
 # exit of an environment that refused (3, as bench's EXIT_ENV), and
 # Debian's kernel images. Source it after setting lib_prog:
@@ -21,7 +21,7 @@ die() {
 	exit 3
 }
 
-# ---- Debian's kernels as subjects (make scalecheck, make busycheck) ----
+# ---- Debian's kernels as subjects (make auditcheck, make busycheck) ----
 
 # image_61: linux-image-amd64's 6.1 image in /boot, the package it depends on
 image_61() {

@@ -58,18 +58,20 @@ static double intercept(const double *x, const double *y, unsigned int n, double
 
 /*
  * Sen's interval: the ranks of the sorted slopes @s (@m of them) that
- * bound 95%, from the variance of Kendall's S over @n points with the
- * tie terms @tx and @ty. np.round() rounds half to even, as rint() does
- * in the default rounding mode.
+ * bound the two-sided quantile @z (95% at SCALE_Z95), from the variance
+ * of Kendall's S over @n points with the tie terms @tx and @ty (its sd
+ * into *@sd). np.round() rounds half to even, as rint() does in the
+ * default rounding mode.
  */
 static void sen_interval(const double *s, unsigned int m, unsigned int n, double tx,
-			 double ty, double *lo, double *hi)
+			 double ty, double z, double *sd, double *lo, double *hi)
 {
 	double nn = n, var = (nn * (nn - 1) * (2 * nn + 5) - tx - ty) / 18;
 	double sigma = sqrt(var > 0 ? var : 0);
-	double ru = rint((m + SCALE_Z95 * sigma) / 2);
-	double rl = rint((m - SCALE_Z95 * sigma) / 2) - 1;
+	double ru = rint((m + z * sigma) / 2);
+	double rl = rint((m - z * sigma) / 2) - 1;
 
+	*sd = sigma;
 	if (ru > m - 1)
 		ru = m - 1;
 	if (rl < 0)
@@ -78,12 +80,47 @@ static void sen_interval(const double *s, unsigned int m, unsigned int n, double
 	*hi = s[(unsigned int)ru];
 }
 
+double scale_z(double alpha)
+{
+	double lo = 0, hi = 40, mid;
+	unsigned int i;
+
+	if (!(alpha > 0))
+		return INFINITY;
+	if (alpha >= 1)
+		return 0;
+	/* erfc(z / sqrt 2) falls from 1 at 0: bisect to the last bit */
+	for (i = 0; i < 200 && hi - lo > 0; i++) {
+		mid = (lo + hi) / 2;
+		if (mid == lo || mid == hi)
+			break;
+		if (erfc(mid / sqrt(2.0)) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+double scale_alpha(double z)
+{
+	return z > 0 ? erfc(z / sqrt(2.0)) : 1;
+}
+
 int scale_theil_sen(const double *x, const double *y, unsigned int n, struct scale_fit *f)
+{
+	return scale_theil_sen_z(x, y, n, SCALE_Z95, f);
+}
+
+int scale_theil_sen_z(const double *x, const double *y, unsigned int n, double z,
+		      struct scale_fit *f)
 {
 	size_t m = 0, i, j;
 	double *s, *tmp, tx, ty;
 
 	memset(f, 0, sizeof(*f));
+	if (!(z >= 0) || !isfinite(z))
+		return -EINVAL;
 	if (n > SCALE_MAX_POINTS)
 		return -E2BIG;
 	for (i = 0; i < n; i++)
@@ -106,6 +143,7 @@ int scale_theil_sen(const double *x, const double *y, unsigned int n, struct sca
 		return -EINVAL;
 	}
 	f->n = n;
+	f->z = z;
 	f->pairs = (unsigned int)m;
 	f->slope = scale_median(s, (unsigned int)m);
 	memcpy(tmp, x, n * sizeof(*tmp));
@@ -116,7 +154,7 @@ int scale_theil_sen(const double *x, const double *y, unsigned int n, struct sca
 		f->nx += !i || tmp[i] != tmp[i - 1];
 	memcpy(tmp, y, n * sizeof(*tmp));
 	ty = tie_term(tmp, n);
-	sen_interval(s, (unsigned int)m, n, tx, ty, &f->lo, &f->hi);
+	sen_interval(s, (unsigned int)m, n, tx, ty, z, &f->sigma, &f->lo, &f->hi);
 	f->intercept = intercept(x, y, n, f->slope, tmp);
 	f->icpt_lo = intercept(x, y, n, f->lo, tmp);
 	f->icpt_hi = intercept(x, y, n, f->hi, tmp);

@@ -35,7 +35,8 @@
  *			t over the sizes of the groups of equal x, of equal y
  *			Ru = min(round((N + z sqrt(var)) / 2), N - 1)
  *			Rl = max(round((N - z sqrt(var)) / 2) - 1, 0)
- *			z = 1.959964 (two-sided 95%), round half to even
+ *			z = 1.959964 (two-sided 95%), round half to even;
+ *			scale_theil_sen_z() takes any other z
  *
  * Extrapolation (scale_at()): the line a + b N, and for its interval
  * the two lines whose slopes are the interval's ends, each with its own
@@ -76,7 +77,9 @@ struct scale_fit {
 	unsigned int pairs;		/* slopes: pairs with different x */
 	double x_min, x_max;		/* the range of x */
 	double slope;			/* b: the median pairwise slope */
-	double lo, hi;			/* its 95% interval (Sen) */
+	double z;			/* the interval's normal quantile (SCALE_Z95) */
+	double sigma;			/* sd of Kendall's S, Sen's sqrt(var) */
+	double lo, hi;			/* its interval (Sen), 95% unless z says */
 	double intercept;		/* a: median(y - b x) */
 	double icpt_lo, icpt_hi;	/* median(y - lo x), median(y - hi x) */
 };
@@ -102,6 +105,26 @@ double scale_median(double *v, unsigned int n);
  * x leave no slope; -E2BIG above SCALE_MAX_POINTS; -ENOMEM.
  */
 int scale_theil_sen(const double *x, const double *y, unsigned int n, struct scale_fit *f);
+
+/*
+ * scale_theil_sen_z - scale_theil_sen() with the interval at the two-sided
+ * normal quantile @z (>= 0, finite) for SCALE_Z95: scale_z(alpha) gives
+ * the interval of confidence 1 - alpha, which a battery's multiplicity
+ * correction needs (lib/report/audit.h). Returns as scale_theil_sen(),
+ * and -EINVAL for a @z that is not.
+ */
+int scale_theil_sen_z(const double *x, const double *y, unsigned int n, double z,
+		      struct scale_fit *f);
+
+/*
+ * scale_z - the two-sided normal quantile of @alpha: the z with
+ * P(|Z| > z) = @alpha, to the last bit of erfc() (1.959964 at 0.05).
+ * 0 for @alpha >= 1, INFINITY for @alpha <= 0 or NaN.
+ */
+double scale_z(double alpha);
+
+/* scale_alpha - scale_z()'s inverse: P(|Z| > @z), 1 for @z <= 0. */
+double scale_alpha(double z);
 
 /*
  * scale_at - the fitted line at @at into *@est, and the interval of the

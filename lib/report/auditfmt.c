@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * auditfmt.c - the audit's ranked report, one writer per format over
+ * what lib/report/audit.c found (see auditfmt.h). Entries print in rank
+ * order, the most costly at AUDIT_AT possible CPUs first.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/report/auditfmt.h"
+#include "lib/report/cmpfmt.h"
+#include "lib/report/json.h"
+#include "lib/report/kcidb.h"
+#include "lib/report/meta.h"
+#include "lib/report/textfmt.h"
+
+static int af_status(FILE *f)
+{
+	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+const char *auditfmt_method(enum audit_method m)
+{
+	static const char *const words[] = {
+		"Benjamini-Hochberg (false discovery rate)",
+		"Holm (family-wise error)",
+		"none (each entry alone)",
+	};
+
+	return words[m];
+}
+
+static bool af_cycles(const struct auditfmt *c)
+{
+	return !strcmp(c->unit, "cycles");
+}
+
+/* the side whose cost ranks: B when gating, else A */
+static unsigned int af_last(const struct auditfmt *c)
+{
+	return c->a->nr_sides - 1;
+}
+
+/* "+7.696ns/CPU [+7.366, +7.957]" */
+static const char *af_slope(char *buf, size_t len, const struct auditfmt *c, double b,
+			    double lo, double hi)
+{
+	snprintf(buf, len, "%+.4g%s/CPU [%+.4g, %+.4g]", b, c->unit, lo, hi);
+	return buf;
+}
+
+/* cmpfmt_value() of a value that may be negative: "-2.67us" */
+static const char *af_value(char *buf, size_t len, const struct auditfmt *c, double v)
+{
+	char t[24];
+
+	cmpfmt_value(t, sizeof(t), fabs(v), af_cycles(c));
+	snprintf(buf, len, "%s%s", v < 0 ? "-" : "", t);
+	return buf;
+}
+
+/* "63.70us [60.42us, 66.72us]" */
+static const char *af_at(char *buf, size_t len, const struct auditfmt *c,
+			 const struct audit_side *s)
+{
+	char e[32], l[32], h[32];
+
+	snprintf(buf, len, "%s [%s, %s]", af_value(e, sizeof(e), c, s->at),
+		 af_value(l, sizeof(l), c, s->at_lo), af_value(h, sizeof(h), c, s->at_hi));
+	return buf;
+}
+
+/* "show_stat 81%", or "" when no candidate carries it */
+static const char *af_func(char *buf, size_t len, const struct auditfmt *c,
+			   const struct audit_side *s)
+{
+	if (s->cand < 0)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "%s %.0f%%", c->a->c[s->cand].func, 100 * s->share);
+	return buf;
+}
+
+static const char *af_verdict(const struct audit_side *s)
+{
+	return scale_verdict_names[s->verdict];
+}
+
+/* ---- table ---- */
+
+static void table_head(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	unsigned int k = af_last(c);
+
+	fprintf(f, "# audit of %s: %u entries, %s at q=%g: adjusted level %.4g (intervals at %.4g%%), %s per boot, %u candidate functions timed\n",
+		c->group[k], a->n, auditfmt_method(a->method), a->q, a->level[k],
+		100 * (1 - a->level[k]), c->stat, c->nr_cands);
+	if (a->nr_sides == 2)
+		fprintf(f, "# gate %s -> %s: adjusted level %.4g, threshold %g%s\n", c->group[0],
+			c->group[1], a->diff_level, c->threshold, c->threshold_pct ? "% of A's slope" : c->unit);
+}
+
+static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
+			const struct audit_entry *e)
+{
+	char s[128], at[128], fn[128];
+	unsigned int k = af_last(c);
+	const struct audit_side *sd = &e->s[k];
+
+	fprintf(f, "%2u  %s %s%s", rank, e->name, e->variant, e->control ? " (control)" : "");
+	if (!e->pt[k].n) {
+		fprintf(f, "  %s only\n", c->group[0]);
+		return;
+	}
+	if (e->gated) {
+		const struct scale_fit *fa = &e->s[0].fit;
+
+		fprintf(f, "  %s %s -> %s", c->group[0],
+			af_slope(s, sizeof(s), c, fa->slope, fa->lo, fa->hi), c->group[1]);
+	}
+	fprintf(f, "%s%s  at %d: %s  p=%.2g  %s", e->gated ? " " : "  ",
+		af_slope(s, sizeof(s), c, sd->fit.slope, sd->fit.lo, sd->fit.hi),
+		AUDIT_AT, af_at(at, sizeof(at), c, sd), sd->p, af_verdict(sd));
+	if (e->gated)
+		fprintf(f, "  B-A %s  %s",
+			af_slope(s, sizeof(s), c, e->diff.est, e->diff.lo, e->diff.hi),
+			e->regression ? "regression" : "ok");
+	af_func(fn, sizeof(fn), c, sd);
+	fprintf(f, "%s%s\n", *fn ? "  " : "", fn);
+}
+
+/* the gate's findings in words: the entry, the function, the growth */
+static void table_regressions(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	char s[128], fn[128];
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++) {
+		const struct audit_entry *e = &a->e[a->order[i]];
+
+		if (!e->regression)
+			continue;
+		af_func(fn, sizeof(fn), c, &e->s[1]);
+		fprintf(f, "regression: %s %s grew %s (threshold %.4g%s/CPU) from %s to %s, carried by: %s\n",
+			e->name, e->variant,
+			af_slope(s, sizeof(s), c, e->diff.est, e->diff.lo, e->diff.hi),
+			e->threshold_ns, c->unit, c->group[0], c->group[1],
+			*fn ? fn : "no function timed");
+	}
+}
+
+static int table_write(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	unsigned int i, k = af_last(c), v[3] = { 0 };
+
+	table_head(f, c);
+	for (i = 0; i < a->n; i++) {
+		table_entry(f, c, i + 1, &a->e[a->order[i]]);
+		if (a->e[i].pt[k].n)
+			v[a->e[i].s[k].verdict]++;
+	}
+	if (c->skipped)
+		fprintf(f, "skipped: %s\n", c->skipped);
+	if (a->nr_sides == 2)
+		table_regressions(f, c);
+	fprintf(f, "AUDIT entries=%u grows=%u flat=%u shrinks=%u controls_grow=%u method=%s q=%g level=%.4g stat=%s",
+		a->n, v[SCALE_GROWS], v[SCALE_FLAT], v[SCALE_SHRINKS], a->controls_grow,
+		audit_method_names[a->method], a->q, a->level[k], c->stat);
+	if (a->nr_sides == 1)
+		fprintf(f, " group=%s\n", c->group[0]);
+	else
+		fprintf(f, " A=%s B=%s regressions=%u gate_level=%.4g verdict=%s\n", c->group[0],
+			c->group[1], a->regressions, a->diff_level,
+			a->regressions ? "regression" : "ok");
+	return af_status(f);
+}
+
+/* ---- markdown ---- */
+
+static int md_write(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	unsigned int i, k = af_last(c);
+	char s[128], at[128], fn[128];
+
+	fprintf(f, "**kstats-bench audit of %s** - %u entries, %u grow with possible CPUs; %s at q=%g, adjusted level %.4g\n\n",
+		c->group[k], a->n, a->grows[k], auditfmt_method(a->method), a->q, a->level[k]);
+	fprintf(f, "| rank | entry | slope per possible CPU [%.4g%% CI] | at %d possible CPUs | verdict | carried by |%s\n",
+		100 * (1 - a->level[k]), AUDIT_AT, a->nr_sides == 2 ? " B-A | gate |" : "");
+	fprintf(f, "|--:|:--|--:|--:|:--|:--|%s\n", a->nr_sides == 2 ? "--:|:--|" : "");
+	for (i = 0; i < a->n; i++) {
+		const struct audit_entry *e = &a->e[a->order[i]];
+		const struct audit_side *sd = &e->s[k];
+
+		fprintf(f, "| %u | ", i + 1);
+		tf_md_cell(f, e->name);
+		fputc(' ', f);
+		tf_md_cell(f, e->variant);
+		if (e->control)
+			fputs(" (control)", f);
+		if (!e->pt[k].n) {
+			fprintf(f, " | | | %s only | |%s\n", c->group[0], a->nr_sides == 2 ? " | |" : "");
+			continue;
+		}
+		fprintf(f, " | %s | %s | %s | ",
+			af_slope(s, sizeof(s), c, sd->fit.slope, sd->fit.lo, sd->fit.hi),
+			af_at(at, sizeof(at), c, sd), af_verdict(sd));
+		tf_md_cell(f, af_func(fn, sizeof(fn), c, sd));
+		fputs(" |", f);
+		if (a->nr_sides == 2)
+			fprintf(f, " %s | %s |", e->gated ?
+				af_slope(s, sizeof(s), c, e->diff.est, e->diff.lo, e->diff.hi) : "",
+				!e->gated ? "" : e->regression ? "**regression**" : "ok");
+		fputc('\n', f);
+	}
+	if (c->skipped)
+		fprintf(f, "\nSkipped: %s\n", c->skipped);
+	return af_status(f);
+}
+
+/* ---- csv ---- */
+
+static int csv_write(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	unsigned int i, k;
+
+	fputs("rank,kind,group,workload,variant,control,stat,points,counts,slope,slope_lo,slope_hi,"
+	      "confidence,p,level,verdict,at,at_lo,at_hi,function,share,threshold\n", f);
+	for (i = 0; i < a->n; i++) {
+		const struct audit_entry *e = &a->e[a->order[i]];
+
+		for (k = 0; k < a->nr_sides; k++) {
+			const struct audit_side *sd = &e->s[k];
+
+			if (!e->pt[k].n)
+				continue;
+			fprintf(f, "%u,fit,", i + 1);
+			tf_csv_field(f, c->group[k]);
+			fputc(',', f);
+			tf_csv_field(f, e->name);
+			fputc(',', f);
+			tf_csv_field(f, e->variant);
+			fprintf(f, ",%s,%s,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%.9g,%.9g,%.9g,%s,",
+				e->control ? "yes" : "no", c->stat, sd->fit.n, sd->fit.nx, sd->fit.slope, sd->fit.lo, sd->fit.hi,
+				1 - sd->level, sd->p, sd->level, af_verdict(sd), sd->at, sd->at_lo,
+				sd->at_hi, sd->cand < 0 ? "" : a->c[sd->cand].func);
+			if (sd->cand >= 0)
+				fprintf(f, "%.6g", sd->share);
+			fputs(",\n", f);
+		}
+		if (!e->gated)
+			continue;
+		fprintf(f, "%u,diff,B-A,", i + 1);
+		tf_csv_field(f, e->name);
+		fputc(',', f);
+		tf_csv_field(f, e->variant);
+		fprintf(f, ",%s,%s,,,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,,,,,,%.9g\n",
+			e->control ? "yes" : "no", c->stat,
+			e->diff.est, e->diff.lo, e->diff.hi, 1 - e->diff_level, e->diff_p,
+			e->diff_level, e->regression ? "regression" : "ok", e->threshold_ns);
+	}
+	return af_status(f);
+}
+
+/* ---- json ---- */
+
+static void json_side(struct json *j, const struct auditfmt *c, const struct audit_side *sd,
+		      unsigned int k)
+{
+	json_object_begin(j, NULL);
+	json_string(j, "group", c->group[k]);
+	json_u64(j, "points", sd->fit.n);
+	json_u64(j, "counts", sd->fit.nx);
+	json_double(j, "slope", sd->fit.slope, 9);
+	json_double(j, "slope_lo", sd->fit.lo, 9);
+	json_double(j, "slope_hi", sd->fit.hi, 9);
+	json_double(j, "confidence", 1 - sd->level, 9);
+	json_double(j, "p", sd->p, 9);
+	json_double(j, "level", sd->level, 9);
+	json_string(j, "verdict", af_verdict(sd));
+	json_double(j, "at", sd->at, 3);
+	json_double(j, "at_lo", sd->at_lo, 3);
+	json_double(j, "at_hi", sd->at_hi, 3);
+	json_string(j, "function", sd->cand < 0 ? NULL : c->a->c[sd->cand].func);
+	if (sd->cand >= 0)
+		json_double(j, "share", sd->share, 6);
+	json_object_end(j);
+}
+
+static void json_entry(struct json *j, const struct auditfmt *c, unsigned int rank,
+		       const struct audit_entry *e)
+{
+	unsigned int k;
+
+	json_object_begin(j, NULL);
+	json_u64(j, "rank", rank);
+	json_string(j, "workload", e->name);
+	json_string(j, "variant", e->variant);
+	json_bool(j, "control", e->control);
+	json_array_begin(j, "fits");
+	for (k = 0; k < c->a->nr_sides; k++)
+		if (e->pt[k].n)
+			json_side(j, c, &e->s[k], k);
+	json_array_end(j);
+	if (e->gated) {
+		json_object_begin(j, "difference");
+		json_double(j, "slope_diff", e->diff.est, 9);
+		json_double(j, "lo", e->diff.lo, 9);
+		json_double(j, "hi", e->diff.hi, 9);
+		json_double(j, "p", e->diff_p, 9);
+		json_double(j, "level", e->diff_level, 9);
+		json_double(j, "threshold", e->threshold_ns, 9);
+		json_string(j, "verdict", e->regression ? "regression" : "ok");
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
+static int json_write_audit(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	unsigned int i, k = af_last(c);
+	static struct meta m;
+	struct json j;
+
+	memset(&m, 0, sizeof(m));
+	meta_set(&m, "command", "bench scale --audit");
+	meta_set(&m, "stat", "%s", c->stat);
+	meta_set(&m, "unit", "%s", c->unit);
+	meta_set(&m, "slope_unit", "%s per possible CPU", c->unit);
+	meta_set(&m, "estimator", "theil-sen, sen interval at the adjusted level");
+	meta_set(&m, "multiplicity", "%s", audit_method_names[a->method]);
+	meta_set(&m, "q", "%g", a->q);
+	meta_set(&m, "level", "%.9g", a->level[k]);
+	meta_set(&m, "at", "%d", AUDIT_AT);
+	for (i = 0; i < a->nr_sides; i++)
+		meta_set(&m, i ? "group_b" : "group_a", "%s", c->group[i]);
+	if (c->skipped)
+		meta_set(&m, "skipped", "%s", c->skipped);
+	json_init(&j, f);
+	json_doc_begin(&j, &m);
+	json_array_begin(&j, "entries");
+	for (i = 0; i < a->n; i++)
+		json_entry(&j, c, i + 1, &a->e[a->order[i]]);
+	json_array_end(&j);
+	json_u64(&j, "grows", a->grows[k]);
+	json_u64(&j, "candidates", c->nr_cands);
+	json_u64(&j, "controls_grow", a->controls_grow);
+	json_u64(&j, "regressions", a->regressions);
+	json_string(&j, "verdict", a->regressions ? "regression" : "ok");
+	return json_doc_end(&j) ? -EIO : af_status(f);
+}
+
+/* ---- kcidb: a test per entry, kstats_bench.audit.WORKLOAD.VARIANT ---- */
+
+static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
+{
+	const struct audit *a = c->a;
+	unsigned int i, k = af_last(c);
+	struct kcidb kc;
+
+	kcidb_begin(&kc, f, c->origin ? c->origin : KCIDB_ORIGIN, c->meta);
+	for (i = 0; i < a->n; i++) {
+		const struct audit_entry *e = &a->e[a->order[i]];
+		const struct audit_side *sd = &e->s[k];
+		const char *seg[] = { "kstats_bench", "audit", e->name, e->variant };
+
+		if (!e->pt[k].n)
+			continue;
+		kcidb_test_begin(&kc, seg, 4, a->nr_sides == 1 ? "DONE" :
+				 e->regression ? "FAIL" : "PASS", c->meta);
+		kcidb_number(&kc, sd->at, c->unit);
+		kcidb_misc_begin(&kc, c->meta);
+		kcidb_double(&kc, "rank", i + 1, 0);
+		kcidb_double(&kc, "slope", sd->fit.slope, 9);
+		kcidb_double(&kc, "slope_lo", sd->fit.lo, 9);
+		kcidb_double(&kc, "slope_hi", sd->fit.hi, 9);
+		kcidb_double(&kc, "p", sd->p, 9);
+		kcidb_double(&kc, "level", sd->level, 9);
+		kcidb_double(&kc, "at_possible_cpus", AUDIT_AT, 0);
+		kcidb_string(&kc, "verdict", af_verdict(sd));
+		kcidb_string(&kc, "control", e->control ? "yes" : "no");
+		kcidb_string(&kc, "multiplicity", audit_method_names[a->method]);
+		kcidb_string(&kc, "function", sd->cand < 0 ? NULL : a->c[sd->cand].func);
+		if (sd->cand >= 0)
+			kcidb_double(&kc, "share", sd->share, 6);
+		if (e->gated) {
+			kcidb_double(&kc, "slope_diff", e->diff.est, 9);
+			kcidb_double(&kc, "slope_diff_lo", e->diff.lo, 9);
+			kcidb_double(&kc, "slope_diff_hi", e->diff.hi, 9);
+			kcidb_double(&kc, "threshold", e->threshold_ns, 9);
+		}
+		kcidb_test_end(&kc);
+	}
+	return kcidb_end(&kc);
+}
+
+const struct auditfmt_writer auditfmt_writers[] = {
+	{ "table", table_write },
+	{ "csv", csv_write },
+	{ "json", json_write_audit },
+	{ "markdown", md_write },
+	{ "kcidb", kcidb_write_audit },
+	{ NULL, NULL },
+};
+
+const struct auditfmt_writer *auditfmt_find(const char *name)
+{
+	const struct auditfmt_writer *w;
+
+	for (w = auditfmt_writers; w->name; w++)
+		if (!strcmp(w->name, name))
+			return w;
+	return NULL;
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# needs: python3
+# bench scale on an audit: bench audit's sweep (tests/cli/synth_audit.py
+# writes one: proc-stat grows 1500 ns per possible CPU, 81% of it in
+# show_stat, twelve entries flat, io-uring skipped) ranked by the cost at
+# 8192 possible CPUs, the multiplicity's adjusted level, the attribution,
+# the gate on a plant (mount-tmpfs +40 ns/CPU, alloc_vfsmnt's), the
+# formats and bad input.
+
+load common
+
+setup() {
+	common_setup
+	python3 tests/cli/synth_audit.py "$T/a" stock 1 0
+	python3 tests/cli/synth_audit.py "$T/b" plant 2 1
+	A=("$T"/a/*.csv)
+	B=("$T"/b/*.csv)
+}
+
+@test "audit: ranked by the cost at 8192, BH's level, show_stat carries the read, exit 0" {
+	run --separate-stderr ./bench scale "${A[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[0]}" = "# audit of stock: 14 entries, Benjamini-Hochberg (false discovery rate) at q=0.05: adjusted level 0.003571 (intervals at 99.64%), min per boot, 3 candidate functions timed" ]
+	[ "${lines[1]}" = " 1  proc-stat read  +1501ns/CPU [+1460, +1548]  at 8192: 12.31ms [11.99ms, 12.69ms]  p=0.0019  grows  show_stat 81%" ]
+	[[ "${lines[2]}" == " 2  fork-exec exec  "*"  flat" ]]
+	[[ "${lines[14]}" == "14  syscall-null syscall (control)  "*"  flat" ]]
+	[ "${lines[15]}" = "skipped: io-uring: io_uring_setup: ENOSYS (CONFIG_IO_URING is off)" ]
+	[ "${lines[16]}" = "AUDIT entries=14 grows=1 flat=13 shrinks=0 controls_grow=0 method=bh q=0.05 level=0.003571 stat=min group=stock" ]
+	[ "${#lines[@]}" -eq 17 ]
+}
+
+@test "audit: BH's level is q k/m, Holm's first step q/m, none q" {
+	run ./bench scale --multiplicity holm "${A[@]}"
+	[ "$status" -eq 0 ]
+	# Holm: 0.05/14 for the first, 0.05/13 for the rest
+	[[ "${lines[0]}" == *"Holm (family-wise error) at q=0.05: adjusted level 0.003571 "* ]]
+	[[ "${lines[16]}" == *" grows=1 "*" method=holm "* ]]
+	run ./bench scale --multiplicity none --alpha 0.1 "${A[@]}"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == *"none (each entry alone) at q=0.1: adjusted level 0.1 (intervals at 90%)"* ]]
+	run ./bench scale -f csv --multiplicity holm "${A[@]}"
+	# rank 1's level q/14, rank 2's on: q/13 (Holm stops at the second)
+	[ "$(awk -F, '$1 == 1 { print $15 }' <<<"$output")" = "0.00357143" ]
+	[ "$(awk -F, '$1 == 2 { print $15 }' <<<"$output")" = "0.00384615" ]
+}
+
+@test "audit: the intervals widen with the adjusted level" {
+	run ./bench scale --audit -f csv --multiplicity none "${A[@]}"
+	none_lo=$(awk -F, '$1 == 1 { print $11 }' <<<"$output")
+	run ./bench scale --audit -f csv "${A[@]}"
+	bh_lo=$(awk -F, '$1 == 1 { print $11 }' <<<"$output")
+	[ "$(awk -F, '$1 == 1 { print $13 }' <<<"$output")" = "0.996428571" ]
+	awk -v a="$bh_lo" -v b="$none_lo" 'BEGIN { exit !(a < b) }'
+}
+
+@test "audit: A -- B gates every entry, names the entry, the function and the growth, exit 1" {
+	run --separate-stderr ./bench scale "${A[@]}" -- "${B[@]}"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ -z "$stderr" ]
+	[ "${lines[1]}" = "# gate stock -> plant: adjusted level 0.003571, threshold 5% of A's slope" ]
+	[[ "${lines[4]}" == " 3  mount-tmpfs mount  stock "*"  grows  B-A +35.44ns/CPU [+18.18, +56.81]  regression  alloc_vfsmnt 98%" ]]
+	[ "$(grep -c '  regression' <<<"$output")" -eq 1 ]
+	[ "${lines[17]}" = "regression: mount-tmpfs mount grew +35.44ns/CPU [+18.18, +56.81] (threshold 0.04665ns/CPU) from stock to plant, carried by: alloc_vfsmnt 98%" ]
+	[[ "${lines[18]}" == "AUDIT "*" regressions=1 gate_level=0.003571 verdict=regression" ]]
+	# the same kernel against a copy of itself: nothing
+	mkdir "$T/c" && cp "$T"/a/*.csv "$T/c/"
+	run ./bench scale "${A[@]}" -- "$T"/c/*.csv
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == *" regressions=0 "*"verdict=ok" ]]
+}
+
+@test "audit: a function that cannot be inside the entry carries nothing" {
+	# alloc_vfsmnt is timed under mount-tmpfs only; show_stat grows faster than mount-tmpfs
+	run ./bench scale -f csv "${B[@]}"
+	[ "$(awk -F, '$4 == "mount-tmpfs" { print $20 }' <<<"$output")" = "alloc_vfsmnt" ]
+	[ "$(awk -F, '$4 == "proc-stat" { print $20 }' <<<"$output")" = "show_stat" ]
+	[ "$(awk -F, '$4 == "netns" { print $20 }' <<<"$output")" = "" ]
+}
+
+@test "audit: markdown, json, kcidb; --also; -o" {
+	run ./bench scale -f markdown "${A[@]}" -- "${B[@]}"
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "**kstats-bench audit of plant** - 14 entries, 2 grow with possible CPUs; Benjamini-Hochberg (false discovery rate) at q=0.05, adjusted level 0.007143" ]
+	[[ "$output" == *"| 3 | mount-tmpfs mount | +36.37ns/CPU [+23.31, +52.14] | "*" | grows | alloc\_vfsmnt 98% | +35.44ns/CPU [+18.18, +56.81] | **regression** |"* ]]
+	python3 tests/cli/gfm_tables.py <<<"$output"
+	run ./bench scale -f json "${A[@]}"
+	[ "$status" -eq 0 ]
+	python3 -c 'import json, sys; d = json.load(sys.stdin); e = d["entries"][0]
+assert d["metadata"]["multiplicity"] == "bh" and d["grows"] == 1, d
+assert e["workload"] == "proc-stat" and e["fits"][0]["function"] == "show_stat", e
+assert abs(e["fits"][0]["confidence"] - 0.996428571) < 1e-9' <<<"$output"
+	run ./bench scale -f kcidb "${A[@]}" -- "${B[@]}"
+	[ "$status" -eq 1 ]
+	python3 -c 'import json, sys; d = json.load(sys.stdin); t = d["tests"]
+fail = [x["path"] for x in t if x["status"] == "FAIL"]
+assert fail == ["kstats_bench.audit.mount-tmpfs.mount"], fail
+assert len(t) == 14 and t[0]["misc"]["function"] == "show_stat", t[0]' <<<"$output"
+	run ./bench scale -o "$T/r.txt" --also csv="$T/r.csv" "${A[@]}"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(tail -1 "$T/r.txt")" = "AUDIT entries=14 grows=1 flat=13 shrinks=0 controls_grow=0 method=bh q=0.05 level=0.003571 stat=min group=stock" ]
+	[ "$(head -1 "$T/r.csv" | cut -d, -f1-4)" = "rank,kind,group,workload" ]
+}
+
+@test "audit: bad --multiplicity, --alpha, kcidb without an audit: exit 2, nothing written" {
+	run --separate-stderr ./bench scale --multiplicity fdr "${A[@]}"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"--multiplicity"*"bh, holm, none"* ]]
+	for q in 0 0.6 x; do
+		run --separate-stderr ./bench scale --alpha "$q" "${A[@]}"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[ "$stderr" = "bench scale: --alpha: '$q' is not a level in (0, 0.5] (see 'bench scale --help')" ]
+	done
+	run --separate-stderr ./bench scale -f kcidb -o "$T/k.json" tests/fixtures/scale/stock-p64.csv tests/fixtures/scale/stock-p128.csv
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"-f kcidb needs --audit"* ]]
+	[ ! -e "$T/k.json" ]
+	# only functions, no entry
+	run --separate-stderr ./bench scale --audit "$T"/a/stock-trace-show_stat-p*.csv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench scale: --audit: no entries in the files, only traced functions" ]
+}
+
+@test "audit: a function timed at one count only is left out, with a note" {
+	rm "$T"/a/stock-trace-snmp_fold_field-p128.csv "$T"/a/stock-trace-snmp_fold_field-p255.csv
+	run --separate-stderr ./bench scale "$T"/a/*.csv
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "$(printf 'bench scale: note: stock: snmp_fold_field %s is at possible_cpus 16 only: left out\n' time gap)" ]
+	[[ "${lines[0]}" == *", 2 candidate functions timed" ]]
+	[[ "${lines[1]}" == *"  grows  show_stat 81%" ]]
+}

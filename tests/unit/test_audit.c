@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_audit.c - a battery judged as one family (lib/report/audit.h):
+ * the normal quantile at any level and the interval it widens
+ * (lib/report/scale.h), Benjamini-Hochberg and Holm by hand, p by
+ * inverting the interval, the ranking, and audit_run() on a battery of
+ * a growing entry, a flat one and a candidate function, gated.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "lib/report/audit.h"
+
+#define assert_close(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * (1 + fabs((double)(b))))
+
+/* test_scale.c's sweep: 64..480 possible CPUs, 3 runs each, one preempted */
+static const double gx[] = { 64, 64, 64, 128, 128, 128, 256, 256, 256, 480, 480, 480 };
+static const double gy[] = { 1100, 1180, 1150, 1620, 1590, 9000,
+			     2630, 2700, 2580, 4300, 4410, 4350 };
+/* a function inside it: about 6.25 ns per CPU of its 7.7 */
+static const double cy[] = { 900, 950, 930, 1300, 1280, 1290,
+			     2100, 2180, 2090, 3500, 3560, 3530 };
+/* flat within noise */
+static const double fx[] = { 64, 64, 128, 128, 256, 256, 480, 480 };
+static const double fy[] = { 500, 510, 505, 498, 502, 507, 499, 511 };
+
+/* z at 5%, 1%, its inverse, and the ends */
+static void test_z(void **state)
+{
+	(void)state;
+	assert_close(scale_z(0.05), SCALE_Z95);
+	assert_true(fabs(scale_z(0.01) - 2.5758293035489) < 1e-12);
+	assert_close(scale_alpha(scale_z(0.0125)), 0.0125);
+	assert_close(scale_alpha(SCALE_Z95), 0.05);
+	assert_true(scale_z(1) == 0);
+	assert_true(isinf(scale_z(0)));
+	assert_true(scale_alpha(0) == 1);
+}
+
+/* the interval at 95% is scale_theil_sen()'s; at 99.9% it is wider */
+static void test_level(void **state)
+{
+	struct scale_fit a, b, c;
+
+	(void)state;
+	assert_int_equal(scale_theil_sen(gx, gy, 12, &a), 0);
+	assert_int_equal(scale_theil_sen_z(gx, gy, 12, SCALE_Z95, &b), 0);
+	assert_close(a.lo, b.lo);
+	assert_close(a.hi, b.hi);
+	assert_int_equal(scale_theil_sen_z(gx, gy, 12, scale_z(0.001), &c), 0);
+	assert_close(c.slope, a.slope);
+	assert_true(c.lo < a.lo && c.hi > a.hi);
+	/* var = (12 11 29 - 4 x 3 2 11) / 18 = 198 */
+	assert_close(a.sigma, sqrt(198));
+	assert_int_equal(scale_theil_sen_z(gx, gy, 12, -1, &c), -EINVAL);
+	assert_int_equal(scale_theil_sen_z(gx, gy, 12, NAN, &c), -EINVAL);
+}
+
+/*
+ * By hand, q 0.05, 4 p-values 0.01 0.04 0.03 0.5: BH's steps 0.0125
+ * 0.025 0.0375 0.05 pass at rank 1 only (0.03 > 0.025, 0.04 > 0.0375):
+ * one level, 0.0125. Holm: 0.01 <= 0.05/4 rejected, 0.03 > 0.05/3 kept,
+ * and the rest take 0.05/3.
+ */
+static void test_adjust(void **state)
+{
+	const double p[] = { 0.01, 0.04, 0.03, 0.5 }, all[] = { 0.04, 0.001, 0.02, 0.03 };
+	bool rej[4];
+	double lv[4];
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(audit_adjust(AUDIT_BH, p, 4, 0.05, lv, rej), 0);
+	for (i = 0; i < 4; i++)
+		assert_close(lv[i], 0.0125);
+	assert_true(rej[0] && !rej[1] && !rej[2] && !rej[3]);
+	assert_int_equal(audit_adjust(AUDIT_HOLM, p, 4, 0.05, lv, rej), 0);
+	assert_close(lv[0], 0.0125);
+	assert_close(lv[1], 0.05 / 3);
+	assert_close(lv[2], 0.05 / 3);
+	assert_close(lv[3], 0.05 / 3);
+	assert_true(rej[0] && !rej[1] && !rej[2] && !rej[3]);
+	assert_int_equal(audit_adjust(AUDIT_NONE, p, 4, 0.05, lv, rej), 0);
+	assert_true(rej[0] && rej[1] && rej[2] && !rej[3]);
+	/* BH: 0.04 <= 0.05 at rank 4 carries every one; Holm stops at 0.02 > 0.05/3 */
+	assert_int_equal(audit_adjust(AUDIT_BH, all, 4, 0.05, lv, rej), 0);
+	assert_close(lv[0], 0.05);
+	assert_true(rej[0] && rej[1] && rej[2] && rej[3]);
+	assert_int_equal(audit_adjust(AUDIT_HOLM, all, 4, 0.05, lv, rej), 0);
+	assert_close(lv[1], 0.0125);
+	assert_close(lv[2], 0.05 / 3);
+	assert_true(rej[1] && !rej[0] && !rej[2] && !rej[3]);
+	assert_int_equal(audit_adjust(AUDIT_BH, p, 4, 0, lv, rej), -EINVAL);
+	assert_int_equal(audit_adjust(AUDIT_BH, p, 4, 1, lv, rej), -EINVAL);
+	assert_int_equal(audit_adjust(AUDIT_BH, p, 0, 0.05, lv, rej), 0);
+}
+
+/* p inverts the interval: at confidence 1 - p it just holds the null */
+static void test_p(void **state)
+{
+	struct audit_points g = { gx, gy, 12 }, f = { fx, fy, 8 }, c = { gx, cy, 12 };
+	struct scale_fit in, out;
+	double p;
+
+	(void)state;
+	assert_int_equal(audit_p_fit(&g, 0, &p), 0);
+	assert_true(p > 0.001 && p < 0.01);
+	assert_int_equal(scale_theil_sen_z(gx, gy, 12, scale_z(p) * (1 - 1e-9), &in), 0);
+	assert_int_equal(scale_theil_sen_z(gx, gy, 12, scale_z(p) * 1.01, &out), 0);
+	assert_true(in.lo > 0 && out.lo <= 0);
+	assert_int_equal(audit_p_fit(&f, 0, &p), 0);
+	assert_true(p > 0.5);
+	/* --flat 9 above the whole interval: p 1 */
+	assert_int_equal(audit_p_fit(&g, 9, &p), 0);
+	assert_true(p == 1);
+	assert_int_equal(audit_p_diff(&f, &f, &p), 0);
+	assert_true(p == 1);
+	assert_int_equal(audit_p_diff(&c, &g, &p), 0);
+	assert_true(p < 0.01);
+}
+
+static void test_rank(void **state)
+{
+	const double cost[] = { 5, NAN, 9, 5, -1 };
+	unsigned int o[5];
+
+	(void)state;
+	audit_rank(cost, 5, o);
+	assert_int_equal(o[0], 2);
+	assert_int_equal(o[1], 0);
+	assert_int_equal(o[2], 3);
+	assert_int_equal(o[3], 4);
+	assert_int_equal(o[4], 1);
+}
+
+/*
+ * B grows, with show_stat inside it at 6.25 of its 7.70 ns/CPU (81%);
+ * A grows the other way round, where show_stat cannot be inside it; the
+ * flat entry stays flat on both sides and is no regression; BH over 2
+ * entries, one p small enough: the level is q 1/2.
+ */
+static void test_run(void **state)
+{
+	struct audit_points g = { gx, gy, 12 }, f = { fx, fy, 8 }, c = { gx, cy, 12 };
+	struct audit_entry e[2] = {
+		{ .name = "flat", .variant = "x", .pt = { f, f } },
+		{ .name = "read", .variant = "stat", .pt = { c, g } },
+	};
+	struct audit_cand cd[2] = {
+		{ .func = "show_stat", .pt = { g, c } },
+		{ .func = "elsewhere", .entry = "other", .pt = { g, g } },
+	};
+	struct audit a = { .e = e, .n = 2, .c = cd, .nc = 2, .nr_sides = 2,
+			   .method = AUDIT_BH, .q = 0.05 };
+
+	(void)state;
+	assert_int_equal(audit_run(&a), 0);
+	assert_int_equal(a.order[0], 1);
+	assert_int_equal(a.order[1], 0);
+	assert_int_equal(e[0].s[0].verdict, SCALE_FLAT);
+	assert_int_equal(e[0].s[1].cand, -1);
+	assert_int_equal(e[1].s[1].verdict, SCALE_GROWS);
+	assert_int_equal(a.grows[0], 1);
+	assert_int_equal(a.grows[1], 1);
+	/* one of the two p is <= 0.025, the other above 0.05: level 0.025 */
+	assert_close(a.level[1], 0.025);
+	assert_close(e[1].s[1].fit.z, scale_z(0.025));
+	assert_int_equal(e[1].s[1].cand, 0);
+	assert_true(fabs(e[1].s[1].share - 0.8122) < 1e-4);
+	/* A: show_stat's interval lies above the whole entry's: not inside it */
+	assert_int_equal(e[1].s[0].cand, -1);
+	assert_true(e[1].gated && e[0].gated);
+	assert_true(e[1].diff.est > 0);
+	assert_true(e[1].regression);
+	assert_false(e[0].regression);
+	assert_int_equal(a.regressions, 1);
+	/* a threshold above the growth: no regression */
+	e[1].threshold_ns = 2;
+	audit_free(&a);
+	assert_int_equal(audit_run(&a), 0);
+	assert_int_equal(a.regressions, 0);
+	audit_free(&a);
+	a.q = 1;
+	assert_int_equal(audit_run(&a), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_z),
+		cmocka_unit_test(test_level),
+		cmocka_unit_test(test_adjust),
+		cmocka_unit_test(test_p),
+		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_run),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
