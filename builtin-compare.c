@@ -109,7 +109,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "turbo, SMT, kernel, ...) or the run's configuration\n"
 			 "(workload options, samples, possible CPUs, cache, ...)\n"
 			 "differs between or within the sides; else a warning"),
-		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically\n"
@@ -273,7 +273,7 @@ static int compare_check_testbed(const struct compare_opts *o, struct compare_st
 
 	if (!compare_differs(st, buf, sizeof(buf), o->strict))
 		return 0;
-	if (!o->strict && cmpfmt_writers[o->format].testbed)
+	if (!o->strict && (cmpfmt_writers[o->format].flags & REPORT_TESTBED))
 		return 0;
 	if (o->strict) {
 		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
@@ -399,7 +399,6 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		.origin = o->origin,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
-	unsigned int i;
 	char why[1024];
 	int ret;
 
@@ -409,15 +408,15 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
 	if (!ret && o->format == CMPFMT_TABLE)
 		compare_busy(st);
-	for (i = 0; i < o->also.n && ret != -ENOMEM; i++)
-		ret = cmpfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &f) ?: ret;
+	if (ret == -ENOMEM)
+		outset_abort(&o->also);
+	else
+		ret = outset_write(&o->also, &f, why, sizeof(why));
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	if (ret == -ENOMEM) {
-		outset_abort(&o->also);
+	if (ret == -ENOMEM)
 		return compare_nomem();
-	}
-	if (outset_commit(&o->also, why, sizeof(why))) {
+	if (ret) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 		return EXIT_ENV;
 	}

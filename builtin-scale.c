@@ -4,7 +4,7 @@
  * from a sweep of results files, one per possible-CPU count. Every run
  * of every file is a point (the file's possible_cpus, the run's figure
  * as bench compare takes it); lib/report/scale.h fits the line and gates the
- * slope of B against A. The reports are in builtin-scale-fmt.c.
+ * slope of B against A. The reports are lib/report/scalefmt.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,12 +17,24 @@
 #include <string.h>
 
 #include "bench.h"
-#include "builtin-scale.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/meta.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
+#include "lib/report/scalefmt.h"
+
+struct scale_opts {
+	enum cmp_stat stat;		/* --stat: each run's figure */
+	double flat;			/* --flat, ns per CPU, >= 0 */
+	struct scale_threshold threshold; /* --threshold: NS or N% */
+	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
+	unsigned int nr_at;		/* how many */
+	int format;			/* --format, an index of scalefmt_writers[] */
+	const char *output;		/* -o FILE, NULL: stdout */
+	struct outset also;		/* --also FMT=FILE */
+};
 
 /* the largest count --at takes and a file may say: NR_CPUS's Kconfig maximum */
 #define SCALE_MAX_CPUS	8192
@@ -138,7 +150,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			 "A -- B: a slope difference counts above NS ns per\n"
 			 "possible CPU, or N% of |A's slope| (default "
 			 BENCH_STR(CMP_THRESHOLD_PCT) "%)"),
-		OPT_ENUM_TABLE('f', "format", &o->format, scale_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, scalefmt_writers, "FMT",
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
 			   "write the report to FILE (- stdout), replaced whole"),
@@ -441,22 +453,13 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 }
 
 /* every --also report, then each committed: 0, -errno, one line said */
-static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
+static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 {
 	char why[PATH_MAX + 128];
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	for (i = 0; i < o->also.n && !ret; i++)
-		ret = scale_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, o, r);
-	if (ret) {
-		outset_abort(&o->also);
-		if (ret != -ENOMEM)
-			fprintf(stderr, "%s: --also: %s\n", bench_prog, strerror(-ret));
-		return ret;
-	}
-	ret = outset_commit(&o->also, why, sizeof(why));
-	if (ret)
+	ret = outset_write(&o->also, sf, why, sizeof(why));
+	if (ret && ret != -ENOMEM)
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 	return ret;
 }
@@ -464,6 +467,10 @@ static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
 /* the report on stdout or into -o's file, then --also's; 0 or EXIT_ENV */
 static int scale_write(struct scale_opts *o, const struct scale_report *r)
 {
+	const struct scalefmt sf = {
+		.r = r, .stat = o->stat, .flat = o->flat, .threshold = o->threshold,
+		.at = o->at, .nr_at = o->nr_at,
+	};
 	struct outfile out;
 	FILE *f = stdout;
 	int ret;
@@ -477,7 +484,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 		f = out.f;
 	}
-	ret = scale_writers[o->format].write(f, o, r);
+	ret = scalefmt_writers[o->format].write(f, &sf);
 	if (o->output) {
 		if (ret)
 			outfile_abort(&out);
@@ -491,7 +498,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 	}
 	if (!ret)
-		ret = scale_write_also(o, r);
+		ret = scale_write_also(o, &sf);
 	else
 		outset_abort(&o->also);
 	if (ret == -ENOMEM)
@@ -507,7 +514,7 @@ int cmd_scale(int argc, char **argv)
 		/* the busy-runner study (docs/measurements.md): narrowest, and moved least */
 		.stat = CMP_STAT_MIN,
 		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
-		.also = OUTSET_INIT(scale_writers),
+		.also = OUTSET_INIT(scalefmt_writers),
 	};
 	char why[PATH_MAX + 128];
 	struct scale_report r = { 0 };
