@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "build/version.h"	/* BENCH_GIT, written by the Makefile */
 #include "lib/report/csv.h"
+#include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/iopath.h"
 #include "lib/report/kcidb.h"
@@ -402,29 +403,19 @@ int bench_inputs_once(char *const *in, unsigned int nin)
 				why);
 }
 
-int bench_load_csv(const char *path, struct results **r)
+int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
+		    struct results **r)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	struct csv_error err;
-	int ret;
+	char why[PATH_MAX + 512];
+	int ret = fileset_read(fs, path, group, r, why, sizeof(why));
 
-	*r = NULL;
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, strerror(errno));
-		return EXIT_USAGE;
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		return ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
 	}
-	ret = csv_read(f, r, &err);
-	if (f != stdin)
-		fclose(f);
-	if (!ret)
-		return EXIT_DONE;
-	if (ret != -EINVAL)
-		snprintf(err.why, sizeof(err.why), "%s", strerror(-ret));
-	if (err.line)
-		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog, path, err.line, err.why);
-	else
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
-	return EXIT_USAGE;
+	if (fileset_partial(*r))
+		fprintf(stderr, "%s: " FILESET_PARTIAL_WARNING "\n", bench_prog, path);
+	return EXIT_DONE;
 }
 
 int bench_wait(const struct bench_wait *w)

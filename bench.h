@@ -109,6 +109,7 @@ int bench_testbed(struct testbed *tb);
  */
 int bench_finish_stdout(void);
 
+struct fileset;
 struct outfile;
 struct outset;
 struct results;
@@ -176,10 +177,14 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct
 		 const struct results *r);
 
 /*
- * bench_load_csv - read the CSV @path ("-": stdin) into a new set *@r.
- * EXIT_DONE, or EXIT_USAGE after one line naming the file and line.
+ * bench_load_file - fileset_read() the results file @path ("-": stdin)
+ * into a new set *@r, checked by @fs's rules and counted in its group
+ * @group (lib/report/fileset.h), with the one warning of a partial file
+ * on stderr. EXIT_DONE; EXIT_USAGE after one line naming the file and
+ * line, or the two files a rule sets apart; EXIT_ENV (no memory).
  */
-int bench_load_csv(const char *path, struct results **r);
+int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
+		    struct results **r);
 
 /*
  * What a command waits on while it measures (the engine's workers, a

@@ -214,28 +214,6 @@ static int file_possible(const struct results *set, const char *path, unsigned i
 	return 0;
 }
 
-/* the files' unit against the first file's; 0 or EXIT_USAGE */
-static int file_unit(struct scale_report *r, const struct results *set, const char *path)
-{
-	const char *u = meta_get(&set->meta, "unit"), *part = meta_get(&set->meta, "partial");
-
-	if (!u)
-		u = "ns";
-	if (part && !strcmp(part, "yes"))
-		fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-			bench_prog, path);
-	if (!r->unit_path) {
-		snprintf(r->unit, sizeof(r->unit), "%s", u);
-		r->unit_path = path;
-		return 0;
-	}
-	if (!strcmp(u, r->unit))
-		return 0;
-	fprintf(stderr, "%s: %s is in %s, %s in %s: one slope needs one unit\n", bench_prog,
-		r->unit_path, r->unit, path, u);
-	return EXIT_USAGE;
-}
-
 /* the group's name: the vm_name its files share, else @dflt */
 static void group_name(struct scale_group *g, const char *dflt)
 {
@@ -256,26 +234,25 @@ static void group_name(struct scale_group *g, const char *dflt)
  * fitted on them all, and min per run (the default) is what a
  * neighbour moves least. Nothing when no file recorded it.
  */
-static void group_note_busy(const struct scale_group *g)
+static void group_note_busy(const struct scale_group *g, const struct busy_count *bc)
 {
-	struct busy_count bc = { 0 };
 	const char *what = "runs";
 	char line[160];
 	unsigned int i;
 
-	for (i = 0; i < g->n; i++) {
-		busy_count(&g->set[i]->meta, &bc);
+	for (i = 0; i < g->n; i++)
 		if (meta_get(&g->set[i]->meta, "vm_boots"))
 			what = "boots";
-	}
-	if (!bc.files)
+	if (!bc->files)
 		return;
-	busy_line(&bc, what, line, sizeof(line));
+	busy_line(bc, what, line, sizeof(line));
 	fprintf(stderr, "%s: %s: %s\n", bench_prog, g->name, line);
 }
 
-static int group_load(struct scale_report *r, struct scale_group *g, const char *dflt)
+/* group @k's files into r->fs: both groups measure alike */
+static int group_load(struct scale_report *r, unsigned int k, const char *dflt)
 {
+	struct scale_group *g = &r->g[k];
 	unsigned int i;
 	int ret;
 
@@ -284,16 +261,15 @@ static int group_load(struct scale_report *r, struct scale_group *g, const char 
 	if (!g->set || !g->possible)
 		return scale_nomem();
 	for (i = 0; i < g->n; i++) {
-		ret = bench_load_csv(g->path[i], &g->set[i]);
+		ret = bench_load_file(&r->fs, g->path[i], k, &g->set[i]);
 		if (!ret)
 			ret = file_possible(g->set[i], g->path[i], &g->possible[i]);
-		if (!ret)
-			ret = file_unit(r, g->set[i], g->path[i]);
 		if (ret)
 			return ret;
 	}
+	snprintf(r->unit, sizeof(r->unit), "%s", r->fs.unit);
 	group_name(g, dflt);
-	group_note_busy(g);
+	group_note_busy(g, &r->fs.busy[k]);
 	return 0;
 }
 
@@ -421,7 +397,7 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 	int ret = 0;
 
 	for (k = 0; k < r->nr_groups && !ret; k++)
-		ret = group_load(r, &r->g[k], k ? "B" : "A");
+		ret = group_load(r, k, k ? "B" : "A");
 	if (ret)
 		return ret;
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outset.h"
@@ -157,6 +158,7 @@ int cmd_show(int argc, char **argv)
 		.run = RESULTS_RUN_ALL, .format = FORMAT_TABLE, .also = OUTSET_INIT(formats),
 	};
 	struct results *r, *one = NULL;
+	struct fileset fs = { 0 };
 	int ret;
 
 	ret = show_parse(argc, argv, &o);
@@ -165,7 +167,7 @@ int cmd_show(int argc, char **argv)
 	ret = bench_outputs(argv + optind, 1, NULL, &o.also) ?: bench_open_also(&o.also);
 	if (ret)
 		return ret;
-	ret = bench_load_csv(argv[optind], &r);
+	ret = bench_load_file(&fs, argv[optind], 0, &r);
 	if (ret) {
 		outset_abort(&o.also);
 		return ret;

@@ -18,6 +18,7 @@
 
 #include "bench.h"
 #include "lib/report/compare.h"
+#include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outset.h"
@@ -290,22 +291,21 @@ static int trend_hist_err(int ret, const char *why)
  */
 static int trend_read(const struct trend_opts *o, struct hist *h)
 {
+	struct fileset fs = { 0 };
 	struct results *cf;
 	char why[1024];
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < h->nf && !ret; i++) {
-		ret = bench_load_csv(h->f[i].path, &cf);
+		ret = bench_load_file(&fs, h->f[i].path, 0, &cf);
 		if (ret)
 			return ret;
 		ret = hist_read(h, i, cf, o->stat, why, sizeof(why));
 		results_free(cf);
-		if (h->f[i].partial)
-			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-				bench_prog, h->f[i].path);
 		ret = trend_hist_err(ret, why);
 	}
+	h->busy = fs.busy[0];
 	if (!ret && !h->ns) {
 		fprintf(stderr, "%s: no series in %u files\n", bench_prog, h->nf);
 		return EXIT_USAGE;

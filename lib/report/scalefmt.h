@@ -34,6 +34,7 @@
 #include <stdbool.h>
 
 #include "lib/report/compare.h"
+#include "lib/report/fileset.h"
 #include "lib/report/scale.h"
 #include "lib/report/writer.h"
 
@@ -84,7 +85,7 @@ struct scale_report {
 	struct scale_row *row;		/* [n] series in order of first appearance */
 	unsigned int n;			/* series */
 	char unit[16];			/* ns or cycles, every file's */
-	const char *unit_path;		/* the first file, that set it */
+	struct fileset fs;		/* the files' rules, each group's contention */
 };
 
 /* the whole report: what was computed and the settings it was computed with */
