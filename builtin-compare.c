@@ -342,25 +342,6 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
  * Actions an ::error annotation per regression on stderr (the runner
  * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
-/*
- * the table's last lines: how many runs of each side the host's cpu
- * pressure disturbed (lib/report/busy.h); none when no file recorded it
- */
-static void compare_busy(const struct compare_state *st)
-{
-	static const char *const name[2] = { "before", "after" };
-	const struct busy_count *bc = st->fs.busy;
-	char line[128];
-	unsigned int k;
-
-	if (!bc[0].files && !bc[1].files)
-		return;
-	for (k = 0; k < 2; k++) {
-		busy_line(&bc[k], "runs", line, sizeof(line));
-		printf("%s: %s\n", name[k], line);
-	}
-}
-
 static int compare_report(struct compare_opts *o, const struct compare_state *st,
 			  const struct cmp_series *c)
 {
@@ -371,7 +352,7 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		.path = { (const char *const *)st->side[0].path,
 			  (const char *const *)st->side[1].path },
 		.meta = { &st->side[0].set[0]->meta, &st->side[1].set[0]->meta },
-		.origin = o->origin,
+		.origin = o->origin, .busy = st->fs.busy,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
 	char why[1024];
@@ -381,8 +362,6 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
 			bench_prog, st->warn);
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
-	if (!ret && o->format == CMPFMT_TABLE)
-		compare_busy(st);
 	if (ret == -ENOMEM)
 		outset_abort(&o->also);
 	else

@@ -12,6 +12,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
+#include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/lkp.h"
@@ -193,6 +194,9 @@ static void cf_testbed_lines(FILE *f, const struct cmpfmt *c)
 	}
 }
 
+/* the sides, as the reports name them */
+static const char *const cf_sides[2] = { "before", "after" };
+
 static int cf_table(FILE *f, const void *model)
 {
 	const struct cmpfmt *c = model;
@@ -213,6 +217,8 @@ static int cf_table(FILE *f, const void *model)
 	fprintf(f, "COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
 		c->n, reg, cmpfmt_count(c, CMP_IMPROVEMENT), c->stat, c->alpha, c->threshold_pct,
 		reg ? "regression" : "ok", c->scaled ? "scaled" : "raw");
+	if (c->busy)
+		fileset_busy_lines(f, c->busy, cf_sides, 2, "runs", "");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -377,6 +383,8 @@ static int cf_json(FILE *f, const void *model)
 	json_u64(&j, "improvements", cmpfmt_count(c, CMP_IMPROVEMENT));
 	json_string(&j, "verdict", reg ? "regression" : "ok");
 	cf_json_diff(&j, c);
+	if (c->busy)
+		fileset_busy_json(&j, c->busy, cf_sides, 2);
 	return json_doc_end(&j) ? -EIO : 0;
 }
 
@@ -435,6 +443,10 @@ static int cf_markdown(FILE *f, const void *model)
 	for (i = 0; i < c->n; i++)
 		cf_md_row(f, c, &c->s[i]);
 	cf_md_diff(f, c);
+	if (c->busy && fileset_busy_recorded(c->busy, 2)) {
+		fputc('\n', f);
+		fileset_busy_lines(f, c->busy, cf_sides, 2, "runs", "- ");
+	}
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -29,6 +29,12 @@
  *	lkp			0-day's two-column table, bench's verdict beside
  *				each row (lib/report/lkp.h)
  *
+ * Where the files recorded the host's cpu pressure (c->busy,
+ * lib/report/fileset.h), table ends with a "before: N of M runs
+ * disturbed ..." line per side, markdown with the same lines as a list,
+ * and json has "runs_disturbed": { "before": { "runs": M, "disturbed": N },
+ * "after": ... }.
+ *
  * and cmpfmt_annotations(), GitHub Actions' ::error workflow command per
  * regression (::warning for a testbed that differs).
  *
@@ -87,6 +93,7 @@
 #include "lib/report/compare.h"
 #include "lib/report/writer.h"
 
+struct busy_count;
 struct meta;
 struct tb_diff;
 
@@ -106,6 +113,7 @@ struct cmpfmt {
 	const char *const *path[2];	/* each side's file names; NULL: "file N" */
 	const struct meta *meta[2];	/* each side's first file's metadata, or NULL */
 	const char *origin;		/* kcidb: the CI system's name; NULL: KCIDB_ORIGIN */
+	const struct busy_count *busy;	/* [2] each side's runs the host disturbed, or NULL */
 };
 
 /*

@@ -9,6 +9,7 @@
 
 #include "lib/report/csv.h"
 #include "lib/report/fileset.h"
+#include "lib/report/json.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
 
@@ -89,4 +90,45 @@ int fileset_read(struct fileset *fs, const char *path, unsigned int group, struc
 		*r = NULL;
 	}
 	return ret;
+}
+
+bool fileset_busy_recorded(const struct busy_count *bc, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (bc[k].files)
+			return true;
+	return false;
+}
+
+void fileset_busy_lines(FILE *f, const struct busy_count *bc, const char *const *name,
+			unsigned int n, const char *what, const char *lead)
+{
+	char line[160];
+	unsigned int k;
+
+	if (!fileset_busy_recorded(bc, n))
+		return;
+	for (k = 0; k < n; k++) {
+		busy_line(&bc[k], what, line, sizeof(line));
+		fprintf(f, "%s%s: %s\n", lead, name[k], line);
+	}
+}
+
+void fileset_busy_json(struct json *j, const struct busy_count *bc, const char *const *name,
+		       unsigned int n)
+{
+	unsigned int k;
+
+	if (!fileset_busy_recorded(bc, n))
+		return;
+	json_object_begin(j, "runs_disturbed");
+	for (k = 0; k < n; k++) {
+		json_object_begin(j, name[k]);
+		json_u64(j, "runs", bc[k].runs);
+		json_u64(j, "disturbed", bc[k].disturbed);
+		json_object_end(j);
+	}
+	json_object_end(j);
 }

@@ -50,6 +50,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "lib/report/busy.h"
 
@@ -99,5 +100,24 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
  */
 int fileset_read(struct fileset *fs, const char *path, unsigned int group, struct results **r,
 		 char *why, size_t len);
+
+/*
+ * How the reports carry the contention, every format alike, for @n
+ * groups @bc[] named @name[] ("before", "after"; a scale group's name),
+ * and nothing at all when no group recorded a run:
+ *
+ * fileset_busy_recorded - a group of @bc[@n] recorded a run.
+ * fileset_busy_lines - per group "NAME: N of M runs disturbed (psi cpu
+ * some > 40% of the window)" (busy_line(), @what "runs" or "boots"),
+ * each line after @lead ("" for a table, "- " for a markdown list).
+ * fileset_busy_json - "runs_disturbed": { "NAME": { "runs": M,
+ * "disturbed": N }, ... } into the open object of @j.
+ */
+struct json;
+bool fileset_busy_recorded(const struct busy_count *bc, unsigned int n);
+void fileset_busy_lines(FILE *f, const struct busy_count *bc, const char *const *name,
+			unsigned int n, const char *what, const char *lead);
+void fileset_busy_json(struct json *j, const struct busy_count *bc, const char *const *name,
+		       unsigned int n);
 
 #endif /* KSB_FILESET_H */

@@ -13,6 +13,7 @@
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/csv.h"
+#include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
@@ -204,6 +205,16 @@ static void fmt_busy(FILE *f, const struct results *r)
 	fprintf(f, "%s\n", line);
 }
 
+/* json's count of the same runs, "runs_disturbed": { "file": ... }, when recorded */
+static void fmt_busy_json(struct json *j, const struct results *r)
+{
+	static const char *const name[1] = { "file" };
+	struct busy_count bc = { 0 };
+
+	if (!busy_count(&r->meta, &bc))
+		fileset_busy_json(j, &bc, name, 1);
+}
+
 /* the report of table and bars; @bars picks the printer */
 static int fmt_report(FILE *f, const struct results *r, bool bars)
 {
@@ -292,6 +303,7 @@ static int fmt_json(FILE *f, const void *model)
 		json_write_series(&j, &r->s[order[i]], fmt_meta(r, "unit", "ns"));
 	json_array_end(&j);
 	free(order);
+	fmt_busy_json(&j, r);
 	return json_doc_end(&j);
 }
 

@@ -10,6 +10,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
+#include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
@@ -254,8 +255,30 @@ static void json_diff(struct json *j, const struct scale_row *row)
 	json_object_end(j);
 }
 
+/* the groups' names, for the disturbed runs (lib/report/fileset.h) */
+static void sf_groups(const struct scale_report *r, const char **name)
+{
+	unsigned int k;
+
+	for (k = 0; k < r->nr_groups; k++)
+		name[k] = r->g[k].name;
+}
+
+/* markdown's closing list of each group's disturbed runs, when recorded */
+static void sf_md_busy(FILE *f, const struct scale_report *r)
+{
+	const char *name[2];
+
+	if (!fileset_busy_recorded(r->fs.busy, r->nr_groups))
+		return;
+	sf_groups(r, name);
+	fputc('\n', f);
+	fileset_busy_lines(f, r->fs.busy, name, r->nr_groups, "runs", "- ");
+}
+
 static int sf_json(FILE *f, const void *model)
 {
+	const char *name[2];
 	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	static struct meta m;
@@ -290,6 +313,8 @@ static int sf_json(FILE *f, const void *model)
 	json_u64(&j, "grows", t.verdict[SCALE_GROWS]);
 	json_u64(&j, "regressions", t.regressions);
 	json_string(&j, "verdict", t.regressions ? "regression" : "ok");
+	sf_groups(r, name);
+	fileset_busy_json(&j, r->fs.busy, name, r->nr_groups);
 	return json_doc_end(&j) ? -EIO : report_status(f);
 }
 
@@ -327,8 +352,10 @@ static int sf_markdown(FILE *f, const void *model)
 				cmpfmt_value(a, sizeof(a), fit->intercept, sf_cycles(r)), fit->n,
 				fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
 		}
-	if (!t.gated)
+	if (!t.gated) {
+		sf_md_busy(f, r);
 		return report_status(f);
+	}
 	fprintf(f, "\n| series | B-A slope [95%% CI] | threshold | verdict |\n|:--|--:|--:|:--|\n");
 	for (i = 0; i < r->n; i++) {
 		const struct scale_row *row = &r->row[i];
@@ -344,6 +371,7 @@ static int sf_markdown(FILE *f, const void *model)
 			sf_threshold(th, sizeof(th), o, r, row),
 			row->regression ? "**regression**" : "ok");
 	}
+	sf_md_busy(f, r);
 	return report_status(f);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/report/cmpfmt.h"
+#include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
@@ -429,6 +430,9 @@ static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct 
 	json_object_end(j);
 }
 
+/* the one group of the history's files, for the disturbed runs (fileset.h) */
+static const char *const tfm_files[1] = { "history" };
+
 static int tfm_json(FILE *f, const void *model)
 {
 	const struct trendfmt *t = model;
@@ -468,6 +472,7 @@ static int tfm_json(FILE *f, const void *model)
 	json_u64(&j, "improvements", n.improvements);
 	json_u64(&j, "failing", n.failing);
 	json_string(&j, "verdict", n.failing ? "regression" : "ok");
+	fileset_busy_json(&j, &h->busy, tfm_files, 1);
 	return json_doc_end(&j) ? -EIO : 0;
 }
 
@@ -506,6 +511,10 @@ static int tfm_markdown(FILE *f, const void *model)
 		if (h->paired)
 			fprintf(f, "; theta %.2f", s->theta);
 		fputs(" |\n", f);
+	}
+	if (fileset_busy_recorded(&h->busy, 1)) {
+		fputc('\n', f);
+		fileset_busy_lines(f, &h->busy, tfm_files, 1, "runs", "- ");
 	}
 	return ferror(f) ? -EIO : 0;
 }

@@ -23,6 +23,7 @@
 #include "kstats_hist.h"
 #include "lib/report/csv.h"
 #include "lib/report/fileset.h"
+#include "lib/report/json.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
 
@@ -154,6 +155,36 @@ static void test_partial(void **state)
 		"warning: %s was interrupted (partial: yes): its last run may hold fewer samples");
 }
 
+/* what fileset_busy_lines() or, @json, fileset_busy_json() write of @bc[2] (static) */
+static const char *busy_text(const struct busy_count *bc, bool json)
+{
+	static const char *const name[2] = { "a", "b" };
+	static char out[512];
+	char *buf = NULL, *p, *q;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	assert_non_null(f);
+	if (json) {
+		json_init(&j, f);
+		json_object_begin(&j, NULL);
+		fileset_busy_json(&j, bc, name, 2);
+		json_object_end(&j);
+		json_finish(&j);
+	} else {
+		fileset_busy_lines(f, bc, name, 2, "runs", "- ");
+	}
+	fclose(f);
+	/* json: the spacing left out, so the test reads as one line */
+	for (p = buf, q = out; *p && q < out + sizeof(out) - 1; p++)
+		if (!json || (*p != ' ' && *p != '\n'))
+			*q++ = *p;
+	*q = '\0';
+	free(buf);
+	return out;
+}
+
 /* contention: each group's runs summed by busy.h's rule; none recorded adds nothing */
 static void test_busy(void **state)
 {
@@ -173,6 +204,17 @@ static void test_busy(void **state)
 	assert_int_equal(fs.busy[1].disturbed, 1);
 	busy_line(&fs.busy[0], "runs", line, sizeof(line));
 	assert_string_equal(line, "1 of 2 runs disturbed (psi cpu some > 40% of the window)");
+	/* what the reports print of it: lines after a lead, a json object */
+	assert_true(fileset_busy_recorded(fs.busy, 2));
+	assert_string_equal(busy_text(fs.busy, false),
+		"- a: 1 of 2 runs disturbed (psi cpu some > 40% of the window)\n"
+		"- b: 1 of 1 runs disturbed (psi cpu some > 40% of the window)\n");
+	assert_string_equal(busy_text(fs.busy, true),
+		"{\"runs_disturbed\":{\"a\":{\"runs\":2,\"disturbed\":1},\"b\":{\"runs\":1,\"disturbed\":1}}}");
+	memset(&fs, 0, sizeof(fs));
+	assert_false(fileset_busy_recorded(fs.busy, 2));
+	assert_string_equal(busy_text(fs.busy, false), "");
+	assert_string_equal(busy_text(fs.busy, true), "{}");
 }
 
 /* a file that does not open or parse: named, with its line */
