@@ -587,6 +587,7 @@ static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struc
 	for (i = 0; i < s->nr_cp; i++)
 		tfm_kcidb_cp(k, t, s, &s->cp[i]);
 	json_array_end(&k->j);
+	fileset_busy_json(&k->j, &t->h->busy, tfm_files, 1);
 	kcidb_test_end(k);
 }
 

@@ -215,11 +215,15 @@ variants() {
 	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"before":{"runs":0,"disturbed":0},"after":{"runs":5,"disturbed":2}}' ]
 	run --separate-stderr ./bench compare -f markdown "$T/a.csv" -- "$T/b.csv"
 	[ "${lines[-1]}" = "- after: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
+	run --separate-stderr ./bench compare -f kcidb "$T/a.csv" -- "$T/b.csv"
+	[ "$(jq -c '.tests[0].misc.runs_disturbed.after' <<<"$output")" = '{"runs":5,"disturbed":2}' ]
 	# trend reads through the same loader: its history's count
 	run --separate-stderr ./bench trend -f json "$T/a.csv" "$T/b.csv"
 	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"history":{"runs":5,"disturbed":2}}' ]
 	run --separate-stderr ./bench trend -f markdown "$T/a.csv" "$T/b.csv"
 	[ "${lines[-1]}" = "- history: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
+	run --separate-stderr ./bench trend -f kcidb "$T/a.csv" "$T/b.csv"
+	[ "$(jq -c '.tests[0].misc.runs_disturbed' <<<"$output")" = '{"history":{"runs":5,"disturbed":2}}' ]
 	# files that recorded nothing: no field at all
 	sed -i '/^# psi_cpu_some_pct: /d' "$T/b.csv"
 	run --separate-stderr ./bench compare -f json "$T/a.csv" -- "$T/b.csv"
