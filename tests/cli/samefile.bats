@@ -125,13 +125,17 @@ unchanged() {
 	run ./bench run -q -n 64 -o "$T/r.csv" --also "table:old=$T/old.txt" \
 		--also "table:new=$T/new.txt" --also "json=$T/r.json" --also "csv=$T/r2.csv"
 	[ "$status" -eq 0 ]
-	./bench show -v old "$T/r.csv" | cmp - "$T/old.txt"
-	./bench show -v new "$T/r.csv" | cmp - "$T/new.txt"
+	./bench show -v old "$T/r.csv" >"$T/s-old.txt"
+	cmp "$T/s-old.txt" "$T/old.txt"
+	./bench show -v new "$T/r.csv" >"$T/s-new.txt"
+	cmp "$T/s-new.txt" "$T/new.txt"
 	cmp "$T/r.csv" "$T/r2.csv"
-	./bench show -f json "$T/r.csv" | cmp - "$T/r.json"
+	./bench show -f json "$T/r.csv" >"$T/s.json"
+	cmp "$T/s.json" "$T/r.json"
 	# show writes the same reports again from the file
 	./bench show --also "kstats=$T/k1" "$T/r.csv" >/dev/null
-	./bench show -f kstats "$T/r.csv" | cmp - "$T/k1"
+	./bench show -f kstats "$T/r.csv" >"$T/k2"
+	cmp "$T/k1" "$T/k2"
 	# a variant the results lack: exit 2 after measuring, -o and --also as they were
 	cp "$T/r.csv" "$T/keep.csv"
 	bad "the results have no variant nope" run -q -n 16 -o "$T/r.csv" --also "table:nope=$T/n.txt"
