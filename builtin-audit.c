@@ -33,6 +33,7 @@
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/samples.h"
 #include "lib/report/testbed.h"
@@ -59,6 +60,7 @@ static struct audit_global {
 	bool dry_run;			/* --dry-run */
 	int format;			/* -f */
 	const char *output;		/* -o */
+	struct outset also;		/* --also FMT=FILE */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
 
@@ -116,10 +118,11 @@ static const struct opt audit_opts[] = {
 		   "worker CPUs, numactl syntax (default: the first\nallowed CPU alone)"),
 	OPT_FLAG(0, "dry-run", &ag.dry_run,
 		 "print this boot's order and each entry's line and\nsamples; run nothing"),
-	OPT_ENUM_TABLE('f', "format", &ag.format, formats, "FMT", "what goes to stdout:"),
+	OPT_FORMAT('f', "format", &ag.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &ag.output, "FILE",
 		   "also write the CSV to FILE (replaced whole); - is\n"
 		   "stdout, and then the report goes to stderr"),
+	OPT_ALSO(&ag.also),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
@@ -127,6 +130,14 @@ static const struct opt audit_opts[] = {
 	OPT_FLAG('q', "quiet", &ag.quiet, "no progress on stderr"),
 	OPT_END()
 };
+
+int cmd_audit_check(int argc, char **argv, char *why, size_t len)
+{
+	const struct opt *tab[] = { audit_opts, NULL };
+	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+
+	return bench_check_parse(&p, argc, argv, why, len);
+}
 
 /* ---- the battery and the boot ---- */
 
@@ -217,6 +228,7 @@ static void audit_leave(void *priv)
 {
 	(void)priv;
 	outfile_abort(&ag.out);
+	outset_abort(&ag.also);
 }
 
 static void audit_progress(void *priv)
@@ -542,7 +554,7 @@ static int audit_run(void)
 		ret = bench_refused("no entry of the battery could run here (each one's reason is above)");
 	if (!ret) {
 		audit_meta(&res->meta);
-		ret = bench_report(&ag.out, ag.output, (unsigned int)ag.format, res);
+		ret = bench_report(&ag.out, ag.output, (unsigned int)ag.format, &ag.also, res);
 	}
 	if (!ret && ag.signo)
 		ret = 128 + ag.signo;
@@ -562,6 +574,7 @@ int cmd_audit(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	memset(&ag, 0, sizeof(ag));
 	ag.format = FORMAT_TABLE;
+	ag.also = (struct outset)OUTSET_INIT(formats);
 	bench_cmdline(ag.cmdline, sizeof(ag.cmdline), argc, argv);
 	ret = bench_options(&p, audit_head, audit_tail, argc, argv);
 	if (ret)
@@ -571,13 +584,11 @@ int cmd_audit(int argc, char **argv)
 		battery_order(ag.b.n, (unsigned int)ag.boot, ag.order);
 	if (!ret && ag.dry_run)
 		ret = audit_dry_run();
-	else if (!ret && ag.output && (ret = outfile_open(&ag.out, ag.output))) {
-		bench_err("--output: %s: %s", ag.output, strerror(-ret));
-		ret = EXIT_USAGE;
-	} else if (!ret) {
-		ret = bench_testbed(&ag.tb) ?: audit_run();
-	}
+	else if (!ret)
+		ret = bench_open_outputs(NULL, 0, &ag.out, ag.output, &ag.also) ?:
+		      bench_testbed(&ag.tb) ?: audit_run();
 	outfile_abort(&ag.out);
+	outset_abort(&ag.also);
 	topo_fini(&ag.topo);
 	battery_free(&ag.b);
 	return ret;

@@ -18,6 +18,7 @@
 #include "lib/report/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
+#include "lib/report/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/results.h"
 #include "lib/report/testbed.h"
@@ -56,6 +57,7 @@ struct compare_side {
 struct compare_state {
 	struct compare_side side[2];	/* BEFORE, AFTER */
 	struct cmp_side cs[2];		/* the same sets, as lib/report/compare.h reads them */
+	struct fileset fs;		/* both sides' rules, each side's contention */
 	const struct results_series **list; /* [n] the series, cmp_list_series() */
 	unsigned int n;			/* series */
 	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
@@ -109,7 +111,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "turbo, SMT, kernel, ...) or the run's configuration\n"
 			 "(workload options, samples, possible CPUs, cache, ...)\n"
 			 "differs between or within the sides; else a warning"),
-		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically\n"
@@ -167,10 +169,10 @@ static void compare_state_free(struct compare_state *st)
 	st->list = NULL;
 }
 
-/* read every file of @s; the files must measure the same way as @ref */
-static int compare_load(struct compare_side *s, const struct results **ref,
-			const char **ref_path)
+/* read every file of side @k (0 BEFORE, 1 AFTER) into st->fs: both sides measure alike */
+static int compare_load(struct compare_state *st, unsigned int k)
 {
+	struct compare_side *s = &st->side[k];
 	unsigned int i;
 	int ret;
 
@@ -178,33 +180,9 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 	if (!s->set)
 		return compare_nomem();
 	for (i = 0; i < s->n; i++) {
-		const char *u, *ru;
-
-		ret = bench_load_csv(s->path[i], &s->set[i]);
+		ret = bench_load_file(&st->fs, s->path[i], k, &s->set[i]);
 		if (ret)
 			return ret;
-		u = meta_get(&s->set[i]->meta, "partial");
-		if (u && !strcmp(u, "yes"))
-			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-				bench_prog, s->path[i]);
-		if (!*ref) {
-			*ref = s->set[i];
-			*ref_path = s->path[i];
-			continue;
-		}
-		if (s->set[i]->frac_bits != (*ref)->frac_bits) {
-			fprintf(stderr, "%s: %s has frac_bits %u, %s has %u: buckets differ\n",
-				bench_prog, *ref_path, (*ref)->frac_bits, s->path[i],
-				s->set[i]->frac_bits);
-			return EXIT_USAGE;
-		}
-		u = meta_get(&s->set[i]->meta, "unit");
-		ru = meta_get(&(*ref)->meta, "unit");
-		if (u && ru && strcmp(u, ru)) {
-			fprintf(stderr, "%s: %s is in %s, %s in %s\n", bench_prog,
-				*ref_path, ru, s->path[i], u);
-			return EXIT_USAGE;
-		}
 	}
 	return 0;
 }
@@ -273,7 +251,7 @@ static int compare_check_testbed(const struct compare_opts *o, struct compare_st
 
 	if (!compare_differs(st, buf, sizeof(buf), o->strict))
 		return 0;
-	if (!o->strict && cmpfmt_writers[o->format].testbed)
+	if (!o->strict && (cmpfmt_writers[o->format].flags & REPORT_TESTBED))
 		return 0;
 	if (o->strict) {
 		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
@@ -364,28 +342,6 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
  * Actions an ::error annotation per regression on stderr (the runner
  * reads both streams; stdout may be a report file). 0 or EXIT_ENV.
  */
-/*
- * the table's last lines: how many runs of each side the host's cpu
- * pressure disturbed (lib/report/busy.h); none when no file recorded it
- */
-static void compare_busy(const struct compare_state *st)
-{
-	static const char *const name[2] = { "before", "after" };
-	struct busy_count bc[2] = { { 0 }, { 0 } };
-	char line[128];
-	unsigned int k, i;
-
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < st->side[k].n; i++)
-			busy_count(&st->side[k].set[i]->meta, &bc[k]);
-	if (!bc[0].files && !bc[1].files)
-		return;
-	for (k = 0; k < 2; k++) {
-		busy_line(&bc[k], "runs", line, sizeof(line));
-		printf("%s: %s\n", name[k], line);
-	}
-}
-
 static int compare_report(struct compare_opts *o, const struct compare_state *st,
 			  const struct cmp_series *c)
 {
@@ -396,10 +352,9 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		.path = { (const char *const *)st->side[0].path,
 			  (const char *const *)st->side[1].path },
 		.meta = { &st->side[0].set[0]->meta, &st->side[1].set[0]->meta },
-		.origin = o->origin,
+		.origin = o->origin, .busy = st->fs.busy,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
-	unsigned int i;
 	char why[1024];
 	int ret;
 
@@ -407,17 +362,15 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
 			bench_prog, st->warn);
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
-	if (!ret && o->format == CMPFMT_TABLE)
-		compare_busy(st);
-	for (i = 0; i < o->also.n && ret != -ENOMEM; i++)
-		ret = cmpfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &f) ?: ret;
+	if (ret == -ENOMEM)
+		outset_abort(&o->also);
+	else
+		ret = outset_write(&o->also, &f, why, sizeof(why));
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	if (ret == -ENOMEM) {
-		outset_abort(&o->also);
+	if (ret == -ENOMEM)
 		return compare_nomem();
-	}
-	if (outset_commit(&o->also, why, sizeof(why))) {
+	if (ret) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 		return EXIT_ENV;
 	}
@@ -447,14 +400,12 @@ static int compare_all(struct compare_opts *o, const struct compare_state *st)
 /* read and check the files, then the gate; the exit code */
 static int compare_run(struct compare_opts *o, struct compare_state *st)
 {
-	const struct results *ref = NULL;
-	const char *ref_path = NULL;
 	unsigned int k;
 	int ret;
 
-	ret = compare_load(&st->side[0], &ref, &ref_path);
+	ret = compare_load(st, 0);
 	if (!ret)
-		ret = compare_load(&st->side[1], &ref, &ref_path);
+		ret = compare_load(st, 1);
 	if (!ret)
 		ret = compare_testbed(st);
 	if (!ret)
@@ -469,9 +420,7 @@ static int compare_run(struct compare_opts *o, struct compare_state *st)
 	st->list = cmp_list_series(st->cs, &st->n);
 	if (!st->list && errno)
 		return compare_nomem();
-	st->unit = meta_get(&ref->meta, "unit");
-	if (!st->unit)
-		st->unit = "ns";
+	st->unit = st->fs.unit;
 	ret = compare_check_runs(st);
 	if (!ret)
 		ret = compare_decide_ref(o, st);

@@ -137,8 +137,7 @@ bool scale_audit_files(const struct scale_report *r)
 	return false;
 }
 
-static int audit_build(const struct scale_opts *o, struct scale_report *r,
-		       struct scale_audit *sa)
+static int audit_build(struct scale_report *r, struct scale_audit *sa)
 {
 	unsigned int i, k, npt = 0;
 	double *buf;
@@ -152,7 +151,7 @@ static int audit_build(const struct scale_opts *o, struct scale_report *r,
 	if (!sa->e || !sa->c || !buf)
 		return -ENOMEM;
 	sa->a = (struct audit){ .e = sa->e, .c = sa->c, .nr_sides = r->nr_groups,
-				.method = o->method, .q = o->q, .flat = o->flat };
+				.method = sa->a.method, .q = sa->a.q, .flat = sa->a.flat };
 	for (i = 0; i < r->n; i++) {
 		const struct scale_row *row = &r->row[i];
 		bool traced = row_traced(row_file(r, row));
@@ -183,7 +182,7 @@ static int audit_build(const struct scale_opts *o, struct scale_report *r,
 	return 0;
 }
 
-int scale_audit_compute(const struct scale_opts *o, struct scale_report *r)
+int scale_audit_compute(struct scale_report *r, int method, double q, double flat)
 {
 	struct scale_audit *sa = calloc(1, sizeof(*sa));
 	int ret;
@@ -191,7 +190,10 @@ int scale_audit_compute(const struct scale_opts *o, struct scale_report *r)
 	if (!sa)
 		return -ENOMEM;
 	r->audit = sa;
-	ret = audit_build(o, r, sa);
+	sa->a.method = method;
+	sa->a.q = q;
+	sa->a.flat = flat;
+	ret = audit_build(r, sa);
 	if (ret)
 		return ret;
 	if (!sa->a.n) {
@@ -202,28 +204,51 @@ int scale_audit_compute(const struct scale_opts *o, struct scale_report *r)
 	return audit_run(&sa->a);
 }
 
-int scale_audit_write(FILE *f, const struct scale_opts *o, const struct scale_report *r,
-		      int fmt)
+/* the audit's format @name of the report sf, or scale's own row @fmt */
+static int audit_emit(FILE *f, const struct scalefmt *sf, const char *name, int fmt)
 {
+	const struct scale_report *r = sf->r;
 	const struct scale_audit *sa = r->audit;
-	const struct auditfmt_writer *w = auditfmt_find(scale_writers[fmt].name);
+	const struct auditfmt_writer *w = auditfmt_find(name);
 	struct auditfmt c = {
 		.a = &sa->a,
 		.group = { r->g[0].name, r->g[1].name },
 		.unit = r->unit,
-		.stat = cmp_stat_names[o->stat],
-		.threshold = o->threshold.v,
-		.threshold_pct = o->threshold.pct,
+		.stat = cmp_stat_names[sf->stat],
+		.threshold = sf->threshold.v,
+		.threshold_pct = sf->threshold.pct,
 		.meta = &r->g[r->nr_groups - 1].set[0]->meta,
-		.origin = o->origin,
+		.origin = sf->origin,
 		.skipped = *sa->skipped ? sa->skipped : NULL,
 		.nr_cands = sa->a.nc,
 	};
 
 	if (!w)
-		return scale_writers[fmt].write(f, o, r);
+		return scalefmt_writers[fmt].write(f, sf);
 	return w->write(f, &c);
 }
+
+/* one writer per row of scalefmt_writers[], FMT its index there */
+#define AUDIT_WRITER(fn, name, fmt) \
+	static int fn(FILE *f, const void *model) { return audit_emit(f, model, name, fmt); }
+AUDIT_WRITER(aw_table, "table", 0)
+AUDIT_WRITER(aw_csv, "csv", 1)
+AUDIT_WRITER(aw_points, "points", 2)
+AUDIT_WRITER(aw_json, "json", 3)
+AUDIT_WRITER(aw_markdown, "markdown", 4)
+AUDIT_WRITER(aw_sweep, "sweep", 5)
+AUDIT_WRITER(aw_kcidb, "kcidb", 6)
+
+const struct report_writer scale_audit_writers[] = {
+	{ "table", "the entries ranked by their cost at 8192", aw_table, 0 },
+	{ "csv", "a row per entry", aw_csv, 0 },
+	{ "points", "every point, every digit: what run.sh plots", aw_points, 0 },
+	{ "json", "one kstats-bench JSON document", aw_json, REPORT_JSON },
+	{ "markdown", "GitHub tables: a PR comment", aw_markdown, 0 },
+	{ "sweep", "a row per file: mean, p50, p99 (run.sh sweep)", aw_sweep, 0 },
+	{ "kcidb", "a KCIDB test per entry", aw_kcidb, REPORT_JSON },
+	{ NULL, NULL, NULL, 0 },
+};
 
 bool scale_audit_regression(const struct scale_report *r)
 {

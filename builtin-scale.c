@@ -4,7 +4,7 @@
  * from a sweep of results files, one per possible-CPU count. Every run
  * of every file is a point (the file's possible_cpus, the run's figure
  * as bench compare takes it); lib/report/scale.h fits the line and gates the
- * slope of B against A. The reports are in builtin-scale-fmt.c.
+ * slope of B against A. The reports are lib/report/scalefmt.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,7 +24,24 @@
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
+#include "lib/report/scalefmt.h"
+
+struct scale_opts {
+	enum cmp_stat stat;		/* --stat: each run's figure */
+	double flat;			/* --flat, ns per CPU, >= 0 */
+	struct scale_threshold threshold; /* --threshold: NS or N% */
+	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
+	unsigned int nr_at;		/* how many */
+	int format;			/* --format, an index of scalefmt_writers[] */
+	const char *output;		/* -o FILE, NULL: stdout */
+	struct outset also;		/* --also FMT=FILE */
+	bool audit;			/* --audit, or bench audit's files: a battery */
+	int method;			/* --multiplicity, enum audit_method */
+	double q;			/* --alpha, the family's level */
+	const char *origin;		/* --origin, for -f kcidb */
+};
 
 /* the largest count --at takes and a file may say: NR_CPUS's Kconfig maximum */
 #define SCALE_MAX_CPUS	8192
@@ -172,7 +189,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 		OPT_CALL(0, "alpha", &o->q, scale_alpha_opt, "Q",
 			 "--audit: the family's level, in (0, 0.5]\n"
 			 "(default 0.05)"),
-		OPT_ENUM_TABLE('f', "format", &o->format, scale_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, scalefmt_writers, "FMT",
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
 			   "write the report to FILE (- stdout), replaced whole"),
@@ -237,28 +254,6 @@ static int file_possible(const struct results *set, const char *path, unsigned i
 	return 0;
 }
 
-/* the files' unit against the first file's; 0 or EXIT_USAGE */
-static int file_unit(struct scale_report *r, const struct results *set, const char *path)
-{
-	const char *u = meta_get(&set->meta, "unit"), *part = meta_get(&set->meta, "partial");
-
-	if (!u)
-		u = "ns";
-	if (part && !strcmp(part, "yes"))
-		fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-			bench_prog, path);
-	if (!r->unit_path) {
-		snprintf(r->unit, sizeof(r->unit), "%s", u);
-		r->unit_path = path;
-		return 0;
-	}
-	if (!strcmp(u, r->unit))
-		return 0;
-	fprintf(stderr, "%s: %s is in %s, %s in %s: one slope needs one unit\n", bench_prog,
-		r->unit_path, r->unit, path, u);
-	return EXIT_USAGE;
-}
-
 /* the group's name: the vm_name its files share, else @dflt */
 static void group_name(struct scale_group *g, const char *dflt)
 {
@@ -279,26 +274,25 @@ static void group_name(struct scale_group *g, const char *dflt)
  * fitted on them all, and min per run (the default) is what a
  * neighbour moves least. Nothing when no file recorded it.
  */
-static void group_note_busy(const struct scale_group *g)
+static void group_note_busy(const struct scale_group *g, const struct busy_count *bc)
 {
-	struct busy_count bc = { 0 };
 	const char *what = "runs";
 	char line[160];
 	unsigned int i;
 
-	for (i = 0; i < g->n; i++) {
-		busy_count(&g->set[i]->meta, &bc);
+	for (i = 0; i < g->n; i++)
 		if (meta_get(&g->set[i]->meta, "vm_boots"))
 			what = "boots";
-	}
-	if (!bc.files)
+	if (!bc->files)
 		return;
-	busy_line(&bc, what, line, sizeof(line));
+	busy_line(bc, what, line, sizeof(line));
 	fprintf(stderr, "%s: %s: %s\n", bench_prog, g->name, line);
 }
 
-static int group_load(struct scale_report *r, struct scale_group *g, const char *dflt)
+/* group @k's files into r->fs: both groups measure alike */
+static int group_load(struct scale_report *r, unsigned int k, const char *dflt)
 {
+	struct scale_group *g = &r->g[k];
 	unsigned int i;
 	int ret;
 
@@ -307,16 +301,15 @@ static int group_load(struct scale_report *r, struct scale_group *g, const char 
 	if (!g->set || !g->possible)
 		return scale_nomem();
 	for (i = 0; i < g->n; i++) {
-		ret = bench_load_csv(g->path[i], &g->set[i]);
+		ret = bench_load_file(&r->fs, g->path[i], k, &g->set[i]);
 		if (!ret)
 			ret = file_possible(g->set[i], g->path[i], &g->possible[i]);
-		if (!ret)
-			ret = file_unit(r, g->set[i], g->path[i]);
 		if (ret)
 			return ret;
 	}
+	snprintf(r->unit, sizeof(r->unit), "%s", r->fs.unit);
 	group_name(g, dflt);
-	group_note_busy(g);
+	group_note_busy(g, &r->fs.busy[k]);
 	return 0;
 }
 
@@ -414,7 +407,7 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		if (series_points(o, &r->g[k], row->workload, row->variant, f))
 			return scale_nomem();
 		f->has = f->npt > 0;
-		if (f->has && o->audit && f->npt && series_one_count(f)) {
+		if (f->has && o->audit && series_one_count(f)) {
 			/* an entry skipped, or a function untimed, at every count but one */
 			fprintf(stderr, "%s: note: %s: %s %s is at possible_cpus %g only: left out\n",
 				bench_prog, r->g[k].name, row->workload, row->variant, f->pt[0].x);
@@ -462,7 +455,7 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	int ret = 0;
 
 	for (k = 0; k < r->nr_groups && !ret; k++)
-		ret = group_load(r, &r->g[k], k ? "B" : "A");
+		ret = group_load(r, k, k ? "B" : "A");
 	if (ret)
 		return ret;
 	/* bench audit's files are a battery whether --audit is given or not */
@@ -496,46 +489,30 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	return ret;
 }
 
-/* format @fmt of the report, the audit's with --audit */
-static int scale_emit(FILE *f, const struct scale_opts *o, const struct scale_report *r, int fmt)
-{
-	if (o->audit)
-		return scale_audit_write(f, o, r, fmt);
-	return scale_writers[fmt].write(f, o, r);
-}
-
 /* -f kcidb and --also kcidb=FILE need --audit; 0 or -1 after one line */
 static int scale_check_formats(const struct scale_opts *o)
 {
 	unsigned int i;
-	int bad = o->audit ? -1 : scale_writers[o->format].write ? -1 : o->format;
+	int bad = o->audit || scalefmt_writers[o->format].write ? -1 : o->format;
 
 	for (i = 0; bad < 0 && !o->audit && i < o->also.n; i++)
-		if (!scale_writers[o->also.a[i].fmt].write)
+		if (!scalefmt_writers[o->also.a[i].fmt].write)
 			bad = o->also.a[i].fmt;
 	if (bad < 0)
 		return 0;
-	bench_err("-f %s needs --audit: it reports a battery's entries", scale_writers[bad].name);
+	bench_err("-f %s needs --audit: it reports a battery's entries",
+		  scalefmt_writers[bad].name);
 	return -1;
 }
 
 /* every --also report, then each committed: 0, -errno, one line said */
-static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
+static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 {
 	char why[PATH_MAX + 128];
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	for (i = 0; i < o->also.n && !ret; i++)
-		ret = scale_emit(o->also.a[i].o.f, o, r, o->also.a[i].fmt);
-	if (ret) {
-		outset_abort(&o->also);
-		if (ret != -ENOMEM)
-			fprintf(stderr, "%s: --also: %s\n", bench_prog, strerror(-ret));
-		return ret;
-	}
-	ret = outset_commit(&o->also, why, sizeof(why));
-	if (ret)
+	ret = outset_write(&o->also, sf, why, sizeof(why));
+	if (ret && ret != -ENOMEM)
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 	return ret;
 }
@@ -543,6 +520,12 @@ static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
 /* the report on stdout or into -o's file, then --also's; 0 or EXIT_ENV */
 static int scale_write(struct scale_opts *o, const struct scale_report *r)
 {
+	const struct scalefmt sf = {
+		.r = r, .stat = o->stat, .flat = o->flat, .threshold = o->threshold,
+		.at = o->at, .nr_at = o->nr_at, .origin = o->origin,
+	};
+	/* an audit's writers: the rows of scalefmt_writers[], in its order */
+	const struct report_writer *t = o->audit ? scale_audit_writers : scalefmt_writers;
 	struct outfile out;
 	FILE *f = stdout;
 	int ret;
@@ -556,7 +539,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 		f = out.f;
 	}
-	ret = scale_emit(f, o, r, o->format);
+	ret = t[o->format].write(f, &sf);
 	if (o->output) {
 		if (ret)
 			outfile_abort(&out);
@@ -569,8 +552,9 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 			return EXIT_ENV;
 		}
 	}
+	o->also.t = t;
 	if (!ret)
-		ret = scale_write_also(o, r);
+		ret = scale_write_also(o, &sf);
 	else
 		outset_abort(&o->also);
 	if (ret == -ENOMEM)
@@ -586,7 +570,7 @@ int cmd_scale(int argc, char **argv)
 		/* the busy-runner study (docs/measurements.md): narrowest, and moved least */
 		.stat = CMP_STAT_MIN,
 		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
-		.also = OUTSET_INIT(scale_writers),
+		.also = OUTSET_INIT(scalefmt_writers),
 		.method = AUDIT_BH,
 		.q = 0.05,
 	};
@@ -615,7 +599,7 @@ int cmd_scale(int argc, char **argv)
 	if (!ret && scale_check_formats(&o))
 		ret = EXIT_USAGE;
 	if (!ret && o.audit) {
-		ret = scale_audit_compute(&o, &r);
+		ret = scale_audit_compute(&r, o.method, o.q, o.flat);
 		if (ret == -ENOMEM)
 			ret = scale_nomem();
 		else if (ret < 0)

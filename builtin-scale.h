@@ -1,117 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * builtin-scale.h - what bench scale computes (builtin-scale.c) and its
- * reports print (builtin-scale-fmt.c): the groups of files, every point,
- * every series' fit per group, and the gate on the slope difference.
+ * builtin-scale.h - what builtin-scale.c and builtin-scale-audit.c
+ * share: bench scale's audit of a battery's sweep. The report's
+ * structure and scale's own writers are lib/report/scalefmt.h's.
  */
 #ifndef KSB_BUILTIN_SCALE_H
 #define KSB_BUILTIN_SCALE_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
-#include "lib/report/audit.h"
-#include "lib/report/compare.h"
-#include "lib/report/outset.h"
-#include "lib/report/scale.h"
-
-/* --at counts at most */
-#define SCALE_MAX_AT	16
-
-struct scale_opts {
-	enum cmp_stat stat;		/* --stat: each run's figure */
-	double flat;			/* --flat, ns per CPU, >= 0 */
-	struct scale_threshold threshold; /* --threshold: NS or N% */
-	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
-	unsigned int nr_at;		/* how many */
-	int format;			/* --format, an index of scale_writers[] */
-	const char *output;		/* -o FILE, NULL: stdout */
-	struct outset also;		/* --also FMT=FILE */
-	bool audit;			/* --audit: a battery, ranked */
-	int method;			/* --multiplicity, enum audit_method */
-	double q;			/* --alpha, the family's level */
-	const char *origin;		/* --origin, for -f kcidb */
-};
-
-/* the files before or after "--" */
-struct scale_group {
-	char **path;			/* [n] as given */
-	struct results **set;		/* [n] read */
-	unsigned int *possible;		/* [n] each file's possible_cpus */
-	unsigned int n;			/* files */
-	char name[64];			/* their shared vm_name, else "A" or "B" */
-};
-
-/* one run of one file */
-struct scale_point {
-	unsigned int file;		/* index in its group */
-	unsigned int run;		/* in that file, 1-based */
-	double x;			/* the file's possible CPUs */
-	double y;			/* the run's figure (--stat) */
-};
-
-/* a series in one group: its points and their fit */
-struct scale_fitted {
-	bool has;			/* the group has the series */
-	struct scale_point *pt;		/* [npt] file after file, run after run */
-	unsigned int npt, cap;		/* in use, allocated */
-	struct scale_fit fit;		/* lib/report/scale.h's */
-};
-
-/* one (workload, variant) over the groups */
-struct scale_row {
-	const char *workload;		/* points into a set */
-	const char *variant;		/* same */
-	struct scale_fitted side[2];	/* per group */
-	bool gated;			/* on both sides: a difference */
-	struct scale_diff diff;		/* B's slope less A's */
-	double threshold_ns;		/* --threshold in ns per CPU for this series */
-	bool regression;		/* scale_regression() */
-};
-
-struct scale_report {
-	struct scale_group g[2];	/* A, and B after "--" */
-	unsigned int nr_groups;		/* 1 or 2 */
-	struct scale_row *row;		/* [n] series in order of first appearance */
-	unsigned int n;			/* series */
-	char unit[16];			/* ns or cycles, every file's */
-	const char *unit_path;		/* the first file, that set it */
-	struct scale_audit *audit;	/* --audit's, builtin-scale-audit.c */
-};
-
-struct scale_writer {
-	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
-	const char *help;		/* its --help line (second, likewise) */
-	/* the report on @f: 0, -EIO when a write failed, -ENOMEM */
-	int (*write)(FILE *f, const struct scale_opts *o, const struct scale_report *r);
-};
+#include "lib/report/scalefmt.h"
+#include "lib/report/writer.h"
 
 /*
- * table (the default), csv, points, json, markdown, kcidb (--audit only:
- * its write is NULL); a NULL name ends it
+ * scale_audit_writers - an audit's writers, row for row
+ * scalefmt_writers[] (its format index picks one here), each model a
+ * const struct scalefmt whose report holds r->audit: the ranked table,
+ * csv, json, markdown and kcidb of the battery; points and sweep are
+ * scale's own.
  */
-extern const struct scale_writer scale_writers[];
+extern const struct report_writer scale_audit_writers[];
 
 /*
- * scale_audit_compute - --audit: @r's series as one battery into
- * r->audit (lib/report/audit.h): trace files' "time" series are the
- * candidates, every other series an entry. 0, -ENOMEM, -EINVAL, or
- * EXIT_USAGE after one line.
+ * scale_audit_compute - @r's series as one battery into r->audit
+ * (lib/report/audit.h), judged by @method (enum audit_method) at the
+ * family's level @q, a slope up to @flat ns per CPU flat: trace files'
+ * "time" series are the candidates, every other series an entry.
+ * Returns 0, -ENOMEM, -EINVAL, or EXIT_USAGE after one line.
  */
-int scale_audit_compute(const struct scale_opts *o, struct scale_report *r);
-
-/*
- * scale_audit_write - the ranked report in format @fmt (an index of
- * scale_writers[]) on @f; points, which the audit has none of its own,
- * is scale's. As a scale_writer's write.
- */
-int scale_audit_write(FILE *f, const struct scale_opts *o, const struct scale_report *r,
-		      int fmt);
+int scale_audit_compute(struct scale_report *r, int method, double q, double flat);
 
 /* scale_audit_files - a file of @r is bench audit's (audit_battery metadata). */
 bool scale_audit_files(const struct scale_report *r);
 
-/* scale_audit_regression - --audit's gate found an entry that grew. */
+/* scale_audit_regression - the audit's gate found an entry that grew. */
 bool scale_audit_regression(const struct scale_report *r);
 
 /* scale_audit_free - r->audit, NULL after. */

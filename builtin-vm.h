@@ -16,6 +16,7 @@
 #include "lib/kernel/kimage.h"
 #include "lib/report/outfile.h"
 #include "lib/kernel/runs.h"
+#include "lib/report/outset.h"
 #include "lib/kernel/sha256.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/vm.h"
@@ -99,6 +100,7 @@ struct bv_global {
 	struct vm_extra extra[BV_MAX_FILES]; /* the same, for vm_initramfs() */
 	unsigned int nr_file;		/* used */
 	int format;			/* -f, an index of formats[] */
+	struct outset also;		/* --also FMT=FILE: what stdout gets, again */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
 

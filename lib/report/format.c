@@ -13,6 +13,7 @@
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/csv.h"
+#include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
@@ -204,6 +205,16 @@ static void fmt_busy(FILE *f, const struct results *r)
 	fprintf(f, "%s\n", line);
 }
 
+/* json's count of the same runs, "runs_disturbed": { "file": ... }, when recorded */
+static void fmt_busy_json(struct json *j, const struct results *r)
+{
+	static const char *const name[1] = { "file" };
+	struct busy_count bc = { 0 };
+
+	if (!busy_count(&r->meta, &bc))
+		fileset_busy_json(j, &bc, name, 1);
+}
+
 /* the report of table and bars; @bars picks the printer */
 static int fmt_report(FILE *f, const struct results *r, bool bars)
 {
@@ -231,20 +242,23 @@ static int fmt_report(FILE *f, const struct results *r, bool bars)
 	return fmt_status(f);
 }
 
-static int fmt_table(FILE *f, const struct results *r)
+static int fmt_table(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	return fmt_report(f, r, false);
 }
 
-static int fmt_bars(FILE *f, const struct results *r)
+static int fmt_bars(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	return fmt_report(f, r, true);
 }
 
 /* ---- kstats ---- */
 
-static int fmt_kstats(FILE *f, const struct results *r)
+static int fmt_kstats(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	const struct results_series *m, *s;
 	unsigned int i, k;
 
@@ -269,8 +283,14 @@ static int fmt_kstats(FILE *f, const struct results *r)
 
 /* ---- csv, json ---- */
 
-static int fmt_json(FILE *f, const struct results *r)
+static int fmt_csv(FILE *f, const void *model)
 {
+	return csv_write(f, model);
+}
+
+static int fmt_json(FILE *f, const void *model)
+{
+	const struct results *r = model;
 	unsigned int *order = results_order(r), i;
 	struct json j;
 
@@ -283,6 +303,7 @@ static int fmt_json(FILE *f, const struct results *r)
 		json_write_series(&j, &r->s[order[i]], fmt_meta(r, "unit", "ns"));
 	json_array_end(&j);
 	free(order);
+	fmt_busy_json(&j, r);
 	return json_doc_end(&j);
 }
 
@@ -306,8 +327,9 @@ static void fmt_kcidb_test(struct kcidb *k, const struct results *r,
 }
 
 /* KCIDB: per merged series (or the one series of a pick) its statistics */
-static int fmt_kcidb(FILE *f, const struct results *r)
+static int fmt_kcidb(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	const char *origin = fmt_meta(r, KCIDB_META_ORIGIN, KCIDB_ORIGIN);
 	struct kcidb k;
 	unsigned int i;
@@ -335,14 +357,14 @@ static int fmt_kcidb(FILE *f, const struct results *r)
 /* ---- the table ---- */
 
 /* name, one --help line (at most 40 columns: it follows the option's column) */
-const struct format formats[] = {
-	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table, false },
-	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats, false },
-	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", csv_write, false },
-	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, false },
-	{ "json", "the JSON document (man kstats-bench)", fmt_json, true },
-	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, true },
-	{ NULL, NULL, NULL, false },
+const struct report_writer formats[] = {
+	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table, 0 },
+	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats, 0 },
+	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", fmt_csv, 0 },
+	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, 0 },
+	{ "json", "the JSON document (man kstats-bench)", fmt_json, REPORT_JSON },
+	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, REPORT_JSON },
+	{ NULL, NULL, NULL, 0 },
 };
 
 int format_write(FILE *f, unsigned int idx, const struct results *r)

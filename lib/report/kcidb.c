@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/report/cmpfmt.h"
+#include "lib/report/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/options.h"
@@ -288,6 +289,9 @@ static void kc_differs(struct kcidb *k, const struct cmpfmt *c)
 	json_object_end(&k->j);
 }
 
+/* the sides, as the runs_disturbed object names them (lib/report/fileset.h) */
+static const char *const kc_sides[2] = { "before", "after" };
+
 /* one series' gate: PASS or FAIL, and why in misc */
 static void kc_gate(struct kcidb *k, const struct cmpfmt *c, const struct cmp_series *s,
 		    const struct meta *m)
@@ -320,6 +324,8 @@ static void kc_gate(struct kcidb *k, const struct cmpfmt *c, const struct cmp_se
 	json_string(&k->j, "reference", c->scaled ? "scaled" : "raw");
 	kcidb_string(k, "before_commit", before);
 	kc_differs(k, c);
+	if (c->busy)
+		fileset_busy_json(&k->j, c->busy, kc_sides, 2);
 	kcidb_test_end(k);
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/report/cmpfmt.h"
+#include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
@@ -223,8 +224,9 @@ static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 	fputc('\n', f);
 }
 
-static int tfm_table(FILE *f, const struct trendfmt *t)
+static int tfm_table(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
@@ -298,8 +300,9 @@ static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct hist_seri
 	return 0;
 }
 
-static int tfm_csv(FILE *f, const struct trendfmt *t)
+static int tfm_csv(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	unsigned int k, i;
 
@@ -313,8 +316,9 @@ static int tfm_csv(FILE *f, const struct trendfmt *t)
 }
 
 /* every run's figure, in order, with the median of its segment: the plot's points and lines */
-static int tfm_runs(FILE *f, const struct trendfmt *t)
+static int tfm_runs(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	unsigned int k, i, c, end;
 	double med = 0, spread;
@@ -426,8 +430,12 @@ static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct 
 	json_object_end(j);
 }
 
-static int tfm_json(FILE *f, const struct trendfmt *t)
+/* the one group of the history's files, for the disturbed runs (fileset.h) */
+static const char *const tfm_files[1] = { "history" };
+
+static int tfm_json(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct trendfmt_tally n;
@@ -464,13 +472,15 @@ static int tfm_json(FILE *f, const struct trendfmt *t)
 	json_u64(&j, "improvements", n.improvements);
 	json_u64(&j, "failing", n.failing);
 	json_string(&j, "verdict", n.failing ? "regression" : "ok");
+	fileset_busy_json(&j, &h->busy, tfm_files, 1);
 	return json_doc_end(&j) ? -EIO : 0;
 }
 
 /* ---- markdown ---- */
 
-static int tfm_markdown(FILE *f, const struct trendfmt *t)
+static int tfm_markdown(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
@@ -501,6 +511,10 @@ static int tfm_markdown(FILE *f, const struct trendfmt *t)
 		if (h->paired)
 			fprintf(f, "; theta %.2f", s->theta);
 		fputs(" |\n", f);
+	}
+	if (fileset_busy_recorded(&h->busy, 1)) {
+		fputc('\n', f);
+		fileset_busy_lines(f, &h->busy, tfm_files, 1, "runs", "- ");
 	}
 	return ferror(f) ? -EIO : 0;
 }
@@ -573,11 +587,13 @@ static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struc
 	for (i = 0; i < s->nr_cp; i++)
 		tfm_kcidb_cp(k, t, s, &s->cp[i]);
 	json_array_end(&k->j);
+	fileset_busy_json(&k->j, &t->h->busy, tfm_files, 1);
 	kcidb_test_end(k);
 }
 
-static int tfm_kcidb(FILE *f, const struct trendfmt *t)
+static int tfm_kcidb(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct kcidb k;
 	unsigned int i;
@@ -600,12 +616,12 @@ static int tfm_kcidb(FILE *f, const struct trendfmt *t)
 
 /* ---- the table of writers ---- */
 
-const struct trendfmt_writer trendfmt_writers[] = {
-	{ "table", "each change point, one TREND line (default)", tfm_table },
-	{ "csv", "one row per change point", tfm_csv },
-	{ "runs", "every run, its segment's median (the plot)", tfm_runs },
-	{ "json", "one JSON document", tfm_json },
-	{ "markdown", "for CI: a GitHub table", tfm_markdown },
-	{ "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb },
-	{ NULL, NULL, NULL },
+const struct report_writer trendfmt_writers[] = {
+	{ "table", "each change point, one TREND line (default)", tfm_table, 0 },
+	{ "csv", "one row per change point", tfm_csv, 0 },
+	{ "runs", "every run, its segment's median (the plot)", tfm_runs, 0 },
+	{ "json", "one JSON document", tfm_json, REPORT_JSON },
+	{ "markdown", "for CI: a GitHub table", tfm_markdown, 0 },
+	{ "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb, REPORT_JSON },
+	{ NULL, NULL, NULL, 0 },
 };

@@ -186,12 +186,16 @@ variants() {
 	[[ "$(m run_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
 	run ./bench show "$T/r.csv"
 	[ "${lines[-1]}" = "0 of 2 runs disturbed (psi cpu some > 40% of the window)" ]
+	run ./bench show -f json "$T/r.csv"
+	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"file":{"runs":2,"disturbed":0}}' ]
 	# a host without PSI: no stall recorded, show says nothing of it
 	KSB_PSI_CPU=/nonexistent/cpu ./bench run -q --runs 2 -n 64 -o "$T/n.csv" >/dev/null
 	[ "$(grep -c '^# psi_cpu_some' "$T/n.csv")" -eq 0 ]
 	grep -q '^# run_nivcsw: 1:[0-9]* 2:[0-9]*$' "$T/n.csv"
 	run ./bench show "$T/n.csv"
 	[[ "$output" != *"runs disturbed"* ]]
+	run ./bench show -f json "$T/n.csv"
+	[ "$(jq -c .runs_disturbed <<<"$output")" = null ]
 }
 
 @test "compare: how many runs of each side the host's cpu pressure disturbed" {
@@ -202,10 +206,28 @@ variants() {
 	[ "${lines[-2]}" = "before: 0 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
 	[ "${lines[-1]}" = "after: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
 	sed -i '/^# psi_cpu_some_pct: /d' "$T/a.csv"
-	run --separate-stderr ./bench compare "$T/a.csv" -- "$T/b.csv"
+	run --separate-stderr ./bench compare --also table="$T/t.txt" "$T/a.csv" -- "$T/b.csv"
 	[ "${lines[-2]}" = "before: runs disturbed: not recorded" ]
+	[ "$(tail -1 "$T/t.txt")" = "after: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
 	run --separate-stderr ./bench compare -f json "$T/a.csv" -- "$T/b.csv"
 	[[ "$output" != *"runs disturbed"* ]]
+	# every format that has a place for it carries the count: json, markdown
+	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"before":{"runs":0,"disturbed":0},"after":{"runs":5,"disturbed":2}}' ]
+	run --separate-stderr ./bench compare -f markdown "$T/a.csv" -- "$T/b.csv"
+	[ "${lines[-1]}" = "- after: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
+	run --separate-stderr ./bench compare -f kcidb "$T/a.csv" -- "$T/b.csv"
+	[ "$(jq -c '.tests[0].misc.runs_disturbed.after' <<<"$output")" = '{"runs":5,"disturbed":2}' ]
+	# trend reads through the same loader: its history's count
+	run --separate-stderr ./bench trend -f json "$T/a.csv" "$T/b.csv"
+	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"history":{"runs":5,"disturbed":2}}' ]
+	run --separate-stderr ./bench trend -f markdown "$T/a.csv" "$T/b.csv"
+	[ "${lines[-1]}" = "- history: 2 of 5 runs disturbed (psi cpu some > 40% of the window)" ]
+	run --separate-stderr ./bench trend -f kcidb "$T/a.csv" "$T/b.csv"
+	[ "$(jq -c '.tests[0].misc.runs_disturbed' <<<"$output")" = '{"history":{"runs":5,"disturbed":2}}' ]
+	# files that recorded nothing: no field at all
+	sed -i '/^# psi_cpu_some_pct: /d' "$T/b.csv"
+	run --separate-stderr ./bench compare -f json "$T/a.csv" -- "$T/b.csv"
+	[ "$(jq -c .runs_disturbed <<<"$output")" = null ]
 }
 
 @test "--runs 3: each run's rows, their merge, runs: 3" {

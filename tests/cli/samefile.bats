@@ -109,3 +109,44 @@ unchanged() {
 	run ./bench show "$T/two.csv"
 	[ "$status" -eq 0 ]
 }
+
+# ---- --also on the commands that write a results set ----
+
+@test "run -o and --also naming one file: refused before measuring, none created" {
+	bad "name one file" run -q -n 16 -o "$T/x.csv" --also "json=$T/./x.csv"
+	[ ! -e "$T/x.csv" ]
+	bad "is not a format" run -q -n 16 --also "xml=$T/x"
+	bad "FMT takes no :PART here" show --also "table:old=$T/x" "$A"
+	[ ! -e "$T/x" ]
+}
+@test "show --also over its input: refused, the input kept" {
+	bad "--also $T/./again-p64.csv would replace the input $T/again-p64.csv" \
+		show --also "csv=$T/./again-p64.csv" "$T/again-p64.csv"
+	unchanged
+}
+@test "hist --also over its input: refused" {
+	seq 1 100 >"$T/s.txt"
+	bad "would replace the input $T/s.txt" hist --also "csv=$T/s.txt" "$T/s.txt"
+	[ "$(wc -l <"$T/s.txt")" -eq 100 ]
+}
+@test "run --also: each file whole, FMT:VARIANT the table show -v prints" {
+	run ./bench run -q -n 64 -o "$T/r.csv" --also "table:old=$T/old.txt" \
+		--also "table:new=$T/new.txt" --also "json=$T/r.json" --also "csv=$T/r2.csv"
+	[ "$status" -eq 0 ]
+	./bench show -v old "$T/r.csv" >"$T/s-old.txt"
+	cmp "$T/s-old.txt" "$T/old.txt"
+	./bench show -v new "$T/r.csv" >"$T/s-new.txt"
+	cmp "$T/s-new.txt" "$T/new.txt"
+	cmp "$T/r.csv" "$T/r2.csv"
+	./bench show -f json "$T/r.csv" >"$T/s.json"
+	cmp "$T/s.json" "$T/r.json"
+	# show writes the same reports again from the file
+	./bench show --also "kstats=$T/k1" "$T/r.csv" >/dev/null
+	./bench show -f kstats "$T/r.csv" >"$T/k2"
+	cmp "$T/k1" "$T/k2"
+	# a variant the results lack: exit 2 after measuring, -o and --also as they were
+	cp "$T/r.csv" "$T/keep.csv"
+	bad "the results have no variant nope" run -q -n 16 -o "$T/r.csv" --also "table:nope=$T/n.txt"
+	cmp "$T/keep.csv" "$T/r.csv"
+	[ ! -e "$T/n.txt" ]
+}

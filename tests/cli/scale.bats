@@ -229,7 +229,14 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 		[ "$status" -eq 0 ]
 		[ "$stderr" = "bench scale: stock: 2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
 	done
+	# json and markdown carry it too
+	run --separate-stderr ./bench scale -f json "$T"/p64.csv "$T"/p128.csv "$S"/stock-p256.csv "$S"/stock-p480.csv
+	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"stock":{"runs":6,"disturbed":2}}' ]
+	run --separate-stderr ./bench scale -f markdown "$T"/p64.csv "$T"/p128.csv "$S"/stock-p256.csv "$S"/stock-p480.csv
+	[ "${lines[-1]}" = "- stock: 2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
 	# files that recorded nothing say nothing
 	run --separate-stderr ./bench scale "${STOCK[@]}"
 	[ -z "$stderr" ]
+	run ./bench scale -f json "${STOCK[@]}"
+	[ "$(jq -c .runs_disturbed <<<"$output")" = null ]
 }

@@ -336,8 +336,17 @@ $IMG 4" ]
 		[ -f "$T/out/$f.csv" ]
 	done
 	[ "$(sed -n 's/^# possible_cpus: //p' "$T/out/stock-kernel-p8.csv")" = 8 ]
-	# one document on stdout cannot hold a sweep
+	# one document on stdout cannot hold a sweep, nor can an --also file
 	bad "-f csv: one document for 1 kernels x 1 commands x 2 counts" vm --qemu "$Q" -f csv -p 4,8 "$IMG" -- run
+	bad "--also json: one document for 1 kernels x 1 commands x 2 counts" vm --qemu "$Q" \
+		--also "json=$T/x.json" -p 4,8 "$IMG" -- run
+	[ ! -e "$T/x.json" ]
+	# --also: what stdout got, again, in its format
+	vm -B 1 -p 4,8 --also "table=$T/t.txt" --also "kcidb=$T/k.json" "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$T/t.txt")" ]
+	[ "$(grep -c '^# stock-p[48]: bench run -n 16, 1 boots of ' "$T/t.txt")" -eq 2 ]
+	[ "$(jq -s length "$T/k.json")" -eq 2 ]
 }
 
 @test "vm: -- trace FUNC [options] -- PROG: its '--' is its own, PROG runs to the next '--'" {
