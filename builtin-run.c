@@ -317,10 +317,8 @@ static int run_topo(void)
 	if (!ret)
 		return 0;
 	opt = topo_why(ret, g.cpus, (unsigned int)g.possible, bad, why, sizeof(why));
-	if (!opt) {
-		fprintf(stderr, "%s: %s\n", bench_prog, why);
-		return EXIT_ENV;
-	}
+	if (!opt)
+		return bench_refused("%s", why);
 	bench_err("--%s: %s", opt, why);
 	return EXIT_USAGE;
 }
@@ -377,12 +375,11 @@ static int run_setup(void)
 	else	/* KSB_PCPU_NO_THP=1: a system that refuses THP, for tests */
 		g.pcpu = pcpu_create_embedded(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
 					      g.topo.numa, getenv("KSB_PCPU_NO_THP") != NULL);
-	if (!g.pcpu) {
-		fprintf(stderr, "%s: reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s\n",
-			bench_prog, g.topo.nr_possible, (unsigned long)g.pcpu_unit,
-			(unsigned long)(g.topo.nr_possible * g.pcpu_unit >> 20), strerror(errno));
-		return EXIT_ENV;
-	}
+	if (!g.pcpu)
+		return bench_refused("reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s",
+				     g.topo.nr_possible, (unsigned long)g.pcpu_unit,
+				     (unsigned long)(g.topo.nr_possible * g.pcpu_unit >> 20),
+				     strerror(errno));
 out_mlock:
 	run_mlock();
 	return 0;
@@ -490,23 +487,18 @@ static int run_measure(void)
 	int ret;
 
 	g.e = engine_create(&cfg);
-	if (!g.e) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(errno));
-		return EXIT_ENV;
-	}
+	if (!g.e)
+		return bench_refused("%s", strerror(errno));
 	ret = engine_start(g.e);
-	if (ret) {
-		fprintf(stderr, "%s: starting %u worker threads: %s\n", bench_prog,
-			engine_nr_workers(g.e), strerror(-ret));
-		return EXIT_ENV;
-	}
+	if (ret)
+		return bench_refused("starting %u worker threads: %s", engine_nr_workers(g.e),
+				     strerror(-ret));
 	run_wait();
 	ret = engine_join(g.e);
 	if (ret) {
 		char why[256];
 
-		fprintf(stderr, "%s: %s\n", bench_prog, engine_why(g.e, ret, why, sizeof(why)));
-		return EXIT_ENV;
+		return bench_refused("%s", engine_why(g.e, ret, why, sizeof(why)));
 	}
 	return 0;
 }
@@ -560,11 +552,9 @@ static int run_report(void)
 		ret = csv_write(g.run_out, res) || fflush(g.run_out) ? EXIT_ENV : EXIT_DONE;
 	else
 		ret = bench_report(&g.out, g.output, (unsigned int)g.format, &g.also, res);
-	if (!ret && wl_err) {
-		fprintf(stderr, "%s: %s failed its own check (see its metadata, e.g. counters_reconciled)\n",
-			bench_prog, g.wl->name);
-		ret = EXIT_ENV;
-	}
+	if (!ret && wl_err)
+		ret = bench_refused("%s failed its own check (see its metadata, e.g. counters_reconciled)",
+				    g.wl->name);
 	goto out_free;
 out_nomem:
 	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
@@ -658,8 +648,7 @@ static int runs_main(void)
 	if (ret == -ECHILD && err.rc > 0) {
 		ret = err.rc;	/* the child said why */
 	} else if (ret) {
-		fprintf(stderr, "%s: run %u: %s\n", bench_prog, err.run, err.why);
-		ret = EXIT_ENV;
+		ret = bench_refused("run %u: %s", err.run, err.why);
 	} else if (rs.n) {
 		runs_meta(&rs, g.cmdline, g.signo);
 		ret = bench_report(&g.out, g.output, (unsigned int)g.format, &g.also,
