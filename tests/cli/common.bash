@@ -6,7 +6,7 @@ bats_require_minimum_version 1.5.0
 # read bench's files by column and key, never by position
 # shellcheck disable=SC2034  # tests/lib.sh's say reads it
 lib_prog=bats
-# shellcheck source=tests/lib.sh
+# shellcheck disable=SC1091  # source.bats checks tests/lib.sh on its own
 . "$BATS_TEST_DIRNAME/../lib.sh"
 
 # from the repository root, with the fixtures and a scratch directory

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# needs: python3
+# needs: python3 gfm
 # bench scale on an audit: bench audit's sweep (tests/cli/synth_audit.py
 # writes one: proc-stat grows 1500 ns per possible CPU, 81% of it in
 # show_stat, twelve entries flat, io-uring skipped) ranked by the cost at

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# needs: python3 mandoc scipy
+# needs: python3 mandoc scipy jq
 # bench scale: the Theil-Sen slope per possible CPU over a sweep
 # (lib/report/scale.h), its gate, its formats, its bad input, scipy's
 # theilslopes on the same points, and ./run.sh scale's picture. The

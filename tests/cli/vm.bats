@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# needs: python3 busybox
+# needs: python3 busybox jq
 # bench vm without a VM: its refusals, and everything around a boot with
 # tests/cli/fake-qemu standing in for qemu (the initramfs it is given,
 # the guest's transcript it writes). Real boots: make kernelcheck.

@@ -202,7 +202,7 @@ real_possible() {
 			continue
 		fi
 		[ "$status" -eq 0 ]
-		[ "$(meta "$T/$w.csv" workload)" = "$w" ]
+		[ "$(csv_meta "$T/$w.csv" workload)" = "$w" ]
 		[ "$(awk -F, -v w="$w" '$1 == w && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$T/$w.csv")" = 8 ]
 		[ "$(awk -F, '$1 != "workload" && !/^#/ { print $2 }' "$T/$w.csv" | sort -u | wc -l)" -eq 1 ]
 	done
@@ -211,8 +211,8 @@ real_possible() {
 @test "statfs: --statfs-path is checked, and is statfs's alone" {
 	run ./bench run -q -w statfs -n 4 --statfs-path "$T" -o "$T/s.csv"
 	[ "$status" -eq 0 ]
-	[ "$(meta "$T/s.csv" statfs_path)" = "$T" ]
-	[ "$(meta "$T/s.csv" variant_statfs)" = "statfs($T)" ]
+	[ "$(csv_meta "$T/s.csv" statfs_path)" = "$T" ]
+	[ "$(csv_meta "$T/s.csv" variant_statfs)" = "statfs($T)" ]
 	bad "--statfs-path: $T/none: No such file or directory" run -w statfs --statfs-path "$T/none"
 	bad "--statfs-path: only -w statfs takes it, not file-read" run -w file-read --statfs-path /tmp
 }
