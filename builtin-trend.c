@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/history.h"
 #include "lib/report/kcidb.h"
@@ -49,6 +50,7 @@ struct trend_opts {
 	struct hist control;		/* --control FILE|DIR: its files */
 	bool slope;			/* --slope: a night's figure is its sweep's slope */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
+	struct busy_count busy[2];	/* the subject's, the control's disturbed runs */
 };
 
 static int trend_nomem(void)
@@ -288,7 +290,7 @@ static int trend_hist_err(int ret, const char *why)
  * history of a thousand files never holds more than one file's
  * histograms); then order, reference and figures. 0 or an exit code.
  */
-static int trend_read(const struct trend_opts *o, struct hist *h)
+static int trend_read(const struct trend_opts *o, struct hist *h, struct busy_count *bc)
 {
 	struct results *cf;
 	char why[1024];
@@ -300,6 +302,7 @@ static int trend_read(const struct trend_opts *o, struct hist *h)
 		if (ret)
 			return ret;
 		ret = hist_read(h, i, cf, o->stat, why, sizeof(why));
+		busy_count(&cf->meta, bc);
 		results_free(cf);
 		if (h->f[i].partial)
 			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
@@ -349,12 +352,12 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 {
 	unsigned int missing;
 	char why[1024];
-	int ret = trend_read(o, h);
+	int ret = trend_read(o, h, &o->busy[0]);
 
 	if (!ret && o->slope)
 		ret = trend_hist_err(hist_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
-		ret = trend_read(o, &o->control);
+		ret = trend_read(o, &o->control, &o->busy[1]);
 		if (!ret && o->slope)
 			ret = trend_hist_err(hist_slope(&o->control, why, sizeof(why)), why);
 		if (!ret)
@@ -371,6 +374,25 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 
 /* ---- the reports ---- */
 
+/*
+ * the table's last lines: how many runs of the history (and of the
+ * control's, paired) the host's cpu pressure disturbed
+ * (lib/report/busy.h); none when no file recorded it
+ */
+static void trend_busy(const struct trend_opts *o, const struct hist *h)
+{
+	char line[128];
+
+	if (!o->busy[0].files && !o->busy[1].files)
+		return;
+	busy_line(&o->busy[0], "runs", line, sizeof(line));
+	printf("%s%s\n", h->paired ? "subject: " : "", line);
+	if (!h->paired)
+		return;
+	busy_line(&o->busy[1], "runs", line, sizeof(line));
+	printf("control: %s\n", line);
+}
+
 /* the format asked for on stdout and every --also; the exit code */
 static int trend_report(struct trend_opts *o, const struct hist *h)
 {
@@ -386,6 +408,8 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 	int ret;
 
 	ret = trendfmt_writers[o->format].write(stdout, &t);
+	if (!ret && o->format == TRENDFMT_TABLE)
+		trend_busy(o, h);
 	for (i = 0; i < o->also.n && !ret; i++)
 		ret = trendfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &t);
 	if (ret == -ENOMEM) {

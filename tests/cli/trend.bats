@@ -200,6 +200,31 @@ nights() {
 	[ "$status" -eq 0 ]
 }
 
+@test "trend: how many runs the host's cpu pressure disturbed, each side's when paired" {
+	nights "$T/n"
+	# two files of the subject, one of the control recorded it
+	sed -i '2a # psi_cpu_some_pct: 1:0.50 2:90.00 3:40.01' "$T/n/subject/n003.csv"
+	sed -i '2a # psi_cpu_some_pct: 1:40.00 2:0.00 3:1.00' "$T/n/subject/n007.csv"
+	sed -i '2a # psi_cpu_some_pct: 1:75.00 2:0.00 3:1.00' "$T/n/control/n007.csv"
+	run --separate-stderr ./bench trend "$T/n/subject"
+	[ "${lines[-1]}" = "2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
+	run --separate-stderr ./bench trend -c "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	[ "${lines[-2]}" = "subject: 2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
+	[ "${lines[-1]}" = "control: 1 of 3 runs disturbed (psi cpu some > 40% of the window)" ]
+	[ "${#lines[@]}" -eq 4 ]
+	# the control without: not recorded; the table's text only
+	sed -i '/^# psi_cpu_some_pct: /d' "$T/n/control/n007.csv"
+	run --separate-stderr ./bench trend -c "$T/n/control" "$T/n/subject"
+	[ "${lines[-1]}" = "control: runs disturbed: not recorded" ]
+	run --separate-stderr ./bench trend -f csv -c "$T/n/control" "$T/n/subject"
+	[[ "$output" != *"disturbed"* ]]
+	# nobody recorded it: no line
+	sed -i '/^# psi_cpu_some_pct: /d' "$T"/n/subject/n00[37].csv
+	run --separate-stderr ./bench trend -c "$T/n/control" "$T/n/subject"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
 @test "trend --control: A/A nights under the same shifts, no change point; alone, five" {
 	nights "$T/aa" 40 2 0 0
 	run ./bench trend -c "$T/aa/control" "$T/aa/subject"
