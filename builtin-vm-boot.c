@@ -461,8 +461,9 @@ static void bv_disturbed(const struct bv_cell *c, unsigned int b, bool again)
 	const struct vmboot_stat *bt = &c->boot[b];
 	char why[256];
 
-	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu",
-		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds);
+	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu (limit %g of the %.1f s)",
+		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds, BUSY_QEMU_SHARE,
+		 bt->seconds);
 	fprintf(stderr, "%s: %s boot %u %s; %s\n", bench_prog, c->label, b + 1, why,
 		again ? "booting it again" :
 		"no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots");
@@ -477,7 +478,7 @@ static bool bv_reboot(struct bv_cell *c, unsigned int b)
 	struct vmboot_stat *bt = &c->boot[b];
 	bool again = bt->reboots < vmg.reboot_disturbed;
 
-	if (!bt->psi || !busy_disturbed(bt->psi_pct))
+	if (!bt->psi || !busy_boot_disturbed(bt->psi_pct, bt->cpu_seconds, bt->seconds))
 		return false;
 	bv_disturbed(c, b, again);
 	if (!again || vmg.signo) {

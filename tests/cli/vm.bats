@@ -206,7 +206,7 @@ vm() {
 	# boot 1 twice, disturbed both times; boot 2 disturbed, then quiet
 	[ "$(wc -l <"$T/boots")" -eq 4 ]
 	run ./bench show "$T/out/stock.csv"
-	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 40% of the window)"* ]]
+	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 40% of the window, qemu < 0.7 cpu)"* ]]
 }
 
 @test "vm: --reboot-disturbed 0 keeps a disturbed boot, marked; its range is checked" {
