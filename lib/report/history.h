@@ -23,9 +23,9 @@
  * baseline measured beside the subject every night): hist_pair(&subject,
  * &control, ...) turns each subject series into one figure per night,
  * the subject's runs' pseudo-median over the control's (the median of
- * every pair's mean, Hodges-Lehmann's one-sample estimate: a night's
- * level from 3 runs with less noise than their median, and a preempted
- * run still cannot move it far); hist_fit_detect() then
+ * every pair's mean, Hodges-Lehmann's one-sample estimate: from 3
+ * runs about the mean's noise, not the median's, and a run 20% high
+ * moves it 5% where it moves the mean 6.7%); hist_fit_detect() then
  * takes the control only as far as the two move together: regression
  * adjustment (CUPED: Deng, Xu, Kohavi and Walker, WSDM 2013) by theta,
  * the Theil-Sen slope of the subject's log nightly median on the
