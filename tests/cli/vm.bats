@@ -386,6 +386,7 @@ $IMG 4" ]
 }
 
 @test "vm: -- sh SCRIPT: each boot's record beside its files, as a CSV's metadata" {
+	# shellcheck disable=SC2016 # the guest's $KSB_OUT, not ours
 	printf 'echo x >"$KSB_OUT/f"\n' >"$T/s.sh"
 	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- sh "$T/s.sh"
 	[ "$status" -eq 0 ]
