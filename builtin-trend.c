@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/fileset.h"
 #include "lib/report/history.h"
@@ -50,6 +51,7 @@ struct trend_opts {
 	struct hist control;		/* --control FILE|DIR: its files */
 	bool slope;			/* --slope: a night's figure is its sweep's slope */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
+	struct busy_count busy[2];	/* the subject's, the control's disturbed runs */
 };
 
 static int trend_nomem(void)
@@ -78,14 +80,14 @@ static const char trend_tail[] =
 	"--window), n=BEFORE+AFTER runs, and regression or improvement. A series\n"
 	"without one says so. Then a closing TREND line.\n"
 	"\n"
-	"With --control, the figure is each night's subject/control of their median\n"
-	"runs (x1.012), the control's movement taken at theta of its size: theta is\n"
-	"the Theil-Sen slope of the subject's log nightly median on the control's,\n"
-	"in [0, 1] (regression adjustment, CUPED). A shift of the machine shared by\n"
-	"both (theta near 1) cancels out; a control that moves alone (theta near 0)\n"
-	"adds none of its noise. Each line then ends with the subject's and the\n"
-	"control's own medians and theta, and TREND with control=paired. Without\n"
-	"it, a change point may be the machine's (a note on stderr says so).\n"
+	"With --control, the figure is each night's subject/control of their runs'\n"
+	"pseudo-medians (x1.012), the control's movement taken at theta of its size:\n"
+	"theta is the Theil-Sen slope of the subject's log nightly figure on the\n"
+	"control's, in [0, 1] (regression adjustment, CUPED). A shift of the machine\n"
+	"shared by both (theta near 1) cancels out; a control that moves alone (theta\n"
+	"near 0) adds none of its noise. Each line then ends with the subject's and\n"
+	"the control's own nightly figures and theta, and TREND with control=paired.\n"
+	"Without it, a change point may be the machine's (a note on stderr says so).\n"
 	"\n"
 	"With --slope, each night is one figure, what the series costs per possible\n"
 	"CPU that night (25.1ns/CPU): the change points are the slope's. With\n"
@@ -293,7 +295,7 @@ static int trend_hist_err(int ret, const char *why)
  * history of a thousand files never holds more than one file's
  * histograms); then order, reference and figures. 0 or an exit code.
  */
-static int trend_read(const struct trend_opts *o, struct hist *h)
+static int trend_read(const struct trend_opts *o, struct hist *h, struct busy_count *bc)
 {
 	struct fileset fs = { 0 };
 	struct results *cf;
@@ -310,6 +312,7 @@ static int trend_read(const struct trend_opts *o, struct hist *h)
 		ret = trend_hist_err(ret, why);
 	}
 	h->busy = fs.busy[0];
+	*bc = h->busy;		/* the loader counted them (fileset.h) */
 	if (!ret && !h->ns) {
 		fprintf(stderr, "%s: no series in %u files\n", bench_prog, h->nf);
 		return EXIT_USAGE;
@@ -353,12 +356,12 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 {
 	unsigned int missing;
 	char why[1024];
-	int ret = trend_read(o, h);
+	int ret = trend_read(o, h, &o->busy[0]);
 
 	if (!ret && o->slope)
 		ret = trend_hist_err(hist_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
-		ret = trend_read(o, &o->control);
+		ret = trend_read(o, &o->control, &o->busy[1]);
 		if (!ret && o->slope)
 			ret = trend_hist_err(hist_slope(&o->control, why, sizeof(why)), why);
 		if (!ret)
@@ -375,6 +378,25 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 
 /* ---- the reports ---- */
 
+/*
+ * the table's last lines: how many runs of the history (and of the
+ * control's, paired) the host's cpu pressure disturbed
+ * (lib/report/busy.h); none when no file recorded it
+ */
+static void trend_busy(const struct trend_opts *o, const struct hist *h)
+{
+	char line[128];
+
+	if (!o->busy[0].files && !o->busy[1].files)
+		return;
+	busy_line(&o->busy[0], "runs", line, sizeof(line));
+	printf("%s%s\n", h->paired ? "subject: " : "", line);
+	if (!h->paired)
+		return;
+	busy_line(&o->busy[1], "runs", line, sizeof(line));
+	printf("control: %s\n", line);
+}
+
 /* the format asked for on stdout and every --also; the exit code */
 static int trend_report(struct trend_opts *o, const struct hist *h)
 {
@@ -390,6 +412,8 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 
 	/* a failed stdout is bench_finish_stdout()'s to say */
 	ret = trendfmt_writers[o->format].write(stdout, &t);
+	if (!ret && o->format == TRENDFMT_TABLE)
+		trend_busy(o, h);
 	if (ret) {
 		outset_abort(&o->also);
 	} else {

@@ -19,6 +19,8 @@
 #include "builtin-vm.h"
 #include "lib/report/busy.h"
 #include "lib/report/csv.h"
+#include "lib/report/meta.h"
+#include "lib/report/outfile.h"
 #include "lib/kernel/kmod.h"
 #include "lib/kernel/spawn.h"
 
@@ -332,8 +334,35 @@ static int bv_mkdir(const char *path)
 }
 
 /*
+ * boot @b's record beside its sh files, @path (DIR/LABEL-sh/bootB.meta):
+ * the "# key: value" lines a CSV of that boot would carry
+ * (vmboot_meta_one(): its seconds, qemu's cpu, the host's PSI stall)
+ */
+static int bv_keep_meta(const struct bv_cell *c, unsigned int b, const char *path)
+{
+	struct meta *m = calloc(1, sizeof(*m));
+	struct outfile o;
+	unsigned int k;
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	meta_put(m, "vm_name", "%s", c->k->name);
+	vmboot_meta_one(m, c->boot, b);
+	ret = outfile_open(&o, path);
+	if (!ret) {
+		for (k = 0; k < m->n; k++)
+			fprintf(o.f, "# %s: %s\n", m->kv[k].key, m->kv[k].val);
+		ret = outfile_commit(&o);
+	}
+	free(m);
+	return ret;
+}
+
+/*
  * sh command @i's files of boot @b: DIR/LABEL-sh/bootB/FILE, its stdout
- * and stderr beside as bootB.stdout and bootB.stderr
+ * and stderr beside as bootB.stdout and bootB.stderr, the boot's record
+ * as bootB.meta
  */
 static int bv_keep_files(const struct bv_cell *c, unsigned int b, unsigned int i,
 			 const struct vm_guest *g)
@@ -356,6 +385,10 @@ static int bv_keep_files(const struct bv_cell *c, unsigned int b, unsigned int i
 		else
 			snprintf(path, sizeof(path), "%s/boot%u/%s", dir, b + 1, fl->name);
 		ret = bv_copy_out(fl->f, path);
+	}
+	if (!ret) {
+		snprintf(path, sizeof(path), "%s/boot%u.meta", dir, b + 1);
+		ret = bv_keep_meta(c, b, path);
 	}
 	if (ret)
 		return bench_refused("%s boot %u: sh %s's files: %s: %s", c->label, b + 1,
@@ -453,8 +486,9 @@ static void bv_disturbed(const struct bv_cell *c, unsigned int b, bool again)
 	const struct vmboot_stat *bt = &c->boot[b];
 	char why[256];
 
-	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu",
-		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds);
+	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu (limit %g of the %.1f s)",
+		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds, BUSY_QEMU_SHARE,
+		 bt->seconds);
 	fprintf(stderr, "%s: %s boot %u %s; %s\n", bench_prog, c->label, b + 1, why,
 		again ? "booting it again" :
 		"no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots");
@@ -469,7 +503,7 @@ static bool bv_reboot(struct bv_cell *c, unsigned int b)
 	struct vmboot_stat *bt = &c->boot[b];
 	bool again = bt->reboots < vmg.reboot_disturbed;
 
-	if (!bt->psi || !busy_disturbed(bt->psi_pct))
+	if (!bt->psi || !busy_boot_disturbed(bt->psi_pct, bt->cpu_seconds, bt->seconds))
 		return false;
 	bv_disturbed(c, b, again);
 	if (!again || vmg.signo) {

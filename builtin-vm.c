@@ -216,10 +216,12 @@ static const char bv_head[] =
 	"runs the host file SCRIPT under the guest's busybox sh with $KSB_OUT an\n"
 	"empty directory: each regular file it leaves there comes back as\n"
 	"DIR/NAME[-pN]-sh/bootB/FILE, its stdout and stderr as\n"
-	"DIR/NAME[-pN]-sh/bootB.stdout and .stderr (no CSV). Every kernel boots at\n"
-	"every count, -B times, in a balanced order: each round boots every (kernel,\n"
-	"count) once, kernels and counts rotated round by round (A B, B A, ...). NAME\n"
-	"defaults to the file's directory (stock/bzImage: stock) or the tree's name.\n";
+	"DIR/NAME[-pN]-sh/bootB.stdout and .stderr, the boot's record (its seconds,\n"
+	"qemu's cpu, the host's PSI stall) as bootB.meta (no CSV). Every kernel boots\n"
+	"at every count, -B times, in a balanced order: each round boots every\n"
+	"(kernel, count) once, kernels and counts rotated round by round (A B, B A,\n"
+	"...). NAME defaults to the file's directory (stock/bzImage: stock) or the\n"
+	"tree's name.\n";
 
 static const char bv_tail[] =
 	"Above 255 possible CPUs the firmware declares 255 and the kernel adds the\n"

@@ -222,7 +222,7 @@ int vmboot_check_cpus(const struct vm_config *c, const struct vm_guest *g, char 
 
 /* one of vmboot_meta()'s lists */
 static void vmboot_meta_list(struct meta *m, const struct vmboot_stat *st, unsigned int n,
-			     const char *key)
+			     unsigned int first, const char *key)
 {
 	char buf[1024];
 	size_t used = 0;
@@ -234,13 +234,14 @@ static void vmboot_meta_list(struct meta *m, const struct vmboot_stat *st, unsig
 		const char *sp = b ? " " : "";
 
 		if (!strcmp(key, "vm_boots"))
-			used += (size_t)snprintf(buf + used, room, "%s%u:%u/%u", sp, b + 1,
+			used += (size_t)snprintf(buf + used, room, "%s%u:%u/%u", sp, first + b + 1,
 						 st[b].possible, st[b].online);
 		else if (!strcmp(key, "vm_boot_seconds"))
-			used += (size_t)snprintf(buf + used, room, "%s%u:%.1f", sp, b + 1,
+			used += (size_t)snprintf(buf + used, room, "%s%u:%.1f", sp, first + b + 1,
 						 st[b].seconds);
 		else
-			used += (size_t)snprintf(buf + used, room, "%s%u:%u", sp, b + 1, st[b].tries);
+			used += (size_t)snprintf(buf + used, room, "%s%u:%u", sp, first + b + 1,
+						 st[b].tries);
 	}
 	meta_put(m, key, "%s", buf);
 }
@@ -249,7 +250,8 @@ static void vmboot_meta_list(struct meta *m, const struct vmboot_stat *st, unsig
  * the host's contention over each boot, lib/report/busy.h's lists, put
  * whole: a file's metadata is written again after every boot
  */
-static void vmboot_meta_busy(struct meta *m, const struct vmboot_stat *st, unsigned int n)
+static void vmboot_meta_busy(struct meta *m, const struct vmboot_stat *st, unsigned int n,
+			     unsigned int first)
 {
 	static const char *const keys[] = {
 		"vm_qemu_cpu_seconds", BUSY_KEY_PSI_US, BUSY_KEY_PSI_PCT, "vm_unquiet_boots",
@@ -259,25 +261,39 @@ static void vmboot_meta_busy(struct meta *m, const struct vmboot_stat *st, unsig
 	unsigned int b, k, r;
 
 	for (b = 0; b < n; b++) {
-		busy_list_add(&l, keys[0], b + 1, "%.2f", st[b].cpu_seconds);
+		unsigned int nr = first + b + 1;
+
+		busy_list_add(&l, keys[0], nr, "%.2f", st[b].cpu_seconds);
 		if (st[b].psi) {
-			busy_list_add(&l, keys[1], b + 1, "%llu", st[b].psi_us);
-			busy_list_add(&l, keys[2], b + 1, "%.2f", st[b].psi_pct);
+			busy_list_add(&l, keys[1], nr, "%llu", st[b].psi_us);
+			busy_list_add(&l, keys[2], nr, "%.2f", st[b].psi_pct);
 		}
 		if (st[b].unquiet)
-			busy_list_add(&l, keys[3], b + 1, "%.2f", st[b].psi_pct);
+			busy_list_add(&l, keys[3], nr, "%.2f", st[b].psi_pct);
 		for (r = 0; r < st[b].reboots && r < VMBOOT_REBOOTS; r++)
-			busy_list_add(&l, keys[4], b + 1, "%.2f", st[b].reboot_pct[r]);
+			busy_list_add(&l, keys[4], nr, "%.2f", st[b].reboot_pct[r]);
 	}
 	for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 		if (meta_get(&l, keys[k]))
 			meta_put(m, keys[k], "%s", meta_get(&l, keys[k]));
 }
 
+/* @n boots from @st, numbered from @first + 1 */
+static void vmboot_meta_from(struct meta *m, const struct vmboot_stat *st, unsigned int n,
+			     unsigned int first)
+{
+	vmboot_meta_list(m, st, n, first, "vm_boots");
+	vmboot_meta_list(m, st, n, first, "vm_boot_seconds");
+	vmboot_meta_list(m, st, n, first, "vm_boot_tries");
+	vmboot_meta_busy(m, st, n, first);
+}
+
 void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n)
 {
-	vmboot_meta_list(m, st, n, "vm_boots");
-	vmboot_meta_list(m, st, n, "vm_boot_seconds");
-	vmboot_meta_list(m, st, n, "vm_boot_tries");
-	vmboot_meta_busy(m, st, n);
+	vmboot_meta_from(m, st, n, 0);
+}
+
+void vmboot_meta_one(struct meta *m, const struct vmboot_stat *st, unsigned int b)
+{
+	vmboot_meta_from(m, &st[b], 1, b);
 }

@@ -112,6 +112,13 @@ struct meta;
 void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n);
 
 /*
+ * vmboot_meta_one - boot @b's record alone (@st[@b]) into @m, the same
+ * lists as vmboot_meta()'s, each one pair numbered @b + 1: what a file
+ * that boot brought back carries beside it (bench vm's sh files).
+ */
+void vmboot_meta_one(struct meta *m, const struct vmboot_stat *st, unsigned int b);
+
+/*
  * vmboot_tail - the last @n (at most 8) non-empty lines of the file
  * @path, CRs dropped, joined by " | ", into @buf; "(nothing on the
  * console)" when there are none.

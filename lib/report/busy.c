@@ -18,6 +18,13 @@ bool busy_disturbed(double psi_pct)
 	return psi_pct > BUSY_PSI_PCT;
 }
 
+bool busy_boot_disturbed(double psi_pct, double cpu_s, double wall_s)
+{
+	if (!busy_disturbed(psi_pct))
+		return false;
+	return !(wall_s > 0) || cpu_s < BUSY_QEMU_SHARE * wall_s;
+}
+
 /* the next "RUN:VALUE" pair of a list at *@p: 0 and *@p past it, or -1 at its end */
 static int busy_next(const char **p, unsigned int *run, const char **val, size_t *vlen)
 {
@@ -38,13 +45,24 @@ static int busy_next(const char **p, unsigned int *run, const char **val, size_t
 	return 0;
 }
 
+/* @run's figure of @key's list in @m, >= 0, into *@v: 0, or -1 when none parses */
+static int busy_value(const struct meta *m, const char *key, unsigned int run, double *v)
+{
+	char buf[32], *end;
+
+	if (busy_list_get(m, key, run, buf, sizeof(buf)))
+		return -1;
+	*v = strtod(buf, &end);
+	return end == buf || *end || *v < 0 ? -1 : 0;
+}
+
 int busy_count(const struct meta *m, struct busy_count *bc)
 {
 	const char *p = meta_get(m, BUSY_KEY_PSI_PCT), *val;
 	unsigned int run;
 	size_t vlen;
 	char num[32], *end;
-	double pct;
+	double pct, cpu, wall;
 
 	if (!p)
 		return -ENOENT;
@@ -58,7 +76,14 @@ int busy_count(const struct meta *m, struct busy_count *bc)
 		if (end == num || *end || pct < 0)
 			continue;
 		bc->runs++;
-		bc->disturbed += busy_disturbed(pct);
+		bc->psi_over += busy_disturbed(pct);
+		if (!busy_value(m, BUSY_KEY_QEMU_CPU, run, &cpu) &&
+		    !busy_value(m, BUSY_KEY_BOOT_S, run, &wall) && wall > 0) {
+			bc->qemu_runs++;
+			bc->disturbed += busy_boot_disturbed(pct, cpu, wall);
+		} else {
+			bc->disturbed += busy_disturbed(pct);
+		}
 	}
 	return 0;
 }
@@ -67,9 +92,12 @@ void busy_line(const struct busy_count *bc, const char *what, char *buf, size_t 
 {
 	if (!bc->files)
 		snprintf(buf, len, "%s disturbed: not recorded", what);
-	else
+	else if (!bc->runs || bc->qemu_runs < bc->runs)
 		snprintf(buf, len, "%u of %u %s disturbed (psi cpu some > %g%% of the window)",
 			 bc->disturbed, bc->runs, what, BUSY_PSI_PCT);
+	else
+		snprintf(buf, len, "%u of %u %s disturbed (psi cpu some > %g%% of the window, qemu < %g cpu)",
+			 bc->disturbed, bc->runs, what, BUSY_PSI_PCT, BUSY_QEMU_SHARE);
 }
 
 void busy_field(const struct busy_count *bc, char *buf, size_t len)

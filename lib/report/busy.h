@@ -13,7 +13,7 @@
  *	run_nivcsw		"1:12 2:388"      bench run: involuntary context
  *						  switches of the run's process
  *	vm_qemu_cpu_seconds	"1:5.71 2:4.02"   bench vm: qemu's user+sys time
- *						  (its window: vm_boot_seconds)
+ *	vm_boot_seconds		"1:6.1 2:5.9"     bench vm: its window (wall)
  *	vm_disturbed_tries	"2:31.07"         bench vm: boots booted again
  *						  for the rule, boot:psi %
  *	vm_unquiet_boots	"2:31.07"         bench vm: boots kept although
@@ -22,10 +22,17 @@
  * A file written before these keys, or on a host without PSI, has no
  * psi_cpu_some_pct: its runs are "not recorded", never an error.
  *
- * THE RULE (busy_disturbed()): a run is disturbed when the host's PSI
- * cpu "some" stall passed BUSY_PSI_PCT percent of its window. The limit
- * and the figures that chose it are in docs/measurements.md ("Disturbed
- * runs: the host's cpu pressure").
+ * THE RULE (busy_disturbed(), busy_boot_disturbed()): a run is disturbed
+ * when the host's PSI cpu "some" stall passed BUSY_PSI_PCT percent of its
+ * window. A boot of bench vm is disturbed when that holds and qemu, over
+ * the same window, ran for less than BUSY_QEMU_SHARE of it (its user +
+ * sys seconds over its wall seconds): PSI says that the host's tasks
+ * waited, qemu's time whether this boot was among them. A boot without
+ * qemu's figure is judged by PSI alone. The involuntary context switches
+ * of a run (run_nivcsw over run_seconds) are recorded, not ruled on:
+ * quiet runs and slowed ones overlap in them. The limits and the figures
+ * that chose them are in docs/measurements.md ("Disturbed runs: the
+ * host's cpu pressure").
  *
  *	struct busy_count bc = { 0 };
  *	char line[128];
@@ -46,9 +53,13 @@ struct meta;
 
 /* the rule's limit: PSI cpu some, percent of a run's window */
 #define BUSY_PSI_PCT		40.0
+/* a boot's: qemu's cpu seconds per wall second below this (with PSI past its limit) */
+#define BUSY_QEMU_SHARE		0.7
 
 #define BUSY_KEY_PSI_PCT	"psi_cpu_some_pct"
 #define BUSY_KEY_PSI_US		"psi_cpu_some_us"
+#define BUSY_KEY_QEMU_CPU	"vm_qemu_cpu_seconds"
+#define BUSY_KEY_BOOT_S		"vm_boot_seconds"
 
 /*
  * busy_disturbed - the rule: true when a run whose window saw @psi_pct
@@ -57,24 +68,38 @@ struct meta;
  */
 bool busy_disturbed(double psi_pct);
 
+/*
+ * busy_boot_disturbed - the rule for a boot of bench vm: @psi_pct as
+ * for busy_disturbed(), and qemu's @cpu_s seconds of cpu over the boot's
+ * @wall_s below BUSY_QEMU_SHARE. @wall_s <= 0 (no figure of qemu): PSI
+ * alone decides.
+ */
+bool busy_boot_disturbed(double psi_pct, double cpu_s, double wall_s);
+
 /* runs counted over one or more files */
 struct busy_count {
 	unsigned int runs;		/* runs with a PSI figure */
 	unsigned int disturbed;		/* of those, disturbed by the rule */
 	unsigned int files;		/* files that recorded one */
+	unsigned int psi_over;		/* runs past BUSY_PSI_PCT, disturbed or not */
+	unsigned int qemu_runs;		/* boots judged with qemu's share too */
 };
 
 /*
  * busy_count - add the runs of @m's psi_cpu_some_pct list to @bc (a
- * pair that does not parse is not counted). Returns 0, or -ENOENT when
- * @m has no such key (not recorded; @bc unchanged).
+ * pair that does not parse is not counted), each judged by
+ * busy_boot_disturbed() where @m has the run's vm_qemu_cpu_seconds and
+ * vm_boot_seconds, by busy_disturbed() otherwise. Returns 0, or -ENOENT
+ * when @m has no such key (not recorded; @bc unchanged).
  */
 int busy_count(const struct meta *m, struct busy_count *bc);
 
 /*
  * busy_line - @bc as one line into @buf: "N of M @what disturbed (psi
- * cpu some > 40% of the window)", or "@what disturbed: not recorded"
- * when no file recorded one. @what: "runs", "boots".
+ * cpu some > 40% of the window)", "... of the window, qemu < 0.7 cpu)"
+ * when every run counted was a boot with qemu's figure, or "@what
+ * disturbed: not recorded" when no file recorded one. @what: "runs",
+ * "boots".
  */
 void busy_line(const struct busy_count *bc, const char *what, char *buf, size_t len);
 

@@ -22,7 +22,10 @@
  * With a control (a second history, read the same way, of a pinned
  * baseline measured beside the subject every night): hist_pair(&subject,
  * &control, ...) turns each subject series into one figure per night,
- * the subject's median run over the control's; hist_fit_detect() then
+ * the subject's runs' pseudo-median over the control's (the median of
+ * every pair's mean, Hodges-Lehmann's one-sample estimate: from 3
+ * runs about the mean's noise, not the median's, and a run 20% high
+ * moves it 5% where it moves the mean 6.7%); hist_fit_detect() then
  * takes the control only as far as the two move together: regression
  * adjustment (CUPED: Deng, Xu, Kohavi and Walker, WSDM 2013) by theta,
  * the Theil-Sen slope of the subject's log nightly median on the
@@ -81,7 +84,7 @@ struct hist_series {
 	double *x;			/* [n] figures in time order, scaled when decided */
 	double share;			/* reference: cmp_ref_share_groups(), 0 raw */
 	double ref_at;			/* reference: the median reference, scaled to */
-	double *subject;		/* paired: [n] the subject's median run per night */
+	double *subject;		/* paired: [n] the subject's pseudo-median per night */
 	double *control;		/* paired: [n] the control's, NULL unpaired */
 	double theta;			/* paired: the control's coefficient, [0, 1] */
 	struct trend_cp *cp;		/* [nr_cp] change points, in order (the caller's) */
@@ -204,7 +207,7 @@ int hist_fit_detect(struct hist_series *s, const struct trend_cfg *cfg);
  * hist_pair - with @ctl, the control's history (sorted, its figures
  * made), turn every series of @h (likewise) into one figure per night,
  * night i being the i-th file of each side: sub_i / (con_i^theta
- * g^(1 - theta)), sub_i and con_i the two sides' median runs, g the
+ * g^(1 - theta)), sub_i and con_i the two sides' runs' pseudo-medians, g the
  * geometric mean of con, s->theta 1 (hist_fit_detect() fits it); in
  * logs, the subject's y_i - theta (x_i - mean x), over the control's
  * typical level, so theta 1 is the ratio sub_i / con_i. s->subject and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * histpair.c - a history paired night by night with its control: each
- * night's subject median, adjusted by the control's as far as the two
+ * night's subject pseudo-median, adjusted by the control's as far as the two
  * move together (history.h).
  */
 #include <errno.h>
@@ -24,17 +24,36 @@ static const struct hist_series *hist_find(const struct hist *h, const struct hi
 	return NULL;
 }
 
-/* the median of @s's figures in file @fi into *@med, and how many runs; 0 when none */
+/*
+ * the pseudo-median of @v[lo, hi) (Hodges-Lehmann's one-sample
+ * estimate: the median of every pair's mean, each value with itself
+ * too); 0 when out of memory
+ */
+static double hist_pseudo_median(const double *v, unsigned int lo, unsigned int hi)
+{
+	size_t n = hi - lo, m = 0, i, j;
+	double *w = malloc((n * (n + 1) / 2 + 1) * sizeof(*w)), med;
+
+	if (!w)
+		return 0;
+	for (i = lo; i < hi; i++)
+		for (j = i; j < hi; j++)
+			w[m++] = (v[i] + v[j]) / 2;
+	med = scale_median(w, (unsigned int)m);
+	free(w);
+	return med;
+}
+
+/* the pseudo-median of @s's figures in file @fi into *@med, and how many runs; 0 when none */
 static unsigned int hist_night(const struct hist_series *s, unsigned int fi, double *med)
 {
 	unsigned int lo, hi;
-	double spread;
 
 	for (lo = 0; lo < s->n && s->r[lo].file < fi; lo++)
 		;
 	for (hi = lo; hi < s->n && s->r[hi].file == fi; hi++)
 		;
-	*med = hi > lo ? hist_median(s->x, lo, hi, &spread) : 0;
+	*med = hi > lo ? hist_pseudo_median(s->x, lo, hi) : 0;
 	return hi - lo;
 }
 

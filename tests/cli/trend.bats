@@ -182,7 +182,7 @@ nights() {
 	nights "$T/n"
 	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "synth old tm10/control  2025-01-25T02:00:00Z $T/n/subject/n025.csv (#25 of 40)  x1.110 -> x1.222  +10.1% [+9.5%, +10.8%]  p=0.0005 n=24+16  regression  subject 11.08us -> 11.62us, control 9.91us -> 9.49us, theta 0.96" ]
+	[ "${lines[0]}" = "synth old tm10/control  2025-01-25T02:00:00Z $T/n/subject/n025.csv (#25 of 40)  x1.110 -> x1.222  +10.1% [+9.6%, +10.7%]  p=0.0005 n=24+16  regression  subject 11.07us -> 11.60us, control 9.92us -> 9.49us, theta 0.97" ]
 	[ "${lines[1]}" = "TREND series=1 files=40 change_points=1 regressions=1 improvements=0 failing=0 stat=tm10 alpha=0.001 min_change=5% window=50 recent=12 seed=1 reference=raw order=timestamp verdict=ok control=paired" ]
 	[ "${#lines[@]}" -eq 2 ]
 	[ -z "$stderr" ]
@@ -196,16 +196,41 @@ nights() {
 	for f in "$T"/n/control/*.csv; do c+=(-c "$f"); done
 	run ./bench trend --recent 16 "${c[@]}" "$T/n/subject"
 	[ "$status" -eq 1 ]
-	[[ "${lines[0]}" == *"  regression, recent  subject 11.08us -> 11.62us, control 9.91us -> 9.49us, theta 0.96" ]]
+	[[ "${lines[0]}" == *"  regression, recent  subject 11.07us -> 11.60us, control 9.92us -> 9.49us, theta 0.97" ]]
 	run ./bench trend --recent 15 "${c[@]}" "$T/n/subject"
 	[ "$status" -eq 0 ]
+}
+
+@test "trend: how many runs the host's cpu pressure disturbed, each side's when paired" {
+	nights "$T/n"
+	# two files of the subject, one of the control recorded it
+	sed -i '2a # psi_cpu_some_pct: 1:0.50 2:90.00 3:40.01' "$T/n/subject/n003.csv"
+	sed -i '2a # psi_cpu_some_pct: 1:40.00 2:0.00 3:1.00' "$T/n/subject/n007.csv"
+	sed -i '2a # psi_cpu_some_pct: 1:75.00 2:0.00 3:1.00' "$T/n/control/n007.csv"
+	run --separate-stderr ./bench trend "$T/n/subject"
+	[ "${lines[-1]}" = "2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
+	run --separate-stderr ./bench trend -c "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	[ "${lines[-2]}" = "subject: 2 of 6 runs disturbed (psi cpu some > 40% of the window)" ]
+	[ "${lines[-1]}" = "control: 1 of 3 runs disturbed (psi cpu some > 40% of the window)" ]
+	[ "${#lines[@]}" -eq 4 ]
+	# the control without: not recorded; the table's text only
+	sed -i '/^# psi_cpu_some_pct: /d' "$T/n/control/n007.csv"
+	run --separate-stderr ./bench trend -c "$T/n/control" "$T/n/subject"
+	[ "${lines[-1]}" = "control: runs disturbed: not recorded" ]
+	run --separate-stderr ./bench trend -f csv -c "$T/n/control" "$T/n/subject"
+	[[ "$output" != *"disturbed"* ]]
+	# nobody recorded it: no line
+	sed -i '/^# psi_cpu_some_pct: /d' "$T"/n/subject/n00[37].csv
+	run --separate-stderr ./bench trend -c "$T/n/control" "$T/n/subject"
+	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "trend --control: A/A nights under the same shifts, no change point; alone, five" {
 	nights "$T/aa" 40 2 0 0
 	run ./bench trend -c "$T/aa/control" "$T/aa/subject"
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "synth old tm10/control  no change point in 40 nights  x1.109 +-1%  subject 10.40us, control 9.35us, theta 0.97" ]
+	[ "${lines[0]}" = "synth old tm10/control  no change point in 40 nights  x1.112 +-0%  subject 10.37us, control 9.36us, theta 0.97" ]
 	[[ "${lines[1]}" == "TREND series=1 files=40 change_points=0 "*" control=paired" ]]
 	run ./bench trend "$T/aa/subject"
 	[[ "$output" == *"TREND series=1 files=40 change_points=5 "* ]]
@@ -215,19 +240,19 @@ nights() {
 	nights "$T/n"
 	run ./bench trend -f csv -c "$T/n/control" "$T/n/subject"
 	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent,subject_before,subject_after,control_before,control_after,theta" ]
-	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/n/subject/n025.csv,3,1.10987,1.22198,10.07,9.50,10.84,0.000500,24,16,regression,no,11076,11619,9909.5,9491,0.9646" ]
+	[ "${lines[1]}" = "synth,old,tm10,25,40,2025-01-25T02:00:00Z,,$T/n/subject/n025.csv,3,1.10968,1.22161,10.13,9.59,10.73,0.000500,24,16,regression,no,11073.6,11602.5,9915.12,9490.25,0.9658" ]
 	./bench trend -f runs -c "$T/n/control" "$T/n/subject" >"$T/runs"
 	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control,theta" ]
-	[ "$(sed -n 3p "$T/runs")" = "synth,old,1,2025-01-01T02:00:00Z,3,1.09555,1.10987,8516,7721,0.9646" ]
+	[ "$(sed -n 3p "$T/runs")" = "synth,old,1,2025-01-01T02:00:00Z,3,1.09716,1.10968,8520.5,7715.25,0.9658" ]
 	[ "$(wc -l <"$T/runs")" -eq 42 ]
 	run jq -c '[.metadata.control, .series[0].theta, .series[0].change_points[0].index, .series[0].change_points[0].subject, .series[0].change_points[0].control]' \
 		<(./bench trend -f json -c "$T/n/control" "$T/n/subject")
-	[ "$output" = '["paired",0.9646,25,{"before":11076,"after":11619},{"before":9909.5,"after":9491}]' ]
+	[ "$output" = '["paired",0.9658,25,{"before":11073.625,"after":11602.5},{"before":9915.125,"after":9490.25}]' ]
 	run ./bench trend -f markdown -c "$T/n/control" "$T/n/subject"
 	[[ "${lines[0]}" == *"; each night against its control)" ]]
-	[[ "${lines[3]}" == "| synth old tm10/control | 2025-01-25T02:00:00Z "*" (#25 of 40) | x1.110 | x1.222 | +10.1% [+9.5%, +10.8%] | 0.0005 | 24+16 | regression; subject 11.08us -> 11.62us, control 9.91us -> 9.49us, theta 0.96 |" ]]
+	[[ "${lines[3]}" == "| synth old tm10/control | 2025-01-25T02:00:00Z "*" (#25 of 40) | x1.110 | x1.222 | +10.1% [+9.6%, +10.7%] | 0.0005 | 24+16 | regression; subject 11.07us -> 11.60us, control 9.92us -> 9.49us, theta 0.97 |" ]]
 	run jq -r '.tests[0].misc.theta' <(./bench trend -f kcidb -c "$T/n/control" "$T/n/subject")
-	[ "$output" = "0.9646" ]
+	[ "$output" = "0.9658" ]
 }
 
 @test "trend --control: nights that do not pair are refused, one line, exit 2" {

@@ -209,7 +209,7 @@ vm() {
 	# boot 1 twice, disturbed both times; boot 2 disturbed, then quiet
 	[ "$(wc -l <"$T/boots")" -eq 4 ]
 	run ./bench show "$T/out/stock.csv"
-	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 40% of the window)"* ]]
+	[[ "$output" == *"1 of 2 boots disturbed (psi cpu some > 40% of the window, qemu < 0.7 cpu)"* ]]
 }
 
 @test "vm: --reboot-disturbed 0 keeps a disturbed boot, marked; its range is checked" {
@@ -394,6 +394,25 @@ $IMG 4" ]
 	[ "$(ls -A "$d/boot1")" = "$(printf 'data.csv\nempty\nhn\nmodes')" ]
 	cmp "$d/boot1/data.csv" "$d/boot2/data.csv"
 	[ "$(ls -A "$T/out")" = "$(printf 'stock-sh\nstock.console')" ]
+	[ "$(ls -A "$d")" = "$(printf 'boot1\nboot1.meta\nboot1.stderr\nboot1.stdout\nboot2\nboot2.meta\nboot2.stderr\nboot2.stdout')" ]
+}
+
+@test "vm: -- sh SCRIPT: each boot's record beside its files, as a CSV's metadata" {
+	# shellcheck disable=SC2016 # the guest's $KSB_OUT, not ours
+	printf 'echo x >"$KSB_OUT/f"\n' >"$T/s.sh"
+	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- sh "$T/s.sh"
+	[ "$status" -eq 0 ]
+	m() { sed -n "s/^# $2: //p" "$T/out/stock-sh/boot$1.meta"; }
+	[ "$(m 1 vm_name)" = stock ]
+	[ "$(m 1 vm_boots)" = "1:4/2" ]
+	[ "$(m 2 vm_boots)" = "2:4/2" ]
+	[ "$(m 1 vm_disturbed_tries)" = "1:100.00" ]
+	[ "$(m 1 psi_cpu_some_pct)" = "1:0.00" ]
+	[ "$(m 2 psi_cpu_some_pct)" = "2:0.00" ]
+	[[ "$(m 2 vm_qemu_cpu_seconds)" =~ ^2:[0-9]+\.[0-9]{2}$ ]]
+	[[ "$(m 2 vm_boot_seconds)" =~ ^2:[0-9]+\.[0-9]$ ]]
+	[ -z "$(m 2 vm_disturbed_tries)" ]
+	[ "$(grep -vc '^# [a-z0-9_]*: ' "$T/out/stock-sh/boot1.meta")" -eq 0 ]
 }
 
 @test "vm: sh's non-zero exit: exit 3 naming the script and its stderr, its files kept" {

@@ -114,6 +114,14 @@ static void test_rule(void **state)
 	assert_false(busy_disturbed(BUSY_PSI_PCT));
 	assert_true(busy_disturbed(BUSY_PSI_PCT + 0.01));
 	assert_true(busy_disturbed(100));
+	/* a boot: PSI past its limit and qemu below its share of the wall */
+	assert_true(busy_boot_disturbed(99.5, 11.5, 25.4));
+	assert_false(busy_boot_disturbed(99.5, 0.7 * 25.4, 25.4));
+	assert_false(busy_boot_disturbed(99.5, 26.0, 25.4));
+	assert_false(busy_boot_disturbed(BUSY_PSI_PCT, 0.1, 25.4));
+	/* no figure of qemu: PSI alone */
+	assert_true(busy_boot_disturbed(41, 0, 0));
+	assert_false(busy_boot_disturbed(39, 0, 0));
 }
 
 static void test_lists(void **state)
@@ -177,6 +185,35 @@ static void test_count(void **state)
 	assert_string_equal(line, "3/6");
 }
 
+static void test_count_boots(void **state)
+{
+	struct busy_count bc = { 0 };
+	struct meta m = { 0 };
+	char line[128];
+
+	(void)state;
+	/* boot 1 quiet; 2 past PSI, qemu starved; 3 past PSI, qemu had its cpu */
+	meta_set(&m, "psi_cpu_some_pct", "1:2.00 2:99.50 3:99.00");
+	meta_set(&m, "vm_qemu_cpu_seconds", "1:12.00 2:11.50 3:24.00");
+	meta_set(&m, "vm_boot_seconds", "1:12.0 2:25.4 3:25.0");
+	assert_int_equal(busy_count(&m, &bc), 0);
+	assert_int_equal(bc.runs, 3);
+	assert_int_equal(bc.psi_over, 2);
+	assert_int_equal(bc.qemu_runs, 3);
+	assert_int_equal(bc.disturbed, 1);
+	busy_line(&bc, "boots", line, sizeof(line));
+	assert_string_equal(line,
+			    "1 of 3 boots disturbed (psi cpu some > 40% of the window, qemu < 0.7 cpu)");
+	/* a boot without qemu's window is PSI's alone, and the line says PSI's rule */
+	meta_put(&m, "vm_boot_seconds", "1:12.0 2:25.4");
+	bc = (struct busy_count){ 0 };
+	assert_int_equal(busy_count(&m, &bc), 0);
+	assert_int_equal(bc.qemu_runs, 2);
+	assert_int_equal(bc.disturbed, 2);
+	busy_line(&bc, "boots", line, sizeof(line));
+	assert_string_equal(line, "2 of 3 boots disturbed (psi cpu some > 40% of the window)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +224,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_list_full),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_count_boots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -212,10 +212,16 @@ static void test_pair(void **state)
 
 	(void)state;
 	assert_int_equal(synth_nights(&s, &c, &nights40), 0);
+	/* night 1's runs 10000, 10000, 12000: their pseudo-median, not their median */
+	for (i = 0; i < s.s[0].n; i++)
+		if (s.s[0].r[i].file == 0)
+			s.s[0].x[i] = s.s[0].r[i].run == 3 ? 12000 : 10000;
 	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
 	assert_true(s.paired);
 	assert_int_equal(s.s[0].n, 40);
-	for (i = 0; i < 40; i++) {
+	assert_true(s.s[0].subject[0] == 10500);
+	assert_true(s.s[0].x[0] == s.s[0].subject[0] / s.s[0].control[0]);
+	for (i = 1; i < 40; i++) {
 		/* the shared level is gone: 10000/9000, times 1.1 from night 25 */
 		double want = 10000.0 / 9000 * (i >= 24 ? 1.1 : 1);
 
