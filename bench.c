@@ -23,6 +23,8 @@
 #include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
 #include "lib/report/outset.h"
+#include "lib/report/results.h"
+#include "lib/report/strata.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/spawn.h"
 
@@ -289,6 +291,38 @@ int bench_load_csv(const char *path, struct results **r)
 	else
 		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
 	return EXIT_USAGE;
+}
+
+int bench_one_class(struct results *const *const *set, char *const *const *path,
+		    const unsigned int *n, unsigned int nsides, bool pool)
+{
+	const struct meta **m;
+	const char **p;
+	char why[1024];
+	unsigned int k, i, all = 0;
+	int ret;
+
+	for (k = 0; k < nsides; k++)
+		all += n[k];
+	if (pool || !all)
+		return EXIT_DONE;
+	m = calloc(all, sizeof(*m));
+	p = calloc(all, sizeof(*p));
+	ret = m && p ? 0 : -ENOMEM;
+	for (k = 0, all = 0; !ret && k < nsides; k++)
+		for (i = 0; i < n[k]; i++, all++) {
+			m[all] = &set[k][i]->meta;
+			p[all] = path[k][i];
+		}
+	if (!ret)
+		ret = strata_check(m, p, all, why, sizeof(why));
+	free(m);
+	free(p);
+	if (ret == -ENOMEM)
+		return bench_refused("%s", strerror(ENOMEM));
+	if (ret)
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+	return ret ? EXIT_USAGE : EXIT_DONE;
 }
 
 int bench_wait(const struct bench_wait *w)

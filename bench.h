@@ -147,6 +147,15 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt,
 int bench_load_csv(const char *path, struct results **r);
 
 /*
+ * bench_one_class - the runs of every file of the @nsides sides (@set[k],
+ * named @path[k], @n[k] files each) are of one runner class
+ * (lib/report/strata.h), or @pool (--pool) says to pool them. EXIT_DONE,
+ * or EXIT_USAGE after one line naming the two classes.
+ */
+int bench_one_class(struct results *const *const *set, char *const *const *path,
+		    const unsigned int *n, unsigned int nsides, bool pool);
+
+/*
  * What a command waits on while it measures (the engine's workers, a
  * --runs child, the module's run), for bench_wait(): SIGINT and SIGTERM
  * are blocked in every thread, so only its sigtimedwait() sees them.

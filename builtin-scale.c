@@ -138,6 +138,9 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			 "A -- B: a slope difference counts above NS ns per\n"
 			 "possible CPU, or N% of |A's slope| (default "
 			 BENCH_STR(CMP_THRESHOLD_PCT) "%)"),
+		OPT_FLAG(0, "pool", &o->pool,
+			 "fit runs of several runner classes (TCG and KVM,\n"
+			 "two CPU models) as one; else exit 2 naming them"),
 		OPT_ENUM_TABLE('f', "format", &o->format, scale_writers, "FMT",
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
@@ -408,8 +411,19 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 	unsigned int i, k;
 	int ret = 0;
 
+	struct results *const *sets[2];
+	char *const *paths[2];
+	unsigned int n[2];
+
 	for (k = 0; k < r->nr_groups && !ret; k++)
 		ret = group_load(r, &r->g[k], k ? "B" : "A");
+	for (k = 0; k < r->nr_groups; k++) {
+		sets[k] = r->g[k].set;
+		paths[k] = r->g[k].path;
+		n[k] = r->g[k].n;
+	}
+	if (!ret)
+		ret = bench_one_class(sets, paths, n, r->nr_groups, o->pool);
 	if (ret)
 		return ret;
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {

@@ -24,6 +24,7 @@ struct scale_opts {
 	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
 	unsigned int nr_at;		/* how many */
 	int format;			/* --format, an index of scale_writers[] */
+	bool pool;			/* --pool: runs of several runner classes in one fit */
 	const char *output;		/* -o FILE, NULL: stdout */
 	struct outset also;		/* --also FMT=FILE */
 };
