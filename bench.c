@@ -63,6 +63,8 @@ static const struct cmd cmds[] = {
 	  cmd_trace },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
 	  cmd_vm },
+	{ "merge", "join the shards of a bench vm plan into the files of one run",
+	  cmd_merge },
 	{ "doctor", "check this host for what makes timings noisy; changes nothing",
 	  cmd_doctor },
 	{ NULL, NULL, NULL },

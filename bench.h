@@ -199,6 +199,7 @@ int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
+int cmd_merge(int argc, char **argv);		/* builtin-merge.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 
 #endif /* KSB_BENCH_H */
