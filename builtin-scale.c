@@ -284,7 +284,6 @@ static int group_load(struct scale_report *r, struct scale_group *g, const char 
 			return ret;
 	}
 	group_name(g, dflt);
-	group_note_busy(g);
 	return 0;
 }
 
@@ -426,6 +425,8 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 		ret = bench_one_class(sets, paths, n, r->nr_groups, o->pool);
 	if (ret)
 		return ret;
+	for (k = 0; k < r->nr_groups; k++)
+		group_note_busy(&r->g[k]);
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {
 		strcpy(r->g[0].name, "A");
 		strcpy(r->g[1].name, "B");
