@@ -202,6 +202,7 @@ def bench_words(script):
 def check_commands(script):
     import subprocess
     bench = os.environ.get("BENCH", "./bench")
+    need(os.access(bench, os.X_OK), "no %s to check the commands against (make bench, or BENCH=)" % bench)
     cmds = subprocess.run([bench, "--list-cmds"], capture_output=True, text=True).stdout.split()
     for cmd, rest in bench_words(script):
         need(cmd in cmds, "'bench %s' is not a command of %s" % (cmd, bench))
