@@ -57,6 +57,7 @@ static unsigned int bv_plan_total(void)
 int bv_shard_check(void)
 {
 	unsigned int i, n = vmg.shard_n ? vmg.shard_n : 1, total = bv_plan_total();
+	unsigned int slots = vmg.nr_k * vmg.nr_p;
 
 	if (vmg.shard_n)
 		for (i = 0; i < vmg.nr_c; i++)
@@ -64,8 +65,8 @@ int bv_shard_check(void)
 				bench_err("--shard: an sh command's files are per boot, not merged: run it unsharded");
 				return -1;
 			}
-	if (vm_shard_range((unsigned int)vmg.boots, vmg.nr_k * vmg.nr_p, vmg.shard_i ?: 1, n,
-			   &vmg.plan_first, &vmg.plan_end)) {
+	if (vm_shard_range((unsigned int)vmg.boots, slots, vmg.shard_i ?: 1, n, &vmg.plan_first,
+			   &vmg.plan_end)) {
 		bench_err("--shard %u/%u: the plan has %u boots (-B %lu x %u kernels x %u counts): N is 1..%u",
 			  vmg.shard_i, n, total, (unsigned long)vmg.boots, vmg.nr_k, vmg.nr_p, total);
 		return -1;

@@ -97,7 +97,8 @@ gate" ]
 	[ "$output" = "kstats-bench-kernels
 kstats-bench-sweep
 kstats-bench-gate" ]
-	# teeth: an option bench does not have, a matrix that --shard does not
+	# teeth: an option bench does not have
+	# shellcheck disable=SC2016 # the $ are the jobs' own, a matrix that --shard does not
 	# cover, a shard index that is not GitLab's, no merge
 	sed 's/--accel "\$ACCEL"/--accell "$ACCEL"/' "$GS" >"$T/opt.yml"
 	run python3 tests/cli/ci_jobs.py check github-sweep "$T/opt.yml"
@@ -109,9 +110,10 @@ kstats-bench-gate" ]
 	sed 's/accel: \[tcg, kvm\]$/accel: [tcg]/' "$GS" | awk '/accel: \[tcg\]/ && !n++ { print "        accel: [tcg, kvm]"; next } 1' >"$T/class.yml"
 	run python3 tests/cli/ci_jobs.py check github-sweep "$T/class.yml"
 	[[ "$output" == *"one merge and gate per runner class"* ]]
+	# shellcheck disable=SC2016 # the $ are the jobs' own
 	sed 's|CI_NODE_INDEX/\$CI_NODE_TOTAL|CI_NODE_INDEX/3|' "$LS" >"$T/idx.yml"
 	run python3 tests/cli/ci_jobs.py check gitlab-sweep "$T/idx.yml"
-	[[ "$output" == *'--shard is not $CI_NODE_INDEX/$CI_NODE_TOTAL'* ]]
+	[[ "$output" == *"--shard is not \$CI_NODE_INDEX/\$CI_NODE_TOTAL"* ]]
 	sed 's/bench merge -o sweep/bench mrge -o sweep/' "$LS" >"$T/merge.yml"
 	run python3 tests/cli/ci_jobs.py check gitlab-sweep "$T/merge.yml"
 	[[ "$output" == *"the gate job: no 'bench merge -o'"* ]]

@@ -292,13 +292,19 @@ def gitlab_sweep(doc):
     return [(k, j["script"]) for k, j in jobs.items()]
 
 
-def sweep_main():
+def load():
+    """FILE, parsed strictly: a mapping"""
     with open(sys.argv[3]) as f:
         try:
             doc = yaml.load(f, Loader=StrictLoader)
         except yaml.YAMLError as e:
             fail(str(e).replace("\n", " "))
     need(isinstance(doc, dict), "not a mapping")
+    return doc
+
+
+def sweep_main():
+    doc = load()
     jobs = github_sweep(doc) if sys.argv[2] == "github-sweep" else gitlab_sweep(doc)
     if sys.argv[1] == "check":
         for name, _ in jobs:
@@ -321,12 +327,7 @@ def main():
             sys.argv[2] not in ("github", "gitlab"):
         sys.stderr.write("usage: ci_jobs.py check|scripts github|gitlab FILE [DIR]\n")
         sys.exit(2)
-    with open(sys.argv[3]) as f:
-        try:
-            doc = yaml.load(f, Loader=StrictLoader)
-        except yaml.YAMLError as e:
-            fail(str(e).replace("\n", " "))
-    need(isinstance(doc, dict), "not a mapping")
+    doc = load()
     gate, night = github(doc) if sys.argv[2] == "github" else gitlab(doc)
     if sys.argv[1] == "check":
         for name, _ in gate + night:

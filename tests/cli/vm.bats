@@ -7,12 +7,7 @@
 load common
 
 setup() {
-	common_setup
-	Q=tests/cli/fake-qemu
-	IMG=$T/stock/bzImage
-	mkdir -p "$T/stock" "$T/patched"
-	fake_bzimage "$IMG"
-	cp "$IMG" "$T/patched/bzImage"
+	vm_setup
 }
 
 @test "vm: --help gives the synopsis, the possible-CPU limits and the exit codes" {
