@@ -47,11 +47,11 @@ struct merge_opts {
 
 static const char merge_head[] =
 	"Usage: bench merge [OPTIONS] -o OUT SHARD_DIR...\n"
-	"Join the output directories of bench vm --shard I/N, one per shard of one\n"
-	"plan, into the files one unsharded bench vm would have written in OUT: each\n"
-	"NAME[-CMD][-pN].csv with every boot as the plan's run of that number, exact,\n"
-	"and each run's shard, runner and testbed in its metadata; the consoles\n"
-	"joined in shard order.\n";
+	"Join the directories bench vm wrote for the shards of one plan (its shard\n"
+	"option I/N), one per shard, into the files one unsharded bench vm would have\n"
+	"written in OUT: each NAME[-CMD][-pN].csv with every boot as the plan's run of\n"
+	"that number, exact, and each run's shard, runner and testbed in its\n"
+	"metadata; the consoles joined in shard order.\n";
 
 static const char merge_tail[] =
 	"Refused (exit 2, naming them): shards of two plans, a shard given twice, a\n"

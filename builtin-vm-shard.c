@@ -68,7 +68,8 @@ int bv_shard_check(void)
 	if (vm_shard_range((unsigned int)vmg.boots, slots, vmg.shard_i ?: 1, n, &vmg.plan_first,
 			   &vmg.plan_end)) {
 		bench_err("--shard %u/%u: the plan has %u boots (-B %lu x %u kernels x %u counts): N is 1..%u",
-			  vmg.shard_i, n, total, (unsigned long)vmg.boots, vmg.nr_k, vmg.nr_p, total);
+			  vmg.shard_i, n, total, (unsigned long)vmg.boots, vmg.nr_k, vmg.nr_p,
+			  total);
 		return -1;
 	}
 	return 0;
