@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * builtin-vm.h - what bench vm's two files share: builtin-vm.c (its
- * options, parsing and driver) and builtin-vm-boot.c (the checks before
+ * builtin-vm.h - what bench vm's three files share: builtin-vm.c (its
+ * options, parsing and driver), builtin-vm-boot.c (the checks before
  * any boot, and one boot through lib/kernel/vmboot.h with bench_wait()'s
- * signals and progress). Nothing else includes it.
+ * signals and progress) and builtin-vm-shard.c (the plan, its key and
+ * the shard of it a run boots). Nothing else includes it.
  */
 #ifndef KSB_BUILTIN_VM_H
 #define KSB_BUILTIN_VM_H
