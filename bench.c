@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -18,6 +19,7 @@
 #include "bench.h"
 #include "build/version.h"	/* BENCH_GIT, written by the Makefile */
 #include "lib/report/csv.h"
+#include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/iopath.h"
 #include "lib/report/kcidb.h"
@@ -212,30 +214,164 @@ int bench_finish_stdout(void)
 	return EXIT_ENV;
 }
 
-int bench_report(struct outfile *out, const char *path, unsigned int fmt,
+/*
+ * the model of each of @also's files: @r, or for FMT:VARIANT that
+ * variant's series alone (the first workload's, merged), into @one[i].
+ * EXIT_DONE, or EXIT_USAGE / EXIT_ENV after a message.
+ */
+static int bench_picks(const struct outset *also, const struct results *r, const void **m,
+		       struct results **one)
+{
+	const struct outset_file *a;
+	const struct results_series *s;
+	unsigned int i;
+
+	for (i = 0; also && i < also->n; i++) {
+		a = &also->a[i];
+		m[i] = r;
+		if (!a->pick[0])
+			continue;
+		s = r->n ? results_find(r, r->s[0].workload, a->pick, RESULTS_RUN_ALL,
+					RESULTS_CPU_ALL) : NULL;
+		if (!s) {
+			fprintf(stderr, "%s: --also %s:%s=%s: the results have no variant %s\n",
+				bench_prog, also->t[a->fmt].name, a->pick, a->path, a->pick);
+			return EXIT_USAGE;
+		}
+		one[i] = results_one(r, s);
+		if (!one[i]) {
+			fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+			return EXIT_ENV;
+		}
+		m[i] = one[i];
+	}
+	return EXIT_DONE;
+}
+
+/* -o's CSV committed: EXIT_DONE or EXIT_ENV after a message */
+static int bench_commit_csv(struct outfile *out, const char *path, bool csv_stdout,
+			    const struct results *r)
+{
+	int ret;
+
+	/* commit returns the writer's errors, errno and all */
+	csv_write(out->f, r);
+	ret = outfile_commit(out);
+	if (ret == -EPIPE && csv_stdout)
+		ret = 0;	/* -o - | head, as bench run | head */
+	if (!ret)
+		return EXIT_DONE;
+	fprintf(stderr, "%s: writing %s: %s\n", bench_prog, path, strerror(-ret));
+	return EXIT_ENV;
+}
+
+/* the report and the --also ones: EXIT_DONE or EXIT_ENV after a message */
+static int bench_write(FILE *f, unsigned int fmt, struct outset *also, const void *const *m,
+		       const struct results *r)
+{
+	char why[8192];
+	int ret;
+
+	ret = format_write(f, fmt, r);
+	if (ret == -ENOMEM) {
+		outset_abort(also);
+		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		return EXIT_ENV;
+	}
+	ret = outset_write_each(also, m, why, sizeof(why));
+	if (ret) {
+		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		return EXIT_ENV;
+	}
+	return EXIT_DONE;
+}
+
+int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct outset *also,
 		 const struct results *r)
 {
 	/* with -o - the CSV has stdout, the report goes to stderr */
 	bool csv_stdout = path && out->how == OUTFILE_STDOUT;
+	struct results *one[OUTSET_MAX] = { NULL };
+	struct outset none = OUTSET_INIT(formats);
+	const void *m[OUTSET_MAX];
+	unsigned int i;
 	int ret;
 
-	if (path) {
-		/* commit returns the writer's errors, errno and all */
-		csv_write(out->f, r);
-		ret = outfile_commit(out);
-		if (ret == -EPIPE && csv_stdout)
-			ret = 0;	/* -o - | head, as bench run | head */
-		if (ret) {
-			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, path, strerror(-ret));
-			return EXIT_ENV;
-		}
+	if (!also)
+		also = &none;
+	ret = bench_picks(also, r, m, one);
+	if (!ret && path)
+		ret = bench_commit_csv(out, path, csv_stdout, r);
+	if (!ret)
+		ret = bench_write(csv_stdout ? stderr : stdout, fmt, also, m, r);
+	if (ret) {
+		if (path)
+			outfile_abort(out);
+		outset_abort(also);
 	}
-	ret = format_write(csv_stdout ? stderr : stdout, fmt, r);
-	if (ret == -ENOMEM) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
-		return EXIT_ENV;
+	for (i = 0; i < also->n; i++)
+		results_free(one[i]);
+	return ret ?: bench_finish_stdout();
+}
+
+/*
+ * csv and json: one document; kcidb's are a stream of KCIDB reports
+ * (kcidb's tools read such a stream, and kcidb-merge makes it one)
+ */
+static bool bench_one_doc(int fmt)
+{
+	return fmt == FORMAT_CSV || !strcmp(formats[fmt].name, "json");
+}
+
+int bench_one_document(int fmt, const struct outset *also, const char **opt)
+{
+	unsigned int i;
+
+	*opt = "-f";
+	if (bench_one_doc(fmt))
+		return fmt;
+	*opt = "--also";
+	for (i = 0; i < also->n; i++)
+		if (bench_one_doc(also->a[i].fmt))
+			return also->a[i].fmt;
+	return -1;
+}
+
+int bench_open_outputs(char *const *in, unsigned int nin, struct outfile *out,
+		       const char *path, struct outset *also)
+{
+	int ret = bench_outputs(in, nin, path, also);
+
+	if (ret)
+		return ret;
+	if (path && (ret = outfile_open(out, path))) {
+		bench_err("--output: %s: %s", path, strerror(-ret));
+		return EXIT_USAGE;
 	}
-	return bench_finish_stdout();
+	ret = bench_open_also(also);
+	if (ret && path)
+		outfile_abort(out);
+	return ret;
+}
+
+int bench_commit_also(struct outset *also)
+{
+	char why[PATH_MAX + 128];
+
+	if (!outset_commit(also, why, sizeof(why)))
+		return EXIT_DONE;
+	fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+	return EXIT_ENV;
+}
+
+int bench_open_also(struct outset *also)
+{
+	char why[PATH_MAX + 128];
+
+	if (!outset_open(also, why, sizeof(why)))
+		return EXIT_DONE;
+	fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+	return EXIT_USAGE;
 }
 
 /* an lib/report/iopath.h refusal: its line and EXIT_USAGE, or EXIT_ENV */
@@ -270,29 +406,19 @@ int bench_inputs_once(char *const *in, unsigned int nin)
 				why);
 }
 
-int bench_load_csv(const char *path, struct results **r)
+int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
+		    struct results **r)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	struct csv_error err;
-	int ret;
+	char why[PATH_MAX + 512];
+	int ret = fileset_read(fs, path, group, r, why, sizeof(why));
 
-	*r = NULL;
-	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, strerror(errno));
-		return EXIT_USAGE;
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		return ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
 	}
-	ret = csv_read(f, r, &err);
-	if (f != stdin)
-		fclose(f);
-	if (!ret)
-		return EXIT_DONE;
-	if (ret != -EINVAL)
-		snprintf(err.why, sizeof(err.why), "%s", strerror(-ret));
-	if (err.line)
-		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog, path, err.line, err.why);
-	else
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, path, err.why);
-	return EXIT_USAGE;
+	if (fileset_partial(*r))
+		fprintf(stderr, "%s: " FILESET_PARTIAL_WARNING "\n", bench_prog, path);
+	return EXIT_DONE;
 }
 
 int bench_one_class(struct results *const *const *set, char *const *const *path,

@@ -109,6 +109,7 @@ int bench_testbed(struct testbed *tb);
  */
 int bench_finish_stdout(void);
 
+struct fileset;
 struct outfile;
 struct outset;
 struct results;
@@ -123,6 +124,36 @@ int bench_outputs(char *const *in, unsigned int nin, const char *output,
 		  const struct outset *also);
 
 /*
+ * bench_open_also - outset_open() @also, before anything is measured or
+ * read: EXIT_DONE, or EXIT_USAGE after "--also FILE: why" (then none is
+ * open).
+ */
+int bench_open_also(struct outset *also);
+
+/*
+ * bench_open_outputs - what a measuring command opens before it measures:
+ * bench_outputs() of the @nin inputs @in, -o @path and @also, then -o's
+ * file into @out (when @path) and every file of @also. EXIT_DONE, or
+ * EXIT_USAGE after one line (then none is open).
+ */
+int bench_open_outputs(char *const *in, unsigned int nin, struct outfile *out,
+		       const char *path, struct outset *also);
+
+/*
+ * bench_commit_also - outset_commit() @also once its reports are written:
+ * EXIT_DONE, or EXIT_ENV after "--also FILE: why".
+ */
+int bench_commit_also(struct outset *also);
+
+/*
+ * bench_one_document - of -f @fmt and @also's formats (indices of
+ * lib/report/format.h's formats[]), the first that is one document (csv,
+ * json) and so cannot hold a stream of reports: its index, with *@opt
+ * "-f" or "--also"; -1 when none is.
+ */
+int bench_one_document(int fmt, const struct outset *also, const char **opt);
+
+/*
  * bench_inputs_once - refuse two of the @nin inputs @in that are one
  * file, whose runs would count twice. EXIT_DONE, or EXIT_USAGE after one
  * line naming both.
@@ -130,21 +161,30 @@ int bench_outputs(char *const *in, unsigned int nin, const char *output,
 int bench_inputs_once(char *const *in, unsigned int nin);
 
 /*
- * bench_report - what every measuring command does with its results:
- * with @path (-o) the CSV into @out (opened by outfile_open() before
+ * bench_report - what every command that writes a results set does with
+ * it: with @path (-o) the CSV into @out (opened by outfile_open() before
  * measuring) and committed, then @r in format @fmt (an index of
  * lib/report/format.h's formats[]) on stdout, or on stderr when the CSV has
- * stdout (-o -). EXIT_DONE, or EXIT_ENV after a message naming the path
- * or stdout when a write failed.
+ * stdout (-o -), then every report of @also (NULL: none; opened by
+ * outset_open() before measuring; FMT:VARIANT: that variant's series of
+ * the first workload alone, as bench show -v VARIANT prints it),
+ * committed once every report is written. EXIT_DONE; EXIT_USAGE after
+ * a message naming an --also variant the set lacks (then no file is
+ * changed); EXIT_ENV after a message naming the path or stdout when a
+ * write failed (then no --also file is changed).
  */
-int bench_report(struct outfile *out, const char *path, unsigned int fmt,
+int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct outset *also,
 		 const struct results *r);
 
 /*
- * bench_load_csv - read the CSV @path ("-": stdin) into a new set *@r.
- * EXIT_DONE, or EXIT_USAGE after one line naming the file and line.
+ * bench_load_file - fileset_read() the results file @path ("-": stdin)
+ * into a new set *@r, checked by @fs's rules and counted in its group
+ * @group (lib/report/fileset.h), with the one warning of a partial file
+ * on stderr. EXIT_DONE; EXIT_USAGE after one line naming the file and
+ * line, or the two files a rule sets apart; EXIT_ENV (no memory).
  */
-int bench_load_csv(const char *path, struct results **r);
+int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
+		    struct results **r);
 
 /*
  * bench_one_class - the runs of every file of the @nsides sides (@set[k],

@@ -18,6 +18,7 @@
 #include "lib/report/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
+#include "lib/report/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/results.h"
 #include "lib/report/testbed.h"
@@ -57,6 +58,7 @@ struct compare_side {
 struct compare_state {
 	struct compare_side side[2];	/* BEFORE, AFTER */
 	struct cmp_side cs[2];		/* the same sets, as lib/report/compare.h reads them */
+	struct fileset fs;		/* both sides' rules, each side's contention */
 	const struct results_series **list; /* [n] the series, cmp_list_series() */
 	unsigned int n;			/* series */
 	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
@@ -113,7 +115,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 		OPT_FLAG(0, "pool", &o->pool,
 			 "gate runs of several runner classes (TCG and KVM,\n"
 			 "two CPU models) as one; else exit 2 naming them"),
-		OPT_ENUM_TABLE('f', "format", &o->format, cmpfmt_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically\n"
@@ -171,10 +173,10 @@ static void compare_state_free(struct compare_state *st)
 	st->list = NULL;
 }
 
-/* read every file of @s; the files must measure the same way as @ref */
-static int compare_load(struct compare_side *s, const struct results **ref,
-			const char **ref_path)
+/* read every file of side @k (0 BEFORE, 1 AFTER) into st->fs: both sides measure alike */
+static int compare_load(struct compare_state *st, unsigned int k)
 {
+	struct compare_side *s = &st->side[k];
 	unsigned int i;
 	int ret;
 
@@ -182,33 +184,9 @@ static int compare_load(struct compare_side *s, const struct results **ref,
 	if (!s->set)
 		return compare_nomem();
 	for (i = 0; i < s->n; i++) {
-		const char *u, *ru;
-
-		ret = bench_load_csv(s->path[i], &s->set[i]);
+		ret = bench_load_file(&st->fs, s->path[i], k, &s->set[i]);
 		if (ret)
 			return ret;
-		u = meta_get(&s->set[i]->meta, "partial");
-		if (u && !strcmp(u, "yes"))
-			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-				bench_prog, s->path[i]);
-		if (!*ref) {
-			*ref = s->set[i];
-			*ref_path = s->path[i];
-			continue;
-		}
-		if (s->set[i]->frac_bits != (*ref)->frac_bits) {
-			fprintf(stderr, "%s: %s has frac_bits %u, %s has %u: buckets differ\n",
-				bench_prog, *ref_path, (*ref)->frac_bits, s->path[i],
-				s->set[i]->frac_bits);
-			return EXIT_USAGE;
-		}
-		u = meta_get(&s->set[i]->meta, "unit");
-		ru = meta_get(&(*ref)->meta, "unit");
-		if (u && ru && strcmp(u, ru)) {
-			fprintf(stderr, "%s: %s is in %s, %s in %s\n", bench_prog,
-				*ref_path, ru, s->path[i], u);
-			return EXIT_USAGE;
-		}
 	}
 	return 0;
 }
@@ -277,7 +255,7 @@ static int compare_check_testbed(const struct compare_opts *o, struct compare_st
 
 	if (!compare_differs(st, buf, sizeof(buf), o->strict))
 		return 0;
-	if (!o->strict && cmpfmt_writers[o->format].testbed)
+	if (!o->strict && (cmpfmt_writers[o->format].flags & REPORT_TESTBED))
 		return 0;
 	if (o->strict) {
 		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
@@ -375,13 +353,10 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
 static void compare_busy(const struct compare_state *st)
 {
 	static const char *const name[2] = { "before", "after" };
-	struct busy_count bc[2] = { { 0 }, { 0 } };
+	const struct busy_count *bc = st->fs.busy;
 	char line[128];
-	unsigned int k, i;
+	unsigned int k;
 
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < st->side[k].n; i++)
-			busy_count(&st->side[k].set[i]->meta, &bc[k]);
 	if (!bc[0].files && !bc[1].files)
 		return;
 	for (k = 0; k < 2; k++) {
@@ -403,7 +378,6 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		.origin = o->origin,
 	};
 	const char *gha = getenv("GITHUB_ACTIONS");
-	unsigned int i;
 	char why[1024];
 	int ret;
 
@@ -413,15 +387,15 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
 	if (!ret && o->format == CMPFMT_TABLE)
 		compare_busy(st);
-	for (i = 0; i < o->also.n && ret != -ENOMEM; i++)
-		ret = cmpfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &f) ?: ret;
+	if (ret == -ENOMEM)
+		outset_abort(&o->also);
+	else
+		ret = outset_write(&o->also, &f, why, sizeof(why));
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	if (ret == -ENOMEM) {
-		outset_abort(&o->also);
+	if (ret == -ENOMEM)
 		return compare_nomem();
-	}
-	if (outset_commit(&o->also, why, sizeof(why))) {
+	if (ret) {
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 		return EXIT_ENV;
 	}
@@ -451,18 +425,15 @@ static int compare_all(struct compare_opts *o, const struct compare_state *st)
 /* read and check the files, then the gate; the exit code */
 static int compare_run(struct compare_opts *o, struct compare_state *st)
 {
-	const struct results *ref = NULL;
-	const char *ref_path = NULL;
+	struct results *const *sets[2];
+	char *const *paths[2] = { st->side[0].path, st->side[1].path };
+	unsigned int n[2] = { st->side[0].n, st->side[1].n };
 	unsigned int k;
 	int ret;
 
-	struct results *const *sets[2] = { st->side[0].set, st->side[1].set };
-	char *const *paths[2] = { st->side[0].path, st->side[1].path };
-	unsigned int n[2] = { st->side[0].n, st->side[1].n };
-
-	ret = compare_load(&st->side[0], &ref, &ref_path);
+	ret = compare_load(st, 0);
 	if (!ret)
-		ret = compare_load(&st->side[1], &ref, &ref_path);
+		ret = compare_load(st, 1);
 	if (!ret) {
 		sets[0] = st->side[0].set;
 		sets[1] = st->side[1].set;
@@ -482,9 +453,7 @@ static int compare_run(struct compare_opts *o, struct compare_state *st)
 	st->list = cmp_list_series(st->cs, &st->n);
 	if (!st->list && errno)
 		return compare_nomem();
-	st->unit = meta_get(&ref->meta, "unit");
-	if (!st->unit)
-		st->unit = "ns";
+	st->unit = st->fs.unit;
 	ret = compare_check_runs(st);
 	if (!ret)
 		ret = compare_decide_ref(o, st);

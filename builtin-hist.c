@@ -13,6 +13,7 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/report/format.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/samples.h"
 
@@ -22,6 +23,7 @@ struct hist_opts {
 	uint64_t frac_bits;		/* sub-bucket bits, 0..12 */
 	int format;			/* -f, an index of formats[] */
 	const char *path;		/* input file, "-" = stdin */
+	struct outset also;		/* --also FMT=FILE */
 };
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
@@ -30,7 +32,8 @@ static int hist_parse(int argc, char **argv, struct hist_opts *o)
 	const struct opt opts[] = {
 		OPT_U64('b', "frac-bits", &o->frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 			"sub-buckets per power of two = 2^B, 0..12 (default 2)"),
-		OPT_ENUM_TABLE('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
+		OPT_FORMAT('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
+		OPT_ALSO(&o->also),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -83,6 +86,7 @@ int cmd_hist(int argc, char **argv)
 		.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
 		.format = FORMAT_TABLE,
 		.path = "-",
+		.also = OUTSET_INIT(formats),
 	};
 	struct kstats_hist *h;
 	struct results *r;
@@ -94,11 +98,17 @@ int cmd_hist(int argc, char **argv)
 	ret = hist_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	ret = bench_outputs((char **)&o.path, 1, NULL, &o.also);
+	if (ret)
+		return ret;
 	f = strcmp(o.path, "-") ? fopen(o.path, "r") : stdin;
 	if (!f) {
 		fprintf(stderr, "%s: %s: %s\n", bench_prog, o.path, strerror(errno));
 		return EXIT_USAGE;
 	}
+	ret = bench_open_also(&o.also);
+	if (ret)
+		goto out_close;
 	h = kstats_hist_create((unsigned int)o.frac_bits);
 	if (!h) {
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(errno));
@@ -119,11 +129,12 @@ int cmd_hist(int argc, char **argv)
 		ret = EXIT_ENV;
 		goto out_free_hist;
 	}
-	ret = bench_report(NULL, NULL, (unsigned int)o.format, r);
+	ret = bench_report(NULL, NULL, (unsigned int)o.format, &o.also, r);
 	results_free(r);
 out_free_hist:
 	kstats_hist_free(h);
 out_close:
+	outset_abort(&o.also);
 	if (f != stdin)
 		fclose(f);
 	return ret;

@@ -34,6 +34,7 @@
 #include "lib/report/outfile.h"
 #include "lib/report/readfile.h"
 #include "lib/kernel/spawn.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/testbed.h"
 #include "lib/measure/topo.h"
@@ -56,6 +57,7 @@ static struct kk {
 	uint64_t frac_bits;		/* -b */
 	int format;			/* -f, an index of formats[] */
 	const char *output;		/* -o */
+	struct outset also;		/* --also FMT[:VARIANT]=FILE */
 	const char *module;		/* --module, a .ko to load */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
@@ -117,9 +119,10 @@ static const struct opt kk_opts[] = {
 		 "online)"),
 	OPT_U64('b', "frac-bits", &kng.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM_TABLE('f', "format", &kng.format, formats, "FMT", "what goes to stdout:"),
+	OPT_FORMAT('f', "format", &kng.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &kng.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
+	OPT_ALSO_PICK(&kng.also),
 	OPT_STRING(0, "module", &kng.module, "FILE", "the kstats_bench.ko to load"),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
@@ -317,6 +320,7 @@ static void kk_leave(void *priv)
 {
 	(void)priv;
 	outfile_abort(&kng.out);
+	outset_abort(&kng.also);
 	kk_unload();
 }
 
@@ -443,7 +447,8 @@ static void kk_meta(struct meta *m)
 static int kk_report(void)
 {
 	kk_meta(&kng.res->meta);
-	return bench_report(&kng.out, kng.output, (unsigned int)kng.format, kng.res);
+	return bench_report(&kng.out, kng.output, (unsigned int)kng.format, &kng.also,
+			    kng.res);
 }
 
 static void kk_free(void)
@@ -463,20 +468,22 @@ int cmd_kernel(int argc, char **argv)
 	kng.samples = 8192;
 	kng.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	kng.format = FORMAT_TABLE;
+	kng.also = (struct outset)OUTSET_INIT_PICK(formats);
 	bench_cmdline(kng.cmdline, sizeof(kng.cmdline), argc, argv);
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	/* --module is read: -o must not replace it */
-	if (kng.module && (ret = bench_outputs((char **)&kng.module, 1, kng.output, NULL)))
+	/* --module is read: -o and --also must not replace it, nor each other */
+	ret = bench_outputs((char **)&kng.module, kng.module ? 1 : 0, kng.output, &kng.also);
+	if (ret)
 		return ret;
 	if (geteuid())
 		return bench_refused("needs root to load the module %s (running as uid %u)",
 				  KK_MODNAME, (unsigned int)geteuid());
-	if (kng.output && (ret = outfile_open(&kng.out, kng.output))) {
-		bench_err("--output: %s: %s", kng.output, strerror(-ret));
-		return EXIT_USAGE;
-	}
+	ret = bench_open_outputs((char **)&kng.module, kng.module ? 1 : 0, &kng.out,
+				 kng.output, &kng.also);
+	if (ret)
+		return ret;
 	uname(&u);
 	snprintf(kng.release, sizeof(kng.release), "%s", u.release);
 	ret = bench_testbed(&kng.tb);
@@ -494,6 +501,7 @@ int cmd_kernel(int argc, char **argv)
 	if (!ret && kng.signo)
 		ret = 128 + kng.signo;
 	outfile_abort(&kng.out);
+	outset_abort(&kng.also);
 	kk_free();
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include "builtin-merge.h"
 #include "lib/report/busy.h"
 #include "lib/report/csv.h"
+#include "lib/report/fileset.h"
 #include "lib/report/iopath.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
@@ -54,9 +55,16 @@ struct merge_file {
 	bool partial;			/* a shard's file was */
 };
 
+/*
+ * each file on its own fileset: the shards' copies of one file are checked
+ * against each other by results_add() (the buckets), and one plan's
+ * commands measure in one unit
+ */
 int merge_load(const char *path, struct results **r)
 {
-	return bench_load_csv(path, r);
+	struct fileset fs = { 0 };
+
+	return bench_load_file(&fs, path, 0, r);
 }
 
 void merge_shard_free(struct merge_shard *s)

@@ -27,9 +27,9 @@ struct merge_shard {
 };
 
 /*
- * merge_load - the result file @path into a new set *@r: the one place
- * bench merge reads one, so that it can move to a shared loader. 0, or
- * EXIT_USAGE after one line naming the file.
+ * merge_load - the result file @path into a new set *@r, through the one
+ * loader (lib/report/fileset.h): the one place bench merge reads one. 0,
+ * EXIT_USAGE after one line naming the file, or EXIT_ENV (no memory).
  */
 int merge_load(const char *path, struct results **r);
 

@@ -27,6 +27,7 @@
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
 #include "lib/report/results.h"
@@ -80,6 +81,7 @@ static struct global {
 	uint64_t frac_bits;		/* --frac-bits */
 	int format;			/* --format, an index of formats[] */
 	const char *output;		/* -o, CSV path */
+	struct outset also;		/* --also FMT[:VARIANT]=FILE */
 	enum tsc_fence fence;		/* --end-fence */
 	bool subtract;			/* --subtract-overhead */
 	bool quiet;			/* -q: no progress */
@@ -108,6 +110,7 @@ static void run_defaults(void)
 	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	g.cache = WL_CACHE_KERNEL;
 	g.format = FORMAT_TABLE;
+	g.also = (struct outset)OUTSET_INIT_PICK(formats);
 	g.fence = TSC_FENCE_SFENCE;	/* why: docs/design.md, "Timing" */
 }
 
@@ -213,12 +216,13 @@ static const struct opt run_opts[] = {
 		 "which bench compare takes the machine's drift out:\n"
 		 "auto (default) with --cache cold only, on, off"),
 	OPT_GROUP("Output:"),
-	OPT_ENUM_TABLE('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
+	OPT_FORMAT('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &g.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE: a\n"
 		   "regular file is replaced whole (a symlink's target,\n"
 		   "mode kept), a FIFO or device written in place;\n"
 		   "- is stdout, and then the report goes to stderr"),
+	OPT_ALSO_PICK(&g.also),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata (a commit,\n"
 		 "branch, build id; KEY of a-z, 0-9, _); repeatable"),
@@ -415,6 +419,7 @@ static void run_leave(void *priv)
 {
 	(void)priv;
 	outfile_abort(&g.out);
+	outset_abort(&g.also);
 }
 
 static void run_progress(void *priv)
@@ -543,7 +548,7 @@ static int run_report(void)
 	if (g.run_out)	/* a --runs child: its CSV to the parent, nothing printed */
 		ret = csv_write(g.run_out, res) || fflush(g.run_out) ? EXIT_ENV : EXIT_DONE;
 	else
-		ret = bench_report(&g.out, g.output, (unsigned int)g.format, res);
+		ret = bench_report(&g.out, g.output, (unsigned int)g.format, &g.also, res);
 	if (!ret && wl_err) {
 		fprintf(stderr, "%s: %s failed its own check (see its metadata, e.g. counters_reconciled)\n",
 			bench_prog, g.wl->name);
@@ -580,8 +585,9 @@ static int run_once(void)
 static int runs_child(void *priv, unsigned int run, FILE *out)
 {
 	(void)priv;
-	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o, not ours */
+	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o and --also, not ours */
 	g.output = NULL;
+	g.also.n = 0;
 	g.run_idx = run;
 	g.run_out = out;
 	g.quiet = true;
@@ -603,6 +609,7 @@ static void runs_leave(void *priv)
 {
 	runs_signal(priv, SIGKILL);
 	outfile_abort(&g.out);
+	outset_abort(&g.also);
 }
 
 static void runs_progress(void *priv)
@@ -644,7 +651,8 @@ static int runs_main(void)
 		ret = EXIT_ENV;
 	} else if (rs.n) {
 		runs_meta(&rs, g.cmdline, g.signo);
-		ret = bench_report(&g.out, g.output, (unsigned int)g.format, rs.all);
+		ret = bench_report(&g.out, g.output, (unsigned int)g.format, &g.also,
+				   rs.all);
 	}
 	if (!ret && g.signo)
 		ret = 128 + g.signo;
@@ -670,15 +678,15 @@ int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/* output paths are checked before any measuring starts */
-	if (g.output && (ret = outfile_open(&g.out, g.output))) {
-		bench_err("--output: %s: %s", g.output, strerror(-ret));
-		return EXIT_USAGE;
-	}
+	ret = bench_open_outputs(NULL, 0, &g.out, g.output, &g.also);
+	if (ret)
+		return ret;
 	/* the host once, before any timing; --runs children inherit it */
 	ret = bench_testbed(&g.tb);
 	if (!ret)
 		ret = g.runs > 1 ? runs_main() : run_once();
 	outfile_abort(&g.out);
+	outset_abort(&g.also);
 	engine_destroy(g.e);
 	pcpu_destroy(g.pcpu);
 	topo_fini(&g.topo);

@@ -4,7 +4,7 @@
  * from a sweep of results files, one per possible-CPU count. Every run
  * of every file is a point (the file's possible_cpus, the run's figure
  * as bench compare takes it); lib/report/scale.h fits the line and gates the
- * slope of B against A. The reports are in builtin-scale-fmt.c.
+ * slope of B against A. The reports are lib/report/scalefmt.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,12 +17,25 @@
 #include <string.h>
 
 #include "bench.h"
-#include "builtin-scale.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/meta.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
+#include "lib/report/scalefmt.h"
+
+struct scale_opts {
+	enum cmp_stat stat;		/* --stat: each run's figure */
+	double flat;			/* --flat, ns per CPU, >= 0 */
+	struct scale_threshold threshold; /* --threshold: NS or N% */
+	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
+	unsigned int nr_at;		/* how many */
+	int format;			/* --format, an index of scalefmt_writers[] */
+	bool pool;			/* --pool: runs of several runner classes in one fit */
+	const char *output;		/* -o FILE, NULL: stdout */
+	struct outset also;		/* --also FMT=FILE */
+};
 
 /* the largest count --at takes and a file may say: NR_CPUS's Kconfig maximum */
 #define SCALE_MAX_CPUS	8192
@@ -141,7 +154,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 		OPT_FLAG(0, "pool", &o->pool,
 			 "fit runs of several runner classes (TCG and KVM,\n"
 			 "two CPU models) as one; else exit 2 naming them"),
-		OPT_ENUM_TABLE('f', "format", &o->format, scale_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, scalefmt_writers, "FMT",
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
 			   "write the report to FILE (- stdout), replaced whole"),
@@ -205,28 +218,6 @@ static int file_possible(const struct results *set, const char *path, unsigned i
 	return 0;
 }
 
-/* the files' unit against the first file's; 0 or EXIT_USAGE */
-static int file_unit(struct scale_report *r, const struct results *set, const char *path)
-{
-	const char *u = meta_get(&set->meta, "unit"), *part = meta_get(&set->meta, "partial");
-
-	if (!u)
-		u = "ns";
-	if (part && !strcmp(part, "yes"))
-		fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-			bench_prog, path);
-	if (!r->unit_path) {
-		snprintf(r->unit, sizeof(r->unit), "%s", u);
-		r->unit_path = path;
-		return 0;
-	}
-	if (!strcmp(u, r->unit))
-		return 0;
-	fprintf(stderr, "%s: %s is in %s, %s in %s: one slope needs one unit\n", bench_prog,
-		r->unit_path, r->unit, path, u);
-	return EXIT_USAGE;
-}
-
 /* the group's name: the vm_name its files share, else @dflt */
 static void group_name(struct scale_group *g, const char *dflt)
 {
@@ -247,26 +238,25 @@ static void group_name(struct scale_group *g, const char *dflt)
  * fitted on them all, and min per run (the default) is what a
  * neighbour moves least. Nothing when no file recorded it.
  */
-static void group_note_busy(const struct scale_group *g)
+static void group_note_busy(const struct scale_group *g, const struct busy_count *bc)
 {
-	struct busy_count bc = { 0 };
 	const char *what = "runs";
 	char line[160];
 	unsigned int i;
 
-	for (i = 0; i < g->n; i++) {
-		busy_count(&g->set[i]->meta, &bc);
+	for (i = 0; i < g->n; i++)
 		if (meta_get(&g->set[i]->meta, "vm_boots"))
 			what = "boots";
-	}
-	if (!bc.files)
+	if (!bc->files)
 		return;
-	busy_line(&bc, what, line, sizeof(line));
+	busy_line(bc, what, line, sizeof(line));
 	fprintf(stderr, "%s: %s: %s\n", bench_prog, g->name, line);
 }
 
-static int group_load(struct scale_report *r, struct scale_group *g, const char *dflt)
+/* group @k's files into r->fs: both groups measure alike */
+static int group_load(struct scale_report *r, unsigned int k, const char *dflt)
 {
+	struct scale_group *g = &r->g[k];
 	unsigned int i;
 	int ret;
 
@@ -275,14 +265,13 @@ static int group_load(struct scale_report *r, struct scale_group *g, const char 
 	if (!g->set || !g->possible)
 		return scale_nomem();
 	for (i = 0; i < g->n; i++) {
-		ret = bench_load_csv(g->path[i], &g->set[i]);
+		ret = bench_load_file(&r->fs, g->path[i], k, &g->set[i]);
 		if (!ret)
 			ret = file_possible(g->set[i], g->path[i], &g->possible[i]);
-		if (!ret)
-			ret = file_unit(r, g->set[i], g->path[i]);
 		if (ret)
 			return ret;
 	}
+	snprintf(r->unit, sizeof(r->unit), "%s", r->fs.unit);
 	group_name(g, dflt);
 	return 0;
 }
@@ -408,14 +397,13 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 	const struct results_series **list;
 	struct cmp_side cs[2] = { { NULL, 0 }, { NULL, 0 } };
 	unsigned int i, k;
-	int ret = 0;
-
 	struct results *const *sets[2];
 	char *const *paths[2];
 	unsigned int n[2];
+	int ret = 0;
 
 	for (k = 0; k < r->nr_groups && !ret; k++)
-		ret = group_load(r, &r->g[k], k ? "B" : "A");
+		ret = group_load(r, k, k ? "B" : "A");
 	for (k = 0; k < r->nr_groups; k++) {
 		sets[k] = r->g[k].set;
 		paths[k] = r->g[k].path;
@@ -426,7 +414,7 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 	if (ret)
 		return ret;
 	for (k = 0; k < r->nr_groups; k++)
-		group_note_busy(&r->g[k]);
+		group_note_busy(&r->g[k], &r->fs.busy[k]);
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {
 		strcpy(r->g[0].name, "A");
 		strcpy(r->g[1].name, "B");
@@ -456,22 +444,13 @@ static int scale_compute(const struct scale_opts *o, struct scale_report *r)
 }
 
 /* every --also report, then each committed: 0, -errno, one line said */
-static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
+static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 {
 	char why[PATH_MAX + 128];
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	for (i = 0; i < o->also.n && !ret; i++)
-		ret = scale_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, o, r);
-	if (ret) {
-		outset_abort(&o->also);
-		if (ret != -ENOMEM)
-			fprintf(stderr, "%s: --also: %s\n", bench_prog, strerror(-ret));
-		return ret;
-	}
-	ret = outset_commit(&o->also, why, sizeof(why));
-	if (ret)
+	ret = outset_write(&o->also, sf, why, sizeof(why));
+	if (ret && ret != -ENOMEM)
 		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
 	return ret;
 }
@@ -479,6 +458,10 @@ static int scale_write_also(struct scale_opts *o, const struct scale_report *r)
 /* the report on stdout or into -o's file, then --also's; 0 or EXIT_ENV */
 static int scale_write(struct scale_opts *o, const struct scale_report *r)
 {
+	const struct scalefmt sf = {
+		.r = r, .stat = o->stat, .flat = o->flat, .threshold = o->threshold,
+		.at = o->at, .nr_at = o->nr_at,
+	};
 	struct outfile out;
 	FILE *f = stdout;
 	int ret;
@@ -492,7 +475,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 		f = out.f;
 	}
-	ret = scale_writers[o->format].write(f, o, r);
+	ret = scalefmt_writers[o->format].write(f, &sf);
 	if (o->output) {
 		if (ret)
 			outfile_abort(&out);
@@ -506,7 +489,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 	}
 	if (!ret)
-		ret = scale_write_also(o, r);
+		ret = scale_write_also(o, &sf);
 	else
 		outset_abort(&o->also);
 	if (ret == -ENOMEM)
@@ -522,7 +505,7 @@ int cmd_scale(int argc, char **argv)
 		/* the busy-runner study (docs/measurements.md): narrowest, and moved least */
 		.stat = CMP_STAT_MIN,
 		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
-		.also = OUTSET_INIT(scale_writers),
+		.also = OUTSET_INIT(scalefmt_writers),
 	};
 	char why[PATH_MAX + 128];
 	struct scale_report r = { 0 };

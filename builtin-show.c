@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
+#include "lib/report/outset.h"
 #include "lib/report/results.h"
 #include "lib/measure/topo.h"
 
@@ -27,6 +29,7 @@ struct show_opts {
 	bool pick;			/* -w, -v, -r or -c: one series */
 	int format;			/* -f, an index of formats[] */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
+	struct outset also;		/* --also FMT=FILE */
 };
 
 /* -c N|all: kept as given, checked here */
@@ -73,7 +76,8 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 			 "(default)"),
 		OPT_CALL('c', "cpu", &o->cpu, show_cpu, "CPU|all",
 			 "one CPU's rows, or all merged (default)"),
-		OPT_ENUM_TABLE('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
+		OPT_FORMAT('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
+		OPT_ALSO(&o->also),
 		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
 		OPT_END()
 	};
@@ -115,7 +119,6 @@ static int show_pick(const struct results *r, struct show_opts *o, const char *p
 	const char *wl = o->workload ? o->workload : r->s[0].workload;
 	const char *var = o->variant ? o->variant : show_first_variant(r, wl);
 	const struct results_series *s = NULL;
-	struct results_label l;
 	char run[16] = "all";
 
 	if (var)
@@ -130,36 +133,53 @@ static int show_pick(const struct results *r, struct show_opts *o, const char *p
 			bench_prog, path, wl, var ? var : "(none)", run, o->cpu ? o->cpu : "all");
 		return EXIT_USAGE;
 	}
-	*one = results_create(r->frac_bits);
-	l = (struct results_label){ .workload = s->workload, .variant = s->variant,
-				     .run = s->run, .cpu = s->cpu, .node = s->node };
-	if (!*one || results_add_hist(*one, &l, s->h)) {
+	*one = results_one(r, s);
+	if (!*one) {
 		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
 		return EXIT_ENV;
 	}
-	(*one)->meta = r->meta;
 	return EXIT_DONE;
+}
+
+/* -f kcidb or --also kcidb=FILE: --origin goes into the metadata */
+static bool show_kcidb(const struct show_opts *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->also.n; i++)
+		if (!strcmp(formats[o->also.a[i].fmt].name, "kcidb"))
+			return true;
+	return !strcmp(formats[o->format].name, "kcidb");
 }
 
 int cmd_show(int argc, char **argv)
 {
-	struct show_opts o = { .run = RESULTS_RUN_ALL, .format = FORMAT_TABLE };
+	struct show_opts o = {
+		.run = RESULTS_RUN_ALL, .format = FORMAT_TABLE, .also = OUTSET_INIT(formats),
+	};
 	struct results *r, *one = NULL;
+	struct fileset fs = { 0 };
 	int ret;
 
 	ret = show_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	ret = bench_load_csv(argv[optind], &r);
+	ret = bench_outputs(argv + optind, 1, NULL, &o.also) ?: bench_open_also(&o.also);
 	if (ret)
 		return ret;
+	ret = bench_load_file(&fs, argv[optind], 0, &r);
+	if (ret) {
+		outset_abort(&o.also);
+		return ret;
+	}
 	if (o.pick)
 		ret = show_pick(r, &o, argv[optind], &one);
 	/* the kcidb writer reads it there; no other format sees the key */
-	if (!ret && o.origin && !strcmp(formats[o.format].name, "kcidb"))
+	if (!ret && o.origin && show_kcidb(&o))
 		meta_put(one ? &one->meta : &r->meta, KCIDB_META_ORIGIN, "%s", o.origin);
 	if (!ret)
-		ret = bench_report(NULL, NULL, (unsigned int)o.format, one ? one : r);
+		ret = bench_report(NULL, NULL, (unsigned int)o.format, &o.also, one ? one : r);
+	outset_abort(&o.also);
 	results_free(one);
 	results_free(r);
 	return ret;

@@ -24,6 +24,7 @@
 #include "lib/report/host.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/report/readfile.h"
 #include "lib/report/results.h"
 #include "lib/kernel/spawn.h"
@@ -45,6 +46,7 @@ static struct tr {
 	double duration;		/* -d, s; 0: until COMMAND or SIGINT */
 	int format;			/* -f, an index of formats[] */
 	const char *output;		/* -o */
+	struct outset also;		/* --also FMT=FILE */
 	bool quiet;			/* -q */
 	char **command;			/* after "--", NULL-terminated; NULL: none */
 	char cmdline[1024];		/* for the metadata */
@@ -82,9 +84,10 @@ static const struct opt tr_opts[] = {
 	OPT_DOUBLE('d', "duration", &trg.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
 		   "record for SECS seconds (default: until COMMAND\n"
 		   "exits, or until SIGINT)"),
-	OPT_ENUM_TABLE('f', "format", &trg.format, formats, "FMT", "what goes to stdout:"),
+	OPT_FORMAT('f', "format", &trg.format, formats, "FMT", "what goes to stdout:"),
 	OPT_STRING('o', "output", &trg.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
+	OPT_ALSO(&trg.also),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
@@ -236,6 +239,7 @@ static void tr_leave(void *priv)
 	if (trg.child && !tr_reaped())
 		kill(trg.child, SIGKILL);
 	outfile_abort(&trg.out);
+	outset_abort(&trg.also);
 }
 
 static void tr_progress(void *priv)
@@ -436,7 +440,8 @@ static int tr_report(void)
 	if (ret)
 		return bench_refused("%s", strerror(-ret));
 	tr_meta(&trg.res->meta);
-	return bench_report(&trg.out, trg.output, (unsigned int)trg.format, trg.res);
+	return bench_report(&trg.out, trg.output, (unsigned int)trg.format, &trg.also,
+			    trg.res);
 }
 
 /* ---- the command ---- */
@@ -462,6 +467,7 @@ int cmd_trace(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &all, NULL);
 	trg.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	trg.format = FORMAT_TABLE;
+	trg.also = (struct outset)OUTSET_INIT(formats);
 	bench_cmdline(trg.cmdline, sizeof(trg.cmdline), argc, argv);
 	ret = tr_parse(argc, argv);
 	if (ret)
@@ -469,10 +475,9 @@ int cmd_trace(int argc, char **argv)
 	if (geteuid())
 		return bench_refused("needs root to load BPF programs (running as uid %u)",
 				  (unsigned int)geteuid());
-	if (trg.output && (ret = outfile_open(&trg.out, trg.output))) {
-		bench_err("--output: %s: %s", trg.output, strerror(-ret));
-		return EXIT_USAGE;
-	}
+	ret = bench_open_outputs(NULL, 0, &trg.out, trg.output, &trg.also);
+	if (ret)
+		return ret;
 	/* waitpid() needs its child: an inherited SIG_IGN would reap it */
 	signal(SIGCHLD, SIG_DFL);
 	ret = bench_testbed(&trg.tb);
@@ -485,6 +490,7 @@ int cmd_trace(int argc, char **argv)
 	if (!ret && trg.signo && trg.partial)
 		ret = 128 + trg.signo;
 	outfile_abort(&trg.out);
+	outset_abort(&trg.also);
 	trace_close(trg.t);
 	results_free(trg.res);
 	return ret;

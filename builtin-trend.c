@@ -18,6 +18,7 @@
 
 #include "bench.h"
 #include "lib/report/compare.h"
+#include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/outset.h"
@@ -184,7 +185,7 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			 "directory (bench vm -p A,B,... -o NIGHT/), its\n"
 			 "figure the Theil-Sen slope of its runs against their\n"
 			 "possible_cpus (ns per CPU, as bench scale fits it)"),
-		OPT_ENUM_TABLE('f', "format", &o->format, trendfmt_writers, "FMT",
+		OPT_FORMAT('f', "format", &o->format, trendfmt_writers, "FMT",
 			       "what goes to stdout:"),
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
 			 "also write format FMT to FILE, atomically\n"
@@ -290,22 +291,21 @@ static int trend_hist_err(int ret, const char *why)
  */
 static int trend_read(const struct trend_opts *o, struct hist *h)
 {
+	struct fileset fs = { 0 };
 	struct results *cf;
 	char why[1024];
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < h->nf && !ret; i++) {
-		ret = bench_load_csv(h->f[i].path, &cf);
+		ret = bench_load_file(&fs, h->f[i].path, 0, &cf);
 		if (ret)
 			return ret;
 		ret = hist_read(h, i, cf, o->stat, why, sizeof(why));
 		results_free(cf);
-		if (h->f[i].partial)
-			fprintf(stderr, "%s: warning: %s was interrupted (partial: yes): its last run may hold fewer samples\n",
-				bench_prog, h->f[i].path);
 		ret = trend_hist_err(ret, why);
 	}
+	h->busy = fs.busy[0];
 	if (!ret && !h->ns) {
 		fprintf(stderr, "%s: no series in %u files\n", bench_prog, h->nf);
 		return EXIT_USAGE;
@@ -381,21 +381,22 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 		.origin = o->origin,
 	};
 	struct trendfmt_tally n;
-	unsigned int i;
 	char why[1024];
 	int ret;
 
+	/* a failed stdout is bench_finish_stdout()'s to say */
 	ret = trendfmt_writers[o->format].write(stdout, &t);
-	for (i = 0; i < o->also.n && !ret; i++)
-		ret = trendfmt_writers[o->also.a[i].fmt].write(o->also.a[i].o.f, &t);
-	if (ret == -ENOMEM) {
+	if (ret) {
 		outset_abort(&o->also);
+	} else {
+		ret = outset_write(&o->also, &t, why, sizeof(why));
+		if (ret && ret != -ENOMEM) {
+			fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+			return EXIT_ENV;
+		}
+	}
+	if (ret == -ENOMEM)
 		return trend_nomem();
-	}
-	if (outset_commit(&o->also, why, sizeof(why))) {
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
-		return EXIT_ENV;
-	}
 	ret = bench_finish_stdout();
 	if (ret)
 		return ret;

@@ -178,8 +178,9 @@ static const struct opt bv_opts[] = {
 	OPT_STRING(0, "kbuild", &vmg.kbuild, "DIR",
 		   "build the module against this tree for the kernels\ngiven as images"),
 	OPT_STRING('o', "output", &vmg.outdir, "DIR", "where the CSVs go (default .)"),
-	OPT_ENUM_TABLE('f', "format", &vmg.format, formats, "FMT",
+	OPT_FORMAT('f', "format", &vmg.format, formats, "FMT",
 		       "what goes to stdout, per kernel and command:"),
+	OPT_ALSO(&vmg.also),
 	OPT_STRING(0, "qemu", &vmg.qemu, "PROG", "default qemu-system-x86_64"),
 	OPT_STRING(0, "busybox", &vmg.busybox, "FILE", "a static busybox (default /bin/busybox)"),
 	OPT_STRING(0, "bench", &vmg.bench, "FILE",
@@ -243,6 +244,7 @@ static void bv_defaults(void)
 	vmg.reboot_disturbed = 1;
 	vmg.outdir = ".";
 	vmg.format = FORMAT_TABLE;
+	vmg.also = (struct outset)OUTSET_INIT(formats);
 	vmg.qemu = "qemu-system-x86_64";
 	vmg.busybox = BV_BUSYBOX;
 }
@@ -327,6 +329,7 @@ static int bv_parse(int argc, char **argv)
 {
 	const struct opt *tab[] = { bv_opts, NULL };
 	struct opt_parser p = { .tab = tab };
+	const char *opt;
 	struct stat st;
 	int i, dash, ret;
 
@@ -363,11 +366,11 @@ static int bv_parse(int argc, char **argv)
 			  vmg.outdir);
 		return -1;
 	}
-	if ((vmg.format == FORMAT_CSV || !strcmp(formats[vmg.format].name, "json")) &&
-	    vmg.nr_k * vmg.nr_c * vmg.nr_p > 1) {
-		bench_err("-f %s: one document for %u kernels x %u commands x %u counts; the files are %s/NAME*.csv (bench show -f %s FILE)",
-			  formats[vmg.format].name, vmg.nr_k, vmg.nr_c, vmg.nr_p, vmg.outdir,
-			  formats[vmg.format].name);
+	i = bench_one_document(vmg.format, &vmg.also, &opt);
+	if (i >= 0 && vmg.nr_k * vmg.nr_c * vmg.nr_p > 1) {
+		bench_err("%s %s: one document for %u kernels x %u commands x %u counts; the files are %s/NAME*.csv (bench show -f %s FILE)",
+			  opt, formats[i].name, vmg.nr_k, vmg.nr_c, vmg.nr_p, vmg.outdir,
+			  formats[i].name);
 		return -1;
 	}
 	return bv_shard_check();
@@ -415,21 +418,16 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 			testbed_origin(m, bench_release, bench_git, &vmg.klabel[j].l);
 }
 
-/*
- * command @i on @c, merged over its boots, in -f's format, under a title.
- * A JSON format has none: -f json takes one cell, and -f kcidb's cells
- * are a stream of KCIDB reports (kcidb's tools read such a stream, and
- * kcidb-merge makes it one).
- */
-static int bv_print(FILE *f, const struct bv_cell *c, unsigned int i)
+/* command @i on @c, merged over its boots, in format @fmt, under a title (none in JSON) */
+static int bv_print(FILE *f, int fmt, const struct bv_cell *c, unsigned int i)
 {
 	const struct bv_runs *r = &c->runs[i];
 
-	if (vmg.format != FORMAT_CSV && !formats[vmg.format].json)
+	if (fmt != FORMAT_CSV && !(formats[fmt].flags & REPORT_JSON))
 		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
 			c->label, vmg.c[i].what, r->set.n, c->k->release, c->vm.possible,
 			c->vm.cpus, vm_accels[vmg.accel]);
-	return format_write(f, (unsigned int)vmg.format, r->set.all);
+	return format_write(f, (unsigned int)fmt, r->set.all);
 }
 
 /* ---- bench vm ---- */
@@ -487,7 +485,7 @@ static int bv_open_outputs(void)
 			return EXIT_USAGE;
 		}
 	}
-	return ret;
+	return ret ?: bench_open_also(&vmg.also);
 }
 
 /* a SIGINT/SIGTERM that came between two boots: start no other */
@@ -498,10 +496,10 @@ bool bv_stopped(void)
 	return vmg.signo;
 }
 
-/* every CSV with the boots that finished; the tables on stdout */
+/* every CSV with the boots that finished; the tables on stdout and --also's */
 static int bv_report(void)
 {
-	unsigned int n, i;
+	unsigned int n, i, a;
 	int ret = 0, err;
 
 	for (n = 0; n < vmg.nr_cells; n++)
@@ -515,10 +513,14 @@ static int bv_report(void)
 			err = csv_write(r->out.f, r->set.all) ?: outfile_commit(&r->out);
 			if (err)
 				ret = bench_refused("writing %s: %s", r->path, strerror(-err));
-			else if (bv_print(stdout, c, i))
+			else if (bv_print(stdout, vmg.format, c, i))
 				ret = bench_finish_stdout() ?: EXIT_ENV;
+			for (a = 0; a < vmg.also.n && !ret; a++)
+				if (bv_print(vmg.also.a[a].o.f, vmg.also.a[a].fmt, c, i))
+					ret = bench_refused("--also %s: %s", vmg.also.a[a].path,
+							    strerror(EIO));
 		}
-	return ret;
+	return ret ?: bench_commit_also(&vmg.also);
 }
 
 /* every kernel's consoles, whatever happened: what a failed boot said */
@@ -559,6 +561,7 @@ void bv_free(void)
 	}
 	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++)
 		outfile_abort(&k->console);
+	outset_abort(&vmg.also);
 }
 
 /* the host, checks, the work directory, the initramfs of every kernel */

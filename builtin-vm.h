@@ -17,6 +17,7 @@
 #include "lib/kernel/kimage.h"
 #include "lib/report/options.h"
 #include "lib/report/outfile.h"
+#include "lib/report/outset.h"
 #include "lib/measure/runs.h"
 #include "lib/kernel/sha256.h"
 #include "lib/report/testbed.h"
@@ -102,6 +103,7 @@ struct bv_global {
 	struct vm_extra extra[BV_MAX_FILES]; /* the same, for vm_initramfs() */
 	unsigned int nr_file;		/* used */
 	int format;			/* -f, an index of formats[] */
+	struct outset also;		/* --also FMT=FILE: what stdout gets, again */
 	bool quiet;			/* -q */
 	unsigned int shard_i, shard_n;	/* --shard I/N; 0/0: the whole plan */
 	char cmdline[1024];		/* for the metadata */

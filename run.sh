@@ -243,13 +243,16 @@ summary() {
 }
 
 # one_run DIR [BENCH RUN OPTIONS]: run, keep what was measured even if
-# interrupted, then tables, plots and summary. The run's status (0, or
+# interrupted, each variant's table written by bench beside the CSV, then
+# plots and summary. The run's status (0, or
 # 130/143 when interrupted) goes to run_rc, not to the return value: a
 # caller writing `one_run ... || rc=$?` would turn set -e off in here.
 one_run() {
 	local dir=$1 rc=0
 	shift
-	to "$dir/output.txt" "$bench" run --runs "${KSB_RUNS:-6}" -o "$dir/bench.csv" "$@" || rc=$?
+	to "$dir/output.txt" "$bench" run --runs "${KSB_RUNS:-6}" -o "$dir/bench.csv" \
+		--also table:old="$dir/table-old.txt" --also table:new="$dir/table-new.txt" "$@" ||
+		rc=$?
 	case $rc in
 	0 | 130 | 143) ;;
 	*) rm -f "${tmpfiles[@]}" "$dir/output.txt"
@@ -258,8 +261,6 @@ one_run() {
 	esac
 	# a run stopped before its first sample has nothing to draw
 	grep -q '^[a-z].*,all,all,-1,' "$dir/bench.csv" 2>/dev/null || exit "$rc"
-	to "$dir/table-old.txt" "$bench" show -v old "$dir/bench.csv"
-	to "$dir/table-new.txt" "$bench" show -v new "$dir/bench.csv"
 	to "$dir/summary.txt" summary "$dir/output.txt"
 	plots "$dir/bench.csv" "$dir"
 	run_rc=$rc
@@ -289,22 +290,9 @@ main_job() {
 
 # ---- sweep ----
 
-# sweep_table DIR FROM TO: one row per point, from the SUMMARY lines
-sweep_table() {
-	local p
-	sed -n 's/^SUMMARY .* unit=\([a-z]*\) .*/# unit: \1/p' "$1/sweep-$2.txt"
-	echo "possible_cpus,old_mean,new_mean,old_p50,new_p50,old_p99,new_p99"
-	for ((p = $2; p <= $3; p *= 2)); do
-		awk -v p="$p" '/^SUMMARY / {
-			for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-			print p "," v["old_mean"] "," v["new_mean"] "," v["old_p50"] "," v["new_p50"] "," v["old_p99"] "," v["new_p99"]
-		}' "$1/sweep-$p.txt"
-	done
-}
-
 sweep() {
 	local from=64 to=4096 dir p
-	local -a args=()
+	local -a args=() csvs=()
 	while [ $# -gt 0 ]; do
 		case $1 in
 		--from | --to)
@@ -318,6 +306,8 @@ sweep() {
 		esac
 	done
 	[ "$from" -le "$to" ] || die "--from $from is above --to $to" 2
+	[ $((from * 2)) -le "$to" ] ||
+		die "--from $from --to $to: a sweep needs two counts or more (--to at least 2 x --from)" 2
 	build
 	doctor "${args[@]}"
 	dir=$(new_results_dir)
@@ -325,8 +315,10 @@ sweep() {
 		echo "run.sh: sweep: $p possible CPUs" >&2
 		to "$dir/sweep-$p.txt" "$bench" run -q -o "$dir/sweep-$p.csv" \
 			--possible-cpus "$p" "${args[@]}" || exit $?
+		csvs+=("$dir/sweep-$p.csv")
 	done
-	to "$dir/sweep.csv" sweep_table "$dir" "$from" "$to"
+	# one row per point, bench scale's sweep format (a single point has no slope)
+	to "$dir/sweep.csv" "$bench" scale -f sweep "${csvs[@]}" || exit $?
 	plot sweep "$dir/sweep.csv" "$dir/sweep.png"
 	plot sweep "$dir/sweep.csv" "$dir/sweep.svg"
 	grep -v '^#' "$dir/sweep.csv" | column -s, -t

@@ -193,8 +193,9 @@ static void cf_testbed_lines(FILE *f, const struct cmpfmt *c)
 	}
 }
 
-static int cf_table(FILE *f, const struct cmpfmt *c)
+static int cf_table(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
 	char line[512];
 
@@ -217,8 +218,9 @@ static int cf_table(FILE *f, const struct cmpfmt *c)
 
 /* ---- csv, runs ---- */
 
-static int cf_csv(FILE *f, const struct cmpfmt *c)
+static int cf_csv(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	unsigned int i;
 
 	fputs(CMPFMT_CSV_COLUMNS "\n", f);
@@ -237,8 +239,9 @@ static int cf_csv(FILE *f, const struct cmpfmt *c)
 }
 
 /* every run's figure, before then after, in file order */
-static int cf_runs(FILE *f, const struct cmpfmt *c)
+static int cf_runs(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	unsigned int i, k;
 
 	fprintf(f, "side,workload,variant,run,%s\n", c->stat);
@@ -260,8 +263,9 @@ static int cf_runs(FILE *f, const struct cmpfmt *c)
  * row per non-empty bucket, its exclusive upper bound and the fraction
  * of the side's samples at or below it; the unit in a metadata line.
  */
-static int cf_cdf(FILE *f, const struct cmpfmt *c)
+static int cf_cdf(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	static const char *const side[] = { "before", "after" };
 	struct kstats_hist_iter it;
 	unsigned int i, k;
@@ -347,8 +351,9 @@ static void cf_json_diff(struct json *j, const struct cmpfmt *c)
 }
 
 /* the document: its metadata the gate's settings */
-static int cf_json(FILE *f, const struct cmpfmt *c)
+static int cf_json(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
 	struct meta *m = calloc(1, sizeof(*m));
 	struct json j;
@@ -416,8 +421,9 @@ static void cf_md_diff(FILE *f, const struct cmpfmt *c)
 	}
 }
 
-static int cf_markdown(FILE *f, const struct cmpfmt *c)
+static int cf_markdown(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	unsigned int i;
 	char t[96];
 
@@ -508,8 +514,9 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_seri
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
-static int cf_junit(FILE *f, const struct cmpfmt *c)
+static int cf_junit(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	unsigned int i, fail = cmpfmt_count(c, CMP_REGRESSION);
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -525,8 +532,9 @@ static int cf_junit(FILE *f, const struct cmpfmt *c)
 
 /* ---- Bencher Metric Format, github-action-benchmark ---- */
 
-static int cf_bmf(FILE *f, const struct cmpfmt *c)
+static int cf_bmf(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	const char *measure = cf_cycles(c) ? "cycles" : "latency";
 	char name[192];
 	struct json j;
@@ -563,8 +571,9 @@ static void cf_gab_extra(char *buf, size_t len, const struct cmpfmt *c,
 		 cmp_verdict_names[r->verdict]);
 }
 
-static int cf_gab(FILE *f, const struct cmpfmt *c)
+static int cf_gab(FILE *f, const void *model)
 {
+	const struct cmpfmt *c = model;
 	char name[192], range[32], extra[256];
 	struct json j;
 	unsigned int i;
@@ -591,30 +600,31 @@ static int cf_gab(FILE *f, const struct cmpfmt *c)
 
 /* ---- the table of writers ---- */
 
-const struct cmpfmt_writer cmpfmt_writers[] = {
-	{ "table", "each series' verdict, pooled figures (default)", true, cf_table },
-	{ "csv", "one row per series", false, cf_csv },
-	{ "runs", "every run's figure (./run.sh compare plots it)", false, cf_runs },
-	{ "json", "one JSON document, every run's figure", true, cf_json },
-	{ "markdown", "for CI: a GitHub table", true, cf_markdown },
-	{ "junit", "for CI: JUnit XML, a testcase per series", true, cf_junit },
-	{ "bmf", "for CI: Bencher Metric Format", false, cf_bmf },
-	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", false, cf_gab },
-	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", false, cf_cdf },
-	{ "kcidb", "for KernelCI: KCIDB v5.3, a test per series", true, kcidb_write_compare },
-	{ "lkp", "0-day's %change table, with the verdicts", false, lkp_write_compare },
-	{ NULL, NULL, false, NULL },
-};
-
-const struct cmpfmt_writer *cmpfmt_find(const char *name)
+static int cf_kcidb(FILE *f, const void *model)
 {
-	const struct cmpfmt_writer *w;
-
-	for (w = cmpfmt_writers; w->name; w++)
-		if (!strcmp(w->name, name))
-			return w;
-	return NULL;
+	return kcidb_write_compare(f, model);
 }
+
+static int cf_lkp(FILE *f, const void *model)
+{
+	return lkp_write_compare(f, model);
+}
+
+const struct report_writer cmpfmt_writers[] = {
+	{ "table", "each series' verdict, pooled figures (default)", cf_table, REPORT_TESTBED },
+	{ "csv", "one row per series", cf_csv, 0 },
+	{ "runs", "every run's figure (./run.sh compare plots it)", cf_runs, 0 },
+	{ "json", "one JSON document, every run's figure", cf_json, REPORT_JSON | REPORT_TESTBED },
+	{ "markdown", "for CI: a GitHub table", cf_markdown, REPORT_TESTBED },
+	{ "junit", "for CI: JUnit XML, a testcase per series", cf_junit, REPORT_TESTBED },
+	{ "bmf", "for CI: Bencher Metric Format", cf_bmf, REPORT_JSON },
+	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", cf_gab, REPORT_JSON },
+	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", cf_cdf, 0 },
+	{ "kcidb", "for KernelCI: KCIDB v5.3, a test per series", cf_kcidb,
+	  REPORT_JSON | REPORT_TESTBED },
+	{ "lkp", "0-day's %change table, with the verdicts", cf_lkp, 0 },
+	{ NULL, NULL, NULL, 0 },
+};
 
 /* ---- GitHub Actions workflow commands ---- */
 

@@ -36,7 +36,7 @@
  *	struct cmpfmt c = { .s = s, .n = 1, .stat = "tm10", .unit = "ns",
  *			    .alpha = 0.05, .threshold_pct = 5 };
  *
- *	cmpfmt_find("junit")->write(stdout, &c);	0, -EIO or -ENOMEM
+ *	report_find(cmpfmt_writers, "junit")->write(stdout, &c);  0, -EIO, -ENOMEM
  *
  * table, of the gate fixtures r480_{1..6} -- r528_{1..6} (one series of
  * two shown; each entry one line):
@@ -85,6 +85,7 @@
 #include <stdio.h>
 
 #include "lib/report/compare.h"
+#include "lib/report/writer.h"
 
 struct meta;
 struct tb_diff;
@@ -107,24 +108,15 @@ struct cmpfmt {
 	const char *origin;		/* kcidb: the CI system's name; NULL: KCIDB_ORIGIN */
 };
 
-struct cmpfmt_writer {
-	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
-	const char *help;		/* one line for --help (second, likewise) */
-	bool testbed;			/* the report lists c->diff itself */
-	/* the whole report of @c on @f: 0, -EIO when a write failed, -ENOMEM */
-	int (*write)(FILE *f, const struct cmpfmt *c);
-};
-
 /*
- * cmpfmt_writers - the table, in the order above, ended by a row with a
- * NULL name; an option's value is an index into it
- * (OPT_ENUM_TABLE(.., cmpfmt_writers, ..)); CMPFMT_TABLE is the table's.
+ * cmpfmt_writers - the table (lib/report/writer.h), each writer's model
+ * a const struct cmpfmt, in the order above, ended by a row with a NULL
+ * name; an option's value is an index into it (OPT_FORMAT(..,
+ * cmpfmt_writers, ..)); CMPFMT_TABLE is the table's. REPORT_TESTBED
+ * marks the writers that list c->diff themselves.
  */
-extern const struct cmpfmt_writer cmpfmt_writers[];
+extern const struct report_writer cmpfmt_writers[];
 #define CMPFMT_TABLE	0
-
-/* cmpfmt_find - the writer named @name, or NULL. */
-const struct cmpfmt_writer *cmpfmt_find(const char *name);
 
 /* cmpfmt_count - the series of @c whose verdict is @v. */
 unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v);

@@ -231,20 +231,23 @@ static int fmt_report(FILE *f, const struct results *r, bool bars)
 	return fmt_status(f);
 }
 
-static int fmt_table(FILE *f, const struct results *r)
+static int fmt_table(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	return fmt_report(f, r, false);
 }
 
-static int fmt_bars(FILE *f, const struct results *r)
+static int fmt_bars(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	return fmt_report(f, r, true);
 }
 
 /* ---- kstats ---- */
 
-static int fmt_kstats(FILE *f, const struct results *r)
+static int fmt_kstats(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	const struct results_series *m, *s;
 	unsigned int i, k;
 
@@ -269,8 +272,14 @@ static int fmt_kstats(FILE *f, const struct results *r)
 
 /* ---- csv, json ---- */
 
-static int fmt_json(FILE *f, const struct results *r)
+static int fmt_csv(FILE *f, const void *model)
 {
+	return csv_write(f, model);
+}
+
+static int fmt_json(FILE *f, const void *model)
+{
+	const struct results *r = model;
 	unsigned int *order = results_order(r), i;
 	struct json j;
 
@@ -306,8 +315,9 @@ static void fmt_kcidb_test(struct kcidb *k, const struct results *r,
 }
 
 /* KCIDB: per merged series (or the one series of a pick) its statistics */
-static int fmt_kcidb(FILE *f, const struct results *r)
+static int fmt_kcidb(FILE *f, const void *model)
 {
+	const struct results *r = model;
 	const char *origin = fmt_meta(r, KCIDB_META_ORIGIN, KCIDB_ORIGIN);
 	struct kcidb k;
 	unsigned int i;
@@ -335,14 +345,14 @@ static int fmt_kcidb(FILE *f, const struct results *r)
 /* ---- the table ---- */
 
 /* name, one --help line (at most 40 columns: it follows the option's column) */
-const struct format formats[] = {
-	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table, false },
-	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats, false },
-	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", csv_write, false },
-	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, false },
-	{ "json", "the JSON document (man kstats-bench)", fmt_json, true },
-	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, true },
-	{ NULL, NULL, NULL, false },
+const struct report_writer formats[] = {
+	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table, 0 },
+	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats, 0 },
+	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", fmt_csv, 0 },
+	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, 0 },
+	{ "json", "the JSON document (man kstats-bench)", fmt_json, REPORT_JSON },
+	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, REPORT_JSON },
+	{ NULL, NULL, NULL, 0 },
 };
 
 int format_write(FILE *f, unsigned int idx, const struct results *r)

@@ -46,21 +46,17 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "lib/report/writer.h"
+
 struct results;
 
-struct format {
-	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
-	const char *help;		/* one line for --help (second, likewise) */
-	int (*write)(FILE *f, const struct results *r);	/* 0 or -errno */
-	bool json;		/* a JSON document: nothing else may share its stream */
-};
-
 /*
- * formats - the table, ended by a row with a NULL name; an option's
- * value is an index into it (OPT_ENUM_TABLE(.., formats, ..)).
+ * formats - the table (lib/report/writer.h), each writer's model a
+ * const struct results, ended by a row with a NULL name; an option's
+ * value is an index into it (OPT_FORMAT(.., formats, ..)).
  * FORMAT_TABLE, FORMAT_CSV: the indices of the table and csv rows.
  */
-extern const struct format formats[];
+extern const struct report_writer formats[];
 #define FORMAT_TABLE	0
 #define FORMAT_CSV	2
 

@@ -9,7 +9,7 @@
  *
  *	hist_add_dir(&h, "nightly/");			every *.csv, by name
  *	for (i = 0; i < h.nf; i++) {
- *		bench_load_csv(h.f[i].path, &cf);	the caller reads the file
+ *		bench_load_file(&fs, h.f[i].path, 0, &cf);	the caller reads it
  *		hist_read(&h, i, cf, CMP_STAT_TM10, why, sizeof(why));
  *		results_free(cf);			only the figures are kept
  *	}
@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/results.h"
 #include "lib/report/trend.h"
@@ -98,6 +99,7 @@ struct hist {
 	bool scaled;			/* figures scaled by the reference: decided */
 	bool paired;			/* hist_pair(): one figure per night, a ratio */
 	bool slope;			/* hist_slope(): one figure per night, ns per CPU */
+	struct busy_count busy;		/* the files' runs the host disturbed (busy.h) */
 };
 
 /*

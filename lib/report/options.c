@@ -119,16 +119,7 @@ static int opt_parse_double(const struct opt *o, const char *arg, char *why, siz
 /* name @i of an enum option, or NULL past the last */
 static const char *opt_name(const struct opt *o, int i)
 {
-	if (!o->stride)
-		return o->names[i];
-	return *(const char *const *)((const char *)o->names + (size_t)i * o->stride);
-}
-
-/* its help line, for an OPT_ENUM_TABLE: the row's second member */
-static const char *opt_name_help(const struct opt *o, int i)
-{
-	return *(const char *const *)((const char *)o->names + (size_t)i * o->stride +
-				      sizeof(const char *));
+	return o->rows ? o->rows[i].name : o->names[i];
 }
 
 static int opt_parse_enum(const struct opt *o, const char *arg, char *why, size_t len)
@@ -326,14 +317,14 @@ static void opt_help_one(FILE *f, const struct opt *o, int col)
 		h = nl + 1;
 		w = 0;
 	}
-	/* OPT_ENUM_TABLE: a line per row, "  name  its help"; a long name's below it */
-	for (i = 0; o->type == OPT_T_ENUM && o->stride && opt_name(o, i); i++) {
+	/* OPT_FORMAT: a line per row, "  name  its help"; a long name's below it */
+	for (i = 0; o->type == OPT_T_ENUM && o->rows && opt_name(o, i); i++) {
 		if (strlen(opt_name(o, i)) >= OPT_ROW_NAME)
 			fprintf(f, "%*s  %s\n%*s  %-*s", col, "", opt_name(o, i), col, "",
 				OPT_ROW_NAME, "");
 		else
 			fprintf(f, "%*s  %-*s", col, "", OPT_ROW_NAME, opt_name(o, i));
-		fprintf(f, "%s\n", opt_name_help(o, i));
+		fprintf(f, "%s\n", o->rows[i].help);
 	}
 }
 

@@ -24,7 +24,7 @@
  * '\n' of the help continuing in that column; a group entry prints its
  * heading, after a blank line unless it opens its table; "-h, --help"
  * closes the first table, and a blank line opens each further one; an
- * OPT_ENUM_TABLE lists its rows under its help, one "name  help" line
+ * OPT_FORMAT lists its writers under its help, one "name  help" line
  * each. Every parser takes -h/--help.
  *
  * Values are checked as they come, with one-line messages naming the
@@ -42,6 +42,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "lib/report/writer.h"
 
 enum opt_type {
 	OPT_T_END,		/* closes a table */
@@ -66,9 +68,8 @@ struct opt {
 	double dlo;			/* OPT_T_DOUBLE: values must exceed it */
 	double dhi;			/* OPT_T_DOUBLE: and stay below it; 0: no bound */
 	const char *range;		/* OPT_T_DOUBLE: the range in words, "> 0" */
-	const char *const *names;	/* OPT_T_ENUM: NULL-terminated */
-	size_t stride;			/* OPT_T_ENUM: bytes from one name to the next,
-					 * 0: names is an array of names */
+	const char *const *names;	/* OPT_T_ENUM: NULL-terminated, or */
+	const struct report_writer *rows; /* OPT_T_ENUM: the writers' names */
 	/*
 	 * OPT_T_CALL: parse @arg (NULL for an option without argument)
 	 * into o->value; 0, or -EINVAL with one line in @why (@len bytes)
@@ -106,16 +107,15 @@ struct opt {
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
 	  .value = opt_vsize(v, int), .names = (n), .argh = (a), .help = (h) }
 /*
- * OPT_ENUM_TABLE - an enum whose names are the rows of table @t, whose
- * rows begin with "const char *name; const char *help;" and end with a
- * NULL name (lib/report/format.h's formats[]): the value is the row's index,
- * and --help lists every row's name and help under @h, so that a row
- * added to the table is an option value and a --help line at once.
+ * OPT_FORMAT - an enum whose names are the rows of the report writer
+ * table @t (lib/report/writer.h, e.g. lib/report/format.h's formats[]):
+ * the value is the row's index, and --help lists every row's name and
+ * help under @h, so that a row added to the table is an option value
+ * and a --help line at once.
  */
-#define OPT_ENUM_TABLE(s, l, v, t, a, h) \
+#define OPT_FORMAT(s, l, v, t, a, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
-	  .value = opt_vsize(v, int), .names = &(t)[0].name, .stride = sizeof((t)[0]), \
-	  .argh = (a), .help = (h) }
+	  .value = opt_vsize(v, int), .rows = (t), .argh = (a), .help = (h) }
 #define OPT_STRING(s, l, v, a, h) \
 	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), \
 	  .value = opt_vtype(v, const char **), .argh = (a), .help = (h) }
@@ -126,7 +126,7 @@ struct opt {
 /* help text starts here at most; a longer option gets a line of its own */
 #define OPT_HELP_COL	28
 /*
- * an OPT_ENUM_TABLE row's help starts this far after its name's column;
+ * an OPT_FORMAT row's help starts this far after its name's column;
  * a name as long or longer gets a line of its own, its help below
  */
 #define OPT_ROW_NAME	8

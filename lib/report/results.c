@@ -68,6 +68,23 @@ struct results_series *results_find(const struct results *r, const char *wl,
 	return NULL;
 }
 
+struct results *results_one(const struct results *r, const struct results_series *s)
+{
+	struct results *one = results_create(r->frac_bits);
+	struct results_label l = { .workload = s->workload, .variant = s->variant,
+				   .run = s->run, .cpu = s->cpu, .node = s->node };
+
+	if (!one)
+		return NULL;
+	if (results_add_hist(one, &l, s->h)) {
+		results_free(one);
+		errno = ENOMEM;
+		return NULL;
+	}
+	one->meta = r->meta;
+	return one;
+}
+
 struct results_series *results_series(struct results *r,
 				       const struct results_label *l)
 {

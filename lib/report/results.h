@@ -173,6 +173,13 @@ int results_add_run(struct results *dst, const struct results *one,
  */
 int results_merge_runs(struct results *r);
 
+/*
+ * results_one - a new set of @s (a series of @r) alone, with a copy of
+ * @r's metadata: what bench show -v VARIANT and --also FMT:VARIANT=FILE
+ * print. NULL with errno ENOMEM.
+ */
+struct results *results_one(const struct results *r, const struct results_series *s);
+
 /* ---- finding series ---- */
 
 /* results_find - the series labelled (@wl, @var, @run, @cpu), or NULL. */

@@ -223,8 +223,9 @@ static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 	fputc('\n', f);
 }
 
-static int tfm_table(FILE *f, const struct trendfmt *t)
+static int tfm_table(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
@@ -298,8 +299,9 @@ static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct hist_seri
 	return 0;
 }
 
-static int tfm_csv(FILE *f, const struct trendfmt *t)
+static int tfm_csv(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	unsigned int k, i;
 
@@ -313,8 +315,9 @@ static int tfm_csv(FILE *f, const struct trendfmt *t)
 }
 
 /* every run's figure, in order, with the median of its segment: the plot's points and lines */
-static int tfm_runs(FILE *f, const struct trendfmt *t)
+static int tfm_runs(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	unsigned int k, i, c, end;
 	double med = 0, spread;
@@ -426,8 +429,9 @@ static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct 
 	json_object_end(j);
 }
 
-static int tfm_json(FILE *f, const struct trendfmt *t)
+static int tfm_json(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct trendfmt_tally n;
@@ -469,8 +473,9 @@ static int tfm_json(FILE *f, const struct trendfmt *t)
 
 /* ---- markdown ---- */
 
-static int tfm_markdown(FILE *f, const struct trendfmt *t)
+static int tfm_markdown(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	const struct hist *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
@@ -576,8 +581,9 @@ static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struc
 	kcidb_test_end(k);
 }
 
-static int tfm_kcidb(FILE *f, const struct trendfmt *t)
+static int tfm_kcidb(FILE *f, const void *model)
 {
+	const struct trendfmt *t = model;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct kcidb k;
 	unsigned int i;
@@ -600,12 +606,12 @@ static int tfm_kcidb(FILE *f, const struct trendfmt *t)
 
 /* ---- the table of writers ---- */
 
-const struct trendfmt_writer trendfmt_writers[] = {
-	{ "table", "each change point, one TREND line (default)", tfm_table },
-	{ "csv", "one row per change point", tfm_csv },
-	{ "runs", "every run, its segment's median (the plot)", tfm_runs },
-	{ "json", "one JSON document", tfm_json },
-	{ "markdown", "for CI: a GitHub table", tfm_markdown },
-	{ "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb },
-	{ NULL, NULL, NULL },
+const struct report_writer trendfmt_writers[] = {
+	{ "table", "each change point, one TREND line (default)", tfm_table, 0 },
+	{ "csv", "one row per change point", tfm_csv, 0 },
+	{ "runs", "every run, its segment's median (the plot)", tfm_runs, 0 },
+	{ "json", "one JSON document", tfm_json, REPORT_JSON },
+	{ "markdown", "for CI: a GitHub table", tfm_markdown, 0 },
+	{ "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb, REPORT_JSON },
+	{ NULL, NULL, NULL, 0 },
 };

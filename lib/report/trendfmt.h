@@ -43,6 +43,7 @@
 
 #include "lib/report/compare.h"
 #include "lib/report/history.h"
+#include "lib/report/writer.h"
 
 #define TRENDFMT_CSV_COLUMNS "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent"
 /* paired: after TRENDFMT_CSV_COLUMNS */
@@ -60,15 +61,11 @@ struct trendfmt {
 	const char *origin;		/* kcidb: --origin, NULL: KCIDB_ORIGIN */
 };
 
-struct trendfmt_writer {
-	const char *name;		/* -f NAME (first: OPT_ENUM_TABLE reads it) */
-	const char *help;		/* one line for --help (second, likewise) */
-	/* the whole report of @t on @f: 0, -EIO when a write failed, -ENOMEM */
-	int (*write)(FILE *f, const struct trendfmt *t);
-};
-
-/* trendfmt_writers - the table, in the order above, ended by a NULL name */
-extern const struct trendfmt_writer trendfmt_writers[];
+/*
+ * trendfmt_writers - the table (lib/report/writer.h), each writer's
+ * model a const struct trendfmt, in the order above, ended by a NULL name
+ */
+extern const struct report_writer trendfmt_writers[];
 #define TRENDFMT_TABLE	0
 
 /* what the change points of a history add up to */

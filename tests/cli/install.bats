@@ -60,9 +60,9 @@ expected_files() {
 	[[ "$output" == *"results: $d"* ]]
 	grep -qx '# possible_cpus: 8' "$d/bench.csv"
 	# the command as a shell line: the path quoted as the shell needs it
-	q=$(python3 -c 'import shlex, sys; print(shlex.quote(sys.argv[1]))' "$d/bench.csv")
+	q() { python3 -c 'import shlex, sys; print(shlex.quote(sys.argv[1]))' "$1"; }
 	grep "^# command:" "$d/bench.csv"
-	grep -qxF "# command: bench run --runs 6 -o $q -q -n 64 --possible-cpus 8" "$d/bench.csv"
+	grep -qxF "# command: bench run --runs 6 -o $(q "$d/bench.csv") --also $(q "table:old=$d/table-old.txt") --also $(q "table:new=$d/table-new.txt") -q -n 64 --possible-cpus 8" "$d/bench.csv"
 	for f in table-old.txt table-new.txt summary.txt hist.svg cdf.svg heatmap.svg; do
 		[ -s "$d/$f" ] || { echo "missing $f"; false; }
 	done
@@ -99,7 +99,7 @@ commands() {
 		  "$(./bench "$c" --help | grep -oE -- '^ +(-[A-Za-z0-9], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort)" ] ||
 			{ echo "$c: --list-opts is not its --help's options"; false; }
 	done
-	[ "$(./bench --list-opts hist)" = "--frac-bits --format --help" ]
+	[ "$(./bench --list-opts hist)" = "--frac-bits --format --also --help" ]
 	run ./bench --list-opts nope
 	[ "$status" -eq 2 ]
 	[ "$output" = "bench: 'nope' is not a command (see 'bench --help')" ]

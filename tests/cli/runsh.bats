@@ -80,6 +80,9 @@ png_ok() {
 	d=$(echo "$KSB_RESULTS"/*)
 	for p in 64 128 256; do [ -f "$d/sweep-$p.csv" ]; done
 	[ "$(grep -c '^[0-9]' "$d/sweep.csv")" -eq 3 ]
+	# bench scale -f sweep wrote it: each row the point's SUMMARY figures
+	sed -n 2p "$d/sweep.csv" | grep -qx 'possible_cpus,old_mean,new_mean,old_p50,new_p50,old_p99,new_p99'
+	grep -o 'old_mean=[0-9.]*' "$d/sweep-128.txt" | grep -qx "old_mean=$(awk -F, '$1 == 128 { print $2 }' "$d/sweep.csv")"
 	png_ok "$d/sweep.png"
 }
 
@@ -88,6 +91,10 @@ png_ok() {
 	[ "$status" -eq 2 ]
 	run ./run.sh sweep --from 512 --to 64
 	[ "$status" -eq 2 ]
+	# one count is no sweep: bench scale would find no slope
+	run ./run.sh sweep --from 64 --to 100
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"a sweep needs two counts or more"* ]]
 }
 
 # ---- compare: the gate on runs ----

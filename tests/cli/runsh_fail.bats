@@ -9,7 +9,7 @@ load common
 
 setup() {
 	common_setup
-	# a copy of run.sh beside a stub bench whose `show` fails
+	# a copy of run.sh beside a stub bench, and a gnuplot that fails
 	mkdir -p "$T/top"
 	cp run.sh "$T/top/"
 	printf 'all:\n\t@true\n' >"$T/top/Makefile"
@@ -21,23 +21,23 @@ run)
 	printf 'workload,variant,run,cpu\nstub,old,all,all,-1,0\n' >"$out"
 	echo "SUMMARY workload=stub"
 	;;
-show)
-	echo "bench show: stub failure" >&2
-	exit 5
-	;;
 esac
 STUB
 	chmod +x "$T/top/bench"
+	mkdir -p "$T/path"
+	printf '#!/bin/sh\necho "gnuplot: stub failure" >&2\nexit 5\n' >"$T/path/gnuplot"
+	chmod +x "$T/path/gnuplot"
 	export KSB_RESULTS=$T/results KSB_NO_DEPS=1
 }
 
-@test "run.sh: a failing bench show ends the job with its status" {
-	run "$T/top/run.sh" -n 16
+@test "run.sh: a failing plot ends the job there, with run.sh's status" {
+	PATH=$T/path:$PATH run "$T/top/run.sh" -n 16
 	echo "$output"
-	[ "$status" -eq 5 ]
-	[[ "$output" == *"bench show: stub failure"* ]]
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"gnuplot failed on plots/hist.gp"* ]]
+	[[ "$output" != *"results: "* ]]
 	d=("$KSB_RESULTS"/*)
 	[ -f "${d[0]}/output.txt" ]
-	[ ! -e "${d[0]}/table-old.txt" ]
-	[ ! -e "${d[0]}/summary.txt" ]
+	[ -f "${d[0]}/summary.txt" ]
+	[ ! -e "${d[0]}/hist.png" ]
 }

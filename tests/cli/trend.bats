@@ -152,7 +152,7 @@ setup() {
 	bad "$T/h/r480a_3.csv: timestamp '2025-01-03 02:00' is not YYYY-MM-DDTHH:MM:SSZ (UTC)" trend "$T/h"
 	bad "has no reference rows" trend -r on "$F/gate/r480_1.csv" "$F/gate/r480_2.csv"
 	sed 's/^# unit: ns$/# unit: cycles/' "$F/gate/r480_2.csv" >"$T/cycles.csv"
-	bad "$F/gate/r480_1.csv is in ns with frac_bits 2, $T/cycles.csv in cycles with 2: they measure differently" \
+	bad "$F/gate/r480_1.csv is in ns, $T/cycles.csv in cycles: the files must measure in one unit" \
 		trend "$F/gate/r480_1.csv" "$T/cycles.csv"
 	head -60 "$F/gate-ref/r480a_1.csv" >"$T/cut.csv"
 	sed -i '60s/,[0-9.]*$/,0.5/' "$T/cut.csv"

@@ -64,7 +64,7 @@ static const struct cmpfmt cmp = {
 };
 
 /* what @fn writes for @c */
-static char *written(int (*fn)(FILE *f, const struct cmpfmt *c), const struct cmpfmt *c)
+static char *written(int (*fn)(FILE *f, const void *c), const struct cmpfmt *c)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -76,9 +76,14 @@ static char *written(int (*fn)(FILE *f, const struct cmpfmt *c), const struct cm
 	return buf;
 }
 
+static int annotations(FILE *f, const void *c)
+{
+	return cmpfmt_annotations(f, c);
+}
+
 static void assert_writes(const char *fmt, const struct cmpfmt *c, const char *want)
 {
-	const struct cmpfmt_writer *w = cmpfmt_find(fmt);
+	const struct report_writer *w = report_find(cmpfmt_writers, fmt);
 	char *got;
 
 	assert_non_null(w);
@@ -86,6 +91,12 @@ static void assert_writes(const char *fmt, const struct cmpfmt *c, const char *w
 	if (strcmp(got, want))
 		fail_msg("%s:\n%s\nwant:\n%s", fmt, got, want);
 	free(got);
+}
+
+/* the writer @name lists the testbed keys that differ itself */
+static bool testbed(const char *name)
+{
+	return report_find(cmpfmt_writers, name)->flags & REPORT_TESTBED;
 }
 
 static void test_line_and_helpers(void **state)
@@ -108,18 +119,18 @@ static void test_line_and_helpers(void **state)
 	cmpfmt_diff_text(buf, sizeof(buf), &cmp, &diff[1]);
 	assert_string_equal(buf, "4096 -> 4096 (a2.csv: 8192)");
 	/* the table of writers: -f's names in order, which list the testbed */
-	assert_ptr_equal(cmpfmt_find("table"), &cmpfmt_writers[CMPFMT_TABLE]);
-	assert_null(cmpfmt_find("xml"));
+	assert_ptr_equal(report_find(cmpfmt_writers, "table"), &cmpfmt_writers[CMPFMT_TABLE]);
+	assert_null(report_find(cmpfmt_writers, "xml"));
 	assert_string_equal(cmpfmt_writers[7].name, "github-action-benchmark");
 	assert_string_equal(cmpfmt_writers[8].name, "cdf");
 	assert_string_equal(cmpfmt_writers[9].name, "kcidb");
 	assert_string_equal(cmpfmt_writers[10].name, "lkp");
 	assert_null(cmpfmt_writers[11].name);
-	assert_true(cmpfmt_find("kcidb")->testbed && !cmpfmt_find("lkp")->testbed);
-	assert_true(cmpfmt_find("table")->testbed && cmpfmt_find("json")->testbed);
-	assert_true(cmpfmt_find("markdown")->testbed && cmpfmt_find("junit")->testbed);
-	assert_false(cmpfmt_find("csv")->testbed || cmpfmt_find("runs")->testbed);
-	assert_false(cmpfmt_find("bmf")->testbed || cmpfmt_writers[7].testbed);
+	assert_true(testbed("kcidb") && !testbed("lkp"));
+	assert_true(testbed("table") && testbed("json"));
+	assert_true(testbed("markdown") && testbed("junit"));
+	assert_false(testbed("csv") || testbed("runs"));
+	assert_false(testbed("bmf") || testbed("github-action-benchmark"));
 }
 
 static void test_markdown(void **state)
@@ -383,7 +394,7 @@ static void test_annotations(void **state)
 	char *got;
 
 	(void)state;
-	got = written(cmpfmt_annotations, &cmp);
+	got = written(annotations, &cmp);
 	assert_string_equal(got,
 		"::error title=kstats-bench regression::irqdesc-alloc old tm10  13.15us +-4%25 -> 15.33us +-5%25  +16.4%25 [+11.7%25, +20.2%25]  p=0.001 n=6+6  regression\n"
 		"::warning title=kstats-bench testbed differs::cpufreq_governor: performance -> powersave\n"
@@ -393,12 +404,12 @@ static void test_annotations(void **state)
 	c.s = &s;
 	c.n = 1;
 	c.nr_diff = 0;
-	got = written(cmpfmt_annotations, &c);
+	got = written(annotations, &c);
 	assert_string_equal(got,
 		"::error title=kstats-bench regression::wl%25x old%0Anew tm10  13.15us +-4%25 -> 15.33us +-5%25  +16.4%25 [+11.7%25, +20.2%25]  p=0.001 n=5+5  regression\n");
 	free(got);
 	c.s = &series[1];
-	got = written(cmpfmt_annotations, &c);
+	got = written(annotations, &c);
 	assert_string_equal(got, "");
 	free(got);
 }

@@ -223,19 +223,17 @@ static void test_help_layout(void **state)
 	free(buf);
 }
 
-/* an OPT_ENUM_TABLE: its rows under its help, a long name's help below it */
+/* an OPT_FORMAT: its rows under its help, a long name's help below it */
 static void test_help_rows(void **state)
 {
-	static const struct {
-		const char *name;	/* a row: name, then help */
-		const char *help;
-	} rows[] = {
-		{ "table", "the default" }, { "markdown", "as long as the column" },
-		{ "github-action-benchmark", "longer" }, { NULL, NULL },
+	static const struct report_writer rows[] = {
+		{ "table", "the default", NULL, 0 },
+		{ "markdown", "as long as the column", NULL, 0 },
+		{ "github-action-benchmark", "longer", NULL, 0 }, { NULL, NULL, NULL, 0 },
 	};
 	static int row;
 	static const struct opt t[] = {
-		OPT_ENUM_TABLE('f', "format", &row, rows, "FMT", "what goes to stdout:"),
+		OPT_FORMAT('f', "format", &row, rows, "FMT", "what goes to stdout:"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { t, NULL };
@@ -261,17 +259,16 @@ static void test_help_rows(void **state)
 /* opt_values(): what the tables hold now, as the metadata's workload_options */
 static void test_values(void **state)
 {
-	static const struct {
-		const char *name;	/* an OPT_ENUM_TABLE row */
-		const char *help;
-	} rows[] = { { "one", "1" }, { "two", "2" }, { NULL, NULL } };
+	static const struct report_writer rows[] = {
+		{ "one", "1", NULL, 0 }, { "two", "2", NULL, 0 }, { NULL, NULL, NULL, 0 },
+	};
 	static int row;
 	static const struct opt t[] = {
 		OPT_GROUP("a group says nothing"),
 		OPT_U64('n', "samples", &v.n, 1, 100, "N", "samples"),
 		OPT_FLAG(0, "flag", &v.flag, "a flag"),
 		OPT_ENUM('c', "colour", &v.colour, colours, "C", "colour"),
-		OPT_ENUM_TABLE('r', "row", &row, rows, "R", "a row"),
+		OPT_FORMAT('r', "row", &row, rows, "R", "a row"),
 		OPT_END()
 	};
 	static const struct opt t2[] = {

@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * builtin-scale-fmt.c - bench scale's reports, one writer per format
- * over what builtin-scale.c computed, picked from scale_writers[] as
- * bench compare picks from lib/report/cmpfmt.h's table. Each writes only to the
- * FILE it is given and returns 0, -EIO when a write failed, or -ENOMEM.
+ * scalefmt.c - bench scale's reports, one writer per format over what
+ * builtin-scale.c computed (scalefmt.h).
  */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "builtin-scale.h"
+#include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/json.h"
 #include "lib/report/meta.h"
+#include "lib/report/results.h"
+#include "lib/report/scalefmt.h"
 #include "lib/report/textfmt.h"
-
-static int sf_status(FILE *f)
-{
-	return fflush(f) || ferror(f) ? -EIO : 0;
-}
 
 static bool sf_cycles(const struct scale_report *r)
 {
@@ -35,7 +30,7 @@ static const char *sf_slope(char *buf, size_t len, const struct scale_report *r,
 }
 
 /* the threshold in words: "0.3848ns/CPU (5% of A)" */
-static const char *sf_threshold(char *buf, size_t len, const struct scale_opts *o,
+static const char *sf_threshold(char *buf, size_t len, const struct scalefmt *o,
 				const struct scale_report *r, const struct scale_row *row)
 {
 	if (o->threshold.pct)
@@ -52,7 +47,7 @@ struct sf_tally {
 	unsigned int regressions;	/* of them */
 };
 
-static void sf_count(const struct scale_opts *o, const struct scale_report *r,
+static void sf_count(const struct scalefmt *o, const struct scale_report *r,
 		     struct sf_tally *t)
 {
 	unsigned int i, k;
@@ -69,7 +64,7 @@ static void sf_count(const struct scale_opts *o, const struct scale_report *r,
 
 /* ---- table ---- */
 
-static void table_fit(FILE *f, const struct scale_opts *o, const struct scale_report *r,
+static void table_fit(FILE *f, const struct scalefmt *o, const struct scale_report *r,
 		      const struct scale_row *row, unsigned int k)
 {
 	const struct scale_fit *fit = &row->side[k].fit;
@@ -91,8 +86,10 @@ static void table_fit(FILE *f, const struct scale_opts *o, const struct scale_re
 	}
 }
 
-static int table_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+static int sf_table(FILE *f, const void *model)
 {
+	const struct scalefmt *o = model;
+	const struct scale_report *r = o->r;
 	char s[128], th[192];
 	struct sf_tally t;
 	unsigned int i, k;
@@ -115,18 +112,18 @@ static int table_write(FILE *f, const struct scale_opts *o, const struct scale_r
 		cmp_stat_names[o->stat]);
 	if (r->nr_groups == 1) {
 		fprintf(f, " group=%s flat_ns=%g\n", r->g[0].name, o->flat);
-		return sf_status(f);
+		return report_status(f);
 	}
 	fprintf(f, " A=%s B=%s gated=%u regressions=%u threshold=%g%s verdict=%s\n",
 		r->g[0].name, r->g[1].name, t.gated, t.regressions, o->threshold.v,
 		o->threshold.pct ? "%" : r->unit, t.regressions ? "regression" : "ok");
-	return sf_status(f);
+	return report_status(f);
 }
 
 /* ---- csv ---- */
 
 static void csv_lead(FILE *f, const char *kind, const char *group, const struct scale_row *row,
-		     const struct scale_opts *o)
+		     const struct scalefmt *o)
 {
 	fprintf(f, "%s,", kind);
 	tf_csv_field(f, group);
@@ -137,8 +134,10 @@ static void csv_lead(FILE *f, const char *kind, const char *group, const struct 
 	fprintf(f, ",%s,", cmp_stat_names[o->stat]);
 }
 
-static int csv_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+static int sf_csv(FILE *f, const void *model)
 {
+	const struct scalefmt *o = model;
+	const struct scale_report *r = o->r;
 	double est, lo, hi;
 	unsigned int i, k, a;
 
@@ -175,13 +174,15 @@ static int csv_write(FILE *f, const struct scale_opts *o, const struct scale_rep
 			fputs(",,,", f);
 		fputc('\n', f);
 	}
-	return sf_status(f);
+	return report_status(f);
 }
 
 /* ---- points: every point, exactly, for plots and for tests/scale_ref.py ---- */
 
-static int points_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+static int sf_points(FILE *f, const void *model)
 {
+	const struct scalefmt *o = model;
+	const struct scale_report *r = o->r;
 	unsigned int i, k, p;
 
 	/* the unit first, so that a plot reads it from bench, not from the files */
@@ -201,12 +202,12 @@ static int points_write(FILE *f, const struct scale_opts *o, const struct scale_
 				tf_csv_field(f, r->row[i].variant);
 				fprintf(f, ",%.17g\n", pt->y);
 			}
-	return sf_status(f);
+	return report_status(f);
 }
 
 /* ---- json ---- */
 
-static void json_fit(struct json *j, const struct scale_opts *o, const struct scale_report *r,
+static void json_fit(struct json *j, const struct scalefmt *o, const struct scale_report *r,
 		     const struct scale_row *row, unsigned int k)
 {
 	const struct scale_fit *fit = &row->side[k].fit;
@@ -253,8 +254,10 @@ static void json_diff(struct json *j, const struct scale_row *row)
 	json_object_end(j);
 }
 
-static int json_write_scale(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+static int sf_json(FILE *f, const void *model)
 {
+	const struct scalefmt *o = model;
+	const struct scale_report *r = o->r;
 	static struct meta m;
 	struct sf_tally t;
 	struct json j;
@@ -287,14 +290,16 @@ static int json_write_scale(FILE *f, const struct scale_opts *o, const struct sc
 	json_u64(&j, "grows", t.verdict[SCALE_GROWS]);
 	json_u64(&j, "regressions", t.regressions);
 	json_string(&j, "verdict", t.regressions ? "regression" : "ok");
-	return json_doc_end(&j) ? -EIO : sf_status(f);
+	return json_doc_end(&j) ? -EIO : report_status(f);
 }
 
 /* ---- markdown ---- */
 
 /* GitHub-flavoured markdown's punctuation escaped, so a name stays text */
-static int md_write(FILE *f, const struct scale_opts *o, const struct scale_report *r)
+static int sf_markdown(FILE *f, const void *model)
 {
+	const struct scalefmt *o = model;
+	const struct scale_report *r = o->r;
 	char s[128], a[32], th[192];
 	struct sf_tally t;
 	unsigned int i, k;
@@ -323,7 +328,7 @@ static int md_write(FILE *f, const struct scale_opts *o, const struct scale_repo
 				fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
 		}
 	if (!t.gated)
-		return sf_status(f);
+		return report_status(f);
 	fprintf(f, "\n| series | B-A slope [95%% CI] | threshold | verdict |\n|:--|--:|--:|:--|\n");
 	for (i = 0; i < r->n; i++) {
 		const struct scale_row *row = &r->row[i];
@@ -339,16 +344,67 @@ static int md_write(FILE *f, const struct scale_opts *o, const struct scale_repo
 			sf_threshold(th, sizeof(th), o, r, row),
 			row->regression ? "**regression**" : "ok");
 	}
-	return sf_status(f);
+	return report_status(f);
 }
 
-const struct scale_writer scale_writers[] = {
-	{ "table", "the slope lines, the B-A lines, one SCALE line", table_write },
-	{ "csv", "a row per fit and per B-A difference", csv_write },
-	{ "points", "every point, every digit: what run.sh plots",
-	  points_write },
-	{ "json", "one kstats-bench JSON document",
-	  json_write_scale },
-	{ "markdown", "GitHub tables: a PR comment", md_write },
-	{ NULL, NULL, NULL },
+/* ---- sweep ---- */
+
+/* the rows of the first workload but the reference loop: the sweep's columns */
+static bool sf_sweep_row(const struct scale_report *r, unsigned int i)
+{
+	return !strcmp(r->row[i].workload, r->row[0].workload) &&
+	       strcmp(r->row[i].variant, RESULTS_REFERENCE);
+}
+
+/* stat @k (mean, p50, p99) of @row's merged series in @set, or nothing */
+static void sf_sweep_cell(FILE *f, const struct results *set, const struct scale_row *row,
+			  unsigned int k)
+{
+	const struct results_series *s = results_find(set, row->workload, row->variant,
+						       RESULTS_RUN_ALL, RESULTS_CPU_ALL);
+
+	fputc(',', f);
+	if (!s)
+		return;
+	if (!k)
+		fprintf(f, "%.1f", kstats_hist_mean(s->h));
+	else
+		fprintf(f, "%lu", (unsigned long)kstats_hist_value_at_percentile(s->h,
+										k == 1 ? 50 : 99));
+}
+
+/* per file of the first group its possible CPUs, then each variant's mean, p50, p99 */
+static int sf_sweep(FILE *f, const void *model)
+{
+	static const char *const stat[] = { "mean", "p50", "p99" };
+	const struct scalefmt *o = model;
+	const struct scale_report *r = o->r;
+	const struct scale_group *g = &r->g[0];
+	unsigned int i, k, v;
+
+	fprintf(f, "# unit: %s\npossible_cpus", r->unit);
+	for (k = 0; k < 3; k++)
+		for (v = 0; v < r->n; v++)
+			if (sf_sweep_row(r, v))
+				fprintf(f, ",%s_%s", r->row[v].variant, stat[k]);
+	fputc('\n', f);
+	for (i = 0; i < g->n; i++) {
+		fprintf(f, "%u", g->possible[i]);
+		for (k = 0; k < 3; k++)
+			for (v = 0; v < r->n; v++)
+				if (sf_sweep_row(r, v))
+					sf_sweep_cell(f, g->set[i], &r->row[v], k);
+		fputc('\n', f);
+	}
+	return report_status(f);
+}
+
+const struct report_writer scalefmt_writers[] = {
+	{ "table", "the slope lines, the B-A lines, one SCALE line", sf_table, 0 },
+	{ "csv", "a row per fit and per B-A difference", sf_csv, 0 },
+	{ "points", "every point, every digit: what run.sh plots", sf_points, 0 },
+	{ "json", "one kstats-bench JSON document", sf_json, REPORT_JSON },
+	{ "markdown", "GitHub tables: a PR comment", sf_markdown, 0 },
+	{ "sweep", "a row per file: mean, p50, p99 (run.sh sweep)", sf_sweep, 0 },
+	{ NULL, NULL, NULL, 0 },
 };

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fileset.c - the one loader of results files, a rule per check
+ * (fileset.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/report/csv.h"
+#include "lib/report/fileset.h"
+#include "lib/report/meta.h"
+#include "lib/report/results.h"
+
+const char *fileset_unit(const struct results *r)
+{
+	const char *u = meta_get(&r->meta, "unit");
+
+	return u ? u : "ns";
+}
+
+bool fileset_partial(const struct results *r)
+{
+	const char *p = meta_get(&r->meta, "partial");
+
+	return p && !strcmp(p, "yes");
+}
+
+int fileset_check(struct fileset *fs, const char *path, unsigned int group,
+		  const struct results *r, char *why, size_t len)
+{
+	const char *u = fileset_unit(r);
+
+	if (!fs->n) {
+		fs->first = path;
+		snprintf(fs->unit, sizeof(fs->unit), "%s", u);
+		fs->frac_bits = r->frac_bits;
+	} else if (strcmp(u, fs->unit)) {
+		snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
+			 fs->first, fs->unit, path, u);
+		return -EINVAL;
+	} else if (r->frac_bits != fs->frac_bits) {
+		snprintf(why, len, "%s has frac_bits %u, %s has %u: buckets differ", fs->first,
+			 fs->frac_bits, path, r->frac_bits);
+		return -EINVAL;
+	}
+	fs->n++;
+	fs->partial += fileset_partial(r);
+	busy_count(&r->meta, &fs->busy[group < FILESET_GROUPS ? group : 0]);
+	return 0;
+}
+
+/* the CSV @path into *@r: 0, or -errno with "PATH[:LINE]: why" */
+static int fileset_csv(const char *path, struct results **r, char *why, size_t len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	struct csv_error err = { 0 };
+	int ret;
+
+	*r = NULL;
+	if (!f) {
+		ret = -errno;
+		snprintf(why, len, "%s: %s", path, strerror(-ret));
+		return ret;
+	}
+	ret = csv_read(f, r, &err);
+	if (f != stdin)
+		fclose(f);
+	if (!ret)
+		return 0;
+	if (ret != -EINVAL)
+		snprintf(err.why, sizeof(err.why), "%s", strerror(-ret));
+	if (err.line)
+		snprintf(why, len, "%s:%lu: %s", path, err.line, err.why);
+	else
+		snprintf(why, len, "%s: %s", path, err.why);
+	return ret;
+}
+
+int fileset_read(struct fileset *fs, const char *path, unsigned int group, struct results **r,
+		 char *why, size_t len)
+{
+	int ret = fileset_csv(path, r, why, len);
+
+	if (!ret)
+		ret = fileset_check(fs, path, group, *r, why, len);
+	if (ret && *r) {
+		results_free(*r);
+		*r = NULL;
+	}
+	return ret;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fileset.h - the one loader of results files: what bench compare,
+ * scale, trend and show read, and what a command that merges shards
+ * reads. Each file is read once (lib/report/csv.h) and checked against
+ * the set's first file, one rule per check, and what the sets say of
+ * their runs is summed as they come:
+ *
+ *	check		the rule
+ *	unit		a file without a "unit" key is in ns (CSV formats 1 and
+ *			2 had no other); every file's unit is the first's, else
+ *			-EINVAL: "a.csv is in ns, b.csv in cycles: the files
+ *			must measure in one unit"
+ *	frac_bits	every file's is the first's (the buckets line up),
+ *			else -EINVAL: "a.csv has frac_bits 2, b.csv has 3:
+ *			buckets differ"
+ *	partial		"partial: yes" (an interrupted run) is read, never
+ *			refused: fileset_partial() says so, the caller warns
+ *			once per file (bench_load_file() does, with
+ *			FILESET_PARTIAL_WARNING), and fs->partial counts them
+ *	contention	busy_count() (lib/report/busy.h) of every file into
+ *			fs->busy[group]: how many runs the host disturbed, per
+ *			group of files (compare's two sides, scale's A and B);
+ *			a file that recorded none adds nothing
+ *
+ * A command with two groups that must measure alike (compare's BEFORE
+ * and AFTER, scale's A and B) gives both to one fileset; one whose
+ * groups are checked apart (trend's subject and control, paired by
+ * lib/report/history.h) takes one fileset each.
+ *
+ *	struct fileset fs = { 0 };
+ *	struct results *set;
+ *	char why[1024];
+ *
+ *	for (i = 0; i < n; i++) {
+ *		ret = fileset_read(&fs, path[i], 0, &set, why, sizeof(why));
+ *		if (ret)
+ *			...		print why: exit 2 (-ENOMEM: 3)
+ *		if (fileset_partial(set))
+ *			...		warn: FILESET_PARTIAL_WARNING
+ *		...			keep set, or results_free() it
+ *	}
+ *	busy_line(&fs.busy[0], "runs", line, sizeof(line));
+ *
+ * The fileset keeps @path pointers, not copies: they must outlive it.
+ * One fileset per thread; no other state.
+ */
+#ifndef KSB_FILESET_H
+#define KSB_FILESET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/report/busy.h"
+
+struct results;
+
+/* groups one fileset counts apart */
+#define FILESET_GROUPS	2
+
+/* the one warning of a partial file, printf-style over its path */
+#define FILESET_PARTIAL_WARNING \
+	"warning: %s was interrupted (partial: yes): its last run may hold fewer samples"
+
+struct fileset {
+	const char *first;		/* the first file's path: the rules' reference */
+	char unit[16];			/* its unit, "ns" when it says none */
+	unsigned int frac_bits;		/* its histograms' layout */
+	unsigned int n;			/* files checked */
+	unsigned int partial;		/* of them with "partial: yes" */
+	struct busy_count busy[FILESET_GROUPS]; /* their runs' contention, per group */
+};
+
+/*
+ * fileset_unit - the unit of @r by the rule above: its "unit" key, or
+ * "ns" when it has none.
+ */
+const char *fileset_unit(const struct results *r);
+
+/* fileset_partial - @r was interrupted: its metadata says "partial: yes". */
+bool fileset_partial(const struct results *r);
+
+/*
+ * fileset_check - check @r, read from @path, against @fs's first file by
+ * the rules above (the first file checked sets them), and count it into
+ * @fs, its runs' contention into group @group (< FILESET_GROUPS).
+ * Returns 0, or -EINVAL with one line in @why naming both files (then
+ * @fs is as it was).
+ */
+int fileset_check(struct fileset *fs, const char *path, unsigned int group,
+		  const struct results *r, char *why, size_t len);
+
+/*
+ * fileset_read - read the results file @path ("-": stdin) into a new set
+ * *@r and fileset_check() it. Returns 0; -EINVAL with "PATH:LINE: why"
+ * (the file does not parse) or a rule's line in @why; another -errno
+ * (the file cannot be opened: ENOENT, EACCES, EISDIR; or ENOMEM) with
+ * "PATH: why". On error *@r is NULL and @fs as it was.
+ */
+int fileset_read(struct fileset *fs, const char *path, unsigned int group, struct results **r,
+		 char *why, size_t len);
+
+#endif /* KSB_FILESET_H */

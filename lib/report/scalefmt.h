@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * scalefmt.h - every report of bench scale, one writer per format over
+ * one structure (the groups of files, every point, every series' fit
+ * per group and the gate on the slope difference, which builtin-scale.c
+ * computes with lib/report/scale.h, and the settings), picked from one
+ * table, scalefmt_writers[]: what `bench scale -f NAME` and `--also
+ * NAME=FILE` write.
+ *
+ *	name		what the writer prints
+ *	table		per series and group its slope line, each --at N's
+ *			line, the B-A lines, one SCALE line
+ *	csv		a row per fit and per B-A difference
+ *	points		every point, every digit: what ./run.sh scale plots
+ *	json		one kstats-bench JSON document
+ *	markdown	GitHub tables under a one-line headline: a PR comment
+ *	sweep		a "# unit: U" line, then per file of the first group
+ *			(in the order given) its possible CPUs and, per variant
+ *			of the first workload but the reference loop, the
+ *			merged series' mean, p50 and p99: what ./run.sh sweep
+ *			plots (possible_cpus,old_mean,new_mean,old_p50,...)
+ *
+ *	struct scalefmt sf = { .r = &report, .stat = CMP_TM10, .flat = 0.1 };
+ *
+ *	scalefmt_writers[0].write(stdout, &sf);		0, -EIO, -ENOMEM
+ *
+ * Each writer prints only to the FILE it is given; strings are escaped
+ * for the format (lib/report/textfmt.h, lib/report/json.h). Pure: any
+ * thread.
+ */
+#ifndef KSB_SCALEFMT_H
+#define KSB_SCALEFMT_H
+
+#include <stdbool.h>
+
+#include "lib/report/compare.h"
+#include "lib/report/fileset.h"
+#include "lib/report/scale.h"
+#include "lib/report/writer.h"
+
+struct results;
+
+/* --at counts at most */
+#define SCALE_MAX_AT	16
+
+/* the files before or after "--" */
+struct scale_group {
+	char **path;			/* [n] as given */
+	struct results **set;		/* [n] read */
+	unsigned int *possible;		/* [n] each file's possible_cpus */
+	unsigned int n;			/* files */
+	char name[64];			/* their shared vm_name, else "A" or "B" */
+};
+
+/* one run of one file */
+struct scale_point {
+	unsigned int file;		/* index in its group */
+	unsigned int run;		/* in that file, 1-based */
+	double x;			/* the file's possible CPUs */
+	double y;			/* the run's figure (--stat) */
+};
+
+/* a series in one group: its points and their fit */
+struct scale_fitted {
+	bool has;			/* the group has the series */
+	struct scale_point *pt;		/* [npt] file after file, run after run */
+	unsigned int npt, cap;		/* in use, allocated */
+	struct scale_fit fit;		/* lib/report/scale.h's */
+};
+
+/* one (workload, variant) over the groups */
+struct scale_row {
+	const char *workload;		/* points into a set */
+	const char *variant;		/* same */
+	struct scale_fitted side[2];	/* per group */
+	bool gated;			/* on both sides: a difference */
+	struct scale_diff diff;		/* B's slope less A's */
+	double threshold_ns;		/* --threshold in ns per CPU for this series */
+	bool regression;		/* scale_regression() */
+};
+
+struct scale_report {
+	struct scale_group g[2];	/* A, and B after "--" */
+	unsigned int nr_groups;		/* 1 or 2 */
+	struct scale_row *row;		/* [n] series in order of first appearance */
+	unsigned int n;			/* series */
+	char unit[16];			/* ns or cycles, every file's */
+	struct fileset fs;		/* the files' rules, each group's contention */
+};
+
+/* the whole report: what was computed and the settings it was computed with */
+struct scalefmt {
+	const struct scale_report *r;	/* the groups, series and fits */
+	enum cmp_stat stat;		/* each run's figure */
+	double flat;			/* a slope below it is flat, ns per CPU, >= 0 */
+	struct scale_threshold threshold; /* the gate's: NS or N% */
+	const unsigned int *at;		/* [nr_at] counts to extrapolate to */
+	unsigned int nr_at;		/* how many */
+};
+
+/*
+ * scalefmt_writers - the table (lib/report/writer.h), each writer's
+ * model a const struct scalefmt, in the order above, ended by a NULL name
+ */
+extern const struct report_writer scalefmt_writers[];
+
+#endif /* KSB_SCALEFMT_H */

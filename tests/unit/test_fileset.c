@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_fileset.c - the one loader of results files (lib/report/fileset.h),
+ * one test per rule: a file without a unit is in ns, and a unit other
+ * than the first file's is refused naming both; a frac_bits other than
+ * the first's is refused naming both; partial: yes is read, counted and
+ * never refused; each group's runs' contention summed, a file without
+ * it adding nothing; a file that does not parse or open named with its
+ * line; and a refusal leaves the set as it was.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "kstats_hist.h"
+#include "lib/report/csv.h"
+#include "lib/report/fileset.h"
+#include "lib/report/meta.h"
+#include "lib/report/results.h"
+
+static char dir[] = "/tmp/test_fileset.XXXXXX";
+
+/*
+ * DIR/@name: a results file of one series "w old", 10 samples of 100,
+ * in @frac_bits' layout, its metadata "key: value" lines @kv (NULL-ended
+ * pairs; a NULL value leaves the key out). Returns the path (static).
+ */
+static const char *file(const char *name, unsigned int frac_bits, const char *const *kv)
+{
+	static char path[4][256];
+	static unsigned int next;
+	struct results_label l = { .workload = "w", .variant = "old", .run = RESULTS_RUN_ALL,
+				   .cpu = RESULTS_CPU_ALL, .node = -1 };
+	struct results *r = results_create(frac_bits);
+	struct kstats_hist *h = kstats_hist_create(frac_bits);
+	char *p = path[next++ % 4];
+	FILE *f;
+
+	assert_non_null(r);
+	assert_non_null(h);
+	kstats_hist_record_n(h, 100, 10);
+	assert_int_equal(results_add_hist(r, &l, h), 0);
+	meta_put(&r->meta, "frac_bits", "%u", frac_bits);
+	for (; kv && kv[0]; kv += 2)
+		if (kv[1])
+			meta_put(&r->meta, kv[0], "%s", kv[1]);
+	snprintf(p, 256, "%s/%s", dir, name);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	assert_int_equal(csv_write(f, r), 0);
+	fclose(f);
+	kstats_hist_free(h);
+	results_free(r);
+	return p;
+}
+
+/* fileset_read() of @path into @fs, group @g: its return, the set freed */
+static int readf(struct fileset *fs, const char *path, unsigned int g, char *why, size_t len)
+{
+	struct results *r = NULL;
+	int ret = fileset_read(fs, path, g, &r, why, len);
+
+	if (ret)
+		assert_null(r);
+	results_free(r);
+	return ret;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+/* unit: none is ns; another is refused naming both files, the set as it was */
+static void test_unit(void **state)
+{
+	static const char *const none[] = { "unit", NULL, NULL };
+	static const char *const ns[] = { "unit", "ns", NULL };
+	static const char *const cy[] = { "unit", "cycles", NULL };
+	struct fileset fs = { 0 };
+	const char *a = file("none.csv", 2, none), *b = file("ns.csv", 2, ns);
+	const char *c = file("cy.csv", 2, cy);
+	char why[512], want[1024];
+
+	(void)state;
+	assert_int_equal(readf(&fs, a, 0, why, sizeof(why)), 0);
+	assert_string_equal(fs.unit, "ns");
+	assert_ptr_equal(fs.first, a);
+	assert_int_equal(readf(&fs, b, 1, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, c, 0, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s is in ns, %s in cycles: the files must measure in one unit",
+		 a, c);
+	assert_string_equal(why, want);
+	assert_int_equal(fs.n, 2);
+	/* the first file sets the rule: cycles first, ns (or none) refused */
+	memset(&fs, 0, sizeof(fs));
+	assert_int_equal(readf(&fs, c, 0, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, a, 0, why, sizeof(why)), -EINVAL);
+}
+
+/* frac_bits: the first file's, or refused naming both */
+static void test_frac_bits(void **state)
+{
+	struct fileset fs = { 0 };
+	const char *a = file("fb2.csv", 2, NULL), *b = file("fb3.csv", 3, NULL);
+	char why[512], want[1024];
+
+	(void)state;
+	assert_int_equal(readf(&fs, a, 0, why, sizeof(why)), 0);
+	assert_int_equal(fs.frac_bits, 2);
+	assert_int_equal(readf(&fs, b, 0, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s has frac_bits 2, %s has 3: buckets differ", a, b);
+	assert_string_equal(why, want);
+	assert_int_equal(fs.n, 1);
+}
+
+/* partial: yes is read and counted, never refused */
+static void test_partial(void **state)
+{
+	static const char *const yes[] = { "partial", "yes", NULL };
+	static const char *const no[] = { "partial", "no", NULL };
+	struct fileset fs = { 0 };
+	struct results *r = NULL;
+	char why[512];
+
+	(void)state;
+	assert_int_equal(fileset_read(&fs, file("p.csv", 2, yes), 0, &r, why, sizeof(why)), 0);
+	assert_true(fileset_partial(r));
+	results_free(r);
+	assert_int_equal(fileset_read(&fs, file("q.csv", 2, no), 0, &r, why, sizeof(why)), 0);
+	assert_false(fileset_partial(r));
+	results_free(r);
+	assert_int_equal(fs.n, 2);
+	assert_int_equal(fs.partial, 1);
+	assert_string_equal(FILESET_PARTIAL_WARNING,
+		"warning: %s was interrupted (partial: yes): its last run may hold fewer samples");
+}
+
+/* contention: each group's runs summed by busy.h's rule; none recorded adds nothing */
+static void test_busy(void **state)
+{
+	static const char *const two[] = { BUSY_KEY_PSI_PCT, "1:0.4 2:55.0", NULL };
+	static const char *const one[] = { BUSY_KEY_PSI_PCT, "1:41.0", NULL };
+	struct fileset fs = { 0 };
+	char why[512], line[128];
+
+	(void)state;
+	assert_int_equal(readf(&fs, file("b1.csv", 2, two), 0, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, file("b2.csv", 2, NULL), 0, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, file("b3.csv", 2, one), 1, why, sizeof(why)), 0);
+	assert_int_equal(fs.busy[0].runs, 2);
+	assert_int_equal(fs.busy[0].disturbed, 1);
+	assert_int_equal(fs.busy[0].files, 1);
+	assert_int_equal(fs.busy[1].runs, 1);
+	assert_int_equal(fs.busy[1].disturbed, 1);
+	busy_line(&fs.busy[0], "runs", line, sizeof(line));
+	assert_string_equal(line, "1 of 2 runs disturbed (psi cpu some > 40% of the window)");
+}
+
+/* a file that does not open or parse: named, with its line */
+static void test_bad_file(void **state)
+{
+	struct fileset fs = { 0 };
+	char why[512], want[1024], path[300];
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/missing.csv", dir);
+	assert_int_equal(readf(&fs, path, 0, why, sizeof(why)), -ENOENT);
+	snprintf(want, sizeof(want), "%s: %s", path, strerror(ENOENT));
+	assert_string_equal(why, want);
+	snprintf(path, sizeof(path), "%s/bad.csv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("# kstats-bench-csv 3\nnot,a,header\n", f);
+	fclose(f);
+	assert_int_equal(readf(&fs, path, 0, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s:", path);
+	assert_memory_equal(why, want, strlen(want));
+	assert_int_equal(fs.n, 0);
+	assert_null(fs.first);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unit),
+		cmocka_unit_test(test_frac_bits),
+		cmocka_unit_test(test_partial),
+		cmocka_unit_test(test_busy),
+		cmocka_unit_test(test_bad_file),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
