@@ -14,7 +14,7 @@
 #            DIR, in order: GitHub's run steps without an if (NN.sh),
 #            GitLab's script as one job.sh
 # The sweeps (github-sweep, gitlab-sweep: ci/*-sweep.yml): check that a
-# matrix (strategy.matrix.shard, parallel: N) runs bench vm --shard I/N
+# matrix (strategy.matrix.shard, parallel: N) runs vm --shard I/N
 # over all of its N, keeps each shard as an artifact, and that a later
 # job merges them and gates with bench scale; and that every ./bench
 # command of every job is a command of $BENCH (default ./bench) whose
@@ -218,8 +218,8 @@ def check_commands(script):
 
 
 def shard_n(script, what):
-    m = re.search(r"bench vm .*--shard \"?([^\"\s]+)/([^\"\s]+)\"?", script.replace("\\\n", " "))
-    need(m, "the %s job runs no bench vm --shard I/N" % what)
+    m = re.search(r"bench +vm .*--shard \"?([^\"\s]+)/([^\"\s]+)\"?", script.replace("\\\n", " "))
+    need(m, "the %s job runs no vm --shard I/N of bench" % what)
     return m.group(1), m.group(2)
 
 
