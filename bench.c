@@ -26,6 +26,7 @@
 #include "lib/report/outfile.h"
 #include "lib/report/outset.h"
 #include "lib/report/results.h"
+#include "lib/report/strata.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/spawn.h"
 
@@ -68,6 +69,8 @@ static const struct cmd cmds[] = {
 	  cmd_trace, cmd_trace_check },
 	{ "vm", "boot kernels under test in qemu, many possible CPUs, run bench in each",
 	  cmd_vm, NULL },
+	{ "merge", "join the shards of a bench vm plan into the files of one run",
+	  cmd_merge, NULL },
 	{ "doctor", "check this host for what makes timings noisy; changes nothing",
 	  cmd_doctor, NULL },
 	{ NULL, NULL, NULL, NULL },
@@ -442,6 +445,38 @@ int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 	if (fileset_partial(*r))
 		fprintf(stderr, "%s: " FILESET_PARTIAL_WARNING "\n", bench_prog, path);
 	return EXIT_DONE;
+}
+
+int bench_one_class(struct results *const *const *set, char *const *const *path,
+		    const unsigned int *n, unsigned int nsides, bool pool)
+{
+	const struct meta **m;
+	const char **p;
+	char why[1024];
+	unsigned int k, i, all = 0;
+	int ret;
+
+	for (k = 0; k < nsides; k++)
+		all += n[k];
+	if (pool || !all)
+		return EXIT_DONE;
+	m = calloc(all, sizeof(*m));
+	p = calloc(all, sizeof(*p));
+	ret = m && p ? 0 : -ENOMEM;
+	for (k = 0, all = 0; !ret && k < nsides; k++)
+		for (i = 0; i < n[k]; i++, all++) {
+			m[all] = &set[k][i]->meta;
+			p[all] = path[k][i];
+		}
+	if (!ret)
+		ret = strata_check(m, p, all, why, sizeof(why));
+	free(m);
+	free(p);
+	if (ret == -ENOMEM)
+		return bench_refused("%s", strerror(ENOMEM));
+	if (ret)
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+	return ret ? EXIT_USAGE : EXIT_DONE;
 }
 
 int bench_wait(const struct bench_wait *w)

@@ -187,6 +187,15 @@ int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 		    struct results **r);
 
 /*
+ * bench_one_class - the runs of every file of the @nsides sides (@set[k],
+ * named @path[k], @n[k] files each) are of one runner class
+ * (lib/report/strata.h), or @pool (--pool) says to pool them. EXIT_DONE,
+ * or EXIT_USAGE after one line naming the two classes.
+ */
+int bench_one_class(struct results *const *const *set, char *const *const *path,
+		    const unsigned int *n, unsigned int nsides, bool pool);
+
+/*
  * What a command waits on while it measures (the engine's workers, a
  * --runs child, the module's run), for bench_wait(): SIGINT and SIGTERM
  * are blocked in every thread, so only its sigtimedwait() sees them.
@@ -241,6 +250,7 @@ int cmd_hist(int argc, char **argv);		/* builtin-hist.c */
 int cmd_kernel(int argc, char **argv);		/* builtin-kernel.c */
 int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
+int cmd_merge(int argc, char **argv);		/* builtin-merge.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 
 /*

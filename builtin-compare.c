@@ -42,6 +42,7 @@ struct compare_opts {
 	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
 	bool strict;			/* --strict: a testbed or config difference is exit 2 */
+	bool pool;			/* --pool: runs of several runner classes pooled */
 	struct outset also;		/* --also FMT=FILE */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 };
@@ -111,6 +112,9 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "turbo, SMT, kernel, ...) or the run's configuration\n"
 			 "(workload options, samples, possible CPUs, cache, ...)\n"
 			 "differs between or within the sides; else a warning"),
+		OPT_FLAG(0, "pool", &o->pool,
+			 "gate runs of several runner classes (TCG and KVM,\n"
+			 "two CPU models) as one; else exit 2 naming them"),
 		OPT_FORMAT('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
 		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
@@ -400,12 +404,20 @@ static int compare_all(struct compare_opts *o, const struct compare_state *st)
 /* read and check the files, then the gate; the exit code */
 static int compare_run(struct compare_opts *o, struct compare_state *st)
 {
+	struct results *const *sets[2];
+	char *const *paths[2] = { st->side[0].path, st->side[1].path };
+	unsigned int n[2] = { st->side[0].n, st->side[1].n };
 	unsigned int k;
 	int ret;
 
 	ret = compare_load(st, 0);
 	if (!ret)
 		ret = compare_load(st, 1);
+	if (!ret) {
+		sets[0] = st->side[0].set;
+		sets[1] = st->side[1].set;
+		ret = bench_one_class(sets, paths, n, 2, o->pool);
+	}
 	if (!ret)
 		ret = compare_testbed(st);
 	if (!ret)

@@ -35,6 +35,7 @@ struct scale_opts {
 	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
 	unsigned int nr_at;		/* how many */
 	int format;			/* --format, an index of scalefmt_writers[] */
+	bool pool;			/* --pool: runs of several runner classes in one fit */
 	const char *output;		/* -o FILE, NULL: stdout */
 	struct outset also;		/* --also FMT=FILE */
 	bool audit;			/* --audit, or bench audit's files: a battery */
@@ -189,6 +190,9 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 		OPT_CALL(0, "alpha", &o->q, scale_alpha_opt, "Q",
 			 "--audit: the family's level, in (0, 0.5]\n"
 			 "(default 0.05)"),
+		OPT_FLAG(0, "pool", &o->pool,
+			 "fit runs of several runner classes (TCG and KVM,\n"
+			 "two CPU models) as one; else exit 2 naming them"),
 		OPT_FORMAT('f', "format", &o->format, scalefmt_writers, "FMT",
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
@@ -309,7 +313,6 @@ static int group_load(struct scale_report *r, unsigned int k, const char *dflt)
 	}
 	snprintf(r->unit, sizeof(r->unit), "%s", r->fs.unit);
 	group_name(g, dflt);
-	group_note_busy(g, &r->fs.busy[k]);
 	return 0;
 }
 
@@ -452,15 +455,27 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	const struct results_series **list;
 	struct cmp_side cs[2] = { { NULL, 0 }, { NULL, 0 } };
 	unsigned int i, k;
+	struct results *const *sets[2];
+	char *const *paths[2];
+	unsigned int n[2];
 	int ret = 0;
 
 	for (k = 0; k < r->nr_groups && !ret; k++)
 		ret = group_load(r, k, k ? "B" : "A");
+	for (k = 0; k < r->nr_groups; k++) {
+		sets[k] = r->g[k].set;
+		paths[k] = r->g[k].path;
+		n[k] = r->g[k].n;
+	}
+	if (!ret)
+		ret = bench_one_class(sets, paths, n, r->nr_groups, o->pool);
 	if (ret)
 		return ret;
 	/* bench audit's files are a battery whether --audit is given or not */
 	if (scale_audit_files(r))
 		o->audit = true;
+	for (k = 0; k < r->nr_groups; k++)
+		group_note_busy(&r->g[k], &r->fs.busy[k]);
 	if (r->nr_groups == 2 && !strcmp(r->g[0].name, r->g[1].name)) {
 		strcpy(r->g[0].name, "A");
 		strcpy(r->g[1].name, "B");

@@ -194,6 +194,9 @@ static const struct opt bv_opts[] = {
 		 "a kernel from a tuxmake output directory: its\n"
 		 "bzImage, and its reproducer_cmdline in the files;\n"
 		 "repeatable, before the KERNEL operands"),
+	OPT_CALL(0, "shard", NULL, bv_opt_shard, "I/N",
+		 "boot shard I of the plan cut into N (whole rounds\n"
+		 "where N divides them); bench merge joins the shards"),
 	OPT_FLAG(0, "dry-run", &vmg.dry_run,
 		 "print the qemu lines and what the initramfs holds;\n"
 		 "boot nothing, write no file"),
@@ -378,7 +381,7 @@ static int bv_parse(int argc, char **argv)
 			  formats[i].name);
 		return -1;
 	}
-	return 0;
+	return bv_shard_check();
 }
 
 /* ---- results: one CSV per kernel, count and command, the boots its runs ---- */
@@ -415,6 +418,7 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 	 * stays: it measured; the start and the labels are this command's.
 	 */
 	testbed_meta(&vmg.tb, m, TB_VM_HOST);
+	bv_shard_meta(c, m);
 	meta_timestamp(m, vmg.started);
 	bench_meta_origin(m);
 	for (j = 0; j < vmg.nr_klabel; j++)
@@ -461,7 +465,7 @@ static int bv_open_cell(struct bv_cell *c)
 			bench_err("-o %s: %s: %s", vmg.outdir, r->path, strerror(-ret));
 			return EXIT_USAGE;
 		}
-		r->set.asked = (unsigned int)vmg.boots;
+		r->set.asked = bv_plan_boots(c);
 	}
 	c->boot = calloc(vmg.boots, sizeof(*c->boot));
 	return c->boot ? 0 : bench_refused("%s", strerror(ENOMEM));
@@ -493,36 +497,11 @@ static int bv_open_outputs(void)
 }
 
 /* a SIGINT/SIGTERM that came between two boots: start no other */
-static bool bv_stopped(void)
+bool bv_stopped(void)
 {
 	if (!vmg.signo)
 		vmg.signo = runs_stop_pending();
 	return vmg.signo;
-}
-
-/*
- * every kernel at every count --boots times: round b boots each cell
- * once, in the order of vm_sweep_slot() (lib/kernel/vm.h: kernels and counts
- * rotated round by round, so that none is always early or late)
- */
-static int bv_measure(void)
-{
-	unsigned int b, s, ki, pi;
-	struct bv_cell *c;
-	int ret = 0;
-
-	for (b = 0; b < vmg.boots && !ret; b++)
-		for (s = 0; s < vmg.nr_cells && !ret; s++) {
-			vm_sweep_slot(vmg.nr_k, vmg.nr_p, b, s, &ki, &pi);
-			c = &vmg.cell[ki * vmg.nr_p + pi];
-			ret = bv_stopped() ? 128 + vmg.signo : bv_boot(c, b);
-			if (!ret && !vmg.quiet)
-				fprintf(stderr, "%s: %s boot %u/%lu: %.1f s, %u possible CPUs, %u online%s\n",
-					bench_prog, c->label, b + 1, (unsigned long)vmg.boots,
-					c->boot[b].seconds, c->boot[b].possible, c->boot[b].online,
-					c->boot[b].tries > 1 ? " (booted again)" : "");
-		}
-	return ret;
 }
 
 /* every CSV with the boots that finished; the tables on stdout and --also's */
@@ -619,7 +598,7 @@ static int bv_setup(void)
 		vmg.work[0] = 0;
 		return ret;
 	}
-	ret = bv_check_kernels();
+	ret = bv_check_kernels() ?: bv_plan_key();
 	if (vmg.dry_run)
 		return ret;
 	ret = ret ?: bv_open_outputs();
@@ -666,6 +645,7 @@ static int bv_dry_run(void)
 			printf("# %s: tuxmake %s: %s\n", k->name, k->tuxmake,
 			       k->tuxmake_cmd[0] ? k->tuxmake_cmd : "(no reproducer_cmdline)");
 	}
+	bv_dry_plan();
 	for (i = 0; i < vmg.nr_c; i++)
 		cmds[i] = vmg.c[i].argv;
 	printf("# /init\n");

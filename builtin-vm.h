@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * builtin-vm.h - what bench vm's two files share: builtin-vm.c (its
- * options, parsing and driver) and builtin-vm-boot.c (the checks before
+ * builtin-vm.h - what bench vm's three files share: builtin-vm.c (its
+ * options, parsing and driver), builtin-vm-boot.c (the checks before
  * any boot, and one boot through lib/kernel/vmboot.h with bench_wait()'s
- * signals and progress). Nothing else includes it.
+ * signals and progress) and builtin-vm-shard.c (the plan, its key and
+ * the shard of it a run boots). Nothing else includes it.
  */
 #ifndef KSB_BUILTIN_VM_H
 #define KSB_BUILTIN_VM_H
@@ -14,6 +15,7 @@
 #include <time.h>
 
 #include "lib/kernel/kimage.h"
+#include "lib/report/options.h"
 #include "lib/report/outfile.h"
 #include "lib/kernel/runs.h"
 #include "lib/report/outset.h"
@@ -28,6 +30,7 @@
 #define BV_MAX_COUNTS	16		/* -p's list */
 #define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
 #define BV_MAX_FILES	16		/* --file */
+#define BV_MAX_SHARDS	1000		/* --shard's N */
 
 /* the boots' results of one command on one kernel at one count */
 struct bv_runs {
@@ -102,6 +105,7 @@ struct bv_global {
 	int format;			/* -f, an index of formats[] */
 	struct outset also;		/* --also FMT=FILE: what stdout gets, again */
 	bool quiet;			/* -q */
+	unsigned int shard_i, shard_n;	/* --shard I/N; 0/0: the whole plan */
 	char cmdline[1024];		/* for the metadata */
 
 	/* run state */
@@ -116,6 +120,9 @@ struct bv_global {
 	char bench_path[PATH_MAX];	/* the static bench the guests run */
 	char work[PATH_MAX];		/* temp directory: initramfs, logs */
 	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
+	unsigned int plan_first;	/* the plan's boots this run boots: from */
+	unsigned int plan_end;		/* up to, not included */
+	char plan_key[SHA256_HEX];	/* the plan's SHA-256 (builtin-vm-shard.c) */
 };
 
 extern struct bv_global vmg;
@@ -147,7 +154,33 @@ int bv_initramfs(struct bv_kernel *k);
  */
 int bv_boot(struct bv_cell *c, unsigned int b);
 
+/* ---- builtin-vm-shard.c: the plan, and the shard of it this run boots ---- */
+
+/* bv_opt_shard - --shard I/N: 0, or -EINVAL with the ranges in @why */
+int bv_opt_shard(const struct opt *o, const char *arg, char *why, size_t len);
+
+/* bv_shard_check - the shard's boots of the plan, once parsed: 0, or -1 said */
+int bv_shard_check(void);
+
+/* bv_plan_key - the plan's key, once the kernels' digests are read: 0 or 3 */
+int bv_plan_key(void);
+
+/* bv_plan_boots - how many boots of cell @c this run boots */
+unsigned int bv_plan_boots(const struct bv_cell *c);
+
+/* bv_shard_meta - the plan, the shard and the runner into @c's metadata @m */
+void bv_shard_meta(const struct bv_cell *c, struct meta *m);
+
+/* bv_measure - this run's boots in the plan's order: 0, 128 + signal, or an exit code */
+int bv_measure(void);
+
+/* bv_dry_plan - --dry-run --shard: the plan's key and the shard's boots on stdout */
+void bv_dry_plan(void);
+
 /* ---- builtin-vm.c ---- */
+
+/* bv_stopped - a SIGINT/SIGTERM came between two boots: start no other */
+bool bv_stopped(void);
 
 /* bv_free - every output's temp file removed, the cells' boots freed */
 void bv_free(void);

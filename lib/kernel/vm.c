@@ -477,3 +477,30 @@ void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigne
 	*c = (slot / nk + round) % np;
 	*k = (slot % nk + round) % nk;
 }
+
+/* [lo, hi) of part @i (0-based) of @total cut into @n, the extra ones last */
+static void vm_cut(unsigned int total, unsigned int i, unsigned int n, unsigned int *lo,
+		   unsigned int *hi)
+{
+	unsigned int q = total / n, extra = total % n, small = n - extra;
+
+	*lo = i * q + (i > small ? i - small : 0);
+	*hi = *lo + q + (i >= small);
+}
+
+int vm_shard_range(unsigned int rounds, unsigned int slots, unsigned int i, unsigned int n,
+		   unsigned int *first, unsigned int *end)
+{
+	unsigned int total = rounds * slots;
+
+	if (!n || !i || i > n || n > total)
+		return -EINVAL;
+	if (n <= rounds) {
+		vm_cut(rounds, i - 1, n, first, end);
+		*first *= slots;
+		*end *= slots;
+	} else {
+		vm_cut(total, i - 1, n, first, end);
+	}
+	return 0;
+}

@@ -208,6 +208,22 @@ void vm_guest_free(struct vm_guest *g);
 void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
 		   unsigned int *k, unsigned int *c);
 
+/*
+ * vm_shard_range - the plan boots of shard @i (1..@n) of a plan of
+ * @rounds rounds of @slots boots each, the plan's boots numbered 0..
+ * rounds * slots - 1 in its order (round after round, slot after slot,
+ * vm_sweep_slot()): [*@first, *@end). With @n up to @rounds a shard
+ * takes whole rounds, consecutive ones: rounds / @n each, and the last
+ * rounds % @n shards one more, so that every shard boots each (kernel,
+ * count) alike. With more shards than rounds the plan's boots are cut
+ * instead, (rounds * slots) / @n each and the last ones one more: a
+ * shard then holds part of a round. Returns 0, or -EINVAL when @i is
+ * not in 1..@n or @n is 0 or above rounds * slots (a shard would be
+ * empty).
+ */
+int vm_shard_range(unsigned int rounds, unsigned int slots, unsigned int i, unsigned int n,
+		   unsigned int *first, unsigned int *end);
+
 /* vm_count_cpus - the CPUs of a kernel list: "0-479" 480, "0,2-3" 3. */
 unsigned int vm_count_cpus(const char *list);
 

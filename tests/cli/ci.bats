@@ -83,6 +83,53 @@ kstats-bench-nightly" ]
 	[[ "$output" == *"no 'bench trend --control'"* ]]
 }
 
+@test "ci/ sweeps: a matrix of shards, each an artifact, merged and gated; commands that exist" {
+	GS=ci/github-actions-sweep.yml
+	LS=ci/gitlab-ci-sweep.yml
+	run python3 tests/cli/ci_jobs.py check github-sweep "$GS"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "kernels
+shard
+gate" ]
+	run python3 tests/cli/ci_jobs.py check gitlab-sweep "$LS"
+	[ "$status" -eq 0 ]
+	[ "$output" = "kstats-bench-kernels
+kstats-bench-sweep
+kstats-bench-gate" ]
+	# teeth: an option bench does not have
+	# shellcheck disable=SC2016 # the $ are the jobs' own, a matrix that --shard does not
+	# cover, a shard index that is not GitLab's, no merge
+	sed 's/--accel "\$ACCEL"/--accell "$ACCEL"/' "$GS" >"$T/opt.yml"
+	run python3 tests/cli/ci_jobs.py check github-sweep "$T/opt.yml"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *" has no option --accell"* ]]
+	sed 's/shard: \[1, 2, 3\]/shard: [1, 2]/' "$GS" >"$T/n.yml"
+	run python3 tests/cli/ci_jobs.py check github-sweep "$T/n.yml"
+	[[ "$output" == *"--shard's N is not the matrix's 2 shards"* ]]
+	sed 's/accel: \[tcg, kvm\]$/accel: [tcg]/' "$GS" | awk '/accel: \[tcg\]/ && !n++ { print "        accel: [tcg, kvm]"; next } 1' >"$T/class.yml"
+	run python3 tests/cli/ci_jobs.py check github-sweep "$T/class.yml"
+	[[ "$output" == *"one merge and gate per runner class"* ]]
+	# shellcheck disable=SC2016 # the $ are the jobs' own
+	sed 's|CI_NODE_INDEX/\$CI_NODE_TOTAL|CI_NODE_INDEX/3|' "$LS" >"$T/idx.yml"
+	run python3 tests/cli/ci_jobs.py check gitlab-sweep "$T/idx.yml"
+	[[ "$output" == *"--shard is not \$CI_NODE_INDEX/\$CI_NODE_TOTAL"* ]]
+	sed 's/bench merge -o sweep/bench mrge -o sweep/' "$LS" >"$T/merge.yml"
+	run python3 tests/cli/ci_jobs.py check gitlab-sweep "$T/merge.yml"
+	[[ "$output" == *"the gate job: no 'bench merge -o'"* ]]
+	# linked from docs/ci.md, their shell shellcheck-clean
+	for j in "$GS" "$LS"; do
+		grep -qF "](../$j)" docs/ci.md || { echo "docs/ci.md does not link $j"; false; }
+		head -8 "$j" | grep -q 'docs/ci.md' || { echo "$j: no docs/ci.md in its header"; false; }
+	done
+	python3 tests/cli/ci_jobs.py scripts github-sweep "$GS" "$T/gs"
+	python3 tests/cli/ci_jobs.py scripts gitlab-sweep "$LS" "$T/ls"
+	[ "$(find "$T/gs" "$T/ls" -name '*.sh' | wc -l)" -eq 6 ]
+	if command -v shellcheck; then
+		shellcheck -s bash "$T"/gs/*.sh "$T"/ls/*.sh
+	fi
+}
+
 @test "README.md and docs/ci.md link both jobs of ci/, and no markdown copies them" {
 	for j in "$GH" "$GL"; do
 		grep -qF "]($j)" README.md || { echo "README.md does not link $j"; false; }

@@ -13,6 +13,13 @@
 #   scripts  write the shell of JOB (gate, the default, or nightly) into
 #            DIR, in order: GitHub's run steps without an if (NN.sh),
 #            GitLab's script as one job.sh
+# The sweeps (github-sweep, gitlab-sweep: ci/*-sweep.yml): check that a
+# matrix (strategy.matrix.shard, parallel: N) runs vm --shard I/N
+# over all of its N, keeps each shard as an artifact, and that a later
+# job merges them and gates with bench scale; and that every ./bench
+# command of every job is a command of $BENCH (default ./bench) whose
+# options are its own; print each job's name. scripts writes every job's
+# shell into DIR as NN-JOB.sh (GitHub: its run steps without an if).
 # Exit 0, 1 with the reason on stderr, 2 bad usage.
 import os
 import re
@@ -182,17 +189,145 @@ def gitlab(doc):
     return [(name, job)], [(nname, night)]
 
 
-def main():
-    if len(sys.argv) < 4 or sys.argv[1] not in ("check", "scripts") or \
-            sys.argv[2] not in ("github", "gitlab"):
-        sys.stderr.write("usage: ci_jobs.py check|scripts github|gitlab FILE [DIR]\n")
-        sys.exit(2)
+def bench_words(script):
+    """every ./bench command line of @script, its words (continuations joined)"""
+    text = script.replace("\\\n", " ")
+    for line in text.splitlines():
+        m = re.search(r"\./bench (\w+)(.*)", line)
+        if m:
+            # options come before the operands; vm's guest command after " -- "
+            yield m.group(1), (m.group(2) + " ").split(" -- ")[0]
+
+
+def check_commands(script):
+    import subprocess
+    bench = os.environ.get("BENCH", "./bench")
+    need(os.access(bench, os.X_OK), "no %s to check the commands against (make bench, or BENCH=)" % bench)
+    cmds = subprocess.run([bench, "--list-cmds"], capture_output=True, text=True).stdout.split()
+    for cmd, rest in bench_words(script):
+        need(cmd in cmds, "'bench %s' is not a command of %s" % (cmd, bench))
+        opts = subprocess.run([bench, "--list-opts", cmd], capture_output=True,
+                              text=True).stdout.split()
+        helptext = subprocess.run([bench, cmd, "--help"], capture_output=True, text=True).stdout
+        for w in rest.split():
+            w = w.strip("\"'")
+            if re.fullmatch(r"--[a-z][a-z-]*(=.*)?", w):
+                need(w.split("=")[0] in opts, "bench %s has no option %s" % (cmd, w.split("=")[0]))
+            elif re.fullmatch(r"-[A-Za-z]", w):
+                need(re.search(r"^ +%s, --" % w, helptext, re.M), "bench %s has no option %s" % (cmd, w))
+
+
+def shard_n(script, what):
+    m = re.search(r"bench +vm .*--shard \"?([^\"\s]+)/([^\"\s]+)\"?", script.replace("\\\n", " "))
+    need(m, "the %s job runs no vm --shard I/N of bench" % what)
+    return m.group(1), m.group(2)
+
+
+def gate_script(script):
+    for want in ("bench merge -o", "bench scale"):
+        need(want in script, "the gate job: no %r" % want)
+    need(re.search(r"bench scale .*-- ", script.replace("\\\n", " ")),
+         "the gate job's bench scale is no A -- B gate")
+
+
+def github_sweep(doc):
+    jobs = doc.get("jobs")
+    need(isinstance(jobs, dict), "no jobs")
+    found = [(k, j) for k, j in jobs.items()
+             if "shard" in j.get("strategy", {}).get("matrix", {})]
+    need(len(found) == 1, "one job with strategy.matrix.shard")
+    name, job = found[0]
+    shards = job["strategy"]["matrix"]["shard"]
+    need(shards == list(range(1, len(shards) + 1)), "matrix.shard is not 1..N")
+    steps = gh_steps(job, name)
+    script = "\n".join(s.get("run", "") for s in steps)
+    i, n = shard_n(script, name)
+    need(i == "$SHARD" and "matrix.shard" in str(job.get("env", {}).get("SHARD")),
+         "--shard's I is not the matrix's shard")
+    need(n == str(len(shards)), "--shard's N is not the matrix's %d shards" % len(shards))
+    need(any(s.get("uses", "").startswith("actions/upload-artifact@") and
+             "matrix.shard" in str(s.get("with", {}).get("name")) for s in steps),
+         "the shards are not uploaded one artifact each")
+    gates = [(k, j) for k, j in jobs.items() if name in str(j.get("needs", ""))]
+    need(len(gates) == 1, "one job needs the shards")
+    gname, gate = gates[0]
+    gsteps = gh_steps(gate, gname)
+    need(any(s.get("uses", "").startswith("actions/download-artifact@") for s in gsteps),
+         "the gate job downloads no shard")
+    gtext = "\n".join(s.get("run", "") for s in gsteps)
+    gate_script(gtext)
+    accels = job["strategy"]["matrix"].get("accel")
+    if accels:
+        need(gate.get("strategy", {}).get("matrix", {}).get("accel") == accels,
+             "one merge and gate per runner class: the gate's matrix.accel is not the shards'")
+    out = []
+    for k, j in jobs.items():
+        js = j.get("steps", [])
+        check_commands("\n".join(s.get("run", "") for s in js))
+        out.append((k, [s for s in js if "run" in s and "if" not in s]))
+    return out
+
+
+def gitlab_sweep(doc):
+    jobs = {k: v for k, v in doc.items() if isinstance(v, dict) and "script" in v}
+    stages = doc.get("stages") or []
+    for k, j in jobs.items():
+        need(j.get("stage") in stages, "%s: its stage is not in stages" % k)
+    found = [(k, j) for k, j in jobs.items() if isinstance(j.get("parallel"), int)]
+    need(len(found) == 1, "one job with parallel: N")
+    name, job = found[0]
+    text = "\n".join(job["script"])
+    need(shard_n(text, name) == ("$CI_NODE_INDEX", "$CI_NODE_TOTAL"),
+         "--shard is not $CI_NODE_INDEX/$CI_NODE_TOTAL")
+    need(any("$CI_NODE_INDEX" in p for p in job.get("artifacts", {}).get("paths", [])),
+         "the shards are not kept one artifact path each")
+    gates = [(k, j) for k, j in jobs.items() if name in j.get("needs", [])]
+    need(len(gates) == 1, "one job needs the shards")
+    gname, gate = gates[0]
+    need(stages.index(gate["stage"]) > stages.index(job["stage"]), "the gate runs before the shards")
+    gate_script("\n".join(gate["script"]))
+    need(gate.get("artifacts", {}).get("when") == "always", "the merge is kept on failure too")
+    for k, j in jobs.items():
+        check_commands("\n".join(j["script"]))
+    return [(k, j["script"]) for k, j in jobs.items()]
+
+
+def load():
+    """FILE, parsed strictly: a mapping"""
     with open(sys.argv[3]) as f:
         try:
             doc = yaml.load(f, Loader=StrictLoader)
         except yaml.YAMLError as e:
             fail(str(e).replace("\n", " "))
     need(isinstance(doc, dict), "not a mapping")
+    return doc
+
+
+def sweep_main():
+    doc = load()
+    jobs = github_sweep(doc) if sys.argv[2] == "github-sweep" else gitlab_sweep(doc)
+    if sys.argv[1] == "check":
+        for name, _ in jobs:
+            print(name)
+        return
+    os.makedirs(sys.argv[4], exist_ok=True)
+    for n, (name, steps) in enumerate(jobs):
+        with open(os.path.join(sys.argv[4], "%02d-%s.sh" % (n + 1, name)), "w") as f:
+            if sys.argv[2] == "gitlab-sweep":
+                f.write("\n".join(steps) + "\n")
+            else:
+                f.write("".join("# %s\n%s\n" % (s.get("name", ""), s["run"]) for s in steps))
+
+
+def main():
+    if len(sys.argv) >= 4 and sys.argv[1] in ("check", "scripts") and \
+            sys.argv[2] in ("github-sweep", "gitlab-sweep"):
+        return sweep_main()
+    if len(sys.argv) < 4 or sys.argv[1] not in ("check", "scripts") or \
+            sys.argv[2] not in ("github", "gitlab"):
+        sys.stderr.write("usage: ci_jobs.py check|scripts github|gitlab FILE [DIR]\n")
+        sys.exit(2)
+    doc = load()
     gate, night = github(doc) if sys.argv[2] == "github" else gitlab(doc)
     if sys.argv[1] == "check":
         for name, _ in gate + night:

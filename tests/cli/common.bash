@@ -61,6 +61,17 @@ wait_for() {
 	return 1
 }
 
+# vm_setup: Q the fake qemu, IMG a stock kernel, $T/patched/bzImage a copy
+# shellcheck disable=SC2034 # Q and IMG are the tests'
+vm_setup() {
+	common_setup
+	Q=tests/cli/fake-qemu
+	IMG=$T/stock/bzImage
+	mkdir -p "$T/stock" "$T/patched"
+	fake_bzimage "$IMG"
+	cp "$IMG" "$T/patched/bzImage"
+}
+
 # fake_bzimage PATH: a file bench vm reads as a bzImage of release
 # 6.12.117: the setup header's "HdrS", protocol 2.15, the version string
 fake_bzimage() {

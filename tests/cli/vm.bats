@@ -7,12 +7,7 @@
 load common
 
 setup() {
-	common_setup
-	Q=tests/cli/fake-qemu
-	IMG=$T/stock/bzImage
-	mkdir -p "$T/stock" "$T/patched"
-	fake_bzimage "$IMG"
-	cp "$IMG" "$T/patched/bzImage"
+	vm_setup
 }
 
 @test "vm: --help gives the synopsis, the possible-CPU limits and the exit codes" {
@@ -117,7 +112,12 @@ vm() {
 	[ "$(sed -n 's/^# cpufreq_governor: //p' "$f")" = performance ]
 	[ "$(sed -n 's/^# vm_host_cpufreq_governor: //p' "$f")" = "powersave x3, performance x1" ]
 	[ "$(sed -n 's/^# vm_host_irqbalance: //p' "$f")" = running ]
-	[ "$(grep -c '^# vm_host_' "$f")" -eq 13 ]
+	# the testbed's 13, then the runner's class and name (lib/report/strata.h)
+	[ "$(grep -c '^# vm_host_' "$f")" -eq 15 ]
+	[ "$(sed -n 's/^# vm_accel: //p' "$f")" = tcg ]
+	[ "$(sed -n 's/^# vm_host_name: //p' "$f")" = "$(uname -n)" ]
+	grep -q '^# vm_host_cpu_model: .' "$f"
+	grep -q '^# vm_plan: [0-9a-f]\{64\}$' "$f"
 	awk '/^# vm_boot_tries:/ { b = NR } /^# vm_host_cpufreq_governor:/ { h = NR }
 		END { exit !(b && b < h) }' "$f"
 	# one timestamp, bench vm's start; the guests' label and bench vm's

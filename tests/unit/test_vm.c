@@ -527,6 +527,47 @@ static void test_vm_sweep_order(void **state)
 	}
 }
 
+/*
+ * shards: whole rounds while they go round, the extra rounds in the last
+ * shards; past the rounds, the boots cut; together they cover the plan
+ * once, in order
+ */
+static void test_vm_shard_range(void **state)
+{
+	static const unsigned int cases[][3] = { { 6, 4, 3 }, { 5, 4, 3 }, { 2, 6, 3 },
+						 { 3, 1, 3 }, { 1, 2, 2 }, { 7, 2, 7 } };
+	unsigned int t, i, f, e, next;
+
+	(void)state;
+	for (t = 0; t < sizeof(cases) / sizeof(cases[0]); t++) {
+		next = 0;
+		for (i = 1; i <= cases[t][2]; i++) {
+			assert_int_equal(vm_shard_range(cases[t][0], cases[t][1], i, cases[t][2],
+							&f, &e), 0);
+			assert_int_equal(f, next);
+			assert_true(e > f);
+			if (cases[t][2] <= cases[t][0])
+				assert_int_equal(f % cases[t][1], 0);
+			next = e;
+		}
+		assert_int_equal(next, cases[t][0] * cases[t][1]);
+	}
+	/* 5 rounds in 3 shards: 1, 2, 2 rounds of 4 boots */
+	vm_shard_range(5, 4, 1, 3, &f, &e);
+	assert_int_equal(e, 4);
+	vm_shard_range(5, 4, 2, 3, &f, &e);
+	assert_int_equal(f, 4);
+	assert_int_equal(e, 12);
+	/* 2 rounds of 6 in 3 shards: 4 boots each, one round cut */
+	vm_shard_range(2, 6, 2, 3, &f, &e);
+	assert_int_equal(f, 4);
+	assert_int_equal(e, 8);
+	assert_int_equal(vm_shard_range(2, 6, 0, 3, &f, &e), -EINVAL);
+	assert_int_equal(vm_shard_range(2, 6, 4, 3, &f, &e), -EINVAL);
+	assert_int_equal(vm_shard_range(2, 6, 1, 13, &f, &e), -EINVAL);
+	assert_int_equal(vm_shard_range(2, 6, 1, 0, &f, &e), -EINVAL);
+}
+
 /* -p's list: counts in order, each 1..limit, none twice, at most max */
 static void test_vmprep_counts(void **state)
 {
@@ -687,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_vm_init_sh),
 		cmocka_unit_test(test_vm_guest_cut),
 		cmocka_unit_test(test_vm_sweep_order),
+		cmocka_unit_test(test_vm_shard_range),
 		cmocka_unit_test(test_vmprep_counts),
 		cmocka_unit_test(test_vmprep_cmd),
 		cmocka_unit_test(test_sha256),

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-merge-file.c - bench merge's files: each CSV of the shards
+ * merged, its runs numbered as the plan numbers them and its metadata
+ * folded (builtin-merge.c says how), the consoles joined, and all of it
+ * written once every merge has added up.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "builtin-merge.h"
+#include "lib/report/busy.h"
+#include "lib/report/csv.h"
+#include "lib/report/fileset.h"
+#include "lib/report/iopath.h"
+#include "lib/report/outfile.h"
+#include "lib/report/results.h"
+#include "lib/report/strata.h"
+#include "lib/report/testbed.h"
+
+/* the per-boot "RUN:VALUE" lists of bench vm's files (lib/kernel/vmboot.h, busy.h) */
+static const char *const merge_lists[] = {
+	"vm_boots", "vm_boot_seconds", "vm_boot_tries", "vm_qemu_cpu_seconds", BUSY_KEY_PSI_US,
+	BUSY_KEY_PSI_PCT, "vm_unquiet_boots", "vm_disturbed_tries", NULL
+};
+
+/* the provenance keys, one range list each */
+enum { MP_SHARD, MP_RUNNER, MP_CLASS, MP_TESTBED, MP_N };
+static const char *const merge_prov_keys[MP_N] = {
+	"vm_run_shard", "vm_run_runner", "vm_run_class", "vm_run_testbed",
+};
+
+/* "1-2:VALUE 3:OTHER": consecutive runs of one value as one range */
+struct merge_ranges {
+	char buf[META_VAL];		/* the ranges so far */
+	size_t used;			/* bytes of buf */
+	unsigned int lo, hi;		/* the open range; lo 0: none */
+	char val[META_VAL];		/* its value */
+};
+
+/* one merged CSV, before it is written */
+struct merge_file {
+	const char *name;		/* NAME[-CMD][-pN].csv or NAME.console */
+	struct results *set;		/* the merge; NULL for a console */
+	struct merge_ranges prov[MP_N];	/* its runs' provenance */
+	struct meta lists;		/* merge_lists[], renumbered */
+	char runs[META_VAL];		/* vm_plan_runs, in order */
+	unsigned int nr_runs, asked;	/* runs merged; runs_asked summed */
+	bool partial;			/* a shard's file was */
+};
+
+/*
+ * each file on its own fileset: the shards' copies of one file are checked
+ * against each other by results_add() (the buckets), and one plan's
+ * commands measure in one unit
+ */
+int merge_load(const char *path, struct results **r)
+{
+	struct fileset fs = { 0 };
+
+	return bench_load_file(&fs, path, 0, r);
+}
+
+void merge_shard_free(struct merge_shard *s)
+{
+	unsigned int f;
+
+	for (f = 0; f < s->nr; f++) {
+		free(s->name[f]);
+		if (s->set)
+			results_free(s->set[f]);
+	}
+	free(s->name);
+	free(s->set);
+	s->name = NULL;
+	s->set = NULL;
+	s->nr = 0;
+}
+
+static void merge_range_flush(struct merge_ranges *r)
+{
+	const char *sp = r->used ? " " : "";
+
+	if (!r->lo || r->used >= sizeof(r->buf))
+		return;
+	if (r->lo == r->hi)
+		r->used += (size_t)snprintf(r->buf + r->used, sizeof(r->buf) - r->used, "%s%u:%s",
+					    sp, r->lo, r->val);
+	else
+		r->used += (size_t)snprintf(r->buf + r->used, sizeof(r->buf) - r->used,
+					    "%s%u-%u:%s", sp, r->lo, r->hi, r->val);
+	r->lo = 0;
+}
+
+static void merge_range_add(struct merge_ranges *r, unsigned int run, const char *val)
+{
+	if (r->lo && run == r->hi + 1 && !strcmp(val, r->val)) {
+		r->hi = run;
+		return;
+	}
+	merge_range_flush(r);
+	r->lo = r->hi = run;
+	snprintf(r->val, sizeof(r->val), "%s", val);
+}
+
+/* what the runner's testbed was, as 12 hex digits: its vm_host_ keys and class */
+static void merge_testbed(const struct meta *m, char *buf, size_t len)
+{
+	char *text = NULL, key[META_KEY + 8], hex[SHA256_HEX];
+	const char *v;
+	size_t n = 0;
+	unsigned int i;
+	FILE *f = open_memstream(&text, &n);
+
+	if (!f) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	for (i = 0; testbed_keys[i]; i++) {
+		snprintf(key, sizeof(key), "%s%s", TB_VM_HOST, testbed_keys[i]);
+		v = meta_get(m, key);
+		fprintf(f, "%s=%s\n", key, v ? v : "");
+	}
+	strata_class(m, hex, sizeof(hex));
+	fprintf(f, "class=%s\n", hex);
+	fclose(f);
+	sha256_buf(text, n, hex);
+	free(text);
+	snprintf(buf, len, "%.12s", hex);
+}
+
+/* vm_plan_runs "3 4" into @map[0..], as many as @set's runs; 0 or EXIT_USAGE */
+static int merge_map(const struct results *set, const char *path, unsigned int *map,
+		     unsigned int *nr)
+{
+	const char *v = meta_get(&set->meta, "vm_plan_runs");
+	unsigned int want = results_max_run(set), n = 0, r;
+	int used;
+
+	while (v && n < RESULTS_MAX_RUNS && sscanf(v, " %u%n", &r, &used) == 1 && r &&
+	       r <= RESULTS_MAX_RUNS) {
+		map[n++] = r;
+		v += used;
+	}
+	if (!v || *v || n != want || !n) {
+		fprintf(stderr, "%s: %s: vm_plan_runs '%s' does not name the plan run of each of its %u runs\n",
+			bench_prog, path, v ? meta_get(&set->meta, "vm_plan_runs") : "",
+			want);
+		return EXIT_USAGE;
+	}
+	*nr = n;
+	return 0;
+}
+
+/* @m's @key list "J:VALUE ..." into @mf's, J made @map[J - 1] */
+static void merge_list_add(struct merge_file *mf, const struct meta *m, const char *key,
+			   const unsigned int *map, unsigned int nr)
+{
+	const char *p = meta_get(m, key);
+	unsigned int j;
+	int used;
+
+	while (p && sscanf(p, " %u:%n", &j, &used) == 1) {
+		size_t n;
+
+		p += used;
+		n = strcspn(p, " ");
+		if (j && j <= nr)
+			busy_list_add(&mf->lists, key, map[j - 1], "%.*s", (int)n, p);
+		p += n;
+	}
+}
+
+/* @set's runs renumbered by @map; a run that the merge has already: EXIT_USAGE */
+static int merge_renumber(struct results *set, const struct results *dst, const char *path,
+			  const unsigned int *map)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->n; i++) {
+		if (!set->s[i].run)
+			continue;
+		set->s[i].run = map[set->s[i].run - 1];
+		if (dst && results_find(dst, set->s[i].workload, set->s[i].variant,
+					set->s[i].run, set->s[i].cpu)) {
+			fprintf(stderr, "%s: %s: plan run %u is in another shard's file too\n",
+				bench_prog, path, set->s[i].run);
+			return EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* "a/b" pairs of @key summed: @dst's plus @one's */
+static void merge_sum_pair(struct meta *dst, const struct meta *one, const char *key)
+{
+	unsigned long long a = 0, b = 0, x = 0, y = 0;
+	const char *d = meta_get(dst, key), *o = meta_get(one, key);
+	int n = o ? sscanf(o, "%llu/%llu", &x, &y) : 0;
+
+	if (n < 1 || !d || sscanf(d, "%llu/%llu", &a, &b) != n)
+		return;
+	if (n == 1)
+		meta_put(dst, key, "%llu", a + x);
+	else
+		meta_put(dst, key, "%llu/%llu", a + x, b + y);
+}
+
+/* the provenance of @nr runs of @s's file @m, numbered @map */
+static void merge_prov(struct merge_file *mf, const struct merge_shard *s, const struct meta *m,
+		       const unsigned int *map, unsigned int nr)
+{
+	char val[MP_N][STRATA_CLASS];
+	const char *host = meta_get(m, "vm_host_name");
+	unsigned int j, k;
+	size_t used;
+
+	snprintf(val[MP_SHARD], sizeof(val[0]), "%u/%u", s->i, s->n);
+	snprintf(val[MP_RUNNER], sizeof(val[0]), "%s", host ? host : "unknown");
+	strata_class(m, val[MP_CLASS], sizeof(val[0]));
+	merge_testbed(m, val[MP_TESTBED], sizeof(val[0]));
+	for (j = 0; j < nr; j++) {
+		for (k = 0; k < MP_N; k++)
+			merge_range_add(&mf->prov[k], map[j], val[k]);
+		used = strlen(mf->runs);
+		snprintf(mf->runs + used, sizeof(mf->runs) - used, "%s%u", used ? " " : "", map[j]);
+	}
+}
+
+/* shard @s's file @set (@path) into @mf; 0 or an exit code */
+static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct results *set,
+		     const char *path)
+{
+	unsigned int *map = calloc(RESULTS_MAX_RUNS, sizeof(*map)), nr = 0, k;
+	const char *v = meta_get(&set->meta, "runs_asked");
+	const char *p = meta_get(&set->meta, "partial");
+	int ret = map ? merge_map(set, path, map, &nr) : bench_refused("%s", strerror(ENOMEM));
+
+	ret = ret ?: merge_renumber(set, mf->set, path, map);
+	if (!ret && !mf->set) {
+		mf->set = results_create(set->frac_bits);
+		if (mf->set)
+			mf->set->meta = set->meta;
+	} else if (!ret) {
+		merge_sum_pair(&mf->set->meta, &set->meta, "samples_taken");
+		merge_sum_pair(&mf->set->meta, &set->meta, "disturbed");
+	}
+	if (!ret && !mf->set)
+		ret = bench_refused("%s", strerror(ENOMEM));
+	if (!ret && results_add(mf->set, set)) {
+		fprintf(stderr, "%s: %s: its buckets differ from the other shards' (frac_bits)\n",
+			bench_prog, path);
+		ret = EXIT_USAGE;
+	}
+	if (!ret) {
+		for (k = 0; merge_lists[k]; k++)
+			merge_list_add(mf, &set->meta, merge_lists[k], map, nr);
+		merge_prov(mf, s, &set->meta, map, nr);
+		mf->nr_runs += nr;
+		mf->asked += v ? (unsigned int)strtoul(v, NULL, 10) : nr;
+		mf->partial |= p && !strcmp(p, "yes");
+	}
+	free(map);
+	return ret;
+}
+
+/* the first CSV of @s, or NULL */
+static const struct results *merge_first(const struct merge_shard *s)
+{
+	unsigned int f;
+
+	for (f = 0; s && f < s->nr; f++)
+		if (s->set[f])
+			return s->set[f];
+	return NULL;
+}
+
+/* the shards' vm_shard_boots "5-8 of 12" joined: "1-8 of 12", "1-4 9-12 of 12" */
+static void merge_boots(struct meta *m, struct merge_shard *const *by, unsigned int n)
+{
+	unsigned int k, a, b, t = 0, lo = 0, hi = 0;
+	char buf[META_VAL] = "";
+	size_t used = 0;
+	const char *v;
+
+	for (k = 0; k < n; k++) {
+		const struct results *r = merge_first(by[k]);
+
+		v = r ? meta_get(&r->meta, "vm_shard_boots") : NULL;
+		if (!v || sscanf(v, "%u-%u of %u", &a, &b, &t) != 3)
+			continue;
+		if (lo && a == hi + 1) {
+			hi = b;
+			continue;
+		}
+		if (lo && used < sizeof(buf))
+			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%u-%u ", lo, hi);
+		lo = a;
+		hi = b;
+	}
+	if (lo && used < sizeof(buf))
+		snprintf(buf + used, sizeof(buf) - used, "%u-%u of %u", lo, hi, t);
+	meta_put(m, "vm_shard_boots", "%s", buf);
+}
+
+/* the merged file's metadata, once every shard is in */
+static void merge_meta(struct merge_file *mf, const char *cmdline, struct merge_shard *const *by,
+		       unsigned int n, const char *missing)
+{
+	struct meta *m = &mf->set->meta;
+	char shards[META_VAL] = "";
+	size_t used = 0;
+	unsigned int k;
+
+	for (k = 0; merge_lists[k]; k++)
+		if (meta_get(&mf->lists, merge_lists[k]))
+			meta_put(m, merge_lists[k], "%s", meta_get(&mf->lists, merge_lists[k]));
+	for (k = 0; k < n && used < sizeof(shards); k++)
+		if (by[k])
+			used += (size_t)snprintf(shards + used, sizeof(shards) - used, "%s%u/%u",
+						 used ? " " : "", k + 1, n);
+	meta_put(m, "runs", "%u", mf->nr_runs);
+	meta_put(m, "runs_asked", "%u", mf->asked);
+	meta_put(m, "partial", "%s", mf->partial || missing[0] ? "yes" : "no");
+	meta_put(m, "vm_shard", "%s", shards);
+	meta_put(m, "vm_plan_runs", "%s", mf->runs);
+	merge_boots(m, by, n);
+	if (missing[0])
+		meta_put(m, "vm_shards_missing", "%s", missing);
+	for (k = 0; k < MP_N; k++) {
+		merge_range_flush(&mf->prov[k]);
+		meta_put(m, merge_prov_keys[k], "%s", mf->prov[k].buf);
+	}
+	meta_put(m, "vm_merge_command", "%s", cmdline);
+}
+
+/* the union of the shards' file names, sorted, into *@out (@n of them) */
+static int merge_names(struct merge_shard *const *by, unsigned int ns, struct merge_file **out,
+		       unsigned int *n)
+{
+	struct merge_file *mf = NULL, *nm;
+	unsigned int k, f, i;
+
+	*n = 0;
+	for (k = 0; k < ns; k++)
+		for (f = 0; by[k] && f < by[k]->nr; f++) {
+			for (i = 0; i < *n && strcmp(mf[i].name, by[k]->name[f]); i++)
+				;
+			if (i < *n)
+				continue;
+			nm = realloc(mf, (*n + 1) * sizeof(*mf));
+			if (!nm) {
+				free(mf);
+				return bench_refused("%s", strerror(ENOMEM));
+			}
+			mf = nm;
+			memset(&mf[*n], 0, sizeof(*mf));
+			mf[(*n)++].name = by[k]->name[f];
+		}
+	*out = mf;
+	return 0;
+}
+
+/* the index of @name in @s, or -1 */
+static int merge_find(const struct merge_shard *s, const char *name)
+{
+	unsigned int f;
+
+	for (f = 0; f < s->nr; f++)
+		if (!strcmp(s->name[f], name))
+			return (int)f;
+	return -1;
+}
+
+/* every CSV merged, in memory: 0 or an exit code */
+static int merge_all(struct merge_file *mf, unsigned int nf, const char *cmdline,
+		     struct merge_shard *const *by, unsigned int n, const char *missing)
+{
+	char path[PATH_MAX];
+	unsigned int i, k;
+	int ret = 0, f;
+
+	for (i = 0; i < nf && !ret; i++) {
+		if (!strstr(mf[i].name, ".csv"))
+			continue;
+		for (k = 0; k < n && !ret; k++) {
+			f = by[k] ? merge_find(by[k], mf[i].name) : -1;
+			if (f < 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", by[k]->dir, mf[i].name);
+			ret = merge_add(&mf[i], by[k], by[k]->set[f], path);
+		}
+		if (!ret)
+			merge_meta(&mf[i], cmdline, by, n, missing);
+	}
+	return ret;
+}
+
+/* the consoles of @name, in shard order, onto @out */
+static int merge_console(FILE *out, struct merge_shard *const *by, unsigned int n,
+			 const char *name)
+{
+	char path[PATH_MAX], buf[65536];
+	unsigned int k;
+	size_t got;
+	FILE *f;
+
+	for (k = 0; k < n; k++) {
+		if (!by[k] || merge_find(by[k], name) < 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", by[k]->dir, name);
+		f = fopen(path, "r");
+		if (!f)
+			return -errno;
+		while ((got = fread(buf, 1, sizeof(buf), f)))
+			fwrite(buf, 1, got, out);
+		fclose(f);
+	}
+	return 0;
+}
+
+/* no output names an input (lib/report/iopath.h): 0 or EXIT_USAGE */
+static int merge_iopath(const char *out, const struct merge_file *mf, unsigned int nf,
+			struct merge_shard *const *by, unsigned int n)
+{
+	const char **in = NULL;
+	struct iopath *o = calloc(nf ?: 1, sizeof(*o));
+	char why[2 * PATH_MAX + 128];
+	unsigned int k, f, nin = 0;
+	int ret = 0;
+
+	for (k = 0; k < n; k++)
+		nin += by[k] ? by[k]->nr : 0;
+	in = calloc(nin ?: 1, sizeof(*in));
+	for (k = 0, nin = 0; in && o && k < n; k++)
+		for (f = 0; by[k] && f < by[k]->nr && !ret; f++)
+			if (asprintf((char **)&in[nin++], "%s/%s", by[k]->dir, by[k]->name[f]) < 0)
+				ret = -ENOMEM;
+	for (f = 0; in && o && f < nf && !ret; f++)
+		if (asprintf((char **)&o[f].path, "%s/%s", out, mf[f].name) < 0)
+			ret = -ENOMEM;
+		else
+			o[f].opt = "-o";
+	if (!in || !o || ret)
+		ret = bench_refused("%s", strerror(ENOMEM));
+	else if (iopath_check(in, nin, o, nf, why, sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		ret = EXIT_USAGE;
+	}
+	for (k = 0; in && k < nin; k++)
+		free((char *)in[k]);
+	for (f = 0; o && f < nf; f++)
+		free((char *)o[f].path);
+	free(in);
+	free(o);
+	return ret;
+}
+
+/* @mf[i] into DIR/NAME, atomically: 0 or EXIT_ENV said */
+static int merge_put(const char *out, const struct merge_file *mf, struct merge_shard *const *by,
+		     unsigned int n)
+{
+	char path[PATH_MAX];
+	struct outfile o;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/%s", out, mf->name);
+	ret = outfile_open(&o, path);
+	if (!ret)
+		ret = mf->set ? csv_write(o.f, mf->set) : merge_console(o.f, by, n, mf->name);
+	if (!ret)
+		ret = outfile_commit(&o);
+	else
+		outfile_abort(&o);
+	return ret ? bench_refused("writing %s: %s", path, strerror(-ret)) : 0;
+}
+
+int merge_write(const char *out, const char *cmdline, struct merge_shard *const *by,
+		unsigned int n, const char *missing)
+{
+	struct merge_file *mf = NULL;
+	unsigned int nf = 0, i, runs = 0, files = 0, present = 0;
+	int ret = merge_names(by, n, &mf, &nf);
+	const struct merge_shard *first = NULL;
+
+	ret = ret ?: merge_all(mf, nf, cmdline, by, n, missing);
+	ret = ret ?: merge_iopath(out, mf, nf, by, n);
+	if (!ret && mkdir(out, 0755) && errno != EEXIST)
+		ret = bench_refused("-o %s: %s", out, strerror(errno));
+	for (i = 0; !ret && i < nf; i++) {
+		ret = merge_put(out, &mf[i], by, n);
+		runs += mf[i].nr_runs;
+		files += mf[i].set != NULL;
+	}
+	for (i = 0; i < n; i++) {
+		first = first ?: by[i];
+		present += by[i] != NULL;
+	}
+	if (!ret)
+		printf("MERGE plan=%.12s shards=%u/%u files=%u runs=%u partial=%s\n", first->plan,
+		       present, n, files, runs, missing[0] ? "yes" : "no");
+	for (i = 0; mf && i < nf; i++)
+		results_free(mf[i].set);
+	free(mf);
+	return ret;
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * builtin-merge.c - bench merge: join the directories of `bench vm
+ * --shard I/N` (one per CI job) into the files one unsharded run of the
+ * plan would have written, exactly.
+ *
+ * A shard's CSV holds its boots as runs 1.., and says which runs of the
+ * plan they are (vm_plan_runs, builtin-vm-shard.c). The merge numbers
+ * every run as the plan does, adds the histograms (exact: format 3
+ * carries every bucket's sum), rebuilds the merge over the runs, and
+ * folds the metadata: the lowest shard's, the per-boot "RUN:VALUE" lists
+ * of every shard renumbered and in plan order, the runs and samples
+ * summed, and each run's provenance as lists of run ranges:
+ *
+ *	vm_run_shard: 1-2:1/3 3-4:2/3 5-6:3/3
+ *	vm_run_runner: 1-2:runner-a 3-6:runner-b	(vm_host_name)
+ *	vm_run_class: 1-6:tcg/AMD-EPYC-7763		(lib/report/strata.h)
+ *	vm_run_testbed: 1-2:3f09c2a4b1e0 3-6:...	(its testbed's digest)
+ *
+ * The consoles are joined in shard order. Every shard is checked first:
+ * one plan, each shard once, none missing (--partial: "partial: yes" and
+ * vm_shards_missing). Nothing is written before every file is read, and
+ * each file is written whole or not at all (lib/report/outfile.h).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "builtin-merge.h"
+#include "lib/report/csv.h"
+#include "lib/report/iopath.h"
+#include "lib/report/outfile.h"
+#include "lib/report/results.h"
+
+struct merge_opts {
+	const char *output;		/* -o DIR */
+	bool partial;			/* --partial: a missing shard is allowed */
+	char cmdline[1024];		/* for the metadata */
+};
+
+static const char merge_head[] =
+	"Usage: bench merge [OPTIONS] -o OUT SHARD_DIR...\n"
+	"Join the directories bench vm wrote for the shards of one plan (its shard\n"
+	"option I/N), one per shard, into the files one unsharded bench vm would have\n"
+	"written in OUT: each NAME[-CMD][-pN].csv with every boot as the plan's run of\n"
+	"that number, exact, and each run's shard, runner and testbed in its\n"
+	"metadata; the consoles joined in shard order.\n";
+
+static const char merge_tail[] =
+	"Refused (exit 2, naming them): shards of two plans, a shard given twice, a\n"
+	"missing shard (unless --partial), a directory that holds no shard, an OUT\n"
+	"that is one of the shards. Exit: 0 done, 2 bad usage or input, 3 a file\n"
+	"could not be written.\n";
+
+static int merge_parse(int argc, char **argv, struct merge_opts *o)
+{
+	const struct opt opts[] = {
+		OPT_STRING('o', "output", &o->output, "DIR",
+			   "the directory the merged files go to (made)"),
+		OPT_FLAG(0, "partial", &o->partial,
+			 "merge without a missing shard: the files say\n"
+			 "partial: yes and which (vm_shards_missing)"),
+		OPT_END()
+	};
+	const struct opt *tab[] = { opts, NULL };
+	struct opt_parser p = { .tab = tab };
+	int ret;
+
+	bench_cmdline(o->cmdline, sizeof(o->cmdline), argc, argv);
+	ret = bench_options(&p, merge_head, merge_tail, argc, argv);
+	if (ret)
+		return ret;
+	if (!o->output || optind == argc) {
+		bench_err("%s", o->output ? "no shard: give the directories of bench vm --shard" :
+			  "no -o DIR: where the merged files go");
+		return -1;
+	}
+	if (argc - optind > MERGE_MAX_SHARDS) {
+		bench_err("at most %d shard directories", MERGE_MAX_SHARDS);
+		return -1;
+	}
+	return 0;
+}
+
+/* a directory's files, *.csv and *.console, sorted */
+static int merge_names_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool merge_wanted(const char *name)
+{
+	size_t n = strlen(name);
+
+	return name[0] != '.' && ((n > 4 && !strcmp(name + n - 4, ".csv")) ||
+				  (n > 8 && !strcmp(name + n - 8, ".console")));
+}
+
+/* @s's file names into s->name[]: 0 or EXIT_USAGE said */
+static int merge_list(struct merge_shard *s)
+{
+	DIR *d = opendir(s->dir);
+	struct dirent *e;
+	char **nn;
+
+	if (!d) {
+		fprintf(stderr, "%s: %s: %s\n", bench_prog, s->dir, strerror(errno));
+		return EXIT_USAGE;
+	}
+	while ((e = readdir(d))) {
+		if (!merge_wanted(e->d_name))
+			continue;
+		nn = realloc(s->name, (s->nr + 1) * sizeof(*nn));
+		if (!nn || !(nn[s->nr] = strdup(e->d_name))) {
+			s->name = nn ?: s->name;
+			closedir(d);
+			return bench_refused("%s", strerror(ENOMEM));
+		}
+		s->name = nn;
+		s->nr++;
+	}
+	closedir(d);
+	if (s->nr)
+		qsort(s->name, s->nr, sizeof(*s->name), merge_names_cmp);
+	return 0;
+}
+
+/* the shard a file says it is: vm_plan and vm_shard "I/N"; 0 or EXIT_USAGE */
+static int merge_ident(struct merge_shard *s, const struct meta *m, const char *path)
+{
+	const char *plan = meta_get(m, "vm_plan"), *sh = meta_get(m, "vm_shard");
+	unsigned int i, n;
+	int used = 0;
+
+	if (!plan || !sh || sscanf(sh, "%u/%u%n", &i, &n, &used) != 2 || sh[used] || !i ||
+	    i > n || n > MERGE_MAX_SHARDS) {
+		fprintf(stderr, "%s: %s: not a shard of a plan (no vm_plan and vm_shard I/N: bench vm --shard I/N writes them)\n",
+			bench_prog, path);
+		return EXIT_USAGE;
+	}
+	if (!s->n) {
+		snprintf(s->plan, sizeof(s->plan), "%s", plan);
+		s->i = i;
+		s->n = n;
+		return 0;
+	}
+	if (strcmp(s->plan, plan) || s->i != i || s->n != n) {
+		fprintf(stderr, "%s: %s is shard %s of plan %.12s, the directory's other files shard %u/%u of %.12s\n",
+			bench_prog, path, sh, plan, s->i, s->n, s->plan);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* every CSV of @s read, each of one shard, the same; 0 or an exit code */
+static int merge_read_shard(struct merge_shard *s)
+{
+	char path[PATH_MAX];
+	unsigned int f;
+	int ret = merge_list(s);
+
+	s->set = ret ? NULL : calloc(s->nr ?: 1, sizeof(*s->set));
+	if (!ret && !s->set)
+		return bench_refused("%s", strerror(ENOMEM));
+	for (f = 0; !ret && f < s->nr; f++) {
+		if (!strstr(s->name[f], ".csv"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", s->dir, s->name[f]);
+		ret = merge_load(path, &s->set[f]) ?: merge_ident(s, &s->set[f]->meta, path);
+	}
+	if (!ret && !s->n) {
+		fprintf(stderr, "%s: %s: no CSV of a shard in it (bench vm --shard I/N -o DIR writes them)\n",
+			bench_prog, s->dir);
+		ret = EXIT_USAGE;
+	}
+	return ret;
+}
+
+/* one plan, each shard once, every shard there (or --partial); 0 or EXIT_USAGE */
+static int merge_check(const struct merge_opts *o, struct merge_shard *sh, unsigned int n,
+		       struct merge_shard **by, char *missing, size_t len)
+{
+	unsigned int k, i;
+	size_t used = 0;
+
+	missing[0] = 0;
+	for (k = 0; k < n; k++) {
+		if (strcmp(sh[k].plan, sh[0].plan) || sh[k].n != sh[0].n) {
+			fprintf(stderr, "%s: %s is shard %u/%u of plan %.12s, %s shard %u/%u of plan %.12s: shards of two plans\n",
+				bench_prog, sh[k].dir, sh[k].i, sh[k].n, sh[k].plan, sh[0].dir,
+				sh[0].i, sh[0].n, sh[0].plan);
+			return EXIT_USAGE;
+		}
+		if (by[sh[k].i - 1]) {
+			fprintf(stderr, "%s: shard %u/%u is given twice: %s and %s\n", bench_prog,
+				sh[k].i, sh[k].n, by[sh[k].i - 1]->dir, sh[k].dir);
+			return EXIT_USAGE;
+		}
+		by[sh[k].i - 1] = &sh[k];
+	}
+	for (i = 0; i < sh[0].n && used < len; i++)
+		if (!by[i])
+			used += (size_t)snprintf(missing + used, len - used, "%s%u/%u",
+						 used ? " " : "", i + 1, sh[0].n);
+	if (missing[0] && !o->partial) {
+		fprintf(stderr, "%s: shard %s of plan %.12s is missing (--partial merges without it)\n",
+			bench_prog, missing, sh[0].plan);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* -o names no shard's directory, and no output file an input; 0 or EXIT_USAGE */
+static int merge_check_output(const struct merge_opts *o, const struct merge_shard *sh,
+			      unsigned int n)
+{
+	struct stat so, si;
+	unsigned int k;
+
+	if (stat(o->output, &so))
+		return 0;
+	if (!S_ISDIR(so.st_mode)) {
+		bench_err("-o %s: not a directory (-o names the directory the merged files go to)",
+			  o->output);
+		return EXIT_USAGE;
+	}
+	for (k = 0; k < n; k++)
+		if (!stat(sh[k].dir, &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			fprintf(stderr, "%s: -o %s is the shard directory %s: its files would be replaced\n",
+				bench_prog, o->output, sh[k].dir);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_opts o = { 0 };
+	struct merge_shard *sh, *by[MERGE_MAX_SHARDS] = { NULL };
+	char missing[1024];
+	unsigned int n, k;
+	int ret;
+
+	ret = merge_parse(argc, argv, &o);
+	if (ret)
+		return ret < 0 ? EXIT_USAGE : bench_finish_stdout();
+	n = (unsigned int)(argc - optind);
+	sh = calloc(n, sizeof(*sh));
+	if (!sh)
+		return bench_refused("%s", strerror(ENOMEM));
+	for (k = 0; k < n; k++)
+		sh[k].dir = argv[optind + k];
+	for (k = 0, ret = 0; k < n && !ret; k++)
+		ret = merge_read_shard(&sh[k]);
+	ret = ret ?: merge_check(&o, sh, n, by, missing, sizeof(missing)) ?:
+	      merge_check_output(&o, sh, n);
+	if (!ret)
+		ret = merge_write(o.output, o.cmdline, by, sh[0].n, missing);
+	for (k = 0; k < n; k++)
+		merge_shard_free(&sh[k]);
+	free(sh);
+	return ret ?: bench_finish_stdout();
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * builtin-merge.h - what bench merge's two files share: builtin-merge.c
+ * (its options, the shards read and checked) and builtin-merge-file.c
+ * (one merged file: the runs renumbered, the metadata folded, written).
+ * Nothing else includes it.
+ */
+#ifndef KSB_BUILTIN_MERGE_H
+#define KSB_BUILTIN_MERGE_H
+
+#include <stdbool.h>
+
+#include "lib/kernel/sha256.h"
+
+struct results;
+
+#define MERGE_MAX_SHARDS	1000	/* bench vm --shard's N at most */
+
+/* one shard's directory */
+struct merge_shard {
+	const char *dir;		/* as given */
+	char plan[SHA256_HEX];		/* its files' vm_plan */
+	unsigned int i, n;		/* their vm_shard I/N; n 0: none read yet */
+	char **name;			/* [nr] its *.csv and *.console, sorted */
+	struct results **set;		/* [nr] each CSV read, NULL for a console */
+	unsigned int nr;		/* files */
+};
+
+/*
+ * merge_load - the result file @path into a new set *@r, through the one
+ * loader (lib/report/fileset.h): the one place bench merge reads one. 0,
+ * EXIT_USAGE after one line naming the file, or EXIT_ENV (no memory).
+ */
+int merge_load(const char *path, struct results **r);
+
+/*
+ * merge_write - every file of the shards @by[0..@n-1] (NULL: missing,
+ * named in @missing) merged into the directory @out, each atomically,
+ * and one MERGE line on stdout. 0, EXIT_USAGE (a shard's file that does
+ * not add up, an output that names an input), or EXIT_ENV, said.
+ */
+int merge_write(const char *out, const char *cmdline, struct merge_shard *const *by,
+		unsigned int n, const char *missing);
+
+/* merge_shard_free - @s's names and sets; safe twice. */
+void merge_shard_free(struct merge_shard *s);
+
+#endif /* KSB_BUILTIN_MERGE_H */
