@@ -122,6 +122,15 @@ void bench_err(const char *fmt, ...)
 	va_end(ap);
 }
 
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bench_vmsg("", fmt, ap);
+	va_end(ap);
+}
+
 int bench_refused(const char *fmt, ...)
 {
 	va_list ap;
@@ -224,7 +233,7 @@ int bench_testbed(struct testbed *tb)
 
 	if (!testbed_read(tb, root && *root ? root : NULL))
 		return 0;
-	fprintf(stderr, "%s: KSB_TESTBED_ROOT: %s: not a directory\n", bench_prog, root);
+	pr_err("KSB_TESTBED_ROOT: %s: not a directory", root);
 	return EXIT_USAGE;
 }
 
@@ -236,7 +245,7 @@ int bench_finish_stdout(void)
 	/* the reader went away (bench run | head): not an error of ours */
 	if (errno == EPIPE)
 		return EXIT_DONE;
-	fprintf(stderr, "%s: writing standard output: %s\n", bench_prog, strerror(errno));
+	pr_err("writing standard output: %s", strerror(errno));
 	return EXIT_ENV;
 }
 
@@ -260,13 +269,13 @@ static int bench_picks(const struct outset *also, const struct results *r, const
 		s = r->n ? results_find(r, r->s[0].workload, a->pick, RESULTS_RUN_ALL,
 					RESULTS_CPU_ALL) : NULL;
 		if (!s) {
-			fprintf(stderr, "%s: --also %s:%s=%s: the results have no variant %s\n",
-				bench_prog, also->t[a->fmt].name, a->pick, a->path, a->pick);
+			pr_err("--also %s:%s=%s: the results have no variant %s",
+			       also->t[a->fmt].name, a->pick, a->path, a->pick);
 			return EXIT_USAGE;
 		}
 		one[i] = results_one(r, s);
 		if (!one[i]) {
-			fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+			pr_err("%s", strerror(ENOMEM));
 			return EXIT_ENV;
 		}
 		m[i] = one[i];
@@ -287,7 +296,7 @@ static int bench_commit_csv(struct outfile *out, const char *path, bool csv_stdo
 		ret = 0;	/* -o - | head, as bench run | head */
 	if (!ret)
 		return EXIT_DONE;
-	fprintf(stderr, "%s: writing %s: %s\n", bench_prog, path, strerror(-ret));
+	pr_err("writing %s: %s", path, strerror(-ret));
 	return EXIT_ENV;
 }
 
@@ -301,12 +310,12 @@ static int bench_write(FILE *f, unsigned int fmt, struct outset *also, const voi
 	ret = format_write(f, fmt, r);
 	if (ret == -ENOMEM) {
 		outset_abort(also);
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		pr_err("%s", strerror(ENOMEM));
 		return EXIT_ENV;
 	}
 	ret = outset_write_each(also, m, why, sizeof(why));
 	if (ret) {
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		pr_err("--also %s", why);
 		return EXIT_ENV;
 	}
 	return EXIT_DONE;
@@ -386,7 +395,7 @@ int bench_commit_also(struct outset *also)
 
 	if (!outset_commit(also, why, sizeof(why)))
 		return EXIT_DONE;
-	fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+	pr_err("--also %s", why);
 	return EXIT_ENV;
 }
 
@@ -396,7 +405,7 @@ int bench_open_also(struct outset *also)
 
 	if (!outset_open(also, why, sizeof(why)))
 		return EXIT_DONE;
-	fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+	pr_err("--also %s", why);
 	return EXIT_USAGE;
 }
 
@@ -405,7 +414,7 @@ static int bench_iopath_err(int ret, const char *why)
 {
 	if (!ret)
 		return EXIT_DONE;
-	fprintf(stderr, "%s: %s\n", bench_prog, ret == -EINVAL ? why : strerror(-ret));
+	pr_err("%s", ret == -EINVAL ? why : strerror(-ret));
 	return ret == -EINVAL ? EXIT_USAGE : EXIT_ENV;
 }
 
@@ -439,11 +448,11 @@ int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 	int ret = fileset_read(fs, path, group, r, why, sizeof(why));
 
 	if (ret) {
-		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		pr_err("%s", why);
 		return ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
 	}
 	if (fileset_partial(*r))
-		fprintf(stderr, "%s: " FILESET_PARTIAL_WARNING "\n", bench_prog, path);
+		pr_err(FILESET_PARTIAL_WARNING, path);
 	return EXIT_DONE;
 }
 
@@ -475,7 +484,7 @@ int bench_one_class(struct results *const *const *set, char *const *const *path,
 	if (ret == -ENOMEM)
 		return bench_refused("%s", strerror(ENOMEM));
 	if (ret)
-		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		pr_err("%s", why);
 	return ret ? EXIT_USAGE : EXIT_DONE;
 }
 

@@ -36,6 +36,13 @@ extern const char *bench_prog;
 void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * pr_err - "bench CMD: <fmt>" and a newline on stderr: a message that
+ * needs no --help hint (a file that cannot be read, a warning, a note),
+ * the one way the commands print one (as perf's pr_err).
+ */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
  * bench_refused - "bench CMD: <fmt>" on stderr, one line naming why the
  * environment refused (not root, no module, no BPF). Returns EXIT_ENV.
  */

@@ -348,7 +348,7 @@ static int audit_measure(struct results *res)
 		if (audit_check(e, d) && !audit_time(e, d))
 			ret = audit_add(res, e, d);
 		if (!d->ran && !ret)	/* not progress: -q keeps it */
-			fprintf(stderr, "%s: %s skipped: %s\n", bench_prog, e->name, d->why);
+			pr_err("%s skipped: %s", e->name, d->why);
 		engine_destroy(ag.e);
 		ag.e = NULL;
 		t = audit_now();
@@ -533,8 +533,8 @@ static int audit_setup(void)
 	}
 	tsc_init(&ag.tsc);
 	if (!ag.tsc.usable)
-		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
-			bench_prog, ag.tsc.why);
+		pr_err("warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns",
+		       ag.tsc.why);
 	audit_mlock();
 	return 0;
 }

@@ -155,7 +155,7 @@ static int compare_sides(int argc, char **argv, struct compare_side *b,
 
 static int compare_nomem(void)
 {
-	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	pr_err("%s", strerror(ENOMEM));
 	return EXIT_ENV;
 }
 
@@ -258,7 +258,7 @@ static int compare_check_testbed(const struct compare_opts *o, struct compare_st
 	if (!o->strict && (cmpfmt_writers[o->format].flags & REPORT_TESTBED))
 		return 0;
 	if (o->strict) {
-		fprintf(stderr, "%s: --strict: the files differ in %s\n", bench_prog, buf);
+		pr_err("--strict: the files differ in %s", buf);
 		return EXIT_USAGE;
 	}
 	/* said once every check has passed: a refusal is one line */
@@ -278,8 +278,8 @@ static int compare_check_runs(const struct compare_state *st)
 		nb = cmp_side_runs(&st->cs[0], wl, var);
 		na = cmp_side_runs(&st->cs[1], wl, var);
 		if (!nb || !na) {
-			fprintf(stderr, "%s: %s %s is in the %s files only: every series must be on both sides\n",
-				bench_prog, wl, var, nb ? "BEFORE" : "AFTER");
+			pr_err("%s %s is in the %s files only: every series must be on both sides",
+			       wl, var, nb ? "BEFORE" : "AFTER");
 			return EXIT_USAGE;
 		}
 	}
@@ -289,8 +289,8 @@ static int compare_check_runs(const struct compare_state *st)
 		nb = cmp_side_runs(&st->cs[0], wl, var);
 		na = cmp_side_runs(&st->cs[1], wl, var);
 		if (nb < CMP_MIN_RUNS || na < CMP_MIN_RUNS) {
-			fprintf(stderr, "%s: %s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)\n",
-				bench_prog, wl, var, nb, na, CMP_MIN_RUNS);
+			pr_err("%s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)",
+			       wl, var, nb, na, CMP_MIN_RUNS);
 			return EXIT_USAGE;
 		}
 	}
@@ -312,8 +312,8 @@ static int compare_decide_ref(const struct compare_opts *o, struct compare_state
 	st->scaled = cmp_can_scale(st->cs, st->list, st->n, &w);
 	if (st->scaled || o->reference == CMP_REF_AUTO)
 		return 0;
-	fprintf(stderr, "%s: %s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures\n",
-		bench_prog, st->side[w.side].path[w.file], w.run);
+	pr_err("%s: run %u has no reference rows (bench run --cache cold or --reference on writes them); --reference off compares the raw figures",
+	       st->side[w.side].path[w.file], w.run);
 	return EXIT_USAGE;
 }
 
@@ -331,9 +331,9 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
 
 	ret = cmp_series_compute(st->cs, wl, var, st->side[0].set[0]->frac_bits, &g, c, &w);
 	if (ret == -EINVAL) {
-		fprintf(stderr, "%s: %s: run %u: %s %s has a %s of 0: no change can be measured from it\n",
-			bench_prog, st->side[w.side].path[w.file], w.run, wl, var,
-			cmp_stat_names[o->stat]);
+		pr_err("%s: run %u: %s %s has a %s of 0: no change can be measured from it",
+		       st->side[w.side].path[w.file], w.run, wl, var,
+		       cmp_stat_names[o->stat]);
 		return EXIT_USAGE;
 	}
 	return ret ? compare_nomem() : 0;
@@ -363,8 +363,8 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	int ret;
 
 	if (st->warn)
-		fprintf(stderr, "%s: warning: the files' testbed or configuration differ: %s (--strict refuses this)\n",
-			bench_prog, st->warn);
+		pr_err("warning: the files' testbed or configuration differ: %s (--strict refuses this)",
+		       st->warn);
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
 	if (ret == -ENOMEM)
 		outset_abort(&o->also);
@@ -375,7 +375,7 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	if (ret == -ENOMEM)
 		return compare_nomem();
 	if (ret) {
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		pr_err("--also %s", why);
 		return EXIT_ENV;
 	}
 	ret = bench_finish_stdout();
@@ -465,7 +465,7 @@ int cmd_compare(int argc, char **argv)
 		return ret;
 	/* before any file is read: an --also that cannot be written is bad usage */
 	if (outset_open(&o.also, why, sizeof(why))) {
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		pr_err("--also %s", why);
 		return EXIT_USAGE;
 	}
 	ret = compare_run(&o, &st);

@@ -103,7 +103,7 @@ int cmd_hist(int argc, char **argv)
 		return ret;
 	f = strcmp(o.path, "-") ? fopen(o.path, "r") : stdin;
 	if (!f) {
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, o.path, strerror(errno));
+		pr_err("%s: %s", o.path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	ret = bench_open_also(&o.also);
@@ -111,21 +111,21 @@ int cmd_hist(int argc, char **argv)
 		goto out_close;
 	h = kstats_hist_create((unsigned int)o.frac_bits);
 	if (!h) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(errno));
+		pr_err("%s", strerror(errno));
 		ret = EXIT_ENV;
 		goto out_close;
 	}
 	ret = samples_read(f, h, &line, &n);
 	if (ret) {
-		fprintf(stderr, "%s: %s:%lu: %s\n", bench_prog,
-			f == stdin ? "<stdin>" : o.path, line,
-			samples_strerror(ret));
+		pr_err("%s:%lu: %s",
+		       f == stdin ? "<stdin>" : o.path, line,
+		       samples_strerror(ret));
 		ret = EXIT_USAGE;
 		goto out_free_hist;
 	}
 	r = hist_results(&o, h, n);
 	if (!r) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		pr_err("%s", strerror(ENOMEM));
 		ret = EXIT_ENV;
 		goto out_free_hist;
 	}

@@ -234,7 +234,7 @@ static int kk_find_module(void)
 		return bench_refused("no %s built for %s, and %s cannot be built in: %s",
 				  kng.ko, kng.release, dir, strerror(errno));
 	if (!kng.quiet)
-		fprintf(stderr, "%s: building %s for %s\n", bench_prog, kng.ko, kng.release);
+		pr_err("building %s for %s", kng.ko, kng.release);
 	/* in place: kmod_dir() is the sources' directory when it can be built in */
 	if (kmod_build(build, NULL, STDERR_FILENO) || !kk_ko_matches(kng.ko))
 		return bench_refused("building the module in %s for %s failed (see above)", dir,
@@ -295,8 +295,8 @@ static int kk_load(void)
 static void kk_unload(void)
 {
 	if (kng.loaded && syscall(SYS_delete_module, KK_MODNAME, O_NONBLOCK))
-		fprintf(stderr, "%s: warning: unloading %s: %s\n", bench_prog, KK_MODNAME,
-			strerror(errno));
+		pr_err("warning: unloading %s: %s", KK_MODNAME,
+		       strerror(errno));
 	kng.loaded = false;
 }
 
@@ -486,8 +486,8 @@ static int kk_build_only(void)
 		return EXIT_USAGE;
 	}
 	if (!kng.quiet)
-		fprintf(stderr, "%s: building %s.ko for %s against %s into %s\n", bench_prog,
-			KK_MODNAME, rel, kng.build, kng.output);
+		pr_err("building %s.ko for %s against %s into %s",
+		       KK_MODNAME, rel, kng.build, kng.output);
 	ret = kmod_build(kng.build, kng.output, STDERR_FILENO);
 	if (ret == -ENOENT)
 		return bench_refused("no module sources (kmod/) beside bench or in ../share/kstats-bench");

@@ -149,9 +149,9 @@ static int merge_map(const struct results *set, const char *path, unsigned int *
 		v += used;
 	}
 	if (!v || *v || n != want || !n) {
-		fprintf(stderr, "%s: %s: vm_plan_runs '%s' does not name the plan run of each of its %u runs\n",
-			bench_prog, path, v ? meta_get(&set->meta, "vm_plan_runs") : "",
-			want);
+		pr_err("%s: vm_plan_runs '%s' does not name the plan run of each of its %u runs",
+		       path, v ? meta_get(&set->meta, "vm_plan_runs") : "",
+		       want);
 		return EXIT_USAGE;
 	}
 	*nr = n;
@@ -189,8 +189,8 @@ static int merge_renumber(struct results *set, const struct results *dst, const 
 		set->s[i].run = map[set->s[i].run - 1];
 		if (dst && results_find(dst, set->s[i].workload, set->s[i].variant,
 					set->s[i].run, set->s[i].cpu)) {
-			fprintf(stderr, "%s: %s: plan run %u is in another shard's file too\n",
-				bench_prog, path, set->s[i].run);
+			pr_err("%s: plan run %u is in another shard's file too",
+			       path, set->s[i].run);
 			return EXIT_USAGE;
 		}
 	}
@@ -254,8 +254,7 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 	if (!ret && !mf->set)
 		ret = bench_refused("%s", strerror(ENOMEM));
 	if (!ret && results_add(mf->set, set)) {
-		fprintf(stderr, "%s: %s: its buckets differ from the other shards' (frac_bits)\n",
-			bench_prog, path);
+		pr_err("%s: its buckets differ from the other shards' (frac_bits)", path);
 		ret = EXIT_USAGE;
 	}
 	if (!ret) {
@@ -450,7 +449,7 @@ static int merge_iopath(const char *out, const struct merge_file *mf, unsigned i
 	if (!in || !o || ret)
 		ret = bench_refused("%s", strerror(ENOMEM));
 	else if (iopath_check(in, nin, o, nf, why, sizeof(why))) {
-		fprintf(stderr, "%s: %s\n", bench_prog, why);
+		pr_err("%s", why);
 		ret = EXIT_USAGE;
 	}
 	for (k = 0; in && k < nin; k++)

@@ -111,7 +111,7 @@ static int merge_list(struct merge_shard *s)
 	char **nn;
 
 	if (!d) {
-		fprintf(stderr, "%s: %s: %s\n", bench_prog, s->dir, strerror(errno));
+		pr_err("%s: %s", s->dir, strerror(errno));
 		return EXIT_USAGE;
 	}
 	while ((e = readdir(d))) {
@@ -141,8 +141,8 @@ static int merge_ident(struct merge_shard *s, const struct meta *m, const char *
 
 	if (!plan || !sh || sscanf(sh, "%u/%u%n", &i, &n, &used) != 2 || sh[used] || !i ||
 	    i > n || n > MERGE_MAX_SHARDS) {
-		fprintf(stderr, "%s: %s: not a shard of a plan (no vm_plan and vm_shard I/N: bench vm --shard I/N writes them)\n",
-			bench_prog, path);
+		pr_err("%s: not a shard of a plan (no vm_plan and vm_shard I/N: bench vm --shard I/N writes them)",
+		       path);
 		return EXIT_USAGE;
 	}
 	if (!s->n) {
@@ -152,8 +152,8 @@ static int merge_ident(struct merge_shard *s, const struct meta *m, const char *
 		return 0;
 	}
 	if (strcmp(s->plan, plan) || s->i != i || s->n != n) {
-		fprintf(stderr, "%s: %s is shard %s of plan %.12s, the directory's other files shard %u/%u of %.12s\n",
-			bench_prog, path, sh, plan, s->i, s->n, s->plan);
+		pr_err("%s is shard %s of plan %.12s, the directory's other files shard %u/%u of %.12s",
+		       path, sh, plan, s->i, s->n, s->plan);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -176,8 +176,8 @@ static int merge_read_shard(struct merge_shard *s)
 		ret = merge_load(path, &s->set[f]) ?: merge_ident(s, &s->set[f]->meta, path);
 	}
 	if (!ret && !s->n) {
-		fprintf(stderr, "%s: %s: no CSV of a shard in it (bench vm --shard I/N -o DIR writes them)\n",
-			bench_prog, s->dir);
+		pr_err("%s: no CSV of a shard in it (bench vm --shard I/N -o DIR writes them)",
+		       s->dir);
 		ret = EXIT_USAGE;
 	}
 	return ret;
@@ -193,14 +193,14 @@ static int merge_check(const struct merge_opts *o, struct merge_shard *sh, unsig
 	missing[0] = 0;
 	for (k = 0; k < n; k++) {
 		if (strcmp(sh[k].plan, sh[0].plan) || sh[k].n != sh[0].n) {
-			fprintf(stderr, "%s: %s is shard %u/%u of plan %.12s, %s shard %u/%u of plan %.12s: shards of two plans\n",
-				bench_prog, sh[k].dir, sh[k].i, sh[k].n, sh[k].plan, sh[0].dir,
-				sh[0].i, sh[0].n, sh[0].plan);
+			pr_err("%s is shard %u/%u of plan %.12s, %s shard %u/%u of plan %.12s: shards of two plans",
+			       sh[k].dir, sh[k].i, sh[k].n, sh[k].plan, sh[0].dir,
+			       sh[0].i, sh[0].n, sh[0].plan);
 			return EXIT_USAGE;
 		}
 		if (by[sh[k].i - 1]) {
-			fprintf(stderr, "%s: shard %u/%u is given twice: %s and %s\n", bench_prog,
-				sh[k].i, sh[k].n, by[sh[k].i - 1]->dir, sh[k].dir);
+			pr_err("shard %u/%u is given twice: %s and %s",
+			       sh[k].i, sh[k].n, by[sh[k].i - 1]->dir, sh[k].dir);
 			return EXIT_USAGE;
 		}
 		by[sh[k].i - 1] = &sh[k];
@@ -210,8 +210,8 @@ static int merge_check(const struct merge_opts *o, struct merge_shard *sh, unsig
 			used += (size_t)snprintf(missing + used, len - used, "%s%u/%u",
 						 used ? " " : "", i + 1, sh[0].n);
 	if (missing[0] && !o->partial) {
-		fprintf(stderr, "%s: shard %s of plan %.12s is missing (--partial merges without it)\n",
-			bench_prog, missing, sh[0].plan);
+		pr_err("shard %s of plan %.12s is missing (--partial merges without it)",
+		       missing, sh[0].plan);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -233,8 +233,8 @@ static int merge_check_output(const struct merge_opts *o, const struct merge_sha
 	}
 	for (k = 0; k < n; k++)
 		if (!stat(sh[k].dir, &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
-			fprintf(stderr, "%s: -o %s is the shard directory %s: its files would be replaced\n",
-				bench_prog, o->output, sh[k].dir);
+			pr_err("-o %s is the shard directory %s: its files would be replaced",
+			       o->output, sh[k].dir);
 			return EXIT_USAGE;
 		}
 	return 0;

@@ -360,8 +360,8 @@ static int run_setup(void)
 		return bench_refused("%s", why);
 	tsc_init(&g.tsc);
 	if (!g.tsc.usable && g.run_idx <= 1)
-		fprintf(stderr, "%s: warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns\n",
-			bench_prog, g.tsc.why);
+		pr_err("warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns",
+		       g.tsc.why);
 	/*
 	 * The running kernel's own per-CPU memory is what a real_kernel
 	 * workload pays for: no emulated area, which would only make this
@@ -557,7 +557,7 @@ static int run_report(void)
 				    g.wl->name);
 	goto out_free;
 out_nomem:
-	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	pr_err("%s", strerror(ENOMEM));
 out_free:
 	kstats_hist_free(ref);
 	for (v = 0; v < WL_NR_VARIANTS; v++)

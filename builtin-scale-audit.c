@@ -197,8 +197,7 @@ int scale_audit_compute(struct scale_report *r, int method, double q, double fla
 	if (ret)
 		return ret;
 	if (!sa->a.n) {
-		fprintf(stderr, "%s: --audit: no entries in the files, only traced functions\n",
-			bench_prog);
+		pr_err("--audit: no entries in the files, only traced functions");
 		return EXIT_USAGE;
 	}
 	return audit_run(&sa->a);

@@ -77,7 +77,7 @@ static const char scale_tail[] =
 
 static int scale_nomem(void)
 {
-	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	pr_err("%s", strerror(ENOMEM));
 	return EXIT_ENV;
 }
 
@@ -243,15 +243,15 @@ static int file_possible(const struct results *set, const char *path, unsigned i
 	char *end;
 
 	if (!v) {
-		fprintf(stderr, "%s: %s: no possible_cpus metadata: each point needs its possible CPU count (bench run -p N, bench vm -p N write it)\n",
-			bench_prog, path);
+		pr_err("%s: no possible_cpus metadata: each point needs its possible CPU count (bench run -p N, bench vm -p N write it)",
+		       path);
 		return EXIT_USAGE;
 	}
 	errno = 0;
 	n = strtoul(v, &end, 10);
 	if (errno || end == v || *end || !n || n > SCALE_MAX_CPUS) {
-		fprintf(stderr, "%s: %s: possible_cpus '%s' is not a count 1..%d\n", bench_prog,
-			path, v, SCALE_MAX_CPUS);
+		pr_err("%s: possible_cpus '%s' is not a count 1..%d",
+		       path, v, SCALE_MAX_CPUS);
 		return EXIT_USAGE;
 	}
 	*x = (unsigned int)n;
@@ -290,7 +290,7 @@ static void group_note_busy(const struct scale_group *g, const struct busy_count
 	if (!bc->files)
 		return;
 	busy_line(bc, what, line, sizeof(line));
-	fprintf(stderr, "%s: %s: %s\n", bench_prog, g->name, line);
+	pr_err("%s: %s", g->name, line);
 }
 
 /* group @k's files into r->fs: both groups measure alike */
@@ -376,13 +376,13 @@ static int series_fit(const struct scale_group *g, const struct scale_row *row,
 	if (ret == -ENOMEM)
 		return scale_nomem();
 	if (ret == -E2BIG) {
-		fprintf(stderr, "%s: %s: %s %s: %u points, at most %d in one fit\n", bench_prog,
-			g->name, row->workload, row->variant, f->npt, SCALE_MAX_POINTS);
+		pr_err("%s: %s %s: %u points, at most %d in one fit",
+		       g->name, row->workload, row->variant, f->npt, SCALE_MAX_POINTS);
 		return EXIT_USAGE;
 	}
 	if (ret) {
-		fprintf(stderr, "%s: %s: %s %s: every point is at possible_cpus %g: a slope needs files at 2 counts or more\n",
-			bench_prog, g->name, row->workload, row->variant, f->npt ? f->pt[0].x : 0);
+		pr_err("%s: %s %s: every point is at possible_cpus %g: a slope needs files at 2 counts or more",
+		       g->name, row->workload, row->variant, f->npt ? f->pt[0].x : 0);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -412,8 +412,8 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		f->has = f->npt > 0;
 		if (f->has && o->audit && series_one_count(f)) {
 			/* an entry skipped, or a function untimed, at every count but one */
-			fprintf(stderr, "%s: note: %s: %s %s is at possible_cpus %g only: left out\n",
-				bench_prog, r->g[k].name, row->workload, row->variant, f->pt[0].x);
+			pr_err("note: %s: %s %s is at possible_cpus %g only: left out",
+			       r->g[k].name, row->workload, row->variant, f->pt[0].x);
 			f->has = false;
 			continue;
 		}
@@ -422,9 +422,9 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 	}
 	row->gated = r->nr_groups == 2 && row->side[0].has && row->side[1].has;
 	if (r->nr_groups == 2 && !row->gated)
-		fprintf(stderr, "%s: note: %s %s is in the %s files only: no slope difference\n",
-			bench_prog, row->workload, row->variant,
-			r->g[row->side[0].has ? 0 : 1].name);
+		pr_err("note: %s %s is in the %s files only: no slope difference",
+		       row->workload, row->variant,
+		       r->g[row->side[0].has ? 0 : 1].name);
 	if (!row->gated)
 		return 0;
 	scale_diff(&row->side[0].fit, &row->side[1].fit, &row->diff);
@@ -486,7 +486,7 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	if (!list && errno)
 		return scale_nomem();
 	if (!r->n) {
-		fprintf(stderr, "%s: no series in the files\n", bench_prog);
+		pr_err("no series in the files");
 		return EXIT_USAGE;
 	}
 	r->row = calloc(r->n, sizeof(*r->row));
@@ -528,7 +528,7 @@ static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 
 	ret = outset_write(&o->also, sf, why, sizeof(why));
 	if (ret && ret != -ENOMEM)
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		pr_err("--also %s", why);
 	return ret;
 }
 
@@ -548,7 +548,7 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 	if (o->output) {
 		ret = outfile_open(&out, o->output);
 		if (ret) {
-			fprintf(stderr, "%s: %s: %s\n", bench_prog, o->output, strerror(-ret));
+			pr_err("%s: %s", o->output, strerror(-ret));
 			outset_abort(&o->also);
 			return EXIT_USAGE;
 		}
@@ -561,8 +561,8 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		else
 			ret = outfile_commit(&out);
 		if (ret && ret != -ENOMEM) {
-			fprintf(stderr, "%s: writing %s: %s\n", bench_prog, o->output,
-				strerror(-ret));
+			pr_err("writing %s: %s", o->output,
+			       strerror(-ret));
 			outset_abort(&o->also);
 			return EXIT_ENV;
 		}
@@ -606,7 +606,7 @@ int cmd_scale(int argc, char **argv)
 		return ret;
 	/* before any file is read: an --also that cannot be written is bad usage */
 	if (outset_open(&o.also, why, sizeof(why))) {
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		pr_err("--also %s", why);
 		report_free(&r);
 		return EXIT_USAGE;
 	}

@@ -129,13 +129,13 @@ static int show_pick(const struct results *r, struct show_opts *o, const char *p
 	if (!s) {
 		if (o->run)
 			snprintf(run, sizeof(run), "%u", o->run);
-		fprintf(stderr, "%s: %s: no rows for workload %s, variant %s, run %s, cpu %s\n",
-			bench_prog, path, wl, var ? var : "(none)", run, o->cpu ? o->cpu : "all");
+		pr_err("%s: no rows for workload %s, variant %s, run %s, cpu %s",
+		       path, wl, var ? var : "(none)", run, o->cpu ? o->cpu : "all");
 		return EXIT_USAGE;
 	}
 	*one = results_one(r, s);
 	if (!*one) {
-		fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+		pr_err("%s", strerror(ENOMEM));
 		return EXIT_ENV;
 	}
 	return EXIT_DONE;

@@ -293,10 +293,10 @@ static int tr_record(void)
 	int ret;
 
 	if (!trg.quiet)
-		fprintf(stderr, "%s: tracing %s%s%s by %s%s\n", bench_prog, trg.cfg.func,
-			trg.cfg.end ? " to " : "", trg.cfg.end ? trg.cfg.end : "",
-			trace_probe_names[trace_probe_used(trg.t)],
-			trg.command || trg.duration > 0 ? "" : ", Ctrl-C to stop");
+		pr_err("tracing %s%s%s by %s%s", trg.cfg.func,
+		       trg.cfg.end ? " to " : "", trg.cfg.end ? trg.cfg.end : "",
+		       trace_probe_names[trace_probe_used(trg.t)],
+		       trg.command || trg.duration > 0 ? "" : ", Ctrl-C to stop");
 	trace_start(trg.t);
 	trg.start = spawn_now();
 	if (trg.command && (ret = tr_spawn())) {

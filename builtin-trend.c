@@ -56,7 +56,7 @@ struct trend_opts {
 
 static int trend_nomem(void)
 {
-	fprintf(stderr, "%s: %s\n", bench_prog, strerror(ENOMEM));
+	pr_err("%s", strerror(ENOMEM));
 	return EXIT_ENV;
 }
 
@@ -223,7 +223,7 @@ static int trend_files(struct hist *h, int argc, char **argv)
 
 	for (i = optind; i < argc && !ret; i++) {
 		if (stat(argv[i], &st)) {
-			fprintf(stderr, "%s: FILE|DIR '%s': %s\n", bench_prog, argv[i], strerror(errno));
+			pr_err("FILE|DIR '%s': %s", argv[i], strerror(errno));
 			return EXIT_USAGE;
 		}
 		if (S_ISDIR(st.st_mode)) {
@@ -233,8 +233,8 @@ static int trend_files(struct hist *h, int argc, char **argv)
 		} else
 			ret = hist_add_file(h, NULL, argv[i]);
 		if (ret == -ENODATA || (ret && ret != -ENOMEM)) {
-			fprintf(stderr, "%s: %s: %s\n", bench_prog, argv[i],
-				ret == -ENODATA ? "no .csv files in it" : strerror(-ret));
+			pr_err("%s: %s", argv[i],
+			       ret == -ENODATA ? "no .csv files in it" : strerror(-ret));
 			return EXIT_USAGE;
 		}
 	}
@@ -274,8 +274,8 @@ static int trend_not_self(const struct hist *h, const struct hist *ctl)
 		return trend_nomem();
 	if (!ret)
 		return 0;
-	fprintf(stderr, "%s: --control: %s is the subject's %s: a control must be measured apart from the subject\n",
-		bench_prog, ctl->f[a].path, h->f[b].path);
+	pr_err("--control: %s is the subject's %s: a control must be measured apart from the subject",
+	       ctl->f[a].path, h->f[b].path);
 	return EXIT_USAGE;
 }
 
@@ -286,7 +286,7 @@ static int trend_hist_err(int ret, const char *why)
 		return 0;
 	if (ret == -ENOMEM)
 		return trend_nomem();
-	fprintf(stderr, "%s: %s\n", bench_prog, why);
+	pr_err("%s", why);
 	return EXIT_USAGE;
 }
 
@@ -314,7 +314,7 @@ static int trend_read(const struct trend_opts *o, struct hist *h, struct busy_co
 	h->busy = fs.busy[0];
 	*bc = h->busy;		/* the loader counted them (fileset.h) */
 	if (!ret && !h->ns) {
-		fprintf(stderr, "%s: no series in %u files\n", bench_prog, h->nf);
+		pr_err("no series in %u files", h->nf);
 		return EXIT_USAGE;
 	}
 	if (!ret)
@@ -343,8 +343,8 @@ static int trend_detect_all(const struct trend_opts *o, struct hist *h)
 		if (ret == -ENOMEM)
 			return trend_nomem();
 		if (ret) {
-			fprintf(stderr, "%s: %s %s: %s\n", bench_prog, s->workload, s->variant,
-				strerror(-ret));
+			pr_err("%s %s: %s", s->workload, s->variant,
+			       strerror(-ret));
 			return EXIT_USAGE;
 		}
 	}
@@ -371,8 +371,8 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 		ret = trend_detect_all(o, h);
 	missing = hist_missing_stamps(h);
 	if (!ret && missing)
-		fprintf(stderr, "%s: note: %u of %u files have no timestamp metadata: the runs are taken in the order given\n",
-			bench_prog, missing, h->nf);
+		pr_err("note: %u of %u files have no timestamp metadata: the runs are taken in the order given",
+		       missing, h->nf);
 	return ret;
 }
 
@@ -419,7 +419,7 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 	} else {
 		ret = outset_write(&o->also, &t, why, sizeof(why));
 		if (ret && ret != -ENOMEM) {
-			fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+			pr_err("--also %s", why);
 			return EXIT_ENV;
 		}
 	}
@@ -430,8 +430,7 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 		return ret;
 	trendfmt_tally(&t, &n);
 	if (!h->paired && n.change_points)
-		fprintf(stderr, "%s: note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)\n",
-			bench_prog);
+		pr_err("note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)");
 	return n.failing ? EXIT_REGRESSION : EXIT_DONE;
 }
 
@@ -469,7 +468,7 @@ int cmd_trend(int argc, char **argv)
 	if (!ret)
 		ret = trend_not_self(&h, &o.control) ?: trend_paths(&h, &o.control, &o.also);
 	if (!ret && outset_open(&o.also, why, sizeof(why))) {
-		fprintf(stderr, "%s: --also %s\n", bench_prog, why);
+		pr_err("--also %s", why);
 		ret = EXIT_USAGE;
 	}
 	if (!ret) {

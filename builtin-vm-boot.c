@@ -102,8 +102,8 @@ static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
 		return bench_refused("no module sources (kmod/) beside bench or in share/kstats-bench");
 	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", vmg.work, k->name);
 	if (!vmg.quiet)
-		fprintf(stderr, "%s: %s: building kstats_bench.ko against %s\n", bench_prog,
-			k->name, tree);
+		pr_err("%s: building kstats_bench.ko against %s",
+		       k->name, tree);
 	ret = kmod_build(tree, dir, STDERR_FILENO);
 	if (ret < 0)
 		return bench_refused("copying the module's sources to %s: %s", dir, strerror(-ret));
@@ -268,8 +268,8 @@ static void bv_retry(void *priv, const char *why, bool again)
 {
 	const struct bv_wait *w = priv;
 
-	fprintf(stderr, "%s: %s boot %u %s%s\n", bench_prog, w->c->label, w->b + 1, why,
-		again ? "; booting it again" : "");
+	pr_err("%s boot %u %s%s", w->c->label, w->b + 1, why,
+	       again ? "; booting it again" : "");
 }
 
 /*
@@ -282,9 +282,9 @@ static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i
 	bool sh = bv_is_sh(i);
 	int rc = g->rc[i];
 
-	fprintf(stderr, "%s: %s boot %u: %s%s exited %d in the guest: %s\n", bench_prog,
-		c->label, b + 1, sh ? "" : "bench ", sh ? vmg.c[i].what : vmg.c[i].argv[0], rc,
-		g->err[i][0] ? g->err[i] : "(no message)");
+	pr_err("%s boot %u: %s%s exited %d in the guest: %s",
+	       c->label, b + 1, sh ? "" : "bench ", sh ? vmg.c[i].what : vmg.c[i].argv[0], rc,
+	       g->err[i][0] ? g->err[i] : "(no message)");
 	return rc == EXIT_USAGE && !sh ? EXIT_USAGE : EXIT_ENV;
 }
 
@@ -394,8 +394,8 @@ static int bv_keep_files(const struct bv_cell *c, unsigned int b, unsigned int i
 		return bench_refused("%s boot %u: sh %s's files: %s: %s", c->label, b + 1,
 				     vmg.c[i].argv[1], path, strerror(-ret));
 	if (g->bad_files)
-		fprintf(stderr, "%s: %s boot %u: %u files of sh %s dropped (a name not [A-Za-z0-9._+-], or more than %d)\n",
-			bench_prog, c->label, b + 1, g->bad_files, vmg.c[i].argv[1], VM_MAX_FILES);
+		pr_err("%s boot %u: %u files of sh %s dropped (a name not [A-Za-z0-9._+-], or more than %d)",
+		       c->label, b + 1, g->bad_files, vmg.c[i].argv[1], VM_MAX_FILES);
 	return 0;
 }
 
@@ -489,9 +489,9 @@ static void bv_disturbed(const struct bv_cell *c, unsigned int b, bool again)
 	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu (limit %g of the %.1f s)",
 		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds, BUSY_QEMU_SHARE,
 		 bt->seconds);
-	fprintf(stderr, "%s: %s boot %u %s; %s\n", bench_prog, c->label, b + 1, why,
-		again ? "booting it again" :
-		"no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots");
+	pr_err("%s boot %u %s; %s", c->label, b + 1, why,
+	       again ? "booting it again" :
+	       "no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots");
 	if (c->k->console.f)
 		fprintf(c->k->console.f, "=== %s boot %u %s: %s\n", c->label, b + 1, why,
 			again ? "booted again" : "kept (vm_unquiet_boots)");

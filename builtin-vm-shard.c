@@ -189,10 +189,10 @@ int bv_measure(void)
 		b = c->nr_boots;
 		ret = bv_stopped() ? 128 + vmg.signo : bv_boot(c, b);
 		if (!ret && !vmg.quiet)
-			fprintf(stderr, "%s: %s boot %u/%u: %.1f s, %u possible CPUs, %u online%s\n",
-				bench_prog, c->label, b + 1, bv_plan_boots(c),
-				c->boot[b].seconds, c->boot[b].possible, c->boot[b].online,
-				c->boot[b].tries > 1 ? " (booted again)" : "");
+			pr_err("%s boot %u/%u: %.1f s, %u possible CPUs, %u online%s",
+			       c->label, b + 1, bv_plan_boots(c),
+			       c->boot[b].seconds, c->boot[b].possible, c->boot[b].online,
+			       c->boot[b].tries > 1 ? " (booted again)" : "");
 	}
 	return ret;
 }

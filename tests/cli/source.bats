@@ -169,3 +169,12 @@ long_files() {
 	opt_refused 'char *s;' 'OPT_STRING(0, "s", &s, "S", "")'
 	opt_refused 'unsigned char m;' 'OPT_ENUM(0, "m", &m, names, "M", "")'
 }
+
+# one way to print a message: pr_err() (or bench_err, bench_refused), not
+# a raw "bench CMD: ..." line; progress lines, which end with no newline
+# for the next one to overwrite, are the exception
+@test "messages go through pr_err, bench_err or bench_refused, never a raw fprintf" {
+	run grep -n 'fprintf(stderr, "%s: [^"]*\\n"' -- *.c lib/*/*.c workloads/*.c
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
