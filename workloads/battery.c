@@ -332,7 +332,8 @@ static int battery_parse(struct battery_entry *e, int argc, char **argv, int fir
 			 name, BATTERY_NAME_MAX, e->wl->name);
 		return -EINVAL;
 	}
-	snprintf(e->name, sizeof(e->name), "%s", name);
+	/* the precision: gcc's -Wformat-truncation cannot see the check above */
+	snprintf(e->name, sizeof(e->name), "%.*s", BATTERY_NAME_MAX, name);
 	return 0;
 }
 
