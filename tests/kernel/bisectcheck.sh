@@ -10,14 +10,17 @@
 #   neutral 4..5    a comment, a documentation line
 #
 # and bisects good..tip: 6 commits, so at most ceil(log2(6)) = 3 steps,
-# with a threshold of 10%. The plant's delay is set on the command line
+# with a threshold of 15%. The plant's delay is set on the command line
 # (irq_plant_ns, BISECTCHECK_PLANT_NS, 60 us): what 30 us adds depends on
 # the machine's speed under TCG, +25-30% of an allocation of 117 us on
 # xeon-vm but +12% of 240 us on a CI runner, where one step of the
 # plant read below 10% and the bisect named the commit after it. At 60 us
 # the plant is +25% or more on both, and 5 boots of a neutral commit
 # (-3% .. +4% in make kernel-plant's A/A rounds) must not pass for a
-# regression.
+# regression. 15%, not 10%: the gate judges the free series too, whose 5
+# boots spread +-15% under TCG, and a neutral step once read +12.2%
+# [-2.3%, +19.1%] p=0.048 on it, a regression at 10% (the plant's alloc
+# reads +55-63%).
 # Checks the first bad commit is the plant and the steps, prints the
 # bisect log and one line: BISECTCHECK passed|FAILED: ... with the wall
 # time. Then takes the history away again (the tree back to stock, no
@@ -122,7 +125,7 @@ main() {
 	say "bisecting good..HEAD (6 commits), $boots boots a step at $possible possible CPUs, the plant at $plant_ns ns"
 	# every kernel gets the same command line; those without the plant
 	# pass the unknown irq_plant_ns= on to init, which ignores it
-	out=$(KSB_NO_DEPS=1 "$top/run.sh" bisect -B "$boots" -p "$possible" -t 10 \
+	out=$(KSB_NO_DEPS=1 "$top/run.sh" bisect -B "$boots" -p "$possible" -t 15 \
 		--vm "--append irq_plant_ns=$plant_ns" "$src" good HEAD) || rc=$?
 	echo "$out"
 	dir=$(sed -n 's/.*results=\(.*\)$/\1/p' <<<"$out")
