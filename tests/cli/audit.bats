@@ -13,9 +13,6 @@ setup() {
 	B=$T/battery
 }
 
-# meta FILE KEY: the value of "# KEY: " in FILE
-meta() { sed -n "s/^# $2: //p" "$1"; }
-
 # merged FILE ENTRY: the samples of ENTRY's merge over the CPUs
 merged() {
 	awk -F, -v e="$2" '$1 == e && $3 == "all" && $4 == "all" { n += $9 } END { print n + 0 }' "$1"
@@ -116,21 +113,21 @@ cheap() {
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "bench audit: file-read.nonexistent skipped: --path: /nonexistent: No such file or directory" ]
-	[ "$(meta "$T/a.csv" workload)" = audit ]
-	[ "$(meta "$T/a.csv" audit_battery)" = "$B" ]
-	[ "$(meta "$T/a.csv" audit_entries)" = 4 ]
-	[ "$(meta "$T/a.csv" audit_boot)" = 1 ]
-	[ "$(meta "$T/a.csv" audit_boot_from)" = none ]
-	[ "$(meta "$T/a.csv" audit_order)" = "syscall-null version file-read.nonexistent file-read" ]
-	[ "$(meta "$T/a.csv" audit_controls)" = syscall-null ]
-	[ "$(meta "$T/a.csv" audit_skipped)" = file-read.nonexistent ]
-	[ "$(meta "$T/a.csv" audit_skip_why)" = "file-read.nonexistent: --path: /nonexistent: No such file or directory" ]
-	[[ "$(meta "$T/a.csv" audit_disturbed)" =~ ^syscall-null=[0-9]+\ version=[0-9]+\ file-read=[0-9]+$ ]]
-	[[ "$(meta "$T/a.csv" audit_entry_seconds)" =~ ^syscall-null=[0-9.]+\ version=[0-9.]+\ file-read.nonexistent=[0-9.]+\ file-read=[0-9.]+$ ]]
-	[ "$(meta "$T/a.csv" samples_per_variant)" = 12 ]
-	[ "$(meta "$T/a.csv" samples_taken)" = 36 ]
-	[ "$(meta "$T/a.csv" partial)" = no ]
-	[ "$(meta "$T/a.csv" variant_syscall)" = "syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock" ]
+	[ "$(csv_meta "$T/a.csv" workload)" = audit ]
+	[ "$(csv_meta "$T/a.csv" audit_battery)" = "$B" ]
+	[ "$(csv_meta "$T/a.csv" audit_entries)" = 4 ]
+	[ "$(csv_meta "$T/a.csv" audit_boot)" = 1 ]
+	[ "$(csv_meta "$T/a.csv" audit_boot_from)" = none ]
+	[ "$(csv_meta "$T/a.csv" audit_order)" = "syscall-null version file-read.nonexistent file-read" ]
+	[ "$(csv_meta "$T/a.csv" audit_controls)" = syscall-null ]
+	[ "$(csv_meta "$T/a.csv" audit_skipped)" = file-read.nonexistent ]
+	[ "$(csv_meta "$T/a.csv" audit_skip_why)" = "file-read.nonexistent: --path: /nonexistent: No such file or directory" ]
+	[[ "$(csv_meta "$T/a.csv" audit_disturbed)" =~ ^syscall-null=[0-9]+\ version=[0-9]+\ file-read=[0-9]+$ ]]
+	[[ "$(csv_meta "$T/a.csv" audit_entry_seconds)" =~ ^syscall-null=[0-9.]+\ version=[0-9.]+\ file-read.nonexistent=[0-9.]+\ file-read=[0-9.]+$ ]]
+	[ "$(csv_meta "$T/a.csv" samples_per_variant)" = 12 ]
+	[ "$(csv_meta "$T/a.csv" samples_taken)" = 36 ]
+	[ "$(csv_meta "$T/a.csv" partial)" = no ]
+	[ "$(csv_meta "$T/a.csv" variant_syscall)" = "syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock" ]
 	# -n overrides the entry's own; the skipped one has no series
 	[ "$(merged "$T/a.csv" syscall-null)" = 12 ]
 	[ "$(merged "$T/a.csv" version)" = 12 ]
@@ -144,8 +141,8 @@ cheap() {
 	[ "$(merged "$T/b.csv" version)" = 6 ]
 	[ "$(merged "$T/b.csv" syscall-null)" = 256 ]
 	[ "$(merged "$T/b.csv" file-read)" = 256 ]
-	[ "$(meta "$T/b.csv" audit_order)" = "version file-read.nonexistent file-read syscall-null" ]
-	[ "$(meta "$T/b.csv" samples_per_variant)" = 256 ]
+	[ "$(csv_meta "$T/b.csv" audit_order)" = "version file-read.nonexistent file-read syscall-null" ]
+	[ "$(csv_meta "$T/b.csv" samples_per_variant)" = 256 ]
 	# bench show reads it as any results file
 	run ./bench show -f csv "$T/a.csv"
 	[ "$status" -eq 0 ]
@@ -164,12 +161,12 @@ cheap() {
 	run --separate-stderr ./bench audit -n 4 -q -o "$T/a.csv"
 	echo "$stderr"
 	[ "$status" -eq 0 ]
-	[ "$(meta "$T/a.csv" audit_battery)" = builtin ]
-	[ "$(meta "$T/a.csv" audit_entries)" = 21 ]
-	[ "$(meta "$T/a.csv" audit_controls)" = "syscall-null proc-version statfs file-nr" ]
-	skipped=$(meta "$T/a.csv" audit_skipped)
-	why=$(meta "$T/a.csv" audit_skip_why)
-	for e in $(meta "$T/a.csv" audit_order); do
+	[ "$(csv_meta "$T/a.csv" audit_battery)" = builtin ]
+	[ "$(csv_meta "$T/a.csv" audit_entries)" = 21 ]
+	[ "$(csv_meta "$T/a.csv" audit_controls)" = "syscall-null proc-version statfs file-nr" ]
+	skipped=$(csv_meta "$T/a.csv" audit_skipped)
+	why=$(csv_meta "$T/a.csv" audit_skip_why)
+	for e in $(csv_meta "$T/a.csv" audit_order); do
 		if [[ " $skipped " == *" $e "* ]]; then
 			# its reason, on stderr and in the metadata
 			[[ "$why" =~ (^|; )$e:\ [^\;]+ ]]
@@ -202,13 +199,13 @@ cheap() {
 		-- audit --no-builtin -b "$B" -n 8
 	echo "$stderr"
 	[ "$status" -eq 0 ]
-	[ "$(meta "$T/vm/stock.csv" vm_boots)" = "1:2/2 2:2/2" ]
-	[ "$(meta "$T/vm/stock.csv" audit_boot)" = 1 ]
-	[ "$(meta "$T/vm/stock.csv" audit_boot_from)" = "kernel command line" ]
-	[[ "$(meta "$T/vm/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1 ksb_boot=1' "* ]]
+	[ "$(csv_meta "$T/vm/stock.csv" vm_boots)" = "1:2/2 2:2/2" ]
+	[ "$(csv_meta "$T/vm/stock.csv" audit_boot)" = 1 ]
+	[ "$(csv_meta "$T/vm/stock.csv" audit_boot_from)" = "kernel command line" ]
+	[[ "$(csv_meta "$T/vm/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1 ksb_boot=1' "* ]]
 	[ "$(merged "$T/vm/stock.csv" version)" = 16 ]
 	# a boot of another command keeps its command line
 	run ./bench vm --qemu "$Q" -q -B 1 -o "$T/vm2" "$IMG" -- run -w syscall-null -n 8
 	[ "$status" -eq 0 ]
-	[[ "$(meta "$T/vm2/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1' "* ]]
+	[[ "$(csv_meta "$T/vm2/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1' "* ]]
 }
