@@ -209,3 +209,61 @@ cheap() {
 	[ "$status" -eq 0 ]
 	[[ "$(csv_meta "$T/vm2/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1' "* ]]
 }
+
+# a kernel tree of three files: show_stat loops and calls fold(), which
+# loops; nr_iowait calls nothing that loops; lonely() loops, called by none
+minitree() {
+	mkdir -p "$T/tree/fs/proc" "$T/tree/kernel/sched"
+	cat >"$T/tree/fs/proc/stat.c" <<-'EOF'
+		static int show_stat(struct seq_file *p, void *v)
+		{
+			int i;
+
+			for_each_possible_cpu(i)
+				sum += fold(i);
+			return 0;
+		}
+	EOF
+	cat >"$T/tree/kernel/sched/core.c" <<-'EOF'
+		unsigned int nr_iowait(void)
+		{
+			return quiet();
+		}
+
+		static unsigned long fold(int cpu)
+		{
+			unsigned long n = 0;
+
+			if (nr_cpu_ids > 1)
+				n = deeper(cpu);
+			return n;
+		}
+
+		static void lonely(void)
+		{
+			int i;
+
+			for_each_possible_cpu(i)
+				touch(i);
+		}
+	EOF
+}
+
+@test "entry-candidates: the loops an entry's path reaches, DEPTH calls deep, by name" {
+	minitree
+	run bash -c 'tests/kernel/entry-candidates.sh "$1" 1 2>"$2"' _ "$T/tree" "$T/err"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'proc-stat\tfile-read --path /proc/stat\tshow_stat')" ]
+	[ "$(cat "$T/err")" = "1 candidates for 1 of 21 entries, 1 calls deep" ]
+	run bash -c 'tests/kernel/entry-candidates.sh "$1" 2>"$2"' _ "$T/tree" "$T/err"
+	[ "$status" -eq 0 ]
+	# fold() is show_stat's callee; lonely() loops but nothing calls it
+	[ "$output" = "$(printf 'proc-stat\tfile-read --path /proc/stat\tfold show_stat')" ]
+	[ "$(cat "$T/err")" = "2 candidates for 1 of 21 entries, 3 calls deep" ]
+	run tests/kernel/entry-candidates.sh "$T/tree" 0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"DEPTH '0': 1.."* ]]
+	run tests/kernel/entry-candidates.sh "$T/none"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"$T/none: not a directory"* ]]
+}

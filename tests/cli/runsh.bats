@@ -19,7 +19,7 @@ png_ok() {
 	# -x: the drivers source tests/lib.sh
 	shellcheck -x run.sh tests/deps.sh tests/run-all.sh tests/tools.sh tests/lib.sh tests/vm/vmcheck.sh \
 		tests/kernel/kernelcheck.sh tests/kernel/bisectcheck.sh tests/kernel/scalecheck.sh \
-		tests/kernel/auditcheck.sh tests/kernel/pcpu-candidates.sh tests/perf/busy-study.sh \
+		tests/kernel/auditcheck.sh tests/kernel/pcpu-candidates.sh tests/kernel/entry-candidates.sh tests/perf/busy-study.sh \
 		tests/perf/shard-time.sh .ci/run &&
 		shellcheck -s sh tests/vm/plans.sh tests/perf/busyreads.sh tests/kernel/irqtrace.sh \
 			tests/kernel/auditboot.sh

@@ -19,21 +19,23 @@
 # (AUDITCHECK_VM_ARGS: more of bench vm's options):
 # every boot runs the whole battery (tests/kernel/auditboot.sh: bench
 # audit -n AUDITCHECK_SAMPLES, 32), in an order rotated from boot to
-# boot, then attributes proc-stat in the same boot: the candidates are
-# the functions of the 6.12 tree that loop over possible CPUs
-# (tests/kernel/pcpu-candidates.sh counts them all), those of the
-# directory that implements /proc/stat (fs/proc: show_softirqs,
-# show_stat, uptime_proc_show) timed by fentry under the read. Checks, per
-# Debian kernel, from bench scale's
+# boot, then attributes in the same boot the entries AUDITCHECK_ATTRIBUTE
+# names (proc-stat; "all": every entry with a candidate): the candidates
+# are the functions of the 6.12 tree that loop over possible CPUs
+# (tests/kernel/pcpu-candidates.sh: 1511), each entry's those that its
+# path reaches in the tree's call graph (tests/kernel/entry-candidates.sh:
+# proc-stat's nr_context_switches, nr_iowait, show_stat), timed by fentry
+# while the entry runs. Checks, per Debian kernel, from bench scale's
 # ranked report (Benjamini-Hochberg at q 0.05 over the battery):
 #
 #   - no control grows (syscall-null, proc-version, statfs, file-nr:
 #     the null syscall among them) after the correction
 #   - /proc/stat's read grows, and the function that carries it is
 #     show_stat, with a share of at least AUDITCHECK_SHARE (0.5) of the
-#     read's slope and at most 1.25: show_stat is inside the read (this
-#     is also the probe's agreement with the entry's own timing that
-#     scalecheck's __irq_alloc_descs check stood for)
+#     read's slope and at most the read's upper bound over its slope:
+#     show_stat is inside the read (this is also the probe's agreement
+#     with the entry's own timing that scalecheck's __irq_alloc_descs
+#     check stands for)
 #
 # and for the plant: bench scale A -- B exits 1, and its regression
 # line names proc-version; the function is the one the change added a
@@ -56,6 +58,9 @@ pkg_612=${AUDITCHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
 samples=${AUDITCHECK_SAMPLES:-32}
 share=${AUDITCHECK_SHARE:-0.5}
 kernels=${AUDITCHECK_KERNELS:-d61 d612 plant}
+attribute=${AUDITCHECK_ATTRIBUTE:-proc-stat}
+# AUDITCHECK_REFIT=1: judge the last sweep's files again, boot nothing
+refit=${AUDITCHECK_REFIT:-}
 # more bench vm options, e.g. --reboot-disturbed 0 on a loaded host
 read -r -a vm_args <<<"${AUDITCHECK_VM_ARGS:-}"
 plant=$top/tests/kernel/audit-patches/test-only-plant-proc-version-percpu.patch
@@ -80,16 +85,26 @@ ok() {
 # ---- the candidates ----
 
 # candidates: the 6.12 tree's functions that loop over possible CPUs
-# (all, counted), and those of the directory whose file registers
-# /proc/stat (fs/proc): the candidates auditboot.sh times under the read
+# (all, counted), and each entry's among them (entry-candidates.sh: those
+# its path reaches), of which the entries AUDITCHECK_ATTRIBUTE names are
+# timed in every boot (auditboot.sh)
 candidates() {
-	local f
+	local e
 	[ -d "$tree" ] || die "no kernel tree at $tree: make kernelcheck unpacks and builds it (KSB_KERNELCHECK_DIR)"
 	"$top/tests/kernel/pcpu-candidates.sh" "$tree" >"$ac/candidates.txt" 2>"$ac/candidates.log"
 	say "$(cat "$ac/candidates.log")"
-	f=$(grep -l 'proc_create.*"stat"' "$tree"/fs/proc/*.c) || die "no file of $tree/fs/proc registers /proc/stat"
-	"$top/tests/kernel/pcpu-candidates.sh" "$(dirname "$f")" >"$ac/cand-proc-stat.txt" 2>/dev/null
-	say "proc-stat's candidates, the loops of $(dirname "${f#"$tree"/}"): $(tr '\n' ' ' <"$ac/cand-proc-stat.txt")"
+	"$top/tests/kernel/entry-candidates.sh" "$tree" >"$ac/cand-entries.tsv" 2>"$ac/cand-entries.log"
+	say "$(cat "$ac/cand-entries.log")"
+	if [ "$attribute" = all ]; then
+		cp "$ac/cand-entries.tsv" "$ac/cand-timed.tsv"
+	else
+		: >"$ac/cand-timed.tsv"
+		for e in ${attribute//,/ }; do
+			grep -P "^\Q$e\E\t" "$ac/cand-entries.tsv" >>"$ac/cand-timed.tsv" ||
+				die "AUDITCHECK_ATTRIBUTE: '$e' is no entry with candidates (see $ac/cand-entries.tsv)"
+		done
+	fi
+	awk -F'\t' '{ printf "auditcheck: timed in every boot: %s: %s\n", $1, $3 }' "$ac/cand-timed.tsv"
 }
 
 # ---- the plant ----
@@ -128,14 +143,17 @@ build_plant() {
 
 # ---- the sweeps ----
 
-# sweep NAME IMAGE COUNTS [ENTRY LINE FUNC...]: one bench vm sweep, every
-# boot the battery and ENTRY's candidates timed (auditboot.sh)
+# sweep NAME IMAGE COUNTS [CANDIDATES]: one bench vm sweep, every boot
+# the battery and the candidates of CANDIDATES's entries timed
+# (auditboot.sh)
 sweep() {
 	local name=$1 img=$2 counts=$3 t0=$SECONDS
-	shift 3
+	local guest=("$samples")
+	[ -z "${4:-}" ] || guest+=(/cand.tsv)
 	say "auditing $name ($(basename "$img")) over $counts possible CPUs, $boots boots each"
-	"$bench" vm -q -B "$boots" -p "$counts" -c 2 ${vm_args[@]+"${vm_args[@]}"} -o "$ac/out" "$name=$img" \
-		-- sh "$top/tests/kernel/auditboot.sh" "$samples" "$@" \
+	"$bench" vm -q -B "$boots" -p "$counts" -c 2 ${vm_args[@]+"${vm_args[@]}"} -o "$ac/out" \
+		${4:+--file "$4=cand.tsv"} "$name=$img" \
+		-- sh "$top/tests/kernel/auditboot.sh" "${guest[@]}" \
 		>"$ac/out/vm-$name.txt" ||
 		die "bench vm $name over $counts exited $? (see $ac/out/$name.console)"
 	local nb
@@ -156,32 +174,43 @@ report() {
 	[ "$rc" = 0 ] || fail "$name: bench scale exited $rc"
 }
 
-# row NAME ENTRY COLUMN: the entry's fit row's COLUMN (10 slope, 16
-# verdict, 20 function, 21 share, 6 control) in $ac/out/NAME.csv
-row() { awk -F, -v e="$2" -v c="$3" '$2 == "fit" && $4 == e { print $c; exit }' "$ac/out/$1.csv"; }
+# row NAME ENTRY COLUMN: the entry's fit row's COLUMN in $ac/out/NAME.csv,
+# by the column's name (docs/formats.md)
+row() {
+	csv_rows "$ac/out/$1.csv" kind workload "$3" |
+		awk -F, -v e="$2" '$1 == "fit" && $2 == e { print $3; exit }'
+}
 
 # check NAME: the controls flat, /proc/stat grows, show_stat carries it
 check() {
-	local name=$1 grown s f
-	grown=$(awk -F, '$2 == "fit" && $6 == "yes" && $16 != "flat" { printf "%s%s %s", n++ ? ", " : "", $4, $16 }' "$ac/out/$name.csv")
-	if [ -z "$grown" ] && [ -n "$(row "$name" syscall-null 16)" ]; then
-		ok "$name: every control flat, syscall-null $(row "$name" syscall-null 10) ns/CPU"
+	local name=$1 grown s f hi
+	grown=$(csv_rows "$ac/out/$name.csv" kind control verdict workload |
+		awk -F, '$1 == "fit" && $2 == "yes" && $3 != "flat" { printf "%s%s %s", n++ ? ", " : "", $4, $3 }')
+	if [ -z "$grown" ] && [ -n "$(row "$name" syscall-null verdict)" ]; then
+		ok "$name: every control flat, syscall-null $(row "$name" syscall-null slope) ns/CPU"
 	else
 		fail "$name: controls not flat: ${grown:-no syscall-null}"
 	fi
-	if [ "$(row "$name" proc-stat 16)" = grows ]; then
-		ok "$name: /proc/stat grows, $(row "$name" proc-stat 10) ns/CPU"
+	if [ "$(row "$name" proc-stat verdict)" = grows ]; then
+		ok "$name: /proc/stat grows, $(row "$name" proc-stat slope) ns/CPU"
 	else
-		fail "$name: /proc/stat is $(row "$name" proc-stat 16) ($(row "$name" proc-stat 10) ns/CPU), expected grows"
+		fail "$name: /proc/stat is $(row "$name" proc-stat verdict) ($(row "$name" proc-stat slope) ns/CPU), expected grows"
 	fi
-	f=$(row "$name" proc-stat 20)
-	s=$(row "$name" proc-stat 21)
-	if [ "$f" = show_stat ] && awk -v s="$s" -v m="$share" 'BEGIN { exit !(s >= m && s <= 1.25) }'; then
-		ok "$name: show_stat carries $(awk -v s="$s" 'BEGIN { printf "%.0f%%", 100 * s }') of it (of $(wc -l <"$ac/cand-proc-stat.txt") candidates timed, of $(wc -l <"$ac/candidates.txt") in the tree)"
+	f=$(row "$name" proc-stat function)
+	s=$(row "$name" proc-stat share)
+	# at most the read's upper bound over its slope: show_stat is inside
+	# the read, and a share above 1 is the two slopes' noise
+	hi=$(awk -v h="$(row "$name" proc-stat slope_hi)" -v b="$(row "$name" proc-stat slope)" \
+		'BEGIN { printf "%.2f", (b > 0 ? h / b : 0) }')
+	if [ "$f" = show_stat ] && awk -v s="$s" -v m="$share" -v h="$hi" 'BEGIN { exit !(s >= m && s <= h) }'; then
+		ok "$name: show_stat carries $(awk -v s="$s" 'BEGIN { printf "%.0f%%", 100 * s }') of it (of $(candidates_of proc-stat) candidates timed, of $(wc -l <"$ac/candidates.txt") in the tree)"
 	else
-		fail "$name: /proc/stat carried by '${f:-nothing}' ${s:+($s)}, expected show_stat within $share..1.25"
+		fail "$name: /proc/stat carried by '${f:-nothing}' ${s:+($s)}, expected show_stat within $share..$hi"
 	fi
 }
+
+# candidates_of ENTRY: how many of ENTRY's candidates each boot timed
+candidates_of() { awk -F'\t' -v e="$1" '$1 == e { print split($3, f, " ") }' "$ac/cand-timed.tsv"; }
 
 # check_plant: the gate on base -- plant names proc-version and its loop
 check_plant() {
@@ -205,20 +234,22 @@ main() {
 	if [ ! -x "$bench" ] || [ ! -x "$top/bench-static" ]; then
 		die "build bench and bench-static first (make all static)"
 	fi
-	rm -rf "$ac/out"
-	mkdir -p "$ac/out"
-	candidates
+	if [ -n "$refit" ]; then
+		[ -d "$ac/out" ] || die "AUDITCHECK_REFIT: no earlier sweep in $ac/out"
+		say "AUDITCHECK_REFIT: the files of $ac/out judged again, nothing booted"
+	else
+		rm -rf "$ac/out"
+		mkdir -p "$ac/out"
+		candidates
+	fi
 	for k in $kernels; do
+		[ -z "$refit" ] || break
 		case $k in
 		d61)
-			# shellcheck disable=SC2046 # one word per function
-			sweep d61 "$(image_61)" "$counts_61" proc-stat "file-read --path /proc/stat" \
-				$(cat "$ac/cand-proc-stat.txt")
+			sweep d61 "$(image_61)" "$counts_61" "$ac/cand-timed.tsv"
 			;;
 		d612)
-			# shellcheck disable=SC2046
-			sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612" proc-stat \
-				"file-read --path /proc/stat" $(cat "$ac/cand-proc-stat.txt")
+			sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612" "$ac/cand-timed.tsv"
 			;;
 		plant)
 			build_plant
