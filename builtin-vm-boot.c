@@ -4,7 +4,9 @@
  * lib/kernel/vmprep.h), the guests' initramfs, and one boot: the tries of
  * lib/kernel/vmboot.h, waited for with bench_wait() (SIGINT/SIGTERM, the
  * progress line), and what the guest sent read back into the cell's
- * runs. The options and the driver are builtin-vm.c's.
+ * runs; and the teardown a second signal needs (bv_free(), bv_cleanup()).
+ * It calls nothing of builtin-vm.c or builtin-vm-shard.c, which call it.
+ * The options and the driver are builtin-vm.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -203,6 +205,40 @@ int bv_initramfs(struct bv_global *bv, struct bv_kernel *k)
 }
 
 /* ---- booting ---- */
+
+/* a SIGINT/SIGTERM that came between two boots: start no other */
+bool bv_stopped(struct bv_global *bv)
+{
+	if (!bv->signo)
+		bv->signo = runs_stop_pending();
+	return bv->signo;
+}
+
+/* remove the work directory and what it holds (kmod-NAME/ too), no rm forked */
+void bv_cleanup(struct bv_global *bv)
+{
+	if (bv->work[0])
+		spawn_remove_tree(bv->work);
+}
+
+/* every output's temp file removed, the cells' boots freed */
+void bv_free(struct bv_global *bv)
+{
+	struct bv_kernel *k;
+	unsigned int n, i;
+
+	for (n = 0; bv->cell && n < bv->nr_cells; n++) {
+		for (i = 0; i < bv->nr_c; i++) {
+			runs_fini(&bv->cell[n].runs[i].set);
+			outfile_abort(&bv->cell[n].runs[i].out);
+		}
+		free(bv->cell[n].boot);
+		bv->cell[n].boot = NULL;
+	}
+	for (k = bv->k; k < bv->k + bv->nr_k; k++)
+		outfile_abort(&k->console);
+	outset_abort(&bv->also);
+}
 
 /* one boot being waited for, for bench_wait() and lib/vmboot's callbacks */
 struct bv_wait {

@@ -504,14 +504,6 @@ static int bv_open_outputs(struct bv_global *bv)
 	return ret ?: bench_open_also(&bv->also);
 }
 
-/* a SIGINT/SIGTERM that came between two boots: start no other */
-bool bv_stopped(struct bv_global *bv)
-{
-	if (!bv->signo)
-		bv->signo = runs_stop_pending();
-	return bv->signo;
-}
-
 /* every CSV with the boots that finished; the tables on stdout and --also's */
 static int bv_report(struct bv_global *bv)
 {
@@ -553,31 +545,6 @@ static int bv_keep_consoles(struct bv_global *bv)
 			ret = bench_refused("writing %s: %s", k->console_path, strerror(-err));
 	}
 	return ret;
-}
-
-/* remove the work directory and what it holds (kmod-NAME/ too), no rm forked */
-void bv_cleanup(struct bv_global *bv)
-{
-	if (bv->work[0])
-		spawn_remove_tree(bv->work);
-}
-
-void bv_free(struct bv_global *bv)
-{
-	struct bv_kernel *k;
-	unsigned int n, i;
-
-	for (n = 0; bv->cell && n < bv->nr_cells; n++) {
-		for (i = 0; i < bv->nr_c; i++) {
-			runs_fini(&bv->cell[n].runs[i].set);
-			outfile_abort(&bv->cell[n].runs[i].out);
-		}
-		free(bv->cell[n].boot);
-		bv->cell[n].boot = NULL;
-	}
-	for (k = bv->k; k < bv->k + bv->nr_k; k++)
-		outfile_abort(&k->console);
-	outset_abort(&bv->also);
 }
 
 /* the host, checks, the work directory, the initramfs of every kernel */

@@ -3,8 +3,10 @@
  * builtin-vm.h - what bench vm's three files share: builtin-vm.c (its
  * options, parsing and driver), builtin-vm-boot.c (the checks before
  * any boot, and one boot through lib/kernel/vmboot.h with bench_wait()'s
- * signals and progress) and builtin-vm-shard.c (the plan, its key and
- * the shard of it a run boots). Nothing else includes it.
+ * signals and progress, and the teardown) and builtin-vm-shard.c (the
+ * plan, its key and the shard of it a run boots). The calls go one way,
+ * builtin-vm.c -> builtin-vm-shard.c -> builtin-vm-boot.c, never back;
+ * the state goes by pointer. Nothing else includes it.
  */
 #ifndef KSB_BUILTIN_VM_H
 #define KSB_BUILTIN_VM_H
@@ -155,6 +157,15 @@ int bv_initramfs(struct bv_global *bv, struct bv_kernel *k);
  */
 int bv_boot(struct bv_global *bv, struct bv_cell *c, unsigned int b);
 
+/* bv_stopped - a SIGINT/SIGTERM came between two boots: start no other */
+bool bv_stopped(struct bv_global *bv);
+
+/* bv_free - every output's temp file removed, the cells' boots freed */
+void bv_free(struct bv_global *bv);
+
+/* bv_cleanup - the work directory removed, no rm forked */
+void bv_cleanup(struct bv_global *bv);
+
 /* ---- builtin-vm-shard.c: the plan, and the shard of it this run boots ---- */
 
 /* bv_opt_shard - --shard I/N: 0, or -EINVAL with the ranges in @why */
@@ -177,16 +188,5 @@ int bv_measure(struct bv_global *bv);
 
 /* bv_dry_plan - --dry-run --shard: the plan's key and the shard's boots on stdout */
 void bv_dry_plan(struct bv_global *bv);
-
-/* ---- builtin-vm.c ---- */
-
-/* bv_stopped - a SIGINT/SIGTERM came between two boots: start no other */
-bool bv_stopped(struct bv_global *bv);
-
-/* bv_free - every output's temp file removed, the cells' boots freed */
-void bv_free(struct bv_global *bv);
-
-/* bv_cleanup - the work directory removed, no rm forked */
-void bv_cleanup(struct bv_global *bv);
 
 #endif /* KSB_BUILTIN_VM_H */
