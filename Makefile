@@ -205,11 +205,15 @@ build/vm/sysloop: tests/vm/sysloop.c
 	$(CC) $(CFLAGS) $(WARN) $(LDFLAGS) -static -o $@ $<
 
 # kmod/kstats_bench.ko for the kernel the VMs boot, the newest in /boot
-# (linux-image-amd64's), against its linux-headers package
-kmod-vm:
+# (linux-image-amd64's), against its linux-headers package: built by the
+# one module build, bench kernel --build, into build/kmod-vm, and put where
+# the scripts look. kmod/Makefile stays for DKMS and by-hand builds only.
+kmod-vm: bench
 	@tests/deps.sh linux-image-amd64
 	@kver=$$(find /boot -maxdepth 1 -name 'vmlinuz-*' | sort -V | tail -1 | sed 's|.*/vmlinuz-||') && \
-		tests/deps.sh linux-headers-$$kver && $(MAKE) -s -C kmod KVER=$$kver
+		tests/deps.sh linux-headers-$$kver && rm -rf build/kmod-vm && \
+		./bench kernel -q --build /lib/modules/$$kver/build -o build/kmod-vm && \
+		cp build/kmod-vm/kstats_bench.ko kmod/kstats_bench.ko
 
 vmcheck: bench bench-static build/vm/sysloop
 	@tests/deps.sh $(VM_PKGS)

@@ -50,6 +50,11 @@ struct audit_done {
 	double seconds;			/* its check, setup, samples and teardown */
 };
 
+/*
+ * bench audit's state, configuration then run state: one instance, whose
+ * address cmd_audit() passes down (perf's struct record); audit_opts[]
+ * names it, a table's values being addresses.
+ */
 static struct audit_global {
 	/* configuration */
 	uint64_t samples;		/* -n, 0: each entry's own */
@@ -81,7 +86,7 @@ static struct audit_global {
 	uint64_t taken, migrations, disturbed; /* summed over the entries */
 	bool partial;			/* an entry stopped early */
 	bool meta_done;			/* the first entry's metadata is in */
-} ag;
+} audit_global;
 
 static const char audit_head[] =
 	"Usage: bench audit [OPTIONS]\n"
@@ -104,30 +109,30 @@ static const char audit_tail[] =
 	"written, partial: yes).\n";
 
 static const struct opt audit_opts[] = {
-	OPT_U64('n', "samples", &ag.samples, 1, UINT64_C(1) << 32, "N",
+	OPT_U64('n', "samples", &audit_global.samples, 1, UINT64_C(1) << 32, "N",
 		"samples of every entry, its own -n included\n"
 		"(default: its own, else 256)"),
-	OPT_STRING('b', "battery", &ag.battery, "FILE",
+	OPT_STRING('b', "battery", &audit_global.battery, "FILE",
 		   "entries to run after the built-in ones"),
-	OPT_FLAG(0, "no-builtin", &ag.no_builtin,
+	OPT_FLAG(0, "no-builtin", &audit_global.no_builtin,
 		 "leave the built-in entries out (needs --battery)"),
-	OPT_U64(0, "boot", &ag.boot, 1, 1000000, "B",
+	OPT_U64(0, "boot", &audit_global.boot, 1, 1000000, "B",
 		"this boot's index, 1.. (default: ksb_boot=B from\n"
 		"the kernel command line, else 1)"),
-	OPT_STRING('c', "cpus", &ag.cpus, "LIST",
+	OPT_STRING('c', "cpus", &audit_global.cpus, "LIST",
 		   "worker CPUs, numactl syntax (default: the first\nallowed CPU alone)"),
-	OPT_FLAG(0, "dry-run", &ag.dry_run,
+	OPT_FLAG(0, "dry-run", &audit_global.dry_run,
 		 "print this boot's order and each entry's line and\nsamples; run nothing"),
-	OPT_FORMAT('f', "format", &ag.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &ag.output, "FILE",
+	OPT_FORMAT('f', "format", &audit_global.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &audit_global.output, "FILE",
 		   "also write the CSV to FILE (replaced whole); - is\n"
 		   "stdout, and then the report goes to stderr"),
-	OPT_ALSO(&ag.also),
+	OPT_ALSO(&audit_global.also),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
 		 KCIDB_ORIGIN_HELP ", kept in the file"),
-	OPT_FLAG('q', "quiet", &ag.quiet, "no progress on stderr"),
+	OPT_FLAG('q', "quiet", &audit_global.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -142,21 +147,21 @@ int cmd_audit_check(int argc, char **argv, char *why, size_t len)
 /* ---- the battery and the boot ---- */
 
 /* the built-in entries and --battery's; 0 or an exit code, said */
-static int audit_battery(void)
+static int audit_battery(struct audit_global *ag)
 {
 	char why[640];
 	int ret = 0;
 
-	if (ag.no_builtin && !ag.battery) {
+	if (ag->no_builtin && !ag->battery) {
 		bench_err("--no-builtin: no entry left (give --battery FILE)");
 		return EXIT_USAGE;
 	}
-	if (!ag.no_builtin)
-		ret = battery_add_builtin(&ag.b, why, sizeof(why));
-	if (!ret && ag.battery)
-		ret = battery_read_file(&ag.b, ag.battery, why, sizeof(why));
-	if (!ret && !ag.b.n) {
-		snprintf(why, sizeof(why), "%s: no entry in it", ag.battery);
+	if (!ag->no_builtin)
+		ret = battery_add_builtin(&ag->b, why, sizeof(why));
+	if (!ret && ag->battery)
+		ret = battery_read_file(&ag->b, ag->battery, why, sizeof(why));
+	if (!ret && !ag->b.n) {
+		snprintf(why, sizeof(why), "%s: no entry in it", ag->battery);
 		ret = -EINVAL;
 	}
 	if (!ret)
@@ -168,16 +173,16 @@ static int audit_battery(void)
 }
 
 /* the boot's index: --boot, else ksb_boot= (the kernel passes it to init), else 1 */
-static int audit_boot(void)
+static int audit_boot(struct audit_global *ag)
 {
 	const char *env = getenv(AUDIT_BOOT_ENV);
 	uint64_t v;
 
-	ag.boot_from = "option";
-	if (ag.boot)
+	ag->boot_from = "option";
+	if (ag->boot)
 		return 0;
-	ag.boot_from = "none";
-	ag.boot = 1;
+	ag->boot_from = "none";
+	ag->boot = 1;
 	if (!env)
 		return 0;
 	if (samples_parse_line(env, strlen(env), &v) || !v || v > 1000000) {
@@ -185,27 +190,27 @@ static int audit_boot(void)
 			  AUDIT_BOOT_ENV, env);
 		return EXIT_USAGE;
 	}
-	ag.boot = v;
-	ag.boot_from = "kernel command line";
+	ag->boot = v;
+	ag->boot_from = "kernel command line";
 	return 0;
 }
 
-static uint64_t audit_samples_of(const struct battery_entry *e)
+static uint64_t audit_samples_of(struct audit_global *ag, const struct battery_entry *e)
 {
-	return ag.samples ? ag.samples : e->samples ? e->samples : AUDIT_SAMPLES;
+	return ag->samples ? ag->samples : e->samples ? e->samples : AUDIT_SAMPLES;
 }
 
 /* --dry-run: the order, one entry a line: place, name, samples, control, line */
-static int audit_dry_run(void)
+static int audit_dry_run(struct audit_global *ag)
 {
 	const struct battery_entry *e;
 	unsigned int i;
 
-	printf("# bench audit: boot %lu (%s), %u entries\n", (unsigned long)ag.boot,
-	       ag.boot_from, ag.b.n);
-	for (i = 0; i < ag.b.n; i++) {
-		e = &ag.b.e[ag.order[i]];
-		printf("%u\t%s\t%lu\t%s\t%s\n", i + 1, e->name, (unsigned long)audit_samples_of(e),
+	printf("# bench audit: boot %lu (%s), %u entries\n", (unsigned long)ag->boot,
+	       ag->boot_from, ag->b.n);
+	for (i = 0; i < ag->b.n; i++) {
+		e = &ag->b.e[ag->order[i]];
+		printf("%u\t%s\t%lu\t%s\t%s\n", i + 1, e->name, (unsigned long)audit_samples_of(ag, e),
 		       e->control ? "control" : "-", e->line);
 	}
 	return bench_finish_stdout();
@@ -213,30 +218,33 @@ static int audit_dry_run(void)
 
 /* ---- one entry ---- */
 
+/* bench_wait() on the entry's engine, @priv the state */
 static int audit_poll(void *priv)
 {
-	return !engine_running(priv);
+	return !engine_running(((struct audit_global *)priv)->e);
 }
 
 static void audit_stop(void *priv, int sig)
 {
 	(void)sig;
-	engine_stop(priv);
+	engine_stop(((struct audit_global *)priv)->e);
 }
 
 static void audit_leave(void *priv)
 {
-	(void)priv;
-	outfile_abort(&ag.out);
-	outset_abort(&ag.also);
+	struct audit_global *ag = priv;
+
+	outfile_abort(&ag->out);
+	outset_abort(&ag->also);
 }
 
 static void audit_progress(void *priv)
 {
-	uint64_t total = audit_samples_of(ag.cur);
+	struct audit_global *ag = priv;
+	uint64_t total = audit_samples_of(ag, ag->cur);
 
-	fprintf(stderr, "%s: entry %u/%u %s: %lu/%lu samples", bench_prog, ag.cur_no, ag.b.n,
-		ag.cur->name, (unsigned long)engine_progress(priv), (unsigned long)total);
+	fprintf(stderr, "%s: entry %u/%u %s: %lu/%lu samples", bench_prog, ag->cur_no, ag->b.n,
+		ag->cur->name, (unsigned long)engine_progress(ag->e), (unsigned long)total);
 }
 
 /* @d skipped: @pre then @why, each ';' made ',' (audit_skip_why's separator) */
@@ -250,75 +258,78 @@ static void audit_skip(struct audit_done *d, const char *pre, const char *why)
 }
 
 /* the entry's workload may run here: its check(), as bench run's */
-static bool audit_check(const struct battery_entry *e, struct audit_done *d)
+static bool audit_check(struct audit_global *ag, const struct battery_entry *e,
+			struct audit_done *d)
 {
 	char why[256];
 	int ret;
 
 	if (!e->wl->check)
 		return true;
-	ret = e->wl->check(ag.topo.nr_possible, why, sizeof(why));
+	ret = e->wl->check(ag->topo.nr_possible, why, sizeof(why));
 	if (ret)
 		audit_skip(d, "", why);
 	return !ret;
 }
 
 /* the engine for @e, started and waited for; 0, or -errno with @d's reason */
-static int audit_time(const struct battery_entry *e, struct audit_done *d)
+static int audit_time(struct audit_global *ag, const struct battery_entry *e,
+		      struct audit_done *d)
 {
 	const struct engine_cfg cfg = {
-		.wl = e->wl, .topo = &ag.topo, .tsc = &ag.tsc,
-		.samples = audit_samples_of(e), .frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
+		.wl = e->wl, .topo = &ag->topo, .tsc = &ag->tsc,
+		.samples = audit_samples_of(ag, e), .frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
 		.cache = WL_CACHE_KERNEL, .fence = TSC_FENCE_SFENCE, .stamps = TSC_STAMPS_FENCED,
 	};
 	/* a tick of 20 ms: most entries take a few ms, and a 200 ms tick would be most of a boot */
 	struct bench_wait w = {
 		.poll = audit_poll, .stop = audit_stop, .leave = audit_leave,
-		.progress = audit_progress, .tick_ms = 20, .quiet = ag.quiet,
-		.signo = &ag.signo,
+		.progress = audit_progress, .tick_ms = 20, .quiet = ag->quiet,
+		.signo = &ag->signo,
 	};
 	char why[256];
 	int ret;
 
-	ag.e = engine_create(&cfg);
-	if (!ag.e) {
+	ag->e = engine_create(&cfg);
+	if (!ag->e) {
 		audit_skip(d, "", strerror(errno));
 		return -errno;
 	}
-	ret = engine_start(ag.e);
+	ret = engine_start(ag->e);
 	if (ret) {
 		audit_skip(d, "starting the workers: ", strerror(-ret));
 		return ret;
 	}
-	w.priv = ag.e;
+	w.priv = ag;
 	bench_wait(&w);
-	ret = engine_join(ag.e);
+	ret = engine_join(ag->e);
 	if (ret)
-		audit_skip(d, "", engine_why(ag.e, ret, why, sizeof(why)));
+		audit_skip(d, "", engine_why(ag->e, ret, why, sizeof(why)));
 	return ret;
 }
 
 /* the entry's series into @res: the merge and each worker's, named by the entry */
-static int audit_add(struct results *res, const struct battery_entry *e, struct audit_done *d)
+static int audit_add(struct audit_global *ag, struct results *res, const struct battery_entry *e,
+		     struct audit_done *d)
 {
-	struct report_run r = { .e = ag.e, .unit = "ns", .name = e->name };
+	struct report_run r = { .e = ag->e, .unit = "ns", .name = e->name };
 	struct engine_results er;
 	int ret = -ENOMEM;
 
 	r.merged[0] = kstats_hist_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
-	if (r.merged[0] && !engine_merge(ag.e, WL_OLD, r.merged[0]))
+	if (r.merged[0] && !engine_merge(ag->e, WL_OLD, r.merged[0]))
 		ret = report_results(res, &r);
-	if (!ret && !ag.meta_done) {
-		report_meta_list(&res->meta, ag.e, ag.cmdline, ag.mlock, r.unit);
-		ag.meta_done = true;
+	if (!ret && !ag->meta_done) {
+		report_meta_list(&res->meta, ag->e, ag->cmdline, ag->mlock, r.unit);
+		ag->meta_done = true;
 	}
-	engine_results(ag.e, &er);
+	engine_results(ag->e, &er);
 	d->ran = !ret;
 	d->disturbed = er.disturbed[WL_OLD];
-	ag.taken += r.merged[0] ? kstats_hist_total(r.merged[0]) : 0;
-	ag.migrations += er.migrations;
-	ag.disturbed += er.disturbed[WL_OLD];
-	ag.partial |= engine_partial(ag.e);
+	ag->taken += r.merged[0] ? kstats_hist_total(r.merged[0]) : 0;
+	ag->migrations += er.migrations;
+	ag->disturbed += er.disturbed[WL_OLD];
+	ag->partial |= engine_partial(ag->e);
 	kstats_hist_free(r.merged[0]);
 	return ret;
 }
@@ -332,95 +343,96 @@ static double audit_now(void)
 }
 
 /* every entry in this boot's order; 0, or -ENOMEM */
-static int audit_measure(struct results *res)
+static int audit_measure(struct audit_global *ag, struct results *res)
 {
 	double t0 = audit_now(), t;
 	unsigned int i;
 	int ret = 0;
 
-	for (i = 0; i < ag.b.n && !ret && !ag.signo; i++) {
-		const struct battery_entry *e = &ag.b.e[ag.order[i]];
-		struct audit_done *d = &ag.done[ag.order[i]];
+	for (i = 0; i < ag->b.n && !ret && !ag->signo; i++) {
+		const struct battery_entry *e = &ag->b.e[ag->order[i]];
+		struct audit_done *d = &ag->done[ag->order[i]];
 
-		ag.cur = e;
-		ag.cur_no = i + 1;
+		ag->cur = e;
+		ag->cur_no = i + 1;
 		battery_apply(e);
-		if (audit_check(e, d) && !audit_time(e, d))
-			ret = audit_add(res, e, d);
+		if (audit_check(ag, e, d) && !audit_time(ag, e, d))
+			ret = audit_add(ag, res, e, d);
 		if (!d->ran && !ret)	/* not progress: -q keeps it */
 			pr_err("%s skipped: %s", e->name, d->why);
-		engine_destroy(ag.e);
-		ag.e = NULL;
+		engine_destroy(ag->e);
+		ag->e = NULL;
 		t = audit_now();
 		d->seconds = t - t0;
 		t0 = t;
 	}
-	for (; i < ag.b.n; i++)
-		audit_skip(&ag.done[ag.order[i]], "", "not run: the audit was stopped");
+	for (; i < ag->b.n; i++)
+		audit_skip(&ag->done[ag->order[i]], "", "not run: the audit was stopped");
 	return ret;
 }
 
 /* ---- the metadata ---- */
 
 /* "@key: NAME NAME ..." of the entries @pick says, in this boot's order; none */
-static void audit_names(struct meta *m, const char *key, bool (*pick)(unsigned int i))
+static void audit_names(const struct audit_global *ag, struct meta *m, const char *key,
+			bool (*pick)(const struct audit_global *ag, unsigned int i))
 {
 	char buf[META_VAL] = "";
 	size_t used = 0;
 	unsigned int i;
 
-	for (i = 0; i < ag.b.n && used < sizeof(buf); i++)
-		if (!pick || pick(ag.order[i]))
+	for (i = 0; i < ag->b.n && used < sizeof(buf); i++)
+		if (!pick || pick(ag, ag->order[i]))
 			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s",
-						 used ? " " : "", ag.b.e[ag.order[i]].name);
+						 used ? " " : "", ag->b.e[ag->order[i]].name);
 	meta_set(m, key, "%s", buf[0] ? buf : "none");
 }
 
-static bool audit_is_control(unsigned int i)
+static bool audit_is_control(const struct audit_global *ag, unsigned int i)
 {
-	return ag.b.e[i].control;
+	return ag->b.e[i].control;
 }
 
-static bool audit_is_skipped(unsigned int i)
+static bool audit_is_skipped(const struct audit_global *ag, unsigned int i)
 {
-	return !ag.done[i].ran;
+	return !ag->done[i].ran;
 }
 
 /* audit_seconds, and audit_entry_seconds: NAME=S ... of every entry, in this boot's order */
-static void audit_times(struct meta *m)
+static void audit_times(struct audit_global *ag, struct meta *m)
 {
 	char buf[META_VAL] = "";
 	double total = 0;
 	size_t used = 0;
 	unsigned int i, k;
 
-	for (i = 0; i < ag.b.n; i++) {
-		k = ag.order[i];
-		total += ag.done[k].seconds;
+	for (i = 0; i < ag->b.n; i++) {
+		k = ag->order[i];
+		total += ag->done[k].seconds;
 		if (used < sizeof(buf))
 			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s=%.2f",
-						 used ? " " : "", ag.b.e[k].name, ag.done[k].seconds);
+						 used ? " " : "", ag->b.e[k].name, ag->done[k].seconds);
 	}
 	meta_set(m, "audit_seconds", "%.1f", total);
 	meta_set(m, "audit_entry_seconds", "%s", buf);
 }
 
 /* audit_skip_why and audit_disturbed, cut where the value is full */
-static void audit_lists(struct meta *m)
+static void audit_lists(struct audit_global *ag, struct meta *m)
 {
 	char why[META_VAL] = "", dist[META_VAL] = "";
 	size_t uw = 0, ud = 0;
 	unsigned int i, k;
 
-	for (i = 0; i < ag.b.n; i++) {
-		k = ag.order[i];
-		if (!ag.done[k].ran && uw < sizeof(why))
+	for (i = 0; i < ag->b.n; i++) {
+		k = ag->order[i];
+		if (!ag->done[k].ran && uw < sizeof(why))
 			uw += (size_t)snprintf(why + uw, sizeof(why) - uw, "%s%s: %s",
-					       uw ? "; " : "", ag.b.e[k].name, ag.done[k].why);
-		else if (ag.done[k].ran && ud < sizeof(dist))
+					       uw ? "; " : "", ag->b.e[k].name, ag->done[k].why);
+		else if (ag->done[k].ran && ud < sizeof(dist))
 			ud += (size_t)snprintf(dist + ud, sizeof(dist) - ud, "%s%s=%lu",
-					       ud ? " " : "", ag.b.e[k].name,
-					       (unsigned long)ag.done[k].disturbed);
+					       ud ? " " : "", ag->b.e[k].name,
+					       (unsigned long)ag->done[k].disturbed);
 	}
 	meta_set(m, "audit_skip_why", "%s", why[0] ? why : "none");
 	meta_set(m, "audit_disturbed", "%s", dist[0] ? dist : "none");
@@ -431,68 +443,68 @@ static void audit_lists(struct meta *m)
  * that ran: their variant's words when they share them, else their
  * workload's summary (file-read's entries read each their own file)
  */
-static void audit_variants(struct meta *m)
+static void audit_variants(struct audit_global *ag, struct meta *m)
 {
 	char key[META_KEY];
 	unsigned int i, j;
 
-	for (i = 0; i < ag.b.n; i++) {
-		const struct workload *w = ag.b.e[i].wl;
+	for (i = 0; i < ag->b.n; i++) {
+		const struct workload *w = ag->b.e[i].wl;
 		const char *what = w->variant[0];
 
 		snprintf(key, sizeof(key), "variant_%s", w->label[0]);
-		if (!ag.done[i].ran || meta_get(m, key))
+		if (!ag->done[i].ran || meta_get(m, key))
 			continue;
-		for (j = i + 1; j < ag.b.n; j++)
-			if (ag.done[j].ran && !strcmp(ag.b.e[j].wl->label[0], w->label[0]) &&
-			    (ag.b.e[j].wl != w || ag.b.e[j].nr_save))
+		for (j = i + 1; j < ag->b.n; j++)
+			if (ag->done[j].ran && !strcmp(ag->b.e[j].wl->label[0], w->label[0]) &&
+			    (ag->b.e[j].wl != w || ag->b.e[j].nr_save))
 				what = w->summary;
-		if (ag.b.e[i].nr_save && what != w->summary)
+		if (ag->b.e[i].nr_save && what != w->summary)
 			what = w->summary;
 		meta_set(m, key, "%s", what);
 	}
 }
 
-static void audit_meta(struct meta *m)
+static void audit_meta(struct audit_global *ag, struct meta *m)
 {
-	const char *file = ag.battery ? ag.battery : "";
+	const char *file = ag->battery ? ag->battery : "";
 
 	meta_set(m, "workload", "audit");
-	audit_variants(m);
-	meta_set(m, "samples_per_variant", "%lu", (unsigned long)(ag.samples ?: AUDIT_SAMPLES));
-	meta_set(m, "samples_taken", "%lu", (unsigned long)ag.taken);
-	meta_set(m, "migrations", "%lu", (unsigned long)ag.migrations);
-	meta_set(m, "disturbed", "%lu", (unsigned long)ag.disturbed);
-	meta_set(m, "audit_battery", "%s%s%s", ag.no_builtin ? "" : "builtin",
-		 !ag.no_builtin && *file ? " + " : "", file);
-	meta_set(m, "audit_entries", "%u", ag.b.n);
-	meta_set(m, "audit_boot", "%lu", (unsigned long)ag.boot);
-	meta_set(m, "audit_boot_from", "%s", ag.boot_from);
-	audit_names(m, "audit_order", NULL);
-	audit_names(m, "audit_controls", audit_is_control);
-	audit_names(m, "audit_skipped", audit_is_skipped);
-	audit_lists(m);
-	audit_times(m);
+	audit_variants(ag, m);
+	meta_set(m, "samples_per_variant", "%lu", (unsigned long)(ag->samples ?: AUDIT_SAMPLES));
+	meta_set(m, "samples_taken", "%lu", (unsigned long)ag->taken);
+	meta_set(m, "migrations", "%lu", (unsigned long)ag->migrations);
+	meta_set(m, "disturbed", "%lu", (unsigned long)ag->disturbed);
+	meta_set(m, "audit_battery", "%s%s%s", ag->no_builtin ? "" : "builtin",
+		 !ag->no_builtin && *file ? " + " : "", file);
+	meta_set(m, "audit_entries", "%u", ag->b.n);
+	meta_set(m, "audit_boot", "%lu", (unsigned long)ag->boot);
+	meta_set(m, "audit_boot_from", "%s", ag->boot_from);
+	audit_names(ag, m, "audit_order", NULL);
+	audit_names(ag, m, "audit_controls", audit_is_control);
+	audit_names(ag, m, "audit_skipped", audit_is_skipped);
+	audit_lists(ag, m);
+	audit_times(ag, m);
 	meta_set(m, "runs", "1");
-	meta_set(m, "partial", "%s", ag.partial || ag.signo ? "yes" : "no");
-	testbed_meta(&ag.tb, m, NULL);
+	meta_set(m, "partial", "%s", ag->partial || ag->signo ? "yes" : "no");
+	testbed_meta(&ag->tb, m, NULL);
 	bench_meta_origin(m);
 }
 
 /* ---- bench audit ---- */
 
 /* as bench run: lock memory where that cannot backfire (builtin-run.c's reasons) */
-static void audit_mlock(void)
+static void audit_mlock(struct audit_global *ag)
 {
 	struct rlimit rl;
 
 	if (geteuid() && !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
-		snprintf(ag.mlock, sizeof(ag.mlock), "no (RLIMIT_MEMLOCK %lu KiB)",
+		snprintf(ag->mlock, sizeof(ag->mlock), "no (RLIMIT_MEMLOCK %lu KiB)",
 			 (unsigned long)(rl.rlim_cur >> 10));
 	else if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT))
-		snprintf(ag.mlock, sizeof(ag.mlock), "no (%s)", strerror(errno));
+		snprintf(ag->mlock, sizeof(ag->mlock), "no (%s)", strerror(errno));
 	else
-		snprintf(ag.mlock, sizeof(ag.mlock), "yes");
+		snprintf(ag->mlock, sizeof(ag->mlock), "yes");
 }
 
 /*
@@ -501,13 +513,13 @@ static void audit_mlock(void)
  * qemu TCG the serial hand-off between two vCPUs made a boot's battery
  * 2.6 times as long (docs/measurements.md, "The audit's time per boot").
  */
-static const char *audit_cpus(char *buf, size_t len)
+static const char *audit_cpus(struct audit_global *ag, char *buf, size_t len)
 {
 	cpu_set_t set;
 	int cpu;
 
-	if (ag.cpus || sched_getaffinity(0, sizeof(set), &set))
-		return ag.cpus;
+	if (ag->cpus || sched_getaffinity(0, sizeof(set), &set))
+		return ag->cpus;
 	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &set); cpu++)
 		;
 	if (cpu == CPU_SETSIZE)
@@ -517,11 +529,11 @@ static const char *audit_cpus(char *buf, size_t len)
 }
 
 /* the CPUs and the clock, as bench run sets them up; 0 or an exit code */
-static int audit_setup(void)
+static int audit_setup(struct audit_global *ag)
 {
 	char why[512], one[16];
-	const char *cpus = audit_cpus(one, sizeof(one));
-	int bad = -1, ret = topo_init(&ag.topo, cpus, 0, &bad);
+	const char *cpus = audit_cpus(ag, one, sizeof(one));
+	int bad = -1, ret = topo_init(&ag->topo, cpus, 0, &bad);
 	const char *opt;
 
 	if (ret) {
@@ -531,33 +543,33 @@ static int audit_setup(void)
 		bench_err("--%s: %s", opt, why);
 		return EXIT_USAGE;
 	}
-	tsc_init(&ag.tsc);
-	if (!ag.tsc.usable)
+	tsc_init(&ag->tsc);
+	if (!ag->tsc.usable)
 		pr_err("warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns",
-		       ag.tsc.why);
-	audit_mlock();
+		       ag->tsc.why);
+	audit_mlock(ag);
 	return 0;
 }
 
 /* measure, then write and print the set; an exit code */
-static int audit_run(void)
+static int audit_run(struct audit_global *ag)
 {
 	struct results *res = results_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
 	int ret;
 
 	if (!res)
 		return bench_refused("%s", strerror(ENOMEM));
-	ret = audit_setup();
-	if (!ret && audit_measure(res))
+	ret = audit_setup(ag);
+	if (!ret && audit_measure(ag, res))
 		ret = bench_refused("%s", strerror(ENOMEM));
-	if (!ret && !ag.meta_done)
+	if (!ret && !ag->meta_done)
 		ret = bench_refused("no entry of the battery could run here (each one's reason is above)");
 	if (!ret) {
-		audit_meta(&res->meta);
-		ret = bench_report(&ag.out, ag.output, (unsigned int)ag.format, &ag.also, res);
+		audit_meta(ag, &res->meta);
+		ret = bench_report(&ag->out, ag->output, (unsigned int)ag->format, &ag->also, res);
 	}
-	if (!ret && ag.signo)
-		ret = 128 + ag.signo;
+	if (!ret && ag->signo)
+		ret = 128 + ag->signo;
 	results_free(res);
 	return ret;
 }
@@ -566,30 +578,31 @@ int cmd_audit(int argc, char **argv)
 {
 	const struct opt *tab[] = { audit_opts, NULL };
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+	struct audit_global *ag = &audit_global;
 	sigset_t all;
 	int ret;
 
 	/* as bench run: every signal blocked, so only bench_wait() takes them */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	memset(&ag, 0, sizeof(ag));
-	ag.format = FORMAT_TABLE;
-	ag.also = (struct outset)OUTSET_INIT(formats);
-	bench_cmdline(ag.cmdline, sizeof(ag.cmdline), argc, argv);
+	memset(ag, 0, sizeof(*ag));
+	ag->format = FORMAT_TABLE;
+	ag->also = (struct outset)OUTSET_INIT(formats);
+	bench_cmdline(ag->cmdline, sizeof(ag->cmdline), argc, argv);
 	ret = bench_options(&p, audit_head, audit_tail, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	ret = audit_battery() ?: audit_boot();
+	ret = audit_battery(ag) ?: audit_boot(ag);
 	if (!ret)
-		battery_order(ag.b.n, (unsigned int)ag.boot, ag.order);
-	if (!ret && ag.dry_run)
-		ret = audit_dry_run();
+		battery_order(ag->b.n, (unsigned int)ag->boot, ag->order);
+	if (!ret && ag->dry_run)
+		ret = audit_dry_run(ag);
 	else if (!ret)
-		ret = bench_open_outputs(NULL, 0, &ag.out, ag.output, &ag.also) ?:
-		      bench_testbed(&ag.tb) ?: audit_run();
-	outfile_abort(&ag.out);
-	outset_abort(&ag.also);
-	topo_fini(&ag.topo);
-	battery_free(&ag.b);
+		ret = bench_open_outputs(NULL, 0, &ag->out, ag->output, &ag->also) ?:
+		      bench_testbed(&ag->tb) ?: audit_run(ag);
+	outfile_abort(&ag->out);
+	outset_abort(&ag->also);
+	topo_fini(&ag->topo);
+	battery_free(&ag->b);
 	return ret;
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-run.c - bench run: set up the topology, the clock and the
- * per-CPU allocator, start the pinned workers, wait for them (or for
- * SIGINT/SIGTERM), report; with --runs R, each run in a child process
- * (lib/kernel/runs.h).
+ * per-CPU allocator (builtin-run-setup.c), start the pinned workers, wait
+ * for them (or for SIGINT/SIGTERM), report; with --runs R, each run in a
+ * child process (lib/kernel/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,90 +35,43 @@
 #include "lib/measure/topo.h"
 #include "lib/measure/tsc.h"
 #include "workloads/registry.h"
+#include "builtin-run.h"
 
 /* ---- bench run ---- */
-
-enum run_mode {
-	RUN_SERIAL,			/* one sample at a time machine-wide */
-	RUN_PARALLEL,			/* every worker at once */
-};
-
-enum run_unit {
-	RUN_NS,				/* nanoseconds */
-	RUN_CYCLES,			/* TSC cycles */
-};
-
-/* --reference: when to time the reference loop (lib/measure/ref.h) */
-enum run_ref {
-	RUN_REF_AUTO,			/* with --cache cold only */
-	RUN_REF_ON,			/* always */
-	RUN_REF_OFF,			/* never */
-};
 
 static const char *const run_modes[] = { "serial", "parallel", NULL };
 static const char *const run_refs[] = { "auto", "on", "off", NULL };
 static const char *const run_units[] = { "ns", "cycles", NULL };
 
-/* One global, oslat style: configuration, then run state. */
-static struct global {
-	/* configuration: defaults in run_defaults(), then run_opts[] */
-	const struct workload *wl;	/* -w */
-	uint64_t samples;		/* -n, per variant, all workers */
-	uint64_t runs;			/* --runs, one fresh process each */
-	const char *cpus;		/* --cpus, NULL = every allowed CPU */
-	uint64_t possible;		/* --possible-cpus, 0 = the real count */
-	uint64_t pcpu_unit;		/* --pcpu-unit, bytes */
-	bool hugepages;			/* --hugepages */
-	enum pcpu_layout pcpu_layout;	/* --pcpu-layout */
-	enum tsc_stamps stamps;		/* --stamps */
-	bool drop_disturbed;		/* --drop-disturbed */
-	enum run_ref reference;		/* --reference */
-	enum wl_cache cache;		/* --cache */
-	enum run_mode mode;		/* --mode */
-	enum run_unit unit;		/* --unit */
-	uint64_t frac_bits;		/* --frac-bits */
-	int format;			/* --format, an index of formats[] */
-	const char *output;		/* -o, CSV path */
-	struct outset also;		/* --also FMT[:VARIANT]=FILE */
-	enum tsc_fence fence;		/* --end-fence */
-	bool subtract;			/* --subtract-overhead */
-	bool quiet;			/* -q: no progress */
-	char cmdline[1024];		/* for the metadata */
+/*
+ * The one state, whose address cmd_run() passes down (perf's struct
+ * record); run_opts[] names it, a table's values being addresses.
+ */
+static struct global global;
 
-	/* run state */
-	struct testbed tb;		/* the host, read before the first run */
-	struct topo topo;		/* CPUs and nodes */
-	struct tsc_info tsc;		/* clock */
-	struct pcpu *pcpu;		/* emulated per-CPU allocator */
-	struct engine *e;		/* workers */
-	struct outfile out;		/* -o, open from the start */
-	char mlock[96];			/* what mlockall() said */
-	char pcpu_nodes[160];		/* what move_pages() said */
-	int signo;			/* SIGINT/SIGTERM that stopped us, or 0 */
-	unsigned int run_idx;		/* --runs: this child's run, 1..R; 0 parent */
-	FILE *run_out;			/* --runs: the child's CSV goes here */
-} g;
-
-static void run_defaults(void)
+static void run_defaults(struct global *g)
 {
-	g.wl = &wl_irqdesc_alloc;
-	g.samples = 8192;		/* as in the patch's table */
-	g.runs = 1;
-	g.pcpu_unit = 256u << 10;	/* u262144 of NR_CPUS=8192 distro kernels */
-	g.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
-	g.cache = WL_CACHE_KERNEL;
-	g.format = FORMAT_TABLE;
-	g.also = (struct outset)OUTSET_INIT_PICK(formats);
-	g.fence = TSC_FENCE_SFENCE;	/* why: docs/design.md, "Timing" */
+	g->wl = &wl_irqdesc_alloc;
+	g->samples = 8192;		/* as in the patch's table */
+	g->runs = 1;
+	g->pcpu_unit = 256u << 10;	/* u262144 of NR_CPUS=8192 distro kernels */
+	g->frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	g->cache = WL_CACHE_KERNEL;
+	g->format = FORMAT_TABLE;
+	g->also = (struct outset)OUTSET_INIT_PICK(formats);
+	g->fence = TSC_FENCE_SFENCE;	/* why: docs/design.md, "Timing" */
 }
 
+/* -w NAME: into o->value, the state's wl */
 static int run_workload(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	g.wl = workload_find(arg);
-	if (!g.wl)
+	const struct workload **wl = o->value;
+
+	*wl = workload_find(arg);
+	if (!*wl)
 		snprintf(why, len, "--%s: '%s' is not a workload (see 'bench list')",
 			 o->long_name, arg);
-	return g.wl ? 0 : -EINVAL;
+	return *wl ? 0 : -EINVAL;
 }
 
 /* SIZE with an optional K, M or G (powers of 1024), a power of two */
@@ -158,77 +109,77 @@ static const char run_tail[] =
 
 static const struct opt run_opts[] = {
 	OPT_GROUP("What to time:"),
-	OPT_CALL('w', "workload", &g.wl, run_workload, "NAME",
+	OPT_CALL('w', "workload", &global.wl, run_workload, "NAME",
 		 "what to time (default irqdesc-alloc; see bench list)"),
-	OPT_U64('n', "samples", &g.samples, 1, UINT64_C(1) << 32, "N",
+	OPT_U64('n', "samples", &global.samples, 1, UINT64_C(1) << 32, "N",
 		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
-	OPT_U64('R', "runs", &g.runs, 1, RESULTS_MAX_RUNS, "R",
+	OPT_U64('R', "runs", &global.runs, 1, RESULTS_MAX_RUNS, "R",
 		"R independent runs, each in a fresh process (fresh\n"
 		"per-CPU area, descriptors, workers), 1..1000\n"
 		"(default 1); the CSV keeps each run and the merge;\n"
 		"bench compare needs 5 or more runs a side"),
 	OPT_GROUP("CPUs and per-CPU memory:"),
-	OPT_STRING('c', "cpus", &g.cpus, "LIST",
+	OPT_STRING('c', "cpus", &global.cpus, "LIST",
 		   "worker CPUs, numactl syntax (default: every\n"
 		   "allowed CPU)"),
-	OPT_U64('p', "possible-cpus", &g.possible, 1, TOPO_MAX_CPUS, "N",
+	OPT_U64('p', "possible-cpus", &global.possible, 1, TOPO_MAX_CPUS, "N",
 		"emulate N possible CPUs, 1..8192 (default: the\n"
 		"real count); refused by the workloads that time\n"
 		"the running kernel (docs/workloads.md)"),
-	OPT_ENUM(0, "pcpu-layout", &g.pcpu_layout, pcpu_layout_names, "L",
+	OPT_ENUM(0, "pcpu-layout", &global.pcpu_layout, pcpu_layout_names, "L",
 		 "embedded (default): node groups, each one contiguous\n"
 		 "region on 2 MiB pages where granted, as the kernel's\n"
 		 "first chunk; vmalloc: 4 KiB pages, as later chunks"),
-	OPT_CALL(0, "pcpu-unit", &g.pcpu_unit, run_size, "SIZE",
+	OPT_CALL(0, "pcpu-unit", &global.pcpu_unit, run_size, "SIZE",
 		 "bytes between per-CPU units, a power of two >= 4K\n"
 		 "(K/M/G suffixes; default 256K)"),
-	OPT_FLAG(0, "hugepages", &g.hugepages,
+	OPT_FLAG(0, "hugepages", &global.hugepages,
 		 "vmalloc layout: back the units with transparent huge\n"
 		 "pages (2 MiB per unit: 8192 CPUs need 16 GiB)"),
 	OPT_GROUP("Cache state and schedule:"),
-	OPT_ENUM('C', "cache", &g.cache, report_caches, "MODE",
+	OPT_ENUM('C', "cache", &global.cache, report_caches, "MODE",
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
 		 "flushed first; remote: each worker dirties its own\n"
 		 "CPU's counter first (kernel only for the workloads\n"
 		 "that time the running kernel)"),
-	OPT_ENUM('m', "mode", &g.mode, run_modes, "MODE",
+	OPT_ENUM('m', "mode", &global.mode, run_modes, "MODE",
 		 "serial (default): one sample at a time machine-wide\n"
 		 "parallel: every worker at once (not with --cache\n"
 		 "remote)"),
 	OPT_GROUP("Timing:"),
-	OPT_ENUM('u', "unit", &g.unit, run_units, "UNIT", "ns (default) or cycles"),
-	OPT_U64('b', "frac-bits", &g.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+	OPT_ENUM('u', "unit", &global.unit, run_units, "UNIT", "ns (default) or cycles"),
+	OPT_U64('b', "frac-bits", &global.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM(0, "end-fence", &g.fence, tsc_fence_names, "F",
+	OPT_ENUM(0, "end-fence", &global.fence, tsc_fence_names, "F",
 		 "sfence (default), mfence or none before the end stamp"),
-	OPT_FLAG(0, "subtract-overhead", &g.subtract,
+	OPT_FLAG(0, "subtract-overhead", &global.subtract,
 		 "subtract each CPU's median empty-region cost"),
-	OPT_ENUM(0, "stamps", &g.stamps, tsc_stamps_names, "S",
+	OPT_ENUM(0, "stamps", &global.stamps, tsc_stamps_names, "S",
 		 "fenced (default): mfence;lfence;rdtsc .. rdtscp\n"
 		 "kstats: a bare rdtsc at both ends, as kstats stamps"),
-	OPT_FLAG(0, "drop-disturbed", &g.drop_disturbed,
+	OPT_FLAG(0, "drop-disturbed", &global.drop_disturbed,
 		 "leave interrupted or preempted samples out of the\n"
 		 "histograms (their count is recorded either way)"),
-	OPT_ENUM(0, "reference", &g.reference, run_refs, "WHEN",
+	OPT_ENUM(0, "reference", &global.reference, run_refs, "WHEN",
 		 "time a reference loop (512 cold stores) before each\n"
 		 "old/new pair, written as variant 'reference', by\n"
 		 "which bench compare takes the machine's drift out:\n"
 		 "auto (default) with --cache cold only, on, off"),
 	OPT_GROUP("Output:"),
-	OPT_FORMAT('f', "format", &g.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &g.output, "FILE",
+	OPT_FORMAT('f', "format", &global.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &global.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE: a\n"
 		   "regular file is replaced whole (a symlink's target,\n"
 		   "mode kept), a FIFO or device written in place;\n"
 		   "- is stdout, and then the report goes to stderr"),
-	OPT_ALSO_PICK(&g.also),
+	OPT_ALSO_PICK(&global.also),
 	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata (a commit,\n"
 		 "branch, build id; KEY of a-z, 0-9, _); repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
 		 KCIDB_ORIGIN_HELP ", kept in the file"),
-	OPT_FLAG('q', "quiet", &g.quiet, "no progress on stderr"),
+	OPT_FLAG('q', "quiet", &global.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -239,57 +190,57 @@ static const struct opt run_opts[] = {
  * dirty: -p and --cache cold/remote would label the figures with a
  * state they were not taken in. Returns true after saying why.
  */
-static bool run_refuse_emulation(char *why, size_t len)
+static bool run_refuse_emulation(struct global *g, char *why, size_t len)
 {
-	if (g.possible) {
+	if (g->possible) {
 		snprintf(why, len, "--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
-			 g.wl->name);
+			 g->wl->name);
 		return true;
 	}
-	if (g.cache != WL_CACHE_KERNEL) {
+	if (g->cache != WL_CACHE_KERNEL) {
 		snprintf(why, len, "--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
-			 report_caches[g.cache], g.wl->name);
+			 report_caches[g->cache], g->wl->name);
 		return true;
 	}
 	return false;
 }
 
 /* the options together, after @p parsed @n tables @tab: 0, or -EINVAL with @why */
-static int run_check_given(const struct opt_parser *p, const struct opt *const *tab,
-			   unsigned int n, char *why, size_t len)
+static int run_check_given(struct global *g, const struct opt_parser *p,
+			   const struct opt *const *tab, unsigned int n, char *why, size_t len)
 {
 	char who[256];
 	unsigned int t, k;
 
 	for (t = 1; t < n; t++) {
-		if (p->given[t] && !workload_takes(g.wl, tab[t])) {
+		if (p->given[t] && !workload_takes(g->wl, tab[t])) {
 			k = workload_takers(tab[t], who, sizeof(who));
 			snprintf(why, len, "--%s: only -w %s %s it, not %s", p->given[t]->long_name,
-				 who, k > 1 ? "take" : "takes", g.wl->name);
+				 who, k > 1 ? "take" : "takes", g->wl->name);
 			return -EINVAL;
 		}
 	}
-	if (g.cache == WL_CACHE_REMOTE && g.wl->no_remote) {
+	if (g->cache == WL_CACHE_REMOTE && g->wl->no_remote) {
 		snprintf(why, len, "--cache remote: %s's interrupt threads already leave the counters dirty in other CPUs' caches; use kernel or cold",
-			 g.wl->name);
+			 g->wl->name);
 		return -EINVAL;
 	}
-	if (g.cache == WL_CACHE_REMOTE && g.mode == RUN_PARALLEL) {
+	if (g->cache == WL_CACHE_REMOTE && g->mode == RUN_PARALLEL) {
 		snprintf(why, len, "--cache remote needs --mode serial: the other workers dirty the lines between samples");
 		return -EINVAL;
 	}
-	return g.wl->real_kernel && run_refuse_emulation(why, len) ? -EINVAL : 0;
+	return g->wl->real_kernel && run_refuse_emulation(g, why, len) ? -EINVAL : 0;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
-static int run_parse(int argc, char **argv)
+static int run_parse(struct global *g, int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
 	int ret = bench_options(&p, run_head, run_tail, argc, argv);
 
-	if (ret || !run_check_given(&p, tab, n, p.why, sizeof(p.why)))
+	if (ret || !run_check_given(g, &p, tab, n, p.why, sizeof(p.why)))
 		return ret;
 	bench_err("%s", p.why);
 	return -1;
@@ -300,113 +251,11 @@ int cmd_run_check(int argc, char **argv, char *why, size_t len)
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
+	struct global *g = &global;
 
-	run_defaults();
-	return bench_check_parse(&p, argc, argv, why, len) ?: run_check_given(&p, tab, n, why, len);
-}
-
-/* ---- bench run: setting up ---- */
-
-static int run_topo(void)
-{
-	const char *opt;
-	char why[512];
-	int bad = -1, ret;
-
-	ret = topo_init(&g.topo, g.cpus, (unsigned int)g.possible, &bad);
-	if (!ret)
-		return 0;
-	opt = topo_why(ret, g.cpus, (unsigned int)g.possible, bad, why, sizeof(why));
-	if (!opt)
-		return bench_refused("%s", why);
-	bench_err("--%s: %s", opt, why);
-	return EXIT_USAGE;
-}
-
-/*
- * Lock memory where that cannot backfire: with a finite RLIMIT_MEMLOCK
- * and no CAP_IPC_LOCK, MCL_FUTURE would make later mappings (thread
- * stacks) fail, so we only say what we lack. MCL_ONFAULT locks pages as
- * they are touched and never faults in the lazy per-CPU reservation.
- */
-static void run_mlock(void)
-{
-	struct rlimit rl;
-
-	if (geteuid() && !getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY) {
-		snprintf(g.mlock, sizeof(g.mlock), "no (RLIMIT_MEMLOCK %lu KiB; root or ulimit -l unlimited)",
-			 (unsigned long)(rl.rlim_cur >> 10));
-		return;
-	}
-	if (mlockall(MCL_CURRENT | MCL_FUTURE | MCL_ONFAULT))
-		snprintf(g.mlock, sizeof(g.mlock), "no (%s)", strerror(errno));
-	else
-		snprintf(g.mlock, sizeof(g.mlock), "yes");
-}
-
-static int run_setup(void)
-{
-	char why[256];
-	int ret = run_topo();
-
-	if (ret)
-		return ret;
-	ret = g.wl->check ? g.wl->check(g.topo.nr_possible, why, sizeof(why)) : 0;
-	if (ret == -EINVAL) {
-		bench_err("%s", why);
-		return EXIT_USAGE;
-	}
-	if (ret)	/* the environment refused: why says what to do */
-		return bench_refused("%s", why);
-	tsc_init(&g.tsc);
-	if (!g.tsc.usable && g.run_idx <= 1)
-		pr_err("warning: %s; timing with clock_gettime(CLOCK_MONOTONIC_RAW) in ns",
-		       g.tsc.why);
-	/*
-	 * The running kernel's own per-CPU memory is what a real_kernel
-	 * workload pays for: no emulated area, which would only make this
-	 * process larger with more possible CPUs (and fork copy it).
-	 */
-	if (g.wl->real_kernel)
-		goto out_mlock;
-	if (g.pcpu_layout == PCPU_VMALLOC)
-		g.pcpu = pcpu_create(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
-				     g.topo.numa, g.hugepages);
-	else	/* KSB_PCPU_NO_THP=1: a system that refuses THP, for tests */
-		g.pcpu = pcpu_create_embedded(g.topo.nr_possible, g.pcpu_unit, g.topo.node,
-					      g.topo.numa, getenv("KSB_PCPU_NO_THP") != NULL);
-	if (!g.pcpu)
-		return bench_refused("reserving %u per-CPU units of %lu bytes (%lu MiB of address space; ulimit -v?): %s",
-				     g.topo.nr_possible, (unsigned long)g.pcpu_unit,
-				     (unsigned long)(g.topo.nr_possible * g.pcpu_unit >> 20),
-				     strerror(errno));
-out_mlock:
-	run_mlock();
-	return 0;
-}
-
-static void run_check_nodes(void)
-{
-	void *p;
-	int bad = -1, got = -1, n;
-
-	if (!g.pcpu) {
-		snprintf(g.pcpu_nodes, sizeof(g.pcpu_nodes),
-			 "none: %s times the running kernel's own per-CPU memory", g.wl->name);
-		return;
-	}
-	p = pcpu_alloc(g.pcpu, 4, 4);
-	n = p ? pcpu_check_nodes(g.pcpu, p, g.topo.node, &bad, &got) : -ENOMEM;
-	if (n == 0)
-		snprintf(g.pcpu_nodes, sizeof(g.pcpu_nodes),
-			 "ok: all %u units on their CPU's node (move_pages)", g.topo.nr_possible);
-	else if (n > 0)
-		snprintf(g.pcpu_nodes, sizeof(g.pcpu_nodes),
-			 "MISMATCH: %d of %u units elsewhere, first CPU %d on node %d, expected %d",
-			 n, g.topo.nr_possible, bad, got, g.topo.node[bad]);
-	else
-		snprintf(g.pcpu_nodes, sizeof(g.pcpu_nodes), "unchecked (%s)", strerror(-n));
-	pcpu_free(g.pcpu, p, 4);
+	run_defaults(g);
+	return bench_check_parse(&p, argc, argv, why, len) ?:
+	       run_check_given(g, &p, tab, n, why, len);
 }
 
 /* ---- bench run: measuring ---- */
@@ -414,25 +263,27 @@ static void run_check_nodes(void)
 /* bench_wait() on the engine: done when every worker is */
 static int run_poll(void *priv)
 {
-	return !engine_running(priv);
+	return !engine_running(((struct global *)priv)->e);
 }
 
 static void run_stop(void *priv, int sig)
 {
 	(void)sig;
-	engine_stop(priv);
+	engine_stop(((struct global *)priv)->e);
 }
 
 static void run_leave(void *priv)
 {
-	(void)priv;
-	outfile_abort(&g.out);
-	outset_abort(&g.also);
+	struct global *g = priv;
+
+	outfile_abort(&g->out);
+	outset_abort(&g->also);
 }
 
 static void run_progress(void *priv)
 {
-	uint64_t done = engine_progress(priv), total = wl_nr_variants(g.wl) * g.samples;
+	struct global *g = priv;
+	uint64_t done = engine_progress(g->e), total = wl_nr_variants(g->wl) * g->samples;
 
 	fprintf(stderr, "%s: %lu/%lu samples (%lu%%)", bench_prog, (unsigned long)done,
 		(unsigned long)total, (unsigned long)(done * 100 / total));
@@ -443,12 +294,12 @@ static void run_progress(void *priv)
  * first one stops them at the next sample boundary, a second one leaves
  * at once.
  */
-static void run_wait(void)
+static void run_wait(struct global *g)
 {
 	const struct bench_wait w = {
 		.poll = run_poll, .stop = run_stop, .leave = run_leave,
-		.progress = run_progress, .priv = g.e, .tick_ms = 200,
-		.quiet = g.quiet, .signo = &g.signo,
+		.progress = run_progress, .priv = g, .tick_ms = 200,
+		.quiet = g->quiet, .signo = &g->signo,
 	};
 
 	bench_wait(&w);
@@ -460,45 +311,45 @@ static void run_wait(void)
  * so; elsewhere it evicts lines the workload keeps warm (the figures:
  * docs/design.md, "The gate's reference loop").
  */
-static bool run_reference(void)
+static bool run_reference(struct global *g)
 {
-	return g.reference == RUN_REF_ON ||
-	       (g.reference == RUN_REF_AUTO && g.cache == WL_CACHE_COLD);
+	return g->reference == RUN_REF_ON ||
+	       (g->reference == RUN_REF_AUTO && g->cache == WL_CACHE_COLD);
 }
 
-static int run_measure(void)
+static int run_measure(struct global *g)
 {
 	struct engine_cfg cfg = {
-		.wl = g.wl,
-		.topo = &g.topo,
-		.pcpu = g.pcpu,
-		.tsc = &g.tsc,
-		.samples = g.samples,
-		.frac_bits = (unsigned int)g.frac_bits,
-		.cycles = g.unit == RUN_CYCLES && g.tsc.usable,
-		.parallel = g.mode == RUN_PARALLEL,
-		.subtract_overhead = g.subtract,
-		.cache = g.cache,
-		.fence = g.fence,
-		.stamps = g.stamps,
-		.drop_disturbed = g.drop_disturbed,
-		.reference = run_reference(),
+		.wl = g->wl,
+		.topo = &g->topo,
+		.pcpu = g->pcpu,
+		.tsc = &g->tsc,
+		.samples = g->samples,
+		.frac_bits = (unsigned int)g->frac_bits,
+		.cycles = g->unit == RUN_CYCLES && g->tsc.usable,
+		.parallel = g->mode == RUN_PARALLEL,
+		.subtract_overhead = g->subtract,
+		.cache = g->cache,
+		.fence = g->fence,
+		.stamps = g->stamps,
+		.drop_disturbed = g->drop_disturbed,
+		.reference = run_reference(g),
 	};
 	int ret;
 
-	g.e = engine_create(&cfg);
-	if (!g.e)
+	g->e = engine_create(&cfg);
+	if (!g->e)
 		return bench_refused("%s", strerror(errno));
-	ret = engine_start(g.e);
+	ret = engine_start(g->e);
 	if (ret)
-		return bench_refused("starting %u worker threads: %s", engine_nr_workers(g.e),
+		return bench_refused("starting %u worker threads: %s", engine_nr_workers(g->e),
 				     strerror(-ret));
-	run_wait();
-	ret = engine_join(g.e);
+	run_wait(g);
+	ret = engine_join(g->e);
 	if (ret) {
 		char why[256];
 
-		return bench_refused("%s", engine_why(g.e, ret, why, sizeof(why)));
+		return bench_refused("%s", engine_why(g->e, ret, why, sizeof(why)));
 	}
 	return 0;
 }
@@ -506,55 +357,55 @@ static int run_measure(void)
 /* ---- bench run: reporting ---- */
 
 /* the testbed, the workload's options, who wrote it (lib/report/testbed.h) */
-static void run_meta_testbed(struct meta *m)
+static void run_meta_testbed(struct global *g, struct meta *m)
 {
 	char opts[512];
 
-	opt_values(g.wl->options, opts, sizeof(opts));
+	opt_values(g->wl->options, opts, sizeof(opts));
 	meta_set(m, "workload_options", "%s", opts);
-	testbed_meta(&g.tb, m, NULL);
+	testbed_meta(&g->tb, m, NULL);
 	bench_meta_origin(m);
 }
 
-static int run_report(void)
+static int run_report(struct global *g)
 {
 	static struct wl_stat stats[REPORT_MAX_STATS];
 	struct report_run r = {
-		.e = g.e,
-		.unit = g.unit == RUN_CYCLES && g.tsc.usable ? "cycles" : "ns",
-		.partial = engine_partial(g.e),
+		.e = g->e,
+		.unit = g->unit == RUN_CYCLES && g->tsc.usable ? "cycles" : "ns",
+		.partial = engine_partial(g->e),
 		.stats = stats,
 	};
-	struct results *res = results_create((unsigned int)g.frac_bits);
+	struct results *res = results_create((unsigned int)g->frac_bits);
 	struct kstats_hist *ref = NULL;
 	unsigned int v;
 	int ret = EXIT_ENV, wl_err = 0;
 
 	for (v = 0; res && v < WL_NR_VARIANTS; v++) {
-		r.merged[v] = kstats_hist_create((unsigned int)g.frac_bits);
-		if (!r.merged[v] || engine_merge(g.e, v, r.merged[v]))
+		r.merged[v] = kstats_hist_create((unsigned int)g->frac_bits);
+		if (!r.merged[v] || engine_merge(g->e, v, r.merged[v]))
 			goto out_nomem;
 	}
-	if (res && engine_reference(g.e)) {
-		r.ref = ref = kstats_hist_create((unsigned int)g.frac_bits);
-		if (!ref || engine_merge(g.e, ENGINE_REFERENCE, ref))
+	if (res && engine_reference(g->e)) {
+		r.ref = ref = kstats_hist_create((unsigned int)g->frac_bits);
+		if (!ref || engine_merge(g->e, ENGINE_REFERENCE, ref))
 			goto out_nomem;
 	}
-	run_check_nodes();
-	if (g.wl->stats)
-		r.nr_stats = g.wl->stats(stats, REPORT_MAX_STATS, &wl_err);
+	run_check_nodes(g);
+	if (g->wl->stats)
+		r.nr_stats = g->wl->stats(stats, REPORT_MAX_STATS, &wl_err);
 	if (!res || report_results(res, &r))
 		goto out_nomem;
-	report_meta(&res->meta, &r, g.cmdline, g.mlock, g.pcpu_nodes,
-		    (unsigned long)g.pcpu_unit, g.hugepages);
-	run_meta_testbed(&res->meta);
-	if (g.run_out)	/* a --runs child: its CSV to the parent, nothing printed */
-		ret = csv_write(g.run_out, res) || fflush(g.run_out) ? EXIT_ENV : EXIT_DONE;
+	report_meta(&res->meta, &r, g->cmdline, g->mlock, g->pcpu_nodes,
+		    (unsigned long)g->pcpu_unit, g->hugepages);
+	run_meta_testbed(g, &res->meta);
+	if (g->run_out)	/* a --runs child: its CSV to the parent, nothing printed */
+		ret = csv_write(g->run_out, res) || fflush(g->run_out) ? EXIT_ENV : EXIT_DONE;
 	else
-		ret = bench_report(&g.out, g.output, (unsigned int)g.format, &g.also, res);
+		ret = bench_report(&g->out, g->output, (unsigned int)g->format, &g->also, res);
 	if (!ret && wl_err)
-		ret = bench_refused("%s failed its own check (see its metadata, e.g. counters_reconciled)",
-				    g.wl->name);
+		ret = bench_refused("%s failed its own check (see its metadata, e.g-> counters_reconciled)",
+				    g->wl->name);
 	goto out_free;
 out_nomem:
 	pr_err("%s", strerror(ENOMEM));
@@ -567,16 +418,16 @@ out_free:
 }
 
 /* one run in this process: set up, measure, report */
-static int run_once(void)
+static int run_once(struct global *g)
 {
-	int ret = run_setup();
+	int ret = run_setup(g);
 
 	if (!ret)
-		ret = run_measure();
-	if (!ret && g.e)
-		ret = run_report();
-	if (!ret && g.signo)
-		ret = 128 + g.signo;
+		ret = run_measure(g);
+	if (!ret && g->e)
+		ret = run_report(g);
+	if (!ret && g->signo)
+		ret = 128 + g->signo;
 	return ret;
 }
 
@@ -585,59 +436,64 @@ static int run_once(void)
 /* in the child: run @run, its CSV to @out, nothing printed */
 static int runs_child(void *priv, unsigned int run, FILE *out)
 {
-	(void)priv;
-	memset(&g.out, 0, sizeof(g.out));	/* the parent's -o and --also, not ours */
-	g.output = NULL;
-	g.also.n = 0;
-	g.run_idx = run;
-	g.run_out = out;
-	g.quiet = true;
-	return run_once();
+	struct global *g = priv;
+
+	memset(&g->out, 0, sizeof(g->out));	/* the parent's -o and --also, not ours */
+	g->output = NULL;
+	g->also.n = 0;
+	g->run_idx = run;
+	g->run_out = out;
+	g->quiet = true;
+	return run_once(g);
 }
 
 /* bench_wait() on one run's child */
 static int runs_poll_child(void *priv)
 {
-	return runs_poll(priv);
+	return runs_poll(((struct global *)priv)->child);
 }
 
 static void runs_stop(void *priv, int sig)
 {
-	runs_signal(priv, sig);
+	runs_signal(((struct global *)priv)->child, sig);
 }
 
 static void runs_leave(void *priv)
 {
-	runs_signal(priv, SIGKILL);
-	outfile_abort(&g.out);
-	outset_abort(&g.also);
+	struct global *g = priv;
+
+	runs_signal(g->child, SIGKILL);
+	outfile_abort(&g->out);
+	outset_abort(&g->also);
 }
 
 static void runs_progress(void *priv)
 {
-	fprintf(stderr, "%s: run %u/%lu", bench_prog, ((struct runs_child *)priv)->run,
-		(unsigned long)g.runs);
+	struct global *g = priv;
+
+	fprintf(stderr, "%s: run %u/%lu", bench_prog, g->child->run, (unsigned long)g->runs);
 }
 
 /* the first SIGINT/SIGTERM is passed on to the child, a second one leaves at once */
 static int runs_wait(void *priv, struct runs_child *c)
 {
+	struct global *g = priv;
 	const struct bench_wait w = {
 		.poll = runs_poll_child, .stop = runs_stop, .leave = runs_leave,
-		.progress = runs_progress, .priv = c, .tick_ms = 200, .wake = SIGCHLD,
-		.quiet = g.quiet, .signo = &g.signo,
+		.progress = runs_progress, .priv = g, .tick_ms = 200, .wake = SIGCHLD,
+		.quiet = g->quiet, .signo = &g->signo,
 	};
 
-	(void)priv;
+	g->child = c;
 	return bench_wait(&w);
 }
 
 /* bench run --runs R: measure in children, then write and print the set */
-static int runs_main(void)
+static int runs_main(struct global *g)
 {
-	struct runs rs = { .asked = (unsigned int)g.runs };
+	struct runs rs = { .asked = (unsigned int)g->runs };
 	const struct runs_ops ops = {
-		.child = runs_child, .wait = runs_wait, .signo = &g.signo,
+		.child = runs_child, .wait = runs_wait, .priv = g, .signo = &g->signo,
 	};
 	struct runs_error err;
 	int ret;
@@ -650,32 +506,33 @@ static int runs_main(void)
 	} else if (ret) {
 		ret = bench_refused("run %u: %s", err.run, err.why);
 	} else if (rs.n) {
-		runs_meta(&rs, g.cmdline, g.signo);
-		ret = bench_report(&g.out, g.output, (unsigned int)g.format, &g.also,
+		runs_meta(&rs, g->cmdline, g->signo);
+		ret = bench_report(&g->out, g->output, (unsigned int)g->format, &g->also,
 				   rs.all);
 	}
-	if (!ret && g.signo)
-		ret = 128 + g.signo;
+	if (!ret && g->signo)
+		ret = 128 + g->signo;
 	runs_fini(&rs);
 	return ret;
 }
 
 int cmd_run(int argc, char **argv)
 {
+	struct global *g = &global;
 	sigset_t all;
 	char *in;
 	int ret;
 
 	/*
 	 * Every signal blocked from here on, in this thread and so in every
-	 * worker: SIGINT/SIGTERM only reach run_wait()'s sigtimedwait, even
+	 * worker: SIGINT/SIGTERM only reach run_wait(g)'s sigtimedwait, even
 	 * during setup, so no exit path leaves the temp output file behind.
 	 */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	run_defaults();
-	bench_cmdline(g.cmdline, sizeof(g.cmdline), argc, argv);
-	ret = run_parse(argc, argv);
+	run_defaults(g);
+	bench_cmdline(g->cmdline, sizeof(g->cmdline), argc, argv);
+	ret = run_parse(g, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/*
@@ -683,18 +540,18 @@ int cmd_run(int argc, char **argv)
 	 * workload's input (file-read's --path) is read: neither -o nor
 	 * --also may replace it
 	 */
-	in = g.wl->input ? (char *)g.wl->input() : NULL;
-	ret = bench_open_outputs(&in, in ? 1 : 0, &g.out, g.output, &g.also);
+	in = g->wl->input ? (char *)g->wl->input() : NULL;
+	ret = bench_open_outputs(&in, in ? 1 : 0, &g->out, g->output, &g->also);
 	if (ret)
 		return ret;
 	/* the host once, before any timing; --runs children inherit it */
-	ret = bench_testbed(&g.tb);
+	ret = bench_testbed(&g->tb);
 	if (!ret)
-		ret = g.runs > 1 ? runs_main() : run_once();
-	outfile_abort(&g.out);
-	outset_abort(&g.also);
-	engine_destroy(g.e);
-	pcpu_destroy(g.pcpu);
-	topo_fini(&g.topo);
+		ret = g->runs > 1 ? runs_main(g) : run_once(g);
+	outfile_abort(&g->out);
+	outset_abort(&g->also);
+	engine_destroy(g->e);
+	pcpu_destroy(g->pcpu);
+	topo_fini(&g->topo);
 	return ret;
 }

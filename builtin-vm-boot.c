@@ -4,7 +4,9 @@
  * lib/kernel/vmprep.h), the guests' initramfs, and one boot: the tries of
  * lib/kernel/vmboot.h, waited for with bench_wait() (SIGINT/SIGTERM, the
  * progress line), and what the guest sent read back into the cell's
- * runs. The options and the driver are builtin-vm.c's.
+ * runs; and the teardown a second signal needs (bv_free(), bv_cleanup()).
+ * It calls nothing of builtin-vm.c or builtin-vm-shard.c, which call it.
+ * The options and the driver are builtin-vm.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,40 +41,40 @@ int bv_said(int ret, const char *why)
 /* ---- checks, before anything boots ---- */
 
 /* the static bench and busybox the guests get */
-int bv_check_guest_files(void)
+int bv_check_guest_files(struct bv_global *bv)
 {
 	char why[PATH_MAX + 256];
 
-	return bv_said(vmprep_bench(vmg.bench, vmg.bench_path, sizeof(vmg.bench_path), why,
+	return bv_said(vmprep_bench(bv->bench, bv->bench_path, sizeof(bv->bench_path), why,
 				    sizeof(why)), why) ?:
-	       bv_said(vmprep_busybox(vmg.busybox, strcmp(vmg.busybox, BV_BUSYBOX), why,
+	       bv_said(vmprep_busybox(bv->busybox, strcmp(bv->busybox, BV_BUSYBOX), why,
 				      sizeof(why)), why);
 }
 
-bool bv_is_sh(unsigned int i)
+bool bv_is_sh(struct bv_global *bv, unsigned int i)
 {
-	return !strcmp(vmg.c[i].argv[0], "sh");
+	return !strcmp(bv->c[i].argv[0], "sh");
 }
 
 /* does any command need the module? */
-static bool bv_needs_module(void)
+static bool bv_needs_module(struct bv_global *bv)
 {
 	unsigned int i;
 
-	for (i = 0; i < vmg.nr_c; i++)
-		if (!strcmp(vmg.c[i].argv[0], "kernel"))
+	for (i = 0; i < bv->nr_c; i++)
+		if (!strcmp(bv->c[i].argv[0], "kernel"))
 			return true;
 	return false;
 }
 
 /* an sh script may load it: it gets the module where one is given or built */
-static bool bv_offers_module(const struct bv_kernel *k)
+static bool bv_offers_module(struct bv_global *bv, const struct bv_kernel *k)
 {
 	unsigned int i;
 
-	for (i = 0; i < vmg.nr_c; i++)
-		if (bv_is_sh(i))
-			return k->tree || vmg.module || vmg.kbuild;
+	for (i = 0; i < bv->nr_c; i++)
+		if (bv_is_sh(bv, i))
+			return k->tree || bv->module || bv->kbuild;
 	return false;
 }
 
@@ -88,7 +90,8 @@ static int bv_check_ko(struct bv_kernel *k, const char *ko, const char *opt)
 }
 
 /* the module built against @tree in the work directory, for @k */
-static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
+static int bv_build_kmod(struct bv_global *bv, struct bv_kernel *k, const char *tree,
+			 const char *opt)
 {
 	char rel[KIMAGE_RELEASE_MAX], src[PATH_MAX], dir[PATH_MAX], ko[PATH_MAX + 32];
 	int ret;
@@ -100,8 +103,8 @@ static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
 	}
 	if (kmod_src_dir(src, sizeof(src)))
 		return bench_refused("no module sources (kmod/) beside bench or in share/kstats-bench");
-	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", vmg.work, k->name);
-	if (!vmg.quiet)
+	snprintf(dir, sizeof(dir), "%.3000s/kmod-%.63s", bv->work, k->name);
+	if (!bv->quiet)
 		pr_err("%s: building kstats_bench.ko against %s",
 		       k->name, tree);
 	ret = kmod_build(tree, dir, STDERR_FILENO);
@@ -115,29 +118,29 @@ static int bv_build_kmod(struct bv_kernel *k, const char *tree, const char *opt)
 }
 
 /* every kernel: its image, its module when a command needs one */
-int bv_check_kernels(void)
+int bv_check_kernels(struct bv_global *bv)
 {
 	char why[2 * PATH_MAX];
 	struct bv_kernel *k;
 	int ret = 0;
 
-	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++) {
+	for (k = bv->k; !ret && k < bv->k + bv->nr_k; k++) {
 		ret = bv_said(vmprep_image(k->name, k->tree, k->image, k->release,
 					   sizeof(k->release), why, sizeof(why)), why);
 		if (!ret && (ret = sha256_file(k->image, k->sha256)))
 			ret = bench_refused("%s: %s: %s", k->name, k->image, strerror(-ret));
-		if (ret || !(bv_needs_module() || bv_offers_module(k)))
+		if (ret || !(bv_needs_module(bv) || bv_offers_module(bv, k)))
 			continue;
-		if (vmg.dry_run && (k->tree || (vmg.kbuild && !vmg.module)))
-			k->ko_tree = k->tree ? k->tree : vmg.kbuild;	/* built at a boot */
+		if (bv->dry_run && (k->tree || (bv->kbuild && !bv->module)))
+			k->ko_tree = k->tree ? k->tree : bv->kbuild;	/* built at a boot */
 		else if (k->tree)
-			ret = bv_build_kmod(k, k->tree, "");
-		else if (vmg.module)
-			ret = bv_check_ko(k, vmg.module, "--module ");
-		else if (vmg.kbuild && k > vmg.k && vmg.k[0].ko[0] && !vmg.k[0].tree)
-			ret = bv_check_ko(k, vmg.k[0].ko, "--kbuild ");	/* built once */
-		else if (vmg.kbuild)
-			ret = bv_build_kmod(k, vmg.kbuild, "--kbuild ");
+			ret = bv_build_kmod(bv, k, k->tree, "");
+		else if (bv->module)
+			ret = bv_check_ko(k, bv->module, "--module ");
+		else if (bv->kbuild && k > bv->k && bv->k[0].ko[0] && !bv->k[0].tree)
+			ret = bv_check_ko(k, bv->k[0].ko, "--kbuild ");	/* built once */
+		else if (bv->kbuild)
+			ret = bv_build_kmod(bv, k, bv->kbuild, "--kbuild ");
 		else {
 			bench_err("%s: bench kernel needs the module: give the kernel's build tree, --kbuild DIR or --module KO",
 				  k->name);
@@ -150,26 +153,26 @@ int bv_check_kernels(void)
 /* ---- the guest ---- */
 
 /* the machine of every count, checked; the cells: every kernel at every count */
-int bv_check_config(void)
+int bv_check_config(struct bv_global *bv)
 {
 	unsigned int i, p;
 	char why[256];
 
-	vmg.nr_cells = vmg.nr_k * vmg.nr_p;
-	vmg.cell = calloc(vmg.nr_cells, sizeof(*vmg.cell));
-	if (!vmg.cell)
+	bv->nr_cells = bv->nr_k * bv->nr_p;
+	bv->cell = calloc(bv->nr_cells, sizeof(*bv->cell));
+	if (!bv->cell)
 		return bench_refused("%s", strerror(ENOMEM));
-	for (i = 0; i < vmg.nr_cells; i++) {
-		struct bv_cell *c = &vmg.cell[i];
+	for (i = 0; i < bv->nr_cells; i++) {
+		struct bv_cell *c = &bv->cell[i];
 
-		p = vmg.possible[i % vmg.nr_p];
-		c->k = &vmg.k[i / vmg.nr_p];
+		p = bv->possible[i % bv->nr_p];
+		c->k = &bv->k[i / bv->nr_p];
 		c->vm = (struct vm_config) {
-			.qemu = vmg.qemu, .accel = vmg.accel, .cpus = (unsigned int)vmg.cpus,
-			.possible = p, .nodes = (unsigned int)vmg.nodes,
-			.memory = (unsigned long)vmg.memory, .append = vmg.append,
+			.qemu = bv->qemu, .accel = bv->accel, .cpus = (unsigned int)bv->cpus,
+			.possible = p, .nodes = (unsigned int)bv->nodes,
+			.memory = (unsigned long)bv->memory, .append = bv->append,
 		};
-		if (vmg.nr_p == 1)
+		if (bv->nr_p == 1)
 			snprintf(c->label, sizeof(c->label), "%s", c->k->name);
 		else
 			snprintf(c->label, sizeof(c->label), "%s-p%u", c->k->name, p);
@@ -178,23 +181,23 @@ int bv_check_config(void)
 			return EXIT_USAGE;
 		}
 	}
-	if (vmg.accel == VM_KVM && access("/dev/kvm", R_OK | W_OK))
+	if (bv->accel == VM_KVM && access("/dev/kvm", R_OK | W_OK))
 		return bench_refused("--accel kvm: /dev/kvm: %s", strerror(errno));
 	return 0;
 }
 
 /* @k's initramfs: busybox, bench, the module, /init for the commands */
-int bv_initramfs(struct bv_kernel *k)
+int bv_initramfs(struct bv_global *bv, struct bv_kernel *k)
 {
 	char *const *cmds[VM_MAX_CMDS];
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < vmg.nr_c; i++)
-		cmds[i] = vmg.c[i].argv;
-	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", vmg.work, k->name);
-	ret = vm_initramfs(k->initrd, cmds, vmg.nr_c, vmg.busybox, vmg.bench_path,
-			   k->ko[0] ? k->ko : NULL, vmg.extra, vmg.nr_file);
+	for (i = 0; i < bv->nr_c; i++)
+		cmds[i] = bv->c[i].argv;
+	snprintf(k->initrd, sizeof(k->initrd), "%.3000s/%.63s.cpio", bv->work, k->name);
+	ret = vm_initramfs(k->initrd, cmds, bv->nr_c, bv->busybox, bv->bench_path,
+			   k->ko[0] ? k->ko : NULL, bv->extra, bv->nr_file);
 	if (ret)
 		return bench_refused("%s: writing its initramfs %s: %s", k->name, k->initrd,
 				  strerror(-ret));
@@ -203,8 +206,43 @@ int bv_initramfs(struct bv_kernel *k)
 
 /* ---- booting ---- */
 
+/* a SIGINT/SIGTERM that came between two boots: start no other */
+bool bv_stopped(struct bv_global *bv)
+{
+	if (!bv->signo)
+		bv->signo = runs_stop_pending();
+	return bv->signo;
+}
+
+/* remove the work directory and what it holds (kmod-NAME/ too), no rm forked */
+void bv_cleanup(struct bv_global *bv)
+{
+	if (bv->work[0])
+		spawn_remove_tree(bv->work);
+}
+
+/* every output's temp file removed, the cells' boots freed */
+void bv_free(struct bv_global *bv)
+{
+	struct bv_kernel *k;
+	unsigned int n, i;
+
+	for (n = 0; bv->cell && n < bv->nr_cells; n++) {
+		for (i = 0; i < bv->nr_c; i++) {
+			runs_fini(&bv->cell[n].runs[i].set);
+			outfile_abort(&bv->cell[n].runs[i].out);
+		}
+		free(bv->cell[n].boot);
+		bv->cell[n].boot = NULL;
+	}
+	for (k = bv->k; k < bv->k + bv->nr_k; k++)
+		outfile_abort(&k->console);
+	outset_abort(&bv->also);
+}
+
 /* one boot being waited for, for bench_wait() and lib/vmboot's callbacks */
 struct bv_wait {
+	struct bv_global *bv;		/* the command's state */
 	struct spawn *s;		/* qemu, once started */
 	const struct bv_cell *c;	/* what it boots */
 	unsigned int b;			/* which boot, 0.. */
@@ -215,7 +253,7 @@ static int bv_qemu_poll(void *priv)
 {
 	struct bv_wait *w = priv;
 
-	return spawn_poll(w->s, (unsigned long)vmg.timeout * 1000);
+	return spawn_poll(w->s, (unsigned long)w->bv->timeout * 1000);
 }
 
 /* the first SIGINT/SIGTERM: the boot is not kept, so qemu goes at once */
@@ -231,9 +269,11 @@ static void bv_qemu_stop(void *priv, int sig)
 /* the second: no temp file beside an output, no work directory left */
 static void bv_qemu_leave(void *priv)
 {
-	spawn_kill(((struct bv_wait *)priv)->s, SIGKILL);
-	bv_free();
-	bv_cleanup();
+	struct bv_wait *w = priv;
+
+	spawn_kill(w->s, SIGKILL);
+	bv_free(w->bv);
+	bv_cleanup(w->bv);
 }
 
 static void bv_qemu_progress(void *priv)
@@ -241,12 +281,12 @@ static void bv_qemu_progress(void *priv)
 	const struct bv_wait *w = priv;
 
 	fprintf(stderr, "%s: %s boot %u/%lu: %.0f s ", bench_prog, w->c->label, w->b + 1,
-		(unsigned long)vmg.boots, spawn_now() - w->s->t0);
+		(unsigned long)w->bv->boots, spawn_now() - w->s->t0);
 }
 
 /*
  * lib/vmboot's wait: qemu at most --timeout seconds; the first SIGINT or
- * SIGTERM kills it and is kept in vmg.signo. 0, 1 when stopped, -errno.
+ * SIGTERM kills it and is kept in bv->signo. 0, 1 when stopped, -errno.
  */
 static int bv_wait(struct spawn *s, void *priv)
 {
@@ -254,7 +294,7 @@ static int bv_wait(struct spawn *s, void *priv)
 	struct bench_wait bw = {
 		.poll = bv_qemu_poll, .stop = bv_qemu_stop, .leave = bv_qemu_leave,
 		.progress = bv_qemu_progress, .priv = w, .tick_ms = 200, .wake = SIGCHLD,
-		.quiet = vmg.quiet, .signo = &vmg.signo,
+		.quiet = w->bv->quiet, .signo = &w->bv->signo,
 	};
 	int ret;
 
@@ -276,14 +316,14 @@ static void bv_retry(void *priv, const char *why, bool again)
  * a command's exit code in the guest, as ours: 2 for bench's usage
  * errors; a script's code is its own, so 3 whatever it is
  */
-static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i,
-			 const struct vm_guest *g)
+static int bv_cmd_failed(struct bv_global *bv, const struct bv_cell *c, unsigned int b,
+			 unsigned int i, const struct vm_guest *g)
 {
-	bool sh = bv_is_sh(i);
+	bool sh = bv_is_sh(bv, i);
 	int rc = g->rc[i];
 
 	pr_err("%s boot %u: %s%s exited %d in the guest: %s",
-	       c->label, b + 1, sh ? "" : "bench ", sh ? vmg.c[i].what : vmg.c[i].argv[0], rc,
+	       c->label, b + 1, sh ? "" : "bench ", sh ? bv->c[i].what : bv->c[i].argv[0], rc,
 	       g->err[i][0] ? g->err[i] : "(no message)");
 	return rc == EXIT_USAGE && !sh ? EXIT_USAGE : EXIT_ENV;
 }
@@ -293,7 +333,8 @@ static int bv_cmd_failed(const struct bv_cell *c, unsigned int b, unsigned int i
  * series of each boot kept while they stay few (lib/kernel/runs.h, as bench
  * run --runs)
  */
-static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct vm_guest *g)
+static int bv_absorb(struct bv_global *bv, struct bv_cell *c, unsigned int b, unsigned int i,
+		     struct vm_guest *g)
 {
 	struct csv_error err = { 0, "no CSV" };
 	int ret = -EINVAL;
@@ -303,7 +344,7 @@ static int bv_absorb(struct bv_cell *c, unsigned int b, unsigned int i, struct v
 	if (!ret)
 		return 0;
 	return bench_refused("%s boot %u: bench %s's CSV from the guest: line %lu: %s", c->label,
-			     b + 1, vmg.c[i].argv[0], err.line,
+			     b + 1, bv->c[i].argv[0], err.line,
 			     ret == -EINVAL ? err.why : strerror(-ret));
 }
 
@@ -364,14 +405,14 @@ static int bv_keep_meta(const struct bv_cell *c, unsigned int b, const char *pat
  * and stderr beside as bootB.stdout and bootB.stderr, the boot's record
  * as bootB.meta
  */
-static int bv_keep_files(const struct bv_cell *c, unsigned int b, unsigned int i,
-			 const struct vm_guest *g)
+static int bv_keep_files(struct bv_global *bv, const struct bv_cell *c, unsigned int b,
+			 unsigned int i, const struct vm_guest *g)
 {
 	char dir[PATH_MAX], path[PATH_MAX + VM_FILE_NAME + 16];
 	unsigned int j;
 	int ret;
 
-	snprintf(dir, sizeof(dir), "%.3000s/%.80s-sh", vmg.outdir, c->label);
+	snprintf(dir, sizeof(dir), "%.3000s/%.80s-sh", bv->outdir, c->label);
 	ret = bv_mkdir(dir);
 	snprintf(path, sizeof(path), "%s/boot%u", dir, b + 1);
 	ret = ret ?: bv_mkdir(path);
@@ -392,15 +433,16 @@ static int bv_keep_files(const struct bv_cell *c, unsigned int b, unsigned int i
 	}
 	if (ret)
 		return bench_refused("%s boot %u: sh %s's files: %s: %s", c->label, b + 1,
-				     vmg.c[i].argv[1], path, strerror(-ret));
+				     bv->c[i].argv[1], path, strerror(-ret));
 	if (g->bad_files)
 		pr_err("%s boot %u: %u files of sh %s dropped (a name not [A-Za-z0-9._+-], or more than %d)",
-		       c->label, b + 1, g->bad_files, vmg.c[i].argv[1], VM_MAX_FILES);
+		       c->label, b + 1, g->bad_files, bv->c[i].argv[1], VM_MAX_FILES);
 	return 0;
 }
 
 /* what a finished boot brought: the CPUs it counted, every command's CSV or files */
-static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g)
+static int bv_boot_results(struct bv_global *bv, struct bv_cell *c, unsigned int b,
+			   struct vm_guest *g)
 {
 	char why[512];
 	unsigned int i;
@@ -409,12 +451,12 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
 	if (vmboot_check_cpus(&c->vm, g, why, sizeof(why)))
 		return bench_refused("%s boot %u: %s", c->label, b + 1, why);
 	/* an sh command's files are kept even when it failed: they say why */
-	for (i = 0; i < vmg.nr_c && !ret; i++)
-		ret = bv_is_sh(i) ? bv_keep_files(c, b, i, g) : 0;
-	for (i = 0; i < vmg.nr_c && !ret; i++)
-		ret = g->rc[i] ? bv_cmd_failed(c, b, i, g) : 0;
-	for (i = 0; i < vmg.nr_c && !ret; i++)
-		ret = bv_is_sh(i) ? 0 : bv_absorb(c, b, i, g);
+	for (i = 0; i < bv->nr_c && !ret; i++)
+		ret = bv_is_sh(bv, i) ? bv_keep_files(bv, c, b, i, g) : 0;
+	for (i = 0; i < bv->nr_c && !ret; i++)
+		ret = g->rc[i] ? bv_cmd_failed(bv, c, b, i, g) : 0;
+	for (i = 0; i < bv->nr_c && !ret; i++)
+		ret = bv_is_sh(bv, i) ? 0 : bv_absorb(bv, c, b, i, g);
 	return ret;
 }
 
@@ -425,14 +467,15 @@ static int bv_boot_results(struct bv_cell *c, unsigned int b, struct vm_guest *g
  * /init's environment (an unknown parameter with a value), before
  * --append's words. Other commands' boots keep the line as it was.
  */
-static const struct vm_config *bv_boot_vm(const struct bv_cell *c, unsigned int b,
-					  struct vm_config *vm, char *buf, size_t len)
+static const struct vm_config *bv_boot_vm(struct bv_global *bv, const struct bv_cell *c,
+					  unsigned int b, struct vm_config *vm, char *buf,
+					  size_t len)
 {
 	unsigned int i;
 
-	for (i = 0; i < vmg.nr_c && strcmp(vmg.c[i].argv[0], "audit"); i++)
+	for (i = 0; i < bv->nr_c && strcmp(bv->c[i].argv[0], "audit"); i++)
 		;
-	if (i == vmg.nr_c)
+	if (i == bv->nr_c)
 		return &c->vm;
 	*vm = c->vm;
 	snprintf(buf, len, "ksb_boot=%u%s%s", b + 1, vm->append ? " " : "",
@@ -441,7 +484,8 @@ static const struct vm_config *bv_boot_vm(const struct bv_cell *c, unsigned int 
 	return vm;
 }
 
-static int bv_boot_try(struct bv_cell *c, unsigned int b, struct vmboot *vb, struct bv_wait *w)
+static int bv_boot_try(struct bv_global *bv, struct bv_cell *c, unsigned int b, struct vmboot *vb,
+		       struct bv_wait *w)
 {
 	struct vmboot_stat *bt = &c->boot[b];
 	char append[VM_APPEND_MAX + 32];
@@ -449,10 +493,10 @@ static int bv_boot_try(struct bv_cell *c, unsigned int b, struct vmboot *vb, str
 	enum vmboot_end end;
 
 	*vb = (struct vmboot) {
-		.vm = bv_boot_vm(c, b, &vm, append, sizeof(append)), .image = c->k->image,
-		.initrd = c->k->initrd, .work = vmg.work,
-		.nr_cmds = vmg.nr_c, .timeout_ms = (unsigned long)vmg.timeout * 1000,
-		.retries = (unsigned int)vmg.retries, .console = c->k->console.f,
+		.vm = bv_boot_vm(bv, c, b, &vm, append, sizeof(append)), .image = c->k->image,
+		.initrd = c->k->initrd, .work = bv->work,
+		.nr_cmds = bv->nr_c, .timeout_ms = (unsigned long)bv->timeout * 1000,
+		.retries = (unsigned int)bv->retries, .console = c->k->console.f,
 		.name = c->label, .boot = b + 1, .wait = bv_wait, .retry = bv_retry, .priv = w,
 	};
 	end = vmboot_run(vb);
@@ -468,7 +512,7 @@ static int bv_boot_try(struct bv_cell *c, unsigned int b, struct vmboot *vb, str
 	case VMBOOT_DONE:
 		return 0;
 	case VMBOOT_STOPPED:
-		return 128 + vmg.signo;
+		return 128 + bv->signo;
 	case VMBOOT_GAVE_UP:
 		return bench_refused("%s boot %u failed %u times (see %s)", c->label, b + 1,
 				     bt->tries, c->k->console_path);
@@ -498,15 +542,15 @@ static void bv_disturbed(const struct bv_cell *c, unsigned int b, bool again)
 }
 
 /* is boot @b's try disturbed, and another one left? (false: keep it) */
-static bool bv_reboot(struct bv_cell *c, unsigned int b)
+static bool bv_reboot(struct bv_global *bv, struct bv_cell *c, unsigned int b)
 {
 	struct vmboot_stat *bt = &c->boot[b];
-	bool again = bt->reboots < vmg.reboot_disturbed;
+	bool again = bt->reboots < bv->reboot_disturbed;
 
 	if (!bt->psi || !busy_boot_disturbed(bt->psi_pct, bt->cpu_seconds, bt->seconds))
 		return false;
 	bv_disturbed(c, b, again);
-	if (!again || vmg.signo) {
+	if (!again || bv->signo) {
 		bt->unquiet = true;
 		return false;
 	}
@@ -520,22 +564,22 @@ static bool bv_reboot(struct bv_cell *c, unsigned int b)
  * keep its console and read its results back as run @b + 1. Returns 0,
  * 128 + signal when stopped, or an exit code after a message.
  */
-int bv_boot(struct bv_cell *c, unsigned int b)
+int bv_boot(struct bv_global *bv, struct bv_cell *c, unsigned int b)
 {
 	struct vmboot_stat *bt = &c->boot[b];
-	struct bv_wait w = { .c = c, .b = b };
+	struct bv_wait w = { .bv = bv, .c = c, .b = b };
 	struct vmboot vb;
 	int ret;
 
 	bt->reboots = 0;
 	bt->unquiet = false;
-	while (!(ret = bv_boot_try(c, b, &vb, &w)) && bv_reboot(c, b))
+	while (!(ret = bv_boot_try(bv, c, b, &vb, &w)) && bv_reboot(bv, c, b))
 		vm_guest_free(&vb.guest);
 	if (ret)
 		return ret;
 	bt->possible = vb.guest.possible;
 	bt->online = vb.guest.online;
-	ret = bv_boot_results(c, b, &vb.guest);
+	ret = bv_boot_results(bv, c, b, &vb.guest);
 	vm_guest_free(&vb.guest);
 	if (!ret)
 		c->nr_boots++;

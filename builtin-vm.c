@@ -40,26 +40,32 @@
 #include "lib/kernel/spawn.h"
 #include "builtin-vm.h"
 
-struct bv_global vmg;
+/*
+ * The one state, whose address cmd_vm() passes down (perf's struct
+ * record); bv_opts[] names it, and its OPT_CALLs get it as o->value.
+ */
+static struct bv_global bv_global;
 
 /* ---- options ---- */
 
 /* -m SIZE: 512M, 2G, or MiB */
 static int bv_opt_memory(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	(void)o;
-	return vmprep_memory(arg, 128, 1 << 20, &vmg.memory, why, len);
+	struct bv_global *bv = o->value;
+
+	return vmprep_memory(arg, 128, 1 << 20, &bv->memory, why, len);
 }
 
 /* --tuxmake [NAME=]DIR: kept, added as a kernel once the options are read */
 static int bv_opt_tuxmake(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	(void)o;
-	if (vmg.nr_tuxmake == BV_MAX_KERNELS) {
+	struct bv_global *bv = o->value;
+
+	if (bv->nr_tuxmake == BV_MAX_KERNELS) {
 		snprintf(why, len, "--tuxmake: at most %d kernels", BV_MAX_KERNELS);
 		return -EINVAL;
 	}
-	vmg.tuxmake[vmg.nr_tuxmake++] = arg;
+	bv->tuxmake[bv->nr_tuxmake++] = arg;
 	return 0;
 }
 
@@ -70,40 +76,41 @@ static int bv_opt_tuxmake(const struct opt *o, const char *arg, char *why, size_
  */
 static int bv_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
 {
+	struct bv_global *bv = o->value;
 	const char *colon = strchr(arg, ':'), *eq = strchr(arg, '=');
 	size_t n = colon ? (size_t)(colon - arg) : 0;
 	unsigned int i;
 
 	if (!colon || (eq && eq < colon))
 		return bench_opt_label(o, arg, why, len);
-	for (i = 0; i < vmg.nr_klabel; i++)
-		if (strlen(vmg.klabel[i].name) == n && !strncmp(vmg.klabel[i].name, arg, n))
+	for (i = 0; i < bv->nr_klabel; i++)
+		if (strlen(bv->klabel[i].name) == n && !strncmp(bv->klabel[i].name, arg, n))
 			break;
-	if (i == vmg.nr_klabel) {
+	if (i == bv->nr_klabel) {
 		if (!n || n > VMPREP_NAME_MAX || i == BV_MAX_KERNELS) {
 			snprintf(why, len, "--label: '%s': NAME:KEY=VALUE takes a NAME of 1-%d bytes, for at most %d kernels",
 				 arg, VMPREP_NAME_MAX, BV_MAX_KERNELS);
 			return -EINVAL;
 		}
-		snprintf(vmg.klabel[i].name, sizeof(vmg.klabel[i].name), "%.*s", (int)n, arg);
-		vmg.nr_klabel++;
+		snprintf(bv->klabel[i].name, sizeof(bv->klabel[i].name), "%.*s", (int)n, arg);
+		bv->nr_klabel++;
 	}
-	return testbed_label(&vmg.klabel[i].l, colon + 1, why, len);
+	return testbed_label(&bv->klabel[i].l, colon + 1, why, len);
 }
 
 /* every --label NAME:... names a kernel; -1 after saying which does not */
-static int bv_check_klabels(void)
+static int bv_check_klabels(struct bv_global *bv)
 {
 	unsigned int i, k;
 
-	for (i = 0; i < vmg.nr_klabel; i++) {
-		for (k = 0; k < vmg.nr_k && strcmp(vmg.k[k].name, vmg.klabel[i].name); k++)
+	for (i = 0; i < bv->nr_klabel; i++) {
+		for (k = 0; k < bv->nr_k && strcmp(bv->k[k].name, bv->klabel[i].name); k++)
 			;
-		if (k == vmg.nr_k) {
-			const char *name = vmg.klabel[i].name;
+		if (k == bv->nr_k) {
+			const char *name = bv->klabel[i].name;
 
 			bench_err("--label %s:%s=...: no kernel is called %s (NAME=KERNEL names one)",
-				  name, vmg.klabel[i].l.kv[0].key, name);
+				  name, bv->klabel[i].l.kv[0].key, name);
 			return -1;
 		}
 	}
@@ -113,94 +120,95 @@ static int bv_check_klabels(void)
 /* -p N[,N...]: each 1..8192, none twice */
 static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	(void)o;
-	return vmprep_counts(arg, vmg.possible, BV_MAX_COUNTS, BV_MAX_POSSIBLE, &vmg.nr_p, why,
+	struct bv_global *bv = o->value;
+
+	return vmprep_counts(arg, bv->possible, BV_MAX_COUNTS, BV_MAX_POSSIBLE, &bv->nr_p, why,
 			     len);
 }
 
 /* --file SRC[=DST]: checked now, so that a bad one is named before anything boots */
 static int bv_opt_file(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	struct vmprep_file *f = &vmg.file[vmg.nr_file];
+	struct bv_global *bv = o->value;
+	struct vmprep_file *f = &bv->file[bv->nr_file];
 	unsigned int i;
 	int ret;
 
-	(void)o;
-	if (vmg.nr_file == BV_MAX_FILES) {
+	if (bv->nr_file == BV_MAX_FILES) {
 		snprintf(why, len, "--file: at most %d files", BV_MAX_FILES);
 		return -EINVAL;
 	}
 	ret = vmprep_file(arg, f, why, len);
-	for (i = 0; !ret && i < vmg.nr_file; i++) {
-		if (!strcmp(vmg.file[i].dst, f->dst)) {
+	for (i = 0; !ret && i < bv->nr_file; i++) {
+		if (!strcmp(bv->file[i].dst, f->dst)) {
 			snprintf(why, len, "--file %.2000s: /%s is given twice (--file %.1000s)",
-				 arg, f->dst, vmg.file[i].src);
+				 arg, f->dst, bv->file[i].src);
 			ret = -EINVAL;
 		}
 	}
 	if (ret)
 		return ret;
-	vmg.extra[vmg.nr_file] = (struct vm_extra) { .src = f->src, .dst = f->dst };
-	vmg.nr_file++;
+	bv->extra[bv->nr_file] = (struct vm_extra) { .src = f->src, .dst = f->dst };
+	bv->nr_file++;
 	return 0;
 }
 
 static const struct opt bv_opts[] = {
-	OPT_U64('B', "boots", &vmg.boots, 1, 1000, "N",
+	OPT_U64('B', "boots", &bv_global.boots, 1, 1000, "N",
 		"boots per kernel and count, each one run of every\n"
 		"command (default 6: bench compare needs 5 a side)"),
-	OPT_CALL('p', "possible-cpus", NULL, bv_opt_possible, "N[,N...]",
+	OPT_CALL('p', "possible-cpus", &bv_global, bv_opt_possible, "N[,N...]",
 		 "possible CPUs the guests boot with, each 1..8192\n"
 		 "(default: --cpus); a list is a sweep: every kernel\n"
 		 "boots at every count"),
-	OPT_U64('c', "cpus", &vmg.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
-	OPT_U64(0, "nodes", &vmg.nodes, 1, 64, "N",
+	OPT_U64('c', "cpus", &bv_global.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
+	OPT_U64(0, "nodes", &bv_global.nodes, 1, 64, "N",
 		"NUMA nodes, one socket each, memory split evenly\n(default 1)"),
-	OPT_CALL('m', "memory", NULL, bv_opt_memory, "SIZE",
+	OPT_CALL('m', "memory", &bv_global, bv_opt_memory, "SIZE",
 		 "guest memory: 512M, 2G, or a number of MiB,\n"
 		 "128M..1024G (default 1G)"),
-	OPT_ENUM(0, "accel", &vmg.accel, vm_accels, "tcg|kvm",
+	OPT_ENUM(0, "accel", &bv_global.accel, vm_accels, "tcg|kvm",
 		 "qemu's accelerator (default tcg; kvm where /dev/kvm\nworks)"),
-	OPT_U64(0, "timeout", &vmg.timeout, 10, 86400, "S",
+	OPT_U64(0, "timeout", &bv_global.timeout, 10, 86400, "S",
 		"seconds a boot may take before it is killed (300)"),
-	OPT_U64(0, "retries", &vmg.retries, 0, 10, "N",
+	OPT_U64(0, "retries", &bv_global.retries, 0, 10, "N",
 		"boots again after a hang or a crash (default 1)"),
-	OPT_U64(0, "reboot-disturbed", &vmg.reboot_disturbed, 0, VMBOOT_REBOOTS, "N",
+	OPT_U64(0, "reboot-disturbed", &bv_global.reboot_disturbed, 0, VMBOOT_REBOOTS, "N",
 		"boots again when the host's cpu pressure disturbed\n"
 		"a boot, 0..5 (default 1; 0: keep it, marked)"),
-	OPT_STRING(0, "append", &vmg.append, "ARGS", "more kernel command line"),
-	OPT_CALL(0, "file", NULL, bv_opt_file, "SRC[=DST]",
+	OPT_STRING(0, "append", &bv_global.append, "ARGS", "more kernel command line"),
+	OPT_CALL(0, "file", &bv_global, bv_opt_file, "SRC[=DST]",
 		 "one more file in every initramfs, as /DST (default\n"
 		 "/SRC's base name; 0755 if SRC is executable);\n"
 		 "repeatable, at most 16"),
-	OPT_STRING(0, "module", &vmg.module, "KO",
+	OPT_STRING(0, "module", &bv_global.module, "KO",
 		   "kstats_bench.ko for the kernels given as images"),
-	OPT_STRING(0, "kbuild", &vmg.kbuild, "DIR",
+	OPT_STRING(0, "kbuild", &bv_global.kbuild, "DIR",
 		   "build the module against this tree for the kernels\ngiven as images"),
-	OPT_STRING('o', "output", &vmg.outdir, "DIR", "where the CSVs go (default .)"),
-	OPT_FORMAT('f', "format", &vmg.format, formats, "FMT",
+	OPT_STRING('o', "output", &bv_global.outdir, "DIR", "where the CSVs go (default .)"),
+	OPT_FORMAT('f', "format", &bv_global.format, formats, "FMT",
 		       "what goes to stdout, per kernel and command:"),
-	OPT_ALSO(&vmg.also),
-	OPT_STRING(0, "qemu", &vmg.qemu, "PROG", "default qemu-system-x86_64"),
-	OPT_STRING(0, "busybox", &vmg.busybox, "FILE", "a static busybox (default /bin/busybox)"),
-	OPT_STRING(0, "bench", &vmg.bench, "FILE",
+	OPT_ALSO(&bv_global.also),
+	OPT_STRING(0, "qemu", &bv_global.qemu, "PROG", "default qemu-system-x86_64"),
+	OPT_STRING(0, "busybox", &bv_global.busybox, "FILE", "a static busybox (default /bin/busybox)"),
+	OPT_STRING(0, "bench", &bv_global.bench, "FILE",
 		   "the static bench the guests run (default\nbench-static beside this one)"),
-	OPT_CALL(0, "label", NULL, bv_opt_label, "[NAME:]KEY=VALUE",
+	OPT_CALL(0, "label", &bv_global, bv_opt_label, "[NAME:]KEY=VALUE",
 		 "record label_KEY: VALUE in every file, or with NAME:\n"
 		 "in kernel NAME's alone; repeatable"),
 	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
 		 KCIDB_ORIGIN_HELP ", kept in the file"),
-	OPT_CALL(0, "tuxmake", NULL, bv_opt_tuxmake, "[NAME=]DIR",
+	OPT_CALL(0, "tuxmake", &bv_global, bv_opt_tuxmake, "[NAME=]DIR",
 		 "a kernel from a tuxmake output directory: its\n"
 		 "bzImage, and its reproducer_cmdline in the files;\n"
 		 "repeatable, before the KERNEL operands"),
-	OPT_CALL(0, "shard", NULL, bv_opt_shard, "I/N",
+	OPT_CALL(0, "shard", &bv_global, bv_opt_shard, "I/N",
 		 "boot shard I of the plan cut into N (whole rounds\n"
 		 "where N divides them); bench merge joins the shards"),
-	OPT_FLAG(0, "dry-run", &vmg.dry_run,
+	OPT_FLAG(0, "dry-run", &bv_global.dry_run,
 		 "print the qemu lines and what the initramfs holds;\n"
 		 "boot nothing, write no file"),
-	OPT_FLAG('q', "quiet", &vmg.quiet, "no progress on stderr"),
+	OPT_FLAG('q', "quiet", &bv_global.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -235,33 +243,33 @@ static const char bv_tail[] =
 	"Exit: 0 done, 2 bad usage or files, 3 qemu, a boot or the guest refused\n"
 	"(named), 130/143 interrupted (finished boots kept, partial: yes).\n";
 
-static void bv_defaults(void)
+static void bv_defaults(struct bv_global *bv)
 {
-	memset(&vmg, 0, sizeof(vmg));
-	vmg.boots = 6;
-	vmg.cpus = 2;
-	vmg.nodes = 1;
-	vmg.memory = 1024;
-	vmg.timeout = 300;
-	vmg.retries = 1;
-	vmg.reboot_disturbed = 1;
-	vmg.outdir = ".";
-	vmg.format = FORMAT_TABLE;
-	vmg.also = (struct outset)OUTSET_INIT(formats);
-	vmg.qemu = "qemu-system-x86_64";
-	vmg.busybox = BV_BUSYBOX;
+	memset(bv, 0, sizeof(*bv));
+	bv->boots = 6;
+	bv->cpus = 2;
+	bv->nodes = 1;
+	bv->memory = 1024;
+	bv->timeout = 300;
+	bv->retries = 1;
+	bv->reboot_disturbed = 1;
+	bv->outdir = ".";
+	bv->format = FORMAT_TABLE;
+	bv->also = (struct outset)OUTSET_INIT(formats);
+	bv->qemu = "qemu-system-x86_64";
+	bv->busybox = BV_BUSYBOX;
 }
 
 /* NAME=PATH, or PATH named after its directory (or itself, a tree) */
-static int bv_add_kernel(char *arg)
+static int bv_add_kernel(struct bv_global *bv, char *arg)
 {
-	struct bv_kernel *k = &vmg.k[vmg.nr_k];
+	struct bv_kernel *k = &bv->k[bv->nr_k];
 	const char *path;
 	char why[PATH_MAX + 128];
 	unsigned int i;
 	bool tree;
 
-	if (vmg.nr_k == BV_MAX_KERNELS) {
+	if (bv->nr_k == BV_MAX_KERNELS) {
 		bench_err("at most %d kernels", BV_MAX_KERNELS);
 		return -1;
 	}
@@ -273,23 +281,23 @@ static int bv_add_kernel(char *arg)
 		snprintf(k->image_buf, sizeof(k->image_buf), "%s/arch/x86/boot/bzImage", path);
 		k->image = k->image_buf;
 	}
-	for (i = 0; i < vmg.nr_k; i++)
-		if (!strcmp(vmg.k[i].name, k->name)) {
+	for (i = 0; i < bv->nr_k; i++)
+		if (!strcmp(bv->k[i].name, k->name)) {
 			bench_err("two kernels named '%s': name them, NAME=%s", k->name, path);
 			return -1;
 		}
-	vmg.nr_k++;
+	bv->nr_k++;
 	return 0;
 }
 
 /* --tuxmake [NAME=]DIR: DIR/bzImage, named after DIR, and its reproducer */
-static int bv_add_tuxmake(const char *arg)
+static int bv_add_tuxmake(struct bv_global *bv, const char *arg)
 {
-	struct bv_kernel *k = &vmg.k[vmg.nr_k];
+	struct bv_kernel *k = &bv->k[bv->nr_k];
 	const char *eq = strchr(arg, '='), *dir = eq ? eq + 1 : arg;
 	char why[PATH_MAX + 256], image[PATH_MAX];
 
-	if (vmg.nr_k == BV_MAX_KERNELS) {
+	if (bv->nr_k == BV_MAX_KERNELS) {
 		bench_err("at most %d kernels", BV_MAX_KERNELS);
 		return -1;
 	}
@@ -299,41 +307,41 @@ static int bv_add_tuxmake(const char *arg)
 	snprintf(k->arg_buf, sizeof(k->arg_buf), "%.*s%s", eq ? (int)(eq - arg + 1) : 0, arg,
 		 image);
 	k->tuxmake = dir;
-	return bv_add_kernel(k->arg_buf);
+	return bv_add_kernel(bv, k->arg_buf);
 }
 
 /* one command after a "--" (lib/kernel/vmprep.h: trace's own "--" is its PROG's) */
-static int bv_add_cmd(int argc, char **argv, int i)
+static int bv_add_cmd(struct bv_global *bv, int argc, char **argv, int i)
 {
 	char why[256];
 	unsigned int j;
 
-	if (vmg.nr_c == VM_MAX_CMDS) {
+	if (bv->nr_c == VM_MAX_CMDS) {
 		bench_err("at most %d commands", VM_MAX_CMDS);
 		return -1;
 	}
-	i = vmprep_cmd(&vmg.c[vmg.nr_c], argc, argv, i, why, sizeof(why));
+	i = vmprep_cmd(&bv->c[bv->nr_c], argc, argv, i, why, sizeof(why));
 	if (i < 0) {
 		bv_said(i, why);
 		return -1;
 	}
 	/* the guest's bench parses it so: refused here, before anything boots */
-	if (bench_check_cmd((int)vmg.c[vmg.nr_c].argc, vmg.c[vmg.nr_c].argv, why, sizeof(why))) {
-		bench_err("-- %s: %s", vmg.c[vmg.nr_c].argv[0], why);
+	if (bench_check_cmd((int)bv->c[bv->nr_c].argc, bv->c[bv->nr_c].argv, why, sizeof(why))) {
+		bench_err("-- %s: %s", bv->c[bv->nr_c].argv[0], why);
 		return -1;
 	}
-	for (j = 0; j < vmg.nr_c; j++)
-		if (!strcmp(vmg.c[j].argv[0], vmg.c[vmg.nr_c].argv[0])) {
+	for (j = 0; j < bv->nr_c; j++)
+		if (!strcmp(bv->c[j].argv[0], bv->c[bv->nr_c].argv[0])) {
 			bench_err("two '%s' commands: their files would have one name",
-				  vmg.c[j].argv[0]);
+				  bv->c[j].argv[0]);
 			return -1;
 		}
-	vmg.nr_c++;
+	bv->nr_c++;
 	return i;
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
-static int bv_parse(int argc, char **argv)
+static int bv_parse(struct bv_global *bv, int argc, char **argv)
 {
 	const struct opt *tab[] = { bv_opts, NULL };
 	struct opt_parser p = { .tab = tab };
@@ -341,58 +349,58 @@ static int bv_parse(int argc, char **argv)
 	struct stat st;
 	int i, dash, ret;
 
-	bv_defaults();
-	bench_cmdline(vmg.cmdline, sizeof(vmg.cmdline), argc, argv);
+	bv_defaults(bv);
+	bench_cmdline(bv->cmdline, sizeof(bv->cmdline), argc, argv);
 	/* the first "--" ends bench vm's words; getopt would move it */
 	for (dash = 1; dash < argc && strcmp(argv[dash], "--"); dash++)
 		;
 	ret = bench_options(&p, bv_head, bv_tail, dash, argv);
 	if (ret)
 		return ret;
-	for (i = 0; i < (int)vmg.nr_tuxmake; i++)
-		if (bv_add_tuxmake(vmg.tuxmake[i]))
+	for (i = 0; i < (int)bv->nr_tuxmake; i++)
+		if (bv_add_tuxmake(bv, bv->tuxmake[i]))
 			return -1;
 	for (i = optind; i < dash; i++)
-		if (bv_add_kernel(argv[i]))
+		if (bv_add_kernel(bv, argv[i]))
 			return -1;
-	if (!vmg.nr_k || dash == argc) {
-		bench_err("%s", vmg.nr_k ? "no command: -- kernel ... or -- run ..." :
+	if (!bv->nr_k || dash == argc) {
+		bench_err("%s", bv->nr_k ? "no command: -- kernel ... or -- run ..." :
 			  "no kernel: give a bzImage or a build tree");
 		return -1;
 	}
-	if (bv_check_klabels())
+	if (bv_check_klabels(bv))
 		return -1;
 	for (i = dash + 1; i <= argc; i++) {
-		i = bv_add_cmd(argc, argv, i);
+		i = bv_add_cmd(bv, argc, argv, i);
 		if (i < 0)
 			return -1;
 	}
-	if (!vmg.nr_p)
-		vmg.possible[vmg.nr_p++] = (unsigned int)vmg.cpus;
-	if (!stat(vmg.outdir, &st) && !S_ISDIR(st.st_mode)) {
+	if (!bv->nr_p)
+		bv->possible[bv->nr_p++] = (unsigned int)bv->cpus;
+	if (!stat(bv->outdir, &st) && !S_ISDIR(st.st_mode)) {
 		bench_err("-o %s: not a directory (-o names the directory the CSVs go to)",
-			  vmg.outdir);
+			  bv->outdir);
 		return -1;
 	}
-	i = bench_one_document(vmg.format, &vmg.also, &opt);
-	if (i >= 0 && vmg.nr_k * vmg.nr_c * vmg.nr_p > 1) {
+	i = bench_one_document(bv->format, &bv->also, &opt);
+	if (i >= 0 && bv->nr_k * bv->nr_c * bv->nr_p > 1) {
 		bench_err("%s %s: one document for %u kernels x %u commands x %u counts; the files are %s/NAME*.csv (bench show -f %s FILE)",
-			  opt, formats[i].name, vmg.nr_k, vmg.nr_c, vmg.nr_p, vmg.outdir,
+			  opt, formats[i].name, bv->nr_k, bv->nr_c, bv->nr_p, bv->outdir,
 			  formats[i].name);
 		return -1;
 	}
-	return bv_shard_check();
+	return bv_shard_check(bv);
 }
 
 /* ---- results: one CSV per kernel, count and command, the boots its runs ---- */
 
 /* the first boot's metadata, with the VM's and every boot's */
-static void bv_meta(struct bv_cell *c, unsigned int i)
+static void bv_meta(struct bv_global *bv, struct bv_cell *c, unsigned int i)
 {
 	struct meta *m = &c->runs[i].set.all->meta;
 	unsigned int j;
 
-	runs_meta(&c->runs[i].set, vmg.cmdline, vmg.signo);
+	runs_meta(&c->runs[i].set, bv->cmdline, bv->signo);
 	/*
 	 * possible_cpus as the guest counted it (every boot is checked to
 	 * be the count asked): what bench scale puts on its x axis, whatever
@@ -409,7 +417,7 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 		meta_put(m, "vm_tuxmake_reproducer", "%s",
 			 c->k->tuxmake_cmd[0] ? c->k->tuxmake_cmd : "none");
 	}
-	meta_put(m, "vm_guest_command", "bench %s", vmg.c[i].what);
+	meta_put(m, "vm_guest_command", "bench %s", bv->c[i].what);
 	meta_put(m, "vm_qemu", "%s", c->qemu_line);
 	vmboot_meta(m, c->boot, c->nr_boots);
 	/*
@@ -417,127 +425,119 @@ static void bv_meta(struct bv_cell *c, unsigned int i)
 	 * settings move a TCG guest's timings as much. The guests' build
 	 * stays: it measured; the start and the labels are this command's.
 	 */
-	testbed_meta(&vmg.tb, m, TB_VM_HOST);
-	bv_shard_meta(c, m);
-	meta_timestamp(m, vmg.started);
+	testbed_meta(&bv->tb, m, TB_VM_HOST);
+	bv_shard_meta(bv, c, m);
+	meta_timestamp(m, bv->started);
 	bench_meta_origin(m);
-	for (j = 0; j < vmg.nr_klabel; j++)
-		if (!strcmp(vmg.klabel[j].name, c->k->name))
-			testbed_origin(m, bench_release, bench_git, &vmg.klabel[j].l);
+	for (j = 0; j < bv->nr_klabel; j++)
+		if (!strcmp(bv->klabel[j].name, c->k->name))
+			testbed_origin(m, bench_release, bench_git, &bv->klabel[j].l);
 }
 
 /* command @i on @c, merged over its boots, in format @fmt, under a title (none in JSON) */
-static int bv_print(FILE *f, int fmt, const struct bv_cell *c, unsigned int i)
+static int bv_print(struct bv_global *bv, FILE *f, int fmt, const struct bv_cell *c, unsigned int i)
 {
 	const struct bv_runs *r = &c->runs[i];
 
 	if (fmt != FORMAT_CSV && !(formats[fmt].flags & REPORT_JSON))
 		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
-			c->label, vmg.c[i].what, r->set.n, c->k->release, c->vm.possible,
-			c->vm.cpus, vm_accels[vmg.accel]);
+			c->label, bv->c[i].what, r->set.n, c->k->release, c->vm.possible,
+			c->vm.cpus, vm_accels[bv->accel]);
 	return format_write(f, (unsigned int)fmt, r->set.all);
 }
 
 /* ---- bench vm ---- */
 
 /* @c's files: DIR/NAME[-CMD][-pN].csv, opened before anything boots */
-static int bv_open_cell(struct bv_cell *c)
+static int bv_open_cell(struct bv_global *bv, struct bv_cell *c)
 {
 	char base[3200], pn[16] = "";
 	unsigned int i;
 	int ret;
 
-	if (vmg.nr_p > 1)
+	if (bv->nr_p > 1)
 		snprintf(pn, sizeof(pn), "-p%u", c->vm.possible);
 	/* a copy: GCC's -Wrestrict sees k->name inside *k */
-	snprintf(base, sizeof(base), "%.3000s/%.63s", vmg.outdir, c->k->name);
-	for (i = 0; i < vmg.nr_c; i++) {
+	snprintf(base, sizeof(base), "%.3000s/%.63s", bv->outdir, c->k->name);
+	for (i = 0; i < bv->nr_c; i++) {
 		struct bv_runs *r = &c->runs[i];
 
-		if (bv_is_sh(i))
+		if (bv_is_sh(bv, i))
 			continue;	/* its files go to DIR/NAME[-pN]-sh/ */
-		if (vmg.nr_c == 1)
+		if (bv->nr_c == 1)
 			snprintf(r->path, sizeof(r->path), "%s%s.csv", base, pn);
 		else
-			snprintf(r->path, sizeof(r->path), "%s-%.16s%s.csv", base, vmg.c[i].argv[0], pn);
+			snprintf(r->path, sizeof(r->path), "%s-%.16s%s.csv", base, bv->c[i].argv[0], pn);
 		ret = outfile_open(&r->out, r->path);
 		if (ret) {
-			bench_err("-o %s: %s: %s", vmg.outdir, r->path, strerror(-ret));
+			bench_err("-o %s: %s: %s", bv->outdir, r->path, strerror(-ret));
 			return EXIT_USAGE;
 		}
-		r->set.asked = bv_plan_boots(c);
+		r->set.asked = bv_plan_boots(bv, c);
 	}
-	c->boot = calloc(vmg.boots, sizeof(*c->boot));
+	c->boot = calloc(bv->boots, sizeof(*c->boot));
 	return c->boot ? 0 : bench_refused("%s", strerror(ENOMEM));
 }
 
 /* every output file, opened before anything boots: bad paths fail first */
-static int bv_open_outputs(void)
+static int bv_open_outputs(struct bv_global *bv)
 {
 	struct bv_kernel *k;
 	unsigned int i;
 	int ret = 0;
 
-	if (mkdir(vmg.outdir, 0755) && errno != EEXIST) {
-		bench_err("-o %s: %s", vmg.outdir, strerror(errno));
+	if (mkdir(bv->outdir, 0755) && errno != EEXIST) {
+		bench_err("-o %s: %s", bv->outdir, strerror(errno));
 		return EXIT_USAGE;
 	}
-	for (i = 0; i < vmg.nr_cells && !ret; i++)
-		ret = bv_open_cell(&vmg.cell[i]);
-	for (k = vmg.k; k < vmg.k + vmg.nr_k && !ret; k++) {
+	for (i = 0; i < bv->nr_cells && !ret; i++)
+		ret = bv_open_cell(bv, &bv->cell[i]);
+	for (k = bv->k; k < bv->k + bv->nr_k && !ret; k++) {
 		snprintf(k->console_path, sizeof(k->console_path), "%.3000s/%.63s.console",
-			 vmg.outdir, k->name);
+			 bv->outdir, k->name);
 		ret = outfile_open(&k->console, k->console_path);
 		if (ret) {
-			bench_err("-o %s: %s: %s", vmg.outdir, k->console_path, strerror(-ret));
+			bench_err("-o %s: %s: %s", bv->outdir, k->console_path, strerror(-ret));
 			return EXIT_USAGE;
 		}
 	}
-	return ret ?: bench_open_also(&vmg.also);
-}
-
-/* a SIGINT/SIGTERM that came between two boots: start no other */
-bool bv_stopped(void)
-{
-	if (!vmg.signo)
-		vmg.signo = runs_stop_pending();
-	return vmg.signo;
+	return ret ?: bench_open_also(&bv->also);
 }
 
 /* every CSV with the boots that finished; the tables on stdout and --also's */
-static int bv_report(void)
+static int bv_report(struct bv_global *bv)
 {
 	unsigned int n, i, a;
 	int ret = 0, err;
 
-	for (n = 0; n < vmg.nr_cells; n++)
-		for (i = 0; i < vmg.nr_c; i++) {
-			struct bv_cell *c = &vmg.cell[n];
+	for (n = 0; n < bv->nr_cells; n++)
+		for (i = 0; i < bv->nr_c; i++) {
+			struct bv_cell *c = &bv->cell[n];
 			struct bv_runs *r = &c->runs[i];
 
 			if (!r->set.n)
 				continue;
-			bv_meta(c, i);
+			bv_meta(bv, c, i);
 			err = csv_write(r->out.f, r->set.all) ?: outfile_commit(&r->out);
 			if (err)
 				ret = bench_refused("writing %s: %s", r->path, strerror(-err));
-			else if (bv_print(stdout, vmg.format, c, i))
+			else if (bv_print(bv, stdout, bv->format, c, i))
 				ret = bench_finish_stdout() ?: EXIT_ENV;
-			for (a = 0; a < vmg.also.n && !ret; a++)
-				if (bv_print(vmg.also.a[a].o.f, vmg.also.a[a].fmt, c, i))
-					ret = bench_refused("--also %s: %s", vmg.also.a[a].path,
+			for (a = 0; a < bv->also.n && !ret; a++)
+				if (bv_print(bv, bv->also.a[a].o.f, bv->also.a[a].fmt, c, i))
+					ret = bench_refused("--also %s: %s", bv->also.a[a].path,
 							    strerror(EIO));
 		}
-	return ret ?: bench_commit_also(&vmg.also);
+	return ret ?: bench_commit_also(&bv->also);
 }
 
 /* every kernel's consoles, whatever happened: what a failed boot said */
-static int bv_keep_consoles(void)
+static int bv_keep_consoles(struct bv_global *bv)
 {
 	struct bv_kernel *k;
 	int ret = 0, err;
 
-	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++) {
+	for (k = bv->k; k < bv->k + bv->nr_k; k++) {
 		if (!k->console.f)
 			continue;
 		err = outfile_commit(&k->console);
@@ -547,33 +547,8 @@ static int bv_keep_consoles(void)
 	return ret;
 }
 
-/* remove the work directory and what it holds (kmod-NAME/ too), no rm forked */
-void bv_cleanup(void)
-{
-	if (vmg.work[0])
-		spawn_remove_tree(vmg.work);
-}
-
-void bv_free(void)
-{
-	struct bv_kernel *k;
-	unsigned int n, i;
-
-	for (n = 0; vmg.cell && n < vmg.nr_cells; n++) {
-		for (i = 0; i < vmg.nr_c; i++) {
-			runs_fini(&vmg.cell[n].runs[i].set);
-			outfile_abort(&vmg.cell[n].runs[i].out);
-		}
-		free(vmg.cell[n].boot);
-		vmg.cell[n].boot = NULL;
-	}
-	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++)
-		outfile_abort(&k->console);
-	outset_abort(&vmg.also);
-}
-
 /* the host, checks, the work directory, the initramfs of every kernel */
-static int bv_setup(void)
+static int bv_setup(struct bv_global *bv)
 {
 	const char *tmp = getenv("TMPDIR");
 	char qemu[PATH_MAX];
@@ -581,29 +556,29 @@ static int bv_setup(void)
 	int ret;
 
 	/* this host once, before the first boot: the files' vm_host_ keys */
-	vmg.started = time(NULL);
-	ret = bench_testbed(&vmg.tb);
+	bv->started = time(NULL);
+	ret = bench_testbed(&bv->tb);
 	if (ret)
 		return ret;
-	if (!vmg.dry_run && spawn_which(vmg.qemu, qemu, sizeof(qemu)))
+	if (!bv->dry_run && spawn_which(bv->qemu, qemu, sizeof(qemu)))
 		return bench_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
-				     vmg.qemu);
-	ret = bv_check_config() ?: bv_check_guest_files();
+				     bv->qemu);
+	ret = bv_check_config(bv) ?: bv_check_guest_files(bv);
 	if (ret)
 		return ret;
-	snprintf(vmg.work, sizeof(vmg.work), "%s/ksb-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(vmg.work)) {
+	snprintf(bv->work, sizeof(bv->work), "%s/ksb-vm.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(bv->work)) {
 		ret = bench_refused("a work directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
 				    strerror(errno));
-		vmg.work[0] = 0;
+		bv->work[0] = 0;
 		return ret;
 	}
-	ret = bv_check_kernels() ?: bv_plan_key();
-	if (vmg.dry_run)
+	ret = bv_check_kernels(bv) ?: bv_plan_key(bv);
+	if (bv->dry_run)
 		return ret;
-	ret = ret ?: bv_open_outputs();
-	for (k = vmg.k; !ret && k < vmg.k + vmg.nr_k; k++)
-		ret = bv_initramfs(k);
+	ret = ret ?: bv_open_outputs(bv);
+	for (k = bv->k; !ret && k < bv->k + bv->nr_k; k++)
+		ret = bv_initramfs(bv, k);
 	return ret;
 }
 
@@ -611,7 +586,7 @@ static int bv_setup(void)
  * --dry-run: each boot's qemu line, each initramfs's files and the /init
  * every guest runs, on stdout; nothing boots, no file is written
  */
-static int bv_dry_run(void)
+static int bv_dry_run(struct bv_global *bv)
 {
 	char *const *cmds[VM_MAX_CMDS], line[4096];
 	struct vm_argv a;
@@ -619,45 +594,46 @@ static int bv_dry_run(void)
 	struct bv_kernel *k;
 	unsigned int i;
 
-	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++)
+	for (k = bv->k; k < bv->k + bv->nr_k; k++)
 		snprintf(k->initrd, sizeof(k->initrd), "WORK/%.63s.cpio", k->name);
-	for (c = vmg.cell; c < vmg.cell + vmg.nr_cells; c++) {
+	for (c = bv->cell; c < bv->cell + bv->nr_cells; c++) {
 		vm_qemu_argv(&a, &c->vm, c->k->image, c->k->initrd, "WORK/console", "WORK/data");
 		spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
 		printf("# %s: %lu boots of %s, %u possible CPUs\n%s\n", c->label,
-		       (unsigned long)vmg.boots, c->k->release, c->vm.possible, line);
+		       (unsigned long)bv->boots, c->k->release, c->vm.possible, line);
 	}
-	for (k = vmg.k; k < vmg.k + vmg.nr_k; k++) {
+	for (k = bv->k; k < bv->k + bv->nr_k; k++) {
 		printf("# %s: %s (sha256 %s), initramfs %s:\n", k->name, k->image, k->sha256,
 		       k->initrd);
 		printf("/init\t\t\t%u commands, below\n/bin/busybox\t\t%s\n/bench\t\t\t%s\n",
-		       vmg.nr_c, vmg.busybox, vmg.bench_path);
+		       bv->nr_c, bv->busybox, bv->bench_path);
 		if (k->ko[0] || k->ko_tree)
 			printf("/kmod/kstats_bench.ko\t%s%s\n", k->ko_tree ? "built from kmod/ against " : "",
 			       k->ko_tree ? k->ko_tree : k->ko);
-		for (i = 0; i < vmg.nr_c; i++)
-			if (bv_is_sh(i))
-				printf("/sh/%u.sh\t\t%s\n", i + 1, vmg.c[i].argv[1]);
-		for (i = 0; i < vmg.nr_file; i++)
-			printf("/%s\t%s%s\n", vmg.file[i].dst, strlen(vmg.file[i].dst) < 15 ? "\t" : "",
-			       vmg.file[i].src);
+		for (i = 0; i < bv->nr_c; i++)
+			if (bv_is_sh(bv, i))
+				printf("/sh/%u.sh\t\t%s\n", i + 1, bv->c[i].argv[1]);
+		for (i = 0; i < bv->nr_file; i++)
+			printf("/%s\t%s%s\n", bv->file[i].dst, strlen(bv->file[i].dst) < 15 ? "\t" : "",
+			       bv->file[i].src);
 		if (k->tuxmake)
 			printf("# %s: tuxmake %s: %s\n", k->name, k->tuxmake,
 			       k->tuxmake_cmd[0] ? k->tuxmake_cmd : "(no reproducer_cmdline)");
 	}
-	bv_dry_plan();
-	for (i = 0; i < vmg.nr_c; i++)
-		cmds[i] = vmg.c[i].argv;
+	bv_dry_plan(bv);
+	for (i = 0; i < bv->nr_c; i++)
+		cmds[i] = bv->c[i].argv;
 	printf("# /init\n");
-	return vm_write_init(stdout, cmds, vmg.nr_c) ? EXIT_ENV : 0;
+	return vm_write_init(stdout, cmds, bv->nr_c) ? EXIT_ENV : 0;
 }
 
 int cmd_vm(int argc, char **argv)
 {
+	struct bv_global *bv = &bv_global;
 	sigset_t stop;
 	int ret;
 
-	ret = bv_parse(argc, argv);
+	ret = bv_parse(bv, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_USAGE : bench_finish_stdout();
 	/* SIGINT/SIGTERM are taken in bv_wait(), between two boots at the latest */
@@ -667,20 +643,20 @@ int cmd_vm(int argc, char **argv)
 	sigaddset(&stop, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGCHLD, SIG_DFL);
-	ret = bv_setup();
-	if (!ret && vmg.dry_run)
-		ret = bv_dry_run() ?: bench_finish_stdout();
+	ret = bv_setup(bv);
+	if (!ret && bv->dry_run)
+		ret = bv_dry_run(bv) ?: bench_finish_stdout();
 	else if (!ret)
-		ret = bv_measure();
-	if (!vmg.dry_run && (ret == 0 || ret == 128 + SIGINT || ret == 128 + SIGTERM)) {
-		int err = bv_report();
+		ret = bv_measure(bv);
+	if (!bv->dry_run && (ret == 0 || ret == 128 + SIGINT || ret == 128 + SIGTERM)) {
+		int err = bv_report(bv);
 
 		ret = err ? err : ret ? ret : bench_finish_stdout();
 	}
-	ret = bv_keep_consoles() ?: ret;
-	bv_free();
-	free(vmg.cell);
-	vmg.cell = NULL;
-	bv_cleanup();
+	ret = bv_keep_consoles(bv) ?: ret;
+	bv_free(bv);
+	free(bv->cell);
+	bv->cell = NULL;
+	bv_cleanup(bv);
 	return ret;
 }

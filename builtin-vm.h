@@ -3,8 +3,10 @@
  * builtin-vm.h - what bench vm's three files share: builtin-vm.c (its
  * options, parsing and driver), builtin-vm-boot.c (the checks before
  * any boot, and one boot through lib/kernel/vmboot.h with bench_wait()'s
- * signals and progress) and builtin-vm-shard.c (the plan, its key and
- * the shard of it a run boots). Nothing else includes it.
+ * signals and progress, and the teardown) and builtin-vm-shard.c (the
+ * plan, its key and the shard of it a run boots). The calls go one way,
+ * builtin-vm.c -> builtin-vm-shard.c -> builtin-vm-boot.c, never back;
+ * the state goes by pointer. Nothing else includes it.
  */
 #ifndef KSB_BUILTIN_VM_H
 #define KSB_BUILTIN_VM_H
@@ -74,7 +76,10 @@ struct bv_klabels {
 	struct tb_labels l;		/* its labels, in the order given */
 };
 
-/* One global, as bench run's: configuration, then run state. */
+/*
+ * bench vm's state, configuration then run state: builtin-vm.c holds
+ * the one instance and passes its address to every function here.
+ */
 struct bv_global {
 	/* configuration */
 	uint64_t boots;			/* -B, per kernel and count */
@@ -125,34 +130,41 @@ struct bv_global {
 	char plan_key[SHA256_HEX];	/* the plan's SHA-256 (builtin-vm-shard.c) */
 };
 
-extern struct bv_global vmg;
-
 /* ---- builtin-vm-boot.c ---- */
 
 /* bv_said - a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
 int bv_said(int ret, const char *why);
 
 /* bv_check_config - the machine of every count checked, the cells made: 0 or 2/3 */
-int bv_check_config(void);
+int bv_check_config(struct bv_global *bv);
 
 /* bv_check_guest_files - the static bench and busybox the guests get: 0 or 2/3 */
-int bv_check_guest_files(void);
+int bv_check_guest_files(struct bv_global *bv);
 
 /* bv_check_kernels - every kernel's image, and its module where a command needs it */
-int bv_check_kernels(void);
+int bv_check_kernels(struct bv_global *bv);
 
 /* bv_is_sh - is command @i an sh SCRIPT (files back, no CSV)? */
-bool bv_is_sh(unsigned int i);
+bool bv_is_sh(struct bv_global *bv, unsigned int i);
 
 /* bv_initramfs - @k's initramfs in the work directory: 0 or 3 */
-int bv_initramfs(struct bv_kernel *k);
+int bv_initramfs(struct bv_global *bv, struct bv_kernel *k);
 
 /*
  * bv_boot - boot cell @c once (again after a hang or a crash), its
  * results read back as run @b + 1. Returns 0, 128 + signal when stopped,
  * or an exit code after a message.
  */
-int bv_boot(struct bv_cell *c, unsigned int b);
+int bv_boot(struct bv_global *bv, struct bv_cell *c, unsigned int b);
+
+/* bv_stopped - a SIGINT/SIGTERM came between two boots: start no other */
+bool bv_stopped(struct bv_global *bv);
+
+/* bv_free - every output's temp file removed, the cells' boots freed */
+void bv_free(struct bv_global *bv);
+
+/* bv_cleanup - the work directory removed, no rm forked */
+void bv_cleanup(struct bv_global *bv);
 
 /* ---- builtin-vm-shard.c: the plan, and the shard of it this run boots ---- */
 
@@ -160,32 +172,21 @@ int bv_boot(struct bv_cell *c, unsigned int b);
 int bv_opt_shard(const struct opt *o, const char *arg, char *why, size_t len);
 
 /* bv_shard_check - the shard's boots of the plan, once parsed: 0, or -1 said */
-int bv_shard_check(void);
+int bv_shard_check(struct bv_global *bv);
 
 /* bv_plan_key - the plan's key, once the kernels' digests are read: 0 or 3 */
-int bv_plan_key(void);
+int bv_plan_key(struct bv_global *bv);
 
 /* bv_plan_boots - how many boots of cell @c this run boots */
-unsigned int bv_plan_boots(const struct bv_cell *c);
+unsigned int bv_plan_boots(struct bv_global *bv, const struct bv_cell *c);
 
 /* bv_shard_meta - the plan, the shard and the runner into @c's metadata @m */
-void bv_shard_meta(const struct bv_cell *c, struct meta *m);
+void bv_shard_meta(struct bv_global *bv, const struct bv_cell *c, struct meta *m);
 
 /* bv_measure - this run's boots in the plan's order: 0, 128 + signal, or an exit code */
-int bv_measure(void);
+int bv_measure(struct bv_global *bv);
 
 /* bv_dry_plan - --dry-run --shard: the plan's key and the shard's boots on stdout */
-void bv_dry_plan(void);
-
-/* ---- builtin-vm.c ---- */
-
-/* bv_stopped - a SIGINT/SIGTERM came between two boots: start no other */
-bool bv_stopped(void);
-
-/* bv_free - every output's temp file removed, the cells' boots freed */
-void bv_free(void);
-
-/* bv_cleanup - the work directory removed, no rm forked */
-void bv_cleanup(void);
+void bv_dry_plan(struct bv_global *bv);
 
 #endif /* KSB_BUILTIN_VM_H */

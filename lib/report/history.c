@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/meta.h"
 #include "lib/report/scale.h"
@@ -193,25 +194,21 @@ static int hist_labels(struct hist_file *f, const struct meta *m)
 	return 0;
 }
 
-/* the file's unit and frac_bits against the first file's; its timestamp and labels */
+/*
+ * the first file's unit and frac_bits, which the caller's fileset holds
+ * every other file to (lib/report/fileset.h); every file's timestamp and
+ * labels
+ */
 static int hist_file_check(struct hist *h, struct hist_file *f, const struct results *cf,
 			   char *why, size_t len)
 {
-	const char *unit = meta_get(&cf->meta, "unit");
-	const char *part = meta_get(&cf->meta, "partial");
 	const char *pc = meta_get(&cf->meta, "possible_cpus");
 
-	if (!unit)
-		unit = "ns";
 	if (!f->given) {
-		snprintf(h->unit, sizeof(h->unit), "%s", unit);
+		snprintf(h->unit, sizeof(h->unit), "%s", fileset_unit(cf));
 		h->frac_bits = cf->frac_bits;
-	} else if (strcmp(unit, h->unit) || cf->frac_bits != h->frac_bits) {
-		snprintf(why, len, "%s is in %s with frac_bits %u, %s in %s with %u: they measure differently",
-			 h->f[0].path, h->unit, h->frac_bits, f->path, unit, cf->frac_bits);
-		return -EINVAL;
 	}
-	f->partial = part && !strcmp(part, "yes");
+	f->partial = fileset_partial(cf);
 	f->possible = pc ? strtod(pc, NULL) : 0;
 	if (hist_labels(f, &cf->meta))
 		return -ENOMEM;

@@ -9,7 +9,8 @@
  *
  *	hist_add_dir(&h, "nightly/");			every *.csv, by name
  *	for (i = 0; i < h.nf; i++) {
- *		bench_load_file(&fs, h.f[i].path, 0, &cf);	the caller reads it
+ *		bench_load_file(&fs, h.f[i].path, 0, &cf);	the caller reads it,
+ *							fileset's rules checking it
  *		hist_read(&h, i, cf, CMP_STAT_TM10, why, sizeof(why));
  *		results_free(cf);			only the figures are kept
  *	}
@@ -130,9 +131,11 @@ int hist_add_nights(struct hist *h, const char *dir);
 /*
  * hist_read - take file @fi's runs from @cf, its contents: every run's
  * figure @stat of every (workload, variant), its timestamp, labels and
- * partial flag; the unit and frac_bits must be the first file's. @cf can
- * be freed afterwards. Returns 0, -ENOMEM, or -EINVAL with one line in
- * @why (units differ, a bad timestamp, a run whose figure is 0).
+ * partial flag. @cf was read through one fileset with the history's
+ * other files (lib/report/fileset.h), whose rules hold its unit and
+ * frac_bits to the first file's; the first file's are h->unit and
+ * h->frac_bits. @cf can be freed afterwards. Returns 0, -ENOMEM, or
+ * -EINVAL with one line in @why (a bad timestamp, a run whose figure is 0).
  */
 int hist_read(struct hist *h, unsigned int fi, const struct results *cf, enum cmp_stat stat,
 	      char *why, size_t len);
