@@ -228,11 +228,48 @@ int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_m
 	return ret ? ret : spawn_exit_code(s.status);
 }
 
+/*
+ * MAKEFLAGS less a parent make's jobserver: under `make -j`, a recipe
+ * without '+' gets --jobserver-auth=R,W for descriptors it does not
+ * hold, and the make we start would warn "jobserver unavailable" into
+ * the output it builds with. Its other words (-k, VAR=VALUE) stay.
+ * Returns false when MAKEFLAGS names no jobserver: the environment as
+ * it is.
+ */
+static bool spawn_make_flags(char *buf, size_t len)
+{
+	const char *flags = getenv("MAKEFLAGS"), *w, *end;
+	size_t used;
+
+	if (!flags || !strstr(flags, "--jobserver-"))
+		return false;
+	used = (size_t)snprintf(buf, len, "MAKEFLAGS=");
+	for (w = flags; *w; w = end) {
+		w += strspn(w, " ");
+		end = w + strcspn(w, " ");
+		if (end == w || !strncmp(w, "--jobserver-", 12))
+			continue;
+		if (used + (size_t)(end - w) + 2 > len)
+			return false;
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s",
+					 used > 10 ? " " : "", (int)(end - w), w);
+	}
+	return true;
+}
+
 int spawn_make(const char *dir, char *const *args, int out_fd)
 {
-	char *argv[SPAWN_MAKE_ARGS + 5] = { "make", "-s", "-C", (char *)dir };
-	unsigned int n = 4, i;
+	char *argv[SPAWN_MAKE_ARGS + 7] = { "env" }, flags[4096];
+	unsigned int n = 0, i;
 
+	if (spawn_make_flags(flags, sizeof(flags))) {
+		argv[1] = flags;
+		n = 2;
+	}
+	argv[n++] = "make";
+	argv[n++] = "-s";
+	argv[n++] = "-C";
+	argv[n++] = (char *)dir;
 	for (i = 0; args && args[i]; i++) {
 		if (i == SPAWN_MAKE_ARGS)
 			return -E2BIG;
@@ -242,7 +279,6 @@ int spawn_make(const char *dir, char *const *args, int out_fd)
 	return spawn_run(argv, out_fd, out_fd, 0);
 }
 
-/* nftw() has no argument for its callback: the first error of this thread */
 /* a word the shell takes as it is: no quoting, globbing or expansion */
 static bool spawn_sh_plain(const char *w)
 {
@@ -291,6 +327,7 @@ int spawn_sh_line(char *buf, size_t len, int argc, char *const *argv)
 	return ret;
 }
 
+/* nftw() has no argument for its callback: the first error of this thread */
 static __thread int spawn_rm_err;
 
 static int spawn_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)

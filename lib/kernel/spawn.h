@@ -124,7 +124,9 @@ int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_m
 /*
  * spawn_make - `make -s -C @dir ARGS...` (@args NULL-terminated, NULL:
  * none, at most 16) with its stdout and stderr onto @out_fd (-1: ours).
- * Returns make's exit code (0: built), or -errno of starting it.
+ * A parent make's jobserver in MAKEFLAGS is not passed on (through
+ * env(1)): under `make -j` its descriptors are not ours. Returns make's
+ * exit code (0: built), or -errno of starting it.
  */
 int spawn_make(const char *dir, char *const *args, int out_fd);
 

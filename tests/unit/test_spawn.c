@@ -236,6 +236,42 @@ static void test_spawn_make(void **state)
 	free(dir);
 }
 
+/*
+ * Under a parent `make -j`, MAKEFLAGS names a jobserver on descriptors
+ * this process does not hold: the make started must not inherit it (it
+ * would warn into the output), and keeps the flags' other words.
+ */
+static void test_spawn_make_jobserver(void **state)
+{
+	char *dir = tmpdir(), mk[256], out[256], *old = getenv("MAKEFLAGS");
+	char *args[] = { NULL };
+	FILE *f;
+	int fd;
+
+	(void)state;
+	old = old ? strdup(old) : NULL;
+	snprintf(mk, sizeof(mk), "%s/Makefile", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	f = fopen(mk, "w");
+	assert_non_null(f);
+	fputs("all:\n\t@echo v=$(V)\n", f);
+	fclose(f);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	setenv("MAKEFLAGS", " -j2 --jobserver-auth=98,99 -- V=7", 1);
+	assert_int_equal(spawn_make(dir, args, fd), 0);
+	close(fd);
+	if (old)
+		setenv("MAKEFLAGS", old, 1);
+	else
+		unsetenv("MAKEFLAGS");
+	free(old);
+	/* no "jobserver unavailable" warning, and V=7 still passed */
+	assert_string_equal(slurp(out), "v=7\n");
+	assert_int_equal(spawn_remove_tree(dir), 0);
+	free(dir);
+}
+
 static void test_spawn_which(void **state)
 {
 	char buf[4096], *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -355,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_spawn_poll),
 		cmocka_unit_test(test_spawn_redirect),
 		cmocka_unit_test(test_spawn_make),
+		cmocka_unit_test(test_spawn_make_jobserver),
 		cmocka_unit_test(test_spawn_which),
 		cmocka_unit_test(test_spawn_sh_line),
 		cmocka_unit_test(test_spawn_remove_tree),
