@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "lib/kernel/spawn.h"
+#include "lib/measure/tsc.h"
 
 #define SPAWN_MAKE_ARGS	16		/* words after make -s -C DIR */
 
@@ -60,10 +61,7 @@ int spawn_exe_dir(char *dir, size_t len)
 
 double spawn_now(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+	return tsc_mono_s();
 }
 
 /*

@@ -12,14 +12,7 @@
 #include <unistd.h>
 
 #include "lib/measure/contend.h"
-
-static double contend_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "lib/measure/tsc.h"
 
 int contend_psi_parse(const char *text, uint64_t *us)
 {
@@ -69,14 +62,14 @@ void contend_start(struct contend *c, const char *path)
 {
 	*c = (struct contend) { .path = path };
 	c->psi = !contend_psi_read(path, &c->psi0);
-	c->t0 = contend_now();
+	c->t0 = tsc_mono_s();
 }
 
 void contend_stop(struct contend *c)
 {
 	uint64_t us;
 
-	c->seconds = contend_now() - c->t0;
+	c->seconds = tsc_mono_s() - c->t0;
 	if (c->psi && !contend_psi_read(c->path, &us)) {
 		c->psi_us = us > c->psi0 ? us - c->psi0 : 0;
 		return;

@@ -128,6 +128,19 @@ static inline uint64_t tsc_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * tsc_mono_s - CLOCK_MONOTONIC in seconds: the clock of the windows and
+ * timeouts around a measurement (lib/measure/contend.h's window,
+ * lib/kernel/spawn.h's spawn_now()), never of a sample.
+ */
+static inline double tsc_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 /* tsc_to_ns - @cycles in ns with the integer mult of @t, rounded. */
 static inline uint64_t tsc_to_ns(const struct tsc_info *t, uint64_t cycles)
 {
