@@ -451,7 +451,7 @@ int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 		pr_err("%s", why);
 		return ret == -ENOMEM ? EXIT_ENV : EXIT_USAGE;
 	}
-	if (fileset_partial(*r))
+	if (results_partial(*r))
 		pr_err(FILESET_PARTIAL_WARNING, path);
 	return EXIT_DONE;
 }

@@ -20,13 +20,6 @@ const char *fileset_unit(const struct results *r)
 	return u ? u : "ns";
 }
 
-bool fileset_partial(const struct results *r)
-{
-	const char *p = meta_get(&r->meta, "partial");
-
-	return p && !strcmp(p, "yes");
-}
-
 int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		  const struct results *r, char *why, size_t len)
 {
@@ -46,7 +39,7 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		return -EINVAL;
 	}
 	fs->n++;
-	fs->partial += fileset_partial(r);
+	fs->partial += results_partial(r);
 	busy_count(&r->meta, &fs->busy[group < FILESET_GROUPS ? group : 0]);
 	return 0;
 }

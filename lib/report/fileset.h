@@ -15,7 +15,7 @@
  *			else -EINVAL: "a.csv has frac_bits 2, b.csv has 3:
  *			buckets differ"
  *	partial		"partial: yes" (an interrupted run) is read, never
- *			refused: fileset_partial() says so, the caller warns
+ *			refused: results_partial() says so, the caller warns
  *			once per file (bench_load_file() does, with
  *			FILESET_PARTIAL_WARNING), and fs->partial counts them
  *	contention	busy_count() (lib/report/busy.h) of every file into
@@ -36,7 +36,7 @@
  *		ret = fileset_read(&fs, path[i], 0, &set, why, sizeof(why));
  *		if (ret)
  *			...		print why: exit 2 (-ENOMEM: 3)
- *		if (fileset_partial(set))
+ *		if (results_partial(set))
  *			...		warn: FILESET_PARTIAL_WARNING
  *		...			keep set, or results_free() it
  *	}
@@ -77,9 +77,6 @@ struct fileset {
  * "ns" when it has none.
  */
 const char *fileset_unit(const struct results *r);
-
-/* fileset_partial - @r was interrupted: its metadata says "partial: yes". */
-bool fileset_partial(const struct results *r);
 
 /*
  * fileset_check - check @r, read from @path, against @fs's first file by

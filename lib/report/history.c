@@ -208,7 +208,7 @@ static int hist_file_check(struct hist *h, struct hist_file *f, const struct res
 		snprintf(h->unit, sizeof(h->unit), "%s", fileset_unit(cf));
 		h->frac_bits = cf->frac_bits;
 	}
-	f->partial = fileset_partial(cf);
+	f->partial = results_partial(cf);
 	f->possible = pc ? strtod(pc, NULL) : 0;
 	if (hist_labels(f, &cf->meta))
 		return -ENOMEM;

@@ -207,18 +207,23 @@ static void results_sum_pair(struct meta *dst, const struct meta *one, const cha
 		meta_put(dst, key, "%llu/%llu", a + x, b + y);
 }
 
+bool results_partial(const struct results *r)
+{
+	const char *p = meta_get(&r->meta, "partial");
+
+	return p && !strcmp(p, "yes");
+}
+
 static void results_fold_meta(struct results *dst, const struct results *one,
 			      unsigned int run, unsigned int nr_runs)
 {
-	const char *p = meta_get(&one->meta, "partial");
-
 	if (nr_runs == 1) {
 		dst->meta = one->meta;
 	} else {
 		results_sum_pair(&dst->meta, &one->meta, "samples_taken");
 		results_sum_pair(&dst->meta, &one->meta, "disturbed");
 	}
-	if (p && !strcmp(p, "yes")) {
+	if (results_partial(one)) {
 		meta_put(&dst->meta, "partial", "yes");
 		meta_put(&dst->meta, "partial_run", "%u", run);
 	}

@@ -149,6 +149,12 @@ int results_add(struct results *dst, const struct results *src);
  */
 int results_set_run(struct results *r, unsigned int run);
 
+/*
+ * results_partial - @r was interrupted: its metadata says "partial: yes"
+ * (any other value, or none, is a whole run). The one reading of the key.
+ */
+bool results_partial(const struct results *r);
+
 /* results_add_run() flags */
 #define RESULTS_MERGED_CPUS_ONLY 0x1	/* per-CPU series go to "all" only */
 

@@ -144,10 +144,10 @@ static void test_partial(void **state)
 
 	(void)state;
 	assert_int_equal(fileset_read(&fs, file("p.csv", 2, yes), 0, &r, why, sizeof(why)), 0);
-	assert_true(fileset_partial(r));
+	assert_true(results_partial(r));
 	results_free(r);
 	assert_int_equal(fileset_read(&fs, file("q.csv", 2, no), 0, &r, why, sizeof(why)), 0);
-	assert_false(fileset_partial(r));
+	assert_false(results_partial(r));
 	results_free(r);
 	assert_int_equal(fs.n, 2);
 	assert_int_equal(fs.partial, 1);
