@@ -280,3 +280,14 @@ int kmod_build(const char *tree, const char *dst, int log_fd)
 	snprintf(mflag, sizeof(mflag), "M=%s", dst ? at : src);
 	return spawn_make(tree, args, log_fd);
 }
+
+void kmod_build_why(char *why, size_t len, int ret, const char *tree, const char *dir)
+{
+	if (ret == -ENOENT)
+		snprintf(why, len, "%s", KMOD_NO_SRC);
+	else if (ret < 0)
+		snprintf(why, len, "copying the module's sources to %s: %s", dir, strerror(-ret));
+	else
+		snprintf(why, len, "building the module against %s failed (make -C %s M=%s modules)",
+			 tree, tree, dir);
+}

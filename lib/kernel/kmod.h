@@ -110,4 +110,16 @@ int kmod_dir(char *dir, size_t len);
  */
 int kmod_build(const char *tree, const char *dst, int log_fd);
 
+/* what kmod_src_dir()'s and kmod_dir()'s -ENOENT means, one line */
+#define KMOD_NO_SRC	"no module sources (kmod/) beside bench or in ../share/kstats-bench"
+
+/*
+ * kmod_build_why - why kmod_build(@tree, @dir, ...) returned @ret (not 0),
+ * one line into @why (@len bytes): KMOD_NO_SRC for -ENOENT, "copying the
+ * module's sources to DIR: ERROR" for another -errno, "building the
+ * module against TREE failed (make -C TREE M=DIR modules)" for make's
+ * exit code.
+ */
+void kmod_build_why(char *why, size_t len, int ret, const char *tree, const char *dir);
+
 #endif /* KSB_KMOD_H */
