@@ -117,6 +117,9 @@ int outset_write_each(struct outset *s, const void *const *model, char *why, siz
 
 	for (i = 0; i < s->n; i++) {
 		ret = s->t[s->a[i].fmt].write(s->a[i].o.f, model[i]);
+		/* stdio keeps only a flag: the errno is the outfile's */
+		if (ret == -EIO && s->a[i].o.err)
+			ret = -s->a[i].o.err;
 		if (ret) {
 			snprintf(why, len, "%s: %s", s->a[i].path, strerror(-ret));
 			outset_abort(s);
