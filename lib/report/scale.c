@@ -31,16 +31,18 @@ double scale_median(double *v, unsigned int n)
  * sum of t(t-1)(2t+5) over the groups of equal values of @v (@n, sorted
  * in place): what ties take off the variance of Kendall's S.
  */
-static double tie_term(double *v, unsigned int n)
+static double tie_term(double *v, unsigned int n, double *lfact)
 {
 	double sum = 0;
 	unsigned int i = 0, j;
 
 	qsort(v, n, sizeof(*v), dbl_cmp);
+	*lfact = 0;
 	while (i < n) {
 		for (j = i + 1; j < n && v[j] == v[i]; j++)
 			;
 		sum += (double)(j - i) * (j - i - 1) * (2.0 * (j - i) + 5);
+		*lfact += lgamma(j - i + 1.0);
 		i = j;
 	}
 	return sum;
@@ -116,7 +118,7 @@ int scale_theil_sen_z(const double *x, const double *y, unsigned int n, double z
 		      struct scale_fit *f)
 {
 	size_t m = 0, i, j;
-	double *s, *tmp, tx, ty;
+	double *s, *tmp, tx, ty, lfx, lfy;
 
 	memset(f, 0, sizeof(*f));
 	if (!(z >= 0) || !isfinite(z))
@@ -147,13 +149,14 @@ int scale_theil_sen_z(const double *x, const double *y, unsigned int n, double z
 	f->pairs = (unsigned int)m;
 	f->slope = scale_median(s, (unsigned int)m);
 	memcpy(tmp, x, n * sizeof(*tmp));
-	tx = tie_term(tmp, n);
+	tx = tie_term(tmp, n, &lfx);
+	f->p_floor = fmin(1, 2 * exp(lfx - lgamma(n + 1.0)));
 	f->x_min = tmp[0];
 	f->x_max = tmp[n - 1];
 	for (i = 0; i < n; i++)
 		f->nx += !i || tmp[i] != tmp[i - 1];
 	memcpy(tmp, y, n * sizeof(*tmp));
-	ty = tie_term(tmp, n);
+	ty = tie_term(tmp, n, &lfy);
 	sen_interval(s, (unsigned int)m, n, tx, ty, z, &f->sigma, &f->lo, &f->hi);
 	f->intercept = intercept(x, y, n, f->slope, tmp);
 	f->icpt_lo = intercept(x, y, n, f->lo, tmp);
@@ -174,6 +177,9 @@ void scale_at(const struct scale_fit *f, double at, double *est, double *lo, dou
 
 enum scale_verdict scale_verdict(const struct scale_fit *f, double flat)
 {
+	/* an interval no ordering of the points could make narrower */
+	if (f->p_floor > scale_alpha(f->z))
+		return SCALE_FLAT;
 	if (f->lo > 0 && f->lo > flat)
 		return SCALE_GROWS;
 	if (f->hi < 0 && f->hi < -flat)

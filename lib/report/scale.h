@@ -82,6 +82,14 @@ struct scale_fit {
 	double lo, hi;			/* its interval (Sen), 95% unless z says */
 	double intercept;		/* a: median(y - b x) */
 	double icpt_lo, icpt_hi;	/* median(y - lo x), median(y - hi x) */
+	/*
+	 * the smallest two-sided p any y can give on these x: 2 prod(t!)/n!
+	 * over the groups of t equal x (1 when it is above 1), the chance of
+	 * the y falling in x's order by luck alone. Sen's normal interval
+	 * does not know it: on 3 points, one at each of 3 counts, it reads
+	 * p = 0.037 where no ordering of the y can be rarer than 1 in 3.
+	 */
+	double p_floor;
 };
 
 enum scale_verdict {
@@ -136,7 +144,9 @@ void scale_at(const struct scale_fit *f, double at, double *est, double *lo, dou
 /*
  * scale_verdict - grows when the interval's lower end is above both 0
  * and @flat (>= 0, the slope that counts as flat, ns per CPU), shrinks
- * when its upper end is below both 0 and -@flat, else flat.
+ * when its upper end is below both 0 and -@flat, else flat; flat too
+ * when the points cannot reach the interval's level at all (p_floor
+ * above it: 2 boots at each of 2 counts, 3 at each of 2).
  */
 enum scale_verdict scale_verdict(const struct scale_fit *f, double flat);
 

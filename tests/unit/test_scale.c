@@ -108,6 +108,38 @@ static void test_shrinks(void **state)
 	assert_int_equal(scale_verdict(&f, 8), SCALE_FLAT);
 }
 
+/*
+ * What the points can show: 2 prod(t!)/n! over the x groups. Two points
+ * and three at three counts are flat whatever they read; 3 boots at each
+ * of 3 counts can show 2 * 6^3 / 9! = 0.00119; 3 at each of 2 only 0.1.
+ */
+static void test_p_floor(void **state)
+{
+	const double x2[] = { 64, 480 }, y2[] = { 100, 9000 };
+	const double x3[] = { 16, 128, 255 }, y3[] = { 100, 900, 2000 };
+	const double x9[] = { 16, 16, 16, 128, 128, 128, 255, 255, 255 };
+	const double y9[] = { 100, 101, 102, 900, 901, 902, 2000, 2001, 2002 };
+	struct scale_fit f;
+
+	(void)state;
+	assert_int_equal(scale_theil_sen(x2, y2, 2, &f), 0);
+	assert_close(f.p_floor, 1);
+	assert_true(f.lo > 0);
+	assert_int_equal(scale_verdict(&f, 0), SCALE_FLAT);
+	assert_int_equal(scale_theil_sen(x3, y3, 3, &f), 0);
+	assert_close(f.p_floor, 1.0 / 3);
+	assert_int_equal(scale_verdict(&f, 0), SCALE_FLAT);
+	assert_int_equal(scale_theil_sen(x9, y9, 9, &f), 0);
+	assert_close(f.p_floor, 2.0 * 216 / 362880);
+	assert_int_equal(scale_verdict(&f, 0), SCALE_GROWS);
+	assert_int_equal(scale_theil_sen(x9 + 3, y9 + 3, 6, &f), 0);
+	assert_close(f.p_floor, 0.1);
+	assert_int_equal(scale_verdict(&f, 0), SCALE_FLAT);
+	/* at 80% (z 1.2816) the 0.1 is within reach again */
+	assert_int_equal(scale_theil_sen_z(x9 + 3, y9 + 3, 6, scale_z(0.2), &f), 0);
+	assert_int_equal(scale_verdict(&f, 0), SCALE_GROWS);
+}
+
 /* MOVER by hand from the two scipy fits: flat A, growing B */
 static void test_diff_gate(void **state)
 {
@@ -168,6 +200,7 @@ int main(void)
 		cmocka_unit_test(test_scipy_grows),
 		cmocka_unit_test(test_scipy_flat),
 		cmocka_unit_test(test_shrinks),
+		cmocka_unit_test(test_p_floor),
 		cmocka_unit_test(test_diff_gate),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_bad_input),
