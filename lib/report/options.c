@@ -355,6 +355,85 @@ int opt_help(FILE *f, const struct opt *const *tab)
 	return ferror(f) ? -EIO : 0;
 }
 
+/* the entry of @tab whose "-c" or "--name" is @word, or NULL */
+static const struct opt *opt_find(const struct opt *const *tab, const char *word)
+{
+	const struct opt *o;
+	unsigned int t;
+
+	for (t = 0; tab[t]; t++)
+		for (o = tab[t]; o->type != OPT_T_END; o++) {
+			if (o->type == OPT_T_GROUP)
+				continue;
+			if (!strncmp(word, "--", 2) ? !strcmp(word + 2, o->long_name) :
+			    word[0] == '-' && word[1] == o->short_name && !word[2])
+				return o;
+		}
+	return NULL;
+}
+
+int opt_value(const struct opt *const *tab, const char *word, char *buf, size_t len)
+{
+	const struct opt *o = opt_find(tab, word);
+	char one[256];
+	int n;
+
+	buf[0] = 0;
+	if (!o || !o->argh)
+		return -ENOENT;
+	/* "--name VALUE", as the metadata has it: the value after the name */
+	n = opt_value_of(o, one, sizeof(one));
+	if (n > (int)strlen(o->long_name) + 3)
+		snprintf(buf, len, "%s", one + strlen(o->long_name) + 3);
+	return 0;
+}
+
+/* @o's argh alternatives in lower case, the words beside its number ("all" of "CPU|all") */
+static void opt_list_words(FILE *f, const struct opt *o, int *n)
+{
+	const char *a = o->argh, *end;
+	size_t k, len;
+
+	for (; *a; a = *end ? end + 1 : end) {
+		end = a + strcspn(a, "|");
+		len = (size_t)(end - a);
+		for (k = 0; k < len && a[k] >= 'a' && a[k] <= 'z'; k++)
+			;
+		if (len && k == len)
+			fprintf(f, "%s%.*s", (*n)++ ? " " : "", (int)len, a);
+	}
+}
+
+int opt_list_values(FILE *f, const struct opt *const *tab, const char *word)
+{
+	const struct opt *o = opt_find(tab, word);
+	uint64_t v;
+	int i, n = 0;
+
+	if (!o || !o->argh)
+		return -ENOENT;
+	if (o->type == OPT_T_ENUM)
+		for (i = 0; opt_name(o, i); i++)
+			fprintf(f, "%s%s", i ? " " : "", opt_name(o, i));
+	else if (o->type == OPT_T_U64 && o->max - o->min < OPT_VALUES_MAX)
+		for (v = o->min; v <= o->max; v++)
+			fprintf(f, "%s%" PRIu64, v > o->min ? " " : "", v);
+	else if (o->type == OPT_T_CALL || o->type == OPT_T_STRING)
+		opt_list_words(f, o, &n);
+	fputc('\n', f);
+	return ferror(f) ? -EIO : 0;
+}
+
+int opt_list_arg(FILE *f, const struct opt *const *tab, const char *word)
+{
+	const struct opt *o = opt_find(tab, word);
+
+	if (!o || !o->argh)
+		return -ENOENT;
+	fprintf(f, "--%s %s\n", o->long_name, o->argh);
+	return ferror(f) ? -EIO : 0;
+}
+
 int opt_list(FILE *f, const struct opt *const *tab)
 {
 	const struct opt *o;

@@ -203,4 +203,39 @@ int opt_help(FILE *f, const struct opt *const *tab);
  */
 int opt_list(FILE *f, const struct opt *const *tab);
 
+/* an integer option of at most this many values has them listed */
+#define OPT_VALUES_MAX	16
+
+/*
+ * opt_list_values - the values that the option @word ("-f" or
+ * "--format") of @tab's tables takes, separated by spaces on one line
+ * onto @f: an enum's names (an OPT_FORMAT's rows), every integer of an
+ * OPT_U64 of at most OPT_VALUES_MAX, the lower-case words of an
+ * argument such as "CPU|all" ("all"); an empty line for any other value.
+ * What `bench --list-values CMD OPT` prints for completion. Returns 0,
+ * -ENOENT when @word names no option of @tab that takes a value, or
+ * -EIO when writing @f failed.
+ */
+int opt_list_values(FILE *f, const struct opt *const *tab, const char *word);
+
+/*
+ * opt_list_arg - the option @word ("-w" or "--workload") of @tab's
+ * tables as its long name and its argument's name in --help, one line
+ * onto @f ("--workload NAME"): what a completion needs to tell a file
+ * from a directory or a workload where the option takes no fixed set.
+ * What `bench --list-arg CMD OPT` prints. Returns 0, -ENOENT when @word
+ * names no option of @tab that takes a value, or -EIO when writing @f
+ * failed.
+ */
+int opt_list_arg(FILE *f, const struct opt *const *tab, const char *word);
+
+/*
+ * opt_value - the value that the option @word ("-c" or "--cpus") of
+ * @tab's tables holds after a parse, as opt_values() writes it ("0-3",
+ * "cold"), into @buf (@len bytes): "" when a string option was not
+ * given. Returns 0, or -ENOENT (@buf "") when @word names no option of
+ * @tab that takes a value.
+ */
+int opt_value(const struct opt *const *tab, const char *word, char *buf, size_t len);
+
 #endif /* KSB_OPTIONS_H */

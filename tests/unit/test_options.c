@@ -302,6 +302,79 @@ static void test_values(void **state)
 	assert_string_equal(buf, "none");
 }
 
+/* what opt_list_values() prints for @word of @tab, or NULL on -ENOENT */
+static char *values_of(const struct opt *const *tab, const char *word)
+{
+	static char *buf;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	ret = opt_list_values(f, tab, word);
+	fclose(f);
+	assert_true(ret == 0 || ret == -ENOENT);
+	return ret ? NULL : buf;
+}
+
+/* opt_list_values(): what completion offers after an option, by -x or --name */
+static void test_list_values(void **state)
+{
+	static int call;
+	static const struct opt t[] = {
+		OPT_CALL('r', "run", &call, count_call, "RUN|all", "a run or all"),
+		OPT_U64('b', "bits", &v.n, 0, 12, "B", "0..12"),
+		OPT_END()
+	};
+	const struct opt *const all[] = { main_opts, extra_opts, t, NULL };
+
+	(void)state;
+	assert_string_equal(values_of(all, "-c"), "red green\n");
+	assert_string_equal(values_of(all, "--colour"), "red green\n");
+	/* a range of at most OPT_VALUES_MAX integers; a wider one is free */
+	assert_string_equal(values_of(all, "--extra"), "0 1 2 3 4 5 6 7 8 9\n");
+	assert_string_equal(values_of(all, "-b"), "0 1 2 3 4 5 6 7 8 9 10 11 12\n");
+	assert_string_equal(values_of(all, "-n"), "\n");
+	/* the lower-case words of an argument beside its placeholder */
+	assert_string_equal(values_of(all, "--run"), "all\n");
+	assert_string_equal(values_of(all, "-o"), "\n");
+	/* no value to take, no such option, a prefix: none */
+	assert_null(values_of(all, "--flag"));
+	assert_null(values_of(all, "--call"));
+	assert_null(values_of(all, "--nope"));
+	assert_null(values_of(all, "--col"));
+	assert_null(values_of(all, "-cx"));
+}
+
+/* opt_value(): the value an option holds after a parse, by -x or --name */
+static void test_value_of_one(void **state)
+{
+	struct opt_parser p;
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(parse(&p, 0, "-qo", "x.csv", "-c", "green", "--extra=4", NULL), -EINVAL);
+	assert_int_equal(parse(&p, 0, "-o", "x.csv", "-c", "green", "--extra=4", NULL), 0);
+	assert_int_equal(opt_value(tabs, "-o", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "x.csv");
+	assert_int_equal(opt_value(tabs, "--output", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "x.csv");
+	assert_int_equal(opt_value(tabs, "--colour", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "green");
+	assert_int_equal(opt_value(tabs, "--extra", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "4");
+	/* a string not given is "" */
+	assert_int_equal(parse(&p, 0, "-n", "3", NULL), 0);
+	assert_int_equal(opt_value(tabs, "-o", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(opt_value(tabs, "--flag", buf, sizeof(buf)), -ENOENT);
+	assert_string_equal(buf, "");
+	assert_int_equal(opt_value(tabs, "--nope", buf, sizeof(buf)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +387,8 @@ int main(void)
 		cmocka_unit_test(test_help_layout),
 		cmocka_unit_test(test_help_rows),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_list_values),
+		cmocka_unit_test(test_value_of_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
