@@ -235,7 +235,7 @@ static unsigned int compare_differs(const struct compare_state *st, char *buf, s
 	for (i = 0; i < st->nr_diff && used < len; i++) {
 		if (st->diff[i].kind == TB_KIND_BUILD)
 			continue;
-		cmpfmt_diff_text(text, sizeof(text), &f, &st->diff[i]);
+		cmpline_diff_text(text, sizeof(text), &f, &st->diff[i]);
 		used += (size_t)snprintf(buf + used, len - used, how ? "%s%s %s (%s)" : "%s%s%s",
 					 n ? ", " : "", how ? tb_kind_names[st->diff[i].kind] : "",
 					 st->diff[i].key, text);

@@ -51,12 +51,12 @@ static const char *af_slope(char *buf, size_t len, const struct auditfmt *c, dou
 	return buf;
 }
 
-/* cmpfmt_value() of a value that may be negative: "-2.67us" */
+/* cmpline_value() of a value that may be negative: "-2.67us" */
 static const char *af_value(char *buf, size_t len, const struct auditfmt *c, double v)
 {
 	char t[24];
 
-	cmpfmt_value(t, sizeof(t), fabs(v), af_cycles(c));
+	cmpline_value(t, sizeof(t), fabs(v), af_cycles(c));
 	snprintf(buf, len, "%s%s", v < 0 ? "-" : "", t);
 	return buf;
 }

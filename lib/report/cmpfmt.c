@@ -31,95 +31,6 @@ unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v)
 	return n;
 }
 
-const char *cmpfmt_value(char *buf, size_t len, double v, bool cycles)
-{
-	static const char *const ns[] = { "ns", "us", "ms", "s" };
-	static const char *const cy[] = { "", "k", "M", "G" };
-	unsigned int u = 0;
-
-	while (v >= 1000 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
-	return buf;
-}
-
-const char *cmpfmt_pct(char *buf, size_t len, double frac)
-{
-	if (isinf(frac))
-		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
-	else
-		snprintf(buf, len, "%+.1f%%", frac * 100);
-	return buf;
-}
-
-static bool cf_cycles(const struct cmpfmt *c)
-{
-	return c->unit && !strcmp(c->unit, "cycles");
-}
-
-/* @name "p": "p=0.004", or "p<0.001" below what three decimals show; "": "0.004" */
-static const char *cf_p(char *buf, size_t len, double p, const char *name)
-{
-	if (p >= 0.0005)
-		snprintf(buf, len, "%s%s%.3f", name, *name ? "=" : "", p);
-	else
-		snprintf(buf, len, "%s<0.001", name);
-	return buf;
-}
-
-/* the change and its interval: "+16.4% [+11.7%, +20.2%]" */
-static const char *cf_change(char *buf, size_t len, const struct cmp_result *r)
-{
-	char e[32], lo[32], hi[32];
-
-	cmpfmt_pct(e, sizeof(e), r->change.est);
-	cmpfmt_pct(lo, sizeof(lo), r->change.lo);
-	cmpfmt_pct(hi, sizeof(hi), r->change.hi);
-	snprintf(buf, len, "%s [%s, %s]", e, lo, hi);
-	return buf;
-}
-
-void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s)
-{
-	const struct cmp_result *r = &s->r;
-	char b[32], a[32], ch[112], p[16];
-
-	cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c));
-	cmpfmt_value(a, sizeof(a), r->after, cf_cycles(c));
-	snprintf(buf, len, "%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s  %s n=%u+%u  %s",
-		 s->workload, s->variant, c->stat, b, r->before_spread * 100, a,
-		 r->after_spread * 100, cf_change(ch, sizeof(ch), r), cf_p(p, sizeof(p), r->p, "p"),
-		 s->nb, s->na, cmp_verdict_names[r->verdict]);
-}
-
-/* side @k's value, and the first of its files that disagrees: "a (b2.csv: x)" */
-static size_t cf_side_value(char *buf, size_t len, const struct cmpfmt *c,
-			    const struct tb_diff *d, unsigned int k)
-{
-	int n;
-
-	if (!d->within[k])
-		n = snprintf(buf, len, "%s", d->val[k]);
-	else if (c->path[k])
-		n = snprintf(buf, len, "%s (%s: %s)", d->val[k], c->path[k][d->odd[k]],
-			     d->odd_val[k]);
-	else
-		n = snprintf(buf, len, "%s (file %u: %s)", d->val[k], d->odd[k] + 1, d->odd_val[k]);
-	return n < 0 ? 0 : (size_t)n;
-}
-
-void cmpfmt_diff_text(char *buf, size_t len, const struct cmpfmt *c, const struct tb_diff *d)
-{
-	size_t used = cf_side_value(buf, len, c, d, 0);
-
-	if (used + 4 < len)
-		used += (size_t)snprintf(buf + used, len - used, " -> ");
-	if (used < len)
-		cf_side_value(buf + used, len - used, c, d, 1);
-}
-
 /* "2 regressions, 1 improvement", or "no regression" */
 static void cf_tally(char *buf, size_t len, const struct cmpfmt *c)
 {
@@ -151,9 +62,9 @@ static void cf_pooled(FILE *f, const struct cmpfmt *c, const struct cmp_series *
 	fprintf(f, "%s %s pooled:", s->workload, s->variant);
 	for (m = 0; m < 5; m++)
 		fprintf(f, "  %s %s -> %s (%s)", name[m],
-			cmpfmt_value(b, sizeof(b), v[0][m], cf_cycles(c)),
-			cmpfmt_value(a, sizeof(a), v[1][m], cf_cycles(c)),
-			cmpfmt_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
+			cmpline_value(b, sizeof(b), v[0][m], cmpline_cycles(c)),
+			cmpline_value(a, sizeof(a), v[1][m], cmpline_cycles(c)),
+			cmpline_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
 	fputc('\n', f);
 }
 
@@ -169,10 +80,10 @@ static void cf_ref_line(FILE *f, const struct cmpfmt *c, const struct cmp_series
 	unsigned int i;
 
 	fprintf(f, "%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-		s->workload, cmpfmt_value(b, sizeof(b), s->ref_side[0], cf_cycles(c)),
-		cmpfmt_value(a, sizeof(a), s->ref_side[1], cf_cycles(c)),
-		cmpfmt_pct(d, sizeof(d), s->ref_side[1] / s->ref_side[0] - 1),
-		cmpfmt_value(m, sizeof(m), s->ref_at, cf_cycles(c)));
+		s->workload, cmpline_value(b, sizeof(b), s->ref_side[0], cmpline_cycles(c)),
+		cmpline_value(a, sizeof(a), s->ref_side[1], cmpline_cycles(c)),
+		cmpline_pct(d, sizeof(d), s->ref_side[1] / s->ref_side[0] - 1),
+		cmpline_value(m, sizeof(m), s->ref_at, cmpline_cycles(c)));
 	for (i = 0; i < n && !strcmp(s[i].workload, s->workload); i++)
 		fprintf(f, " %s %.2f", s[i].variant, s[i].ref_share);
 	fputc('\n', f);
@@ -189,7 +100,7 @@ static void cf_testbed_lines(FILE *f, const struct cmpfmt *c)
 	fprintf(f, "\ntestbed: the files differ in %u key%s (--strict refuses testbed and config):\n",
 		c->nr_diff, c->nr_diff == 1 ? "" : "s");
 	for (i = 0; i < c->nr_diff; i++) {
-		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
+		cmpline_diff_text(text, sizeof(text), c, &c->diff[i]);
 		fprintf(f, "  %-7s %s: %s\n", tb_kind_names[c->diff[i].kind], c->diff[i].key, text);
 	}
 }
@@ -204,7 +115,7 @@ static int cf_table(FILE *f, const void *model)
 	char line[512];
 
 	for (i = 0; i < c->n; i++) {
-		cmpfmt_line(line, sizeof(line), c, &c->s[i]);
+		cmpline_line(line, sizeof(line), c, &c->s[i]);
 		fprintf(f, "%s\n", line);
 	}
 	fputc('\n', f);
@@ -219,7 +130,7 @@ static int cf_table(FILE *f, const void *model)
 		reg ? "regression" : "ok", c->scaled ? "scaled" : "raw");
 	if (c->busy)
 		fileset_busy_lines(f, c->busy, cf_sides, 2, "runs", "");
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- csv, runs ---- */
@@ -241,7 +152,7 @@ static int cf_csv(FILE *f, const void *model)
 			r->verdict == CMP_BELOW ? "significant below threshold" :
 			cmp_verdict_names[r->verdict]);
 	}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* every run's figure, before then after, in file order */
@@ -261,7 +172,7 @@ static int cf_runs(FILE *f, const void *model)
 				s->variant, b ? i + 1 : i - s->nb + 1, s->x[i]);
 		}
 	}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /*
@@ -290,7 +201,7 @@ static int cf_cdf(FILE *f, const void *model)
 				fprintf(f, ",%.6g\n", (double)it.cum / (double)it.total);
 			}
 		}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- json ---- */
@@ -385,7 +296,7 @@ static int cf_json(FILE *f, const void *model)
 	cf_json_diff(&j, c);
 	if (c->busy)
 		fileset_busy_json(&j, c->busy, cf_sides, 2);
-	return json_doc_end(&j) ? -EIO : 0;
+	return json_doc_end(&j) ? -EIO : report_status(f);
 }
 
 /* ---- markdown ---- */
@@ -400,10 +311,10 @@ static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *
 	fputc(' ', f);
 	tf_md_cell(f, s->variant);
 	fprintf(f, " | %s ±%.0f%% | %s ±%.0f%% | %s | ",
-		cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c)), r->before_spread * 100,
-		cmpfmt_value(a, sizeof(a), r->after, cf_cycles(c)), r->after_spread * 100,
-		cf_change(ch, sizeof(ch), r));
-	tf_md_cell(f, cf_p(p, sizeof(p), r->p, ""));
+		cmpline_value(b, sizeof(b), r->before, cmpline_cycles(c)), r->before_spread * 100,
+		cmpline_value(a, sizeof(a), r->after, cmpline_cycles(c)), r->after_spread * 100,
+		cmpline_change(ch, sizeof(ch), r));
+	tf_md_cell(f, cmpline_p(p, sizeof(p), r->p, ""));
 	fprintf(f, " | %u+%u | %s", s->nb, s->na, r->verdict == CMP_REGRESSION ? "**" : "");
 	tf_md_cell(f, cmp_verdict_names[r->verdict]);
 	fprintf(f, "%s |\n", r->verdict == CMP_REGRESSION ? "**" : "");
@@ -420,7 +331,7 @@ static void cf_md_diff(FILE *f, const struct cmpfmt *c)
 	fprintf(f, "\nThe sides differ in %u key%s of the metadata (`bench compare --strict` refuses testbed and config differences):\n\n| key | kind | what differs |\n|:--|:--|:--|\n",
 		c->nr_diff, c->nr_diff == 1 ? "" : "s");
 	for (i = 0; i < c->nr_diff; i++) {
-		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
+		cmpline_diff_text(text, sizeof(text), c, &c->diff[i]);
 		fputs("| ", f);
 		tf_md_cell(f, c->diff[i].key);
 		fprintf(f, " | %s | ", tb_kind_names[c->diff[i].kind]);
@@ -447,7 +358,7 @@ static int cf_markdown(FILE *f, const void *model)
 		fputc('\n', f);
 		fileset_busy_lines(f, c->busy, cf_sides, 2, "runs", "- ");
 	}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- JUnit XML ---- */
@@ -497,7 +408,7 @@ static void cf_junit_props(FILE *f, const struct cmpfmt *c)
 	cf_xml_prop(f, "unit", c->unit);
 	for (i = 0; i < c->nr_diff; i++) {
 		snprintf(key, sizeof(key), "%s.%s", tb_kind_names[c->diff[i].kind], c->diff[i].key);
-		cmpfmt_diff_text(v, sizeof(v), c, &c->diff[i]);
+		cmpline_diff_text(v, sizeof(v), c, &c->diff[i]);
 		cf_xml_prop(f, key, v);
 	}
 	fputs("    </properties>\n", f);
@@ -507,7 +418,7 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_seri
 {
 	char line[512];
 
-	cmpfmt_line(line, sizeof(line), c, s);
+	cmpline_line(line, sizeof(line), c, s);
 	fputs("    <testcase classname=\"kstats-bench.", f);
 	cf_xml(f, s->workload);
 	fputs("\" name=\"", f);
@@ -539,7 +450,7 @@ static int cf_junit(FILE *f, const void *model)
 	for (i = 0; i < c->n; i++)
 		cf_junit_case(f, c, &c->s[i]);
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- Bencher Metric Format, github-action-benchmark ---- */
@@ -547,7 +458,7 @@ static int cf_junit(FILE *f, const void *model)
 static int cf_bmf(FILE *f, const void *model)
 {
 	const struct cmpfmt *c = model;
-	const char *measure = cf_cycles(c) ? "cycles" : "latency";
+	const char *measure = cmpline_cycles(c) ? "cycles" : "latency";
 	char name[192];
 	struct json j;
 	unsigned int i;
@@ -567,7 +478,7 @@ static int cf_bmf(FILE *f, const void *model)
 		json_object_end(&j);
 	}
 	json_object_end(&j);
-	return json_finish(&j) ? -EIO : 0;
+	return json_finish(&j) ? -EIO : report_status(f);
 }
 
 /* github-action-benchmark's "extra": what the chart's tooltip shows */
@@ -578,8 +489,8 @@ static void cf_gab_extra(char *buf, size_t len, const struct cmpfmt *c,
 	char b[32], ch[112], p[16];
 
 	snprintf(buf, len, "before %s ±%.0f%%, change %s, %s, n=%u+%u: %s",
-		 cmpfmt_value(b, sizeof(b), r->before, cf_cycles(c)), r->before_spread * 100,
-		 cf_change(ch, sizeof(ch), r), cf_p(p, sizeof(p), r->p, "p"), s->nb, s->na,
+		 cmpline_value(b, sizeof(b), r->before, cmpline_cycles(c)), r->before_spread * 100,
+		 cmpline_change(ch, sizeof(ch), r), cmpline_p(p, sizeof(p), r->p, "p"), s->nb, s->na,
 		 cmp_verdict_names[r->verdict]);
 }
 
@@ -607,7 +518,7 @@ static int cf_gab(FILE *f, const void *model)
 		json_object_end(&j);
 	}
 	json_array_end(&j);
-	return json_finish(&j) ? -EIO : 0;
+	return json_finish(&j) ? -EIO : report_status(f);
 }
 
 /* ---- the table of writers ---- */
@@ -663,17 +574,17 @@ int cmpfmt_annotations(FILE *f, const struct cmpfmt *c)
 	for (i = 0; i < c->n; i++) {
 		if (c->s[i].r.verdict != CMP_REGRESSION)
 			continue;
-		cmpfmt_line(line, sizeof(line), c, &c->s[i]);
+		cmpline_line(line, sizeof(line), c, &c->s[i]);
 		fputs("::error title=kstats-bench regression::", f);
 		cf_gha(f, line);
 		fputc('\n', f);
 	}
 	for (i = 0; i < c->nr_diff; i++) {
-		cmpfmt_diff_text(line, sizeof(line), c, &c->diff[i]);
+		cmpline_diff_text(line, sizeof(line), c, &c->diff[i]);
 		fprintf(f, "::warning title=kstats-bench %s differs::%s: ",
 			tb_kind_names[c->diff[i].kind], c->diff[i].key);
 		cf_gha(f, line);
 		fputc('\n', f);
 	}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }

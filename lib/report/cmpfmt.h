@@ -90,31 +90,11 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/report/cmpline.h"
 #include "lib/report/compare.h"
 #include "lib/report/writer.h"
 
-struct busy_count;
-struct meta;
-struct tb_diff;
-
 #define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
-
-/* the whole compare */
-struct cmpfmt {
-	const struct cmp_series *s;	/* [n], in compare's order */
-	unsigned int n;			/* series */
-	const char *stat;		/* the per-run figure: "tm10" */
-	const char *unit;		/* "ns" or "cycles" */
-	double alpha;			/* the one-sided test's level */
-	double threshold_pct;		/* a significant change counts above it, % */
-	bool scaled;			/* figures adjusted by the reference loop */
-	const struct tb_diff *diff;	/* keys that differ (testbed_diff()), or NULL */
-	unsigned int nr_diff;		/* how many */
-	const char *const *path[2];	/* each side's file names; NULL: "file N" */
-	const struct meta *meta[2];	/* each side's first file's metadata, or NULL */
-	const char *origin;		/* kcidb: the CI system's name; NULL: KCIDB_ORIGIN */
-	const struct busy_count *busy;	/* [2] each side's runs the host disturbed, or NULL */
-};
 
 /*
  * cmpfmt_writers - the table (lib/report/writer.h), each writer's model
@@ -128,29 +108,6 @@ extern const struct report_writer cmpfmt_writers[];
 
 /* cmpfmt_count - the series of @c whose verdict is @v. */
 unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v);
-
-/*
- * cmpfmt_value - @v (ns, or cycles when @cycles) with a unit scaled to
- * three or four digits: 13150.2 -> "13.15us", cycles "13.15k". @buf.
- */
-const char *cmpfmt_value(char *buf, size_t len, double v, bool cycles);
-
-/* cmpfmt_pct - a fraction as a signed percentage: "+16.4%", "-inf". @buf. */
-const char *cmpfmt_pct(char *buf, size_t len, double frac);
-
-/*
- * cmpfmt_line - the series' line of bench compare's table, into @buf:
- * irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]
- * p=0.001 n=6+6  regression (one line, two spaces between the groups)
- */
-void cmpfmt_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s);
-
-/*
- * cmpfmt_diff_text - what differs in @d, into @buf: BEFORE's value ->
- * AFTER's, of their first files, each followed by the first file of that
- * side that disagrees: "performance -> performance (a2.csv: powersave)".
- */
-void cmpfmt_diff_text(char *buf, size_t len, const struct cmpfmt *c, const struct tb_diff *d);
 
 /*
  * cmpfmt_annotations - under GitHub Actions: one "::error title=...::LINE"

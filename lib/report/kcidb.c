@@ -283,7 +283,7 @@ static void kc_differs(struct kcidb *k, const struct cmpfmt *c)
 		return;
 	json_object_begin(&k->j, "differs");
 	for (i = 0; i < c->nr_diff; i++) {
-		cmpfmt_diff_text(text, sizeof(text), c, &c->diff[i]);
+		cmpline_diff_text(text, sizeof(text), c, &c->diff[i]);
 		json_string(&k->j, c->diff[i].key, text);
 	}
 	json_object_end(&k->j);
@@ -303,7 +303,7 @@ static void kc_gate(struct kcidb *k, const struct cmpfmt *c, const struct cmp_se
 
 	kcidb_test_begin(k, seg, 5, r->verdict == CMP_REGRESSION ? "FAIL" : "PASS", m);
 	kcidb_number(k, r->after, c->unit);
-	cmpfmt_line(line, sizeof(line), c, s);
+	cmpline_line(line, sizeof(line), c, s);
 	kcidb_string(k, "comment", line);
 	kcidb_misc_begin(k, m);
 	json_string(&k->j, "verdict", r->verdict == CMP_BELOW ? "significant below threshold" :

@@ -83,8 +83,8 @@ static void lkp_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 		lkp_number(b, sizeof(b), mb), lkp_stddev(sb, sizeof(sb), rb),
 		lkp_change(ch, sizeof(ch), mb, ma), lkp_number(a, sizeof(a), ma),
 		lkp_stddev(sa, sizeof(sa), ra), s->workload, s->variant, c->stat,
-		cmp_verdict_names[r->verdict], cmpfmt_pct(e, sizeof(e), r->change.est),
-		cmpfmt_pct(lo, sizeof(lo), r->change.lo), cmpfmt_pct(hi, sizeof(hi), r->change.hi),
+		cmp_verdict_names[r->verdict], cmpline_pct(e, sizeof(e), r->change.est),
+		cmpline_pct(lo, sizeof(lo), r->change.lo), cmpline_pct(hi, sizeof(hi), r->change.hi),
 		p, s->nb, s->na);
 }
 

@@ -73,7 +73,7 @@ static void table_fit(FILE *f, const struct scalefmt *o, const struct scale_repo
 	double est, lo, hi;
 	unsigned int i;
 
-	cmpfmt_value(a, sizeof(a), fit->intercept, sf_cycles(r));
+	cmpline_value(a, sizeof(a), fit->intercept, sf_cycles(r));
 	fprintf(f, "%s %s  %s  %s  %s  a=%s  n=%u p=%g..%g (%u counts)  %s\n", row->workload,
 		row->variant, r->g[k].name, cmp_stat_names[o->stat],
 		sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi), a, fit->n, fit->x_min,
@@ -81,9 +81,9 @@ static void table_fit(FILE *f, const struct scalefmt *o, const struct scale_repo
 	for (i = 0; i < o->nr_at; i++) {
 		scale_at(fit, o->at[i], &est, &lo, &hi);
 		fprintf(f, "  at %u: %s [%s, %s]\n", o->at[i],
-			cmpfmt_value(e, sizeof(e), est, sf_cycles(r)),
-			cmpfmt_value(l, sizeof(l), lo, sf_cycles(r)),
-			cmpfmt_value(h, sizeof(h), hi, sf_cycles(r)));
+			cmpline_value(e, sizeof(e), est, sf_cycles(r)),
+			cmpline_value(l, sizeof(l), lo, sf_cycles(r)),
+			cmpline_value(h, sizeof(h), hi, sf_cycles(r)));
 	}
 }
 
@@ -349,7 +349,7 @@ static int sf_markdown(FILE *f, const void *model)
 			tf_md_cell(f, r->g[k].name);
 			fprintf(f, " | %s | %s | %u at %u counts | %s |\n",
 				sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi),
-				cmpfmt_value(a, sizeof(a), fit->intercept, sf_cycles(r)), fit->n,
+				cmpline_value(a, sizeof(a), fit->intercept, sf_cycles(r)), fit->n,
 				fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
 		}
 	if (!t.gated) {

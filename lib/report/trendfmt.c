@@ -69,8 +69,8 @@ static const char *tfm_own_value(char *buf, size_t len, const struct trendfmt *t
 	char a[32];
 
 	if (!t->h->slope)
-		return cmpfmt_value(buf, len, v, tfm_cycles(t));
-	snprintf(buf, len, "%s/CPU", cmpfmt_value(a, sizeof(a), v, tfm_cycles(t)));
+		return cmpline_value(buf, len, v, tfm_cycles(t));
+	snprintf(buf, len, "%s/CPU", cmpline_value(a, sizeof(a), v, tfm_cycles(t)));
 	return buf;
 }
 
@@ -148,9 +148,9 @@ static void tfm_text(struct tfm_text *x, const struct trendfmt *t, const struct 
 {
 	tfm_value(x->before, sizeof(x->before), t, c->before);
 	tfm_value(x->after, sizeof(x->after), t, c->after);
-	cmpfmt_pct(x->est, sizeof(x->est), c->change.est);
-	cmpfmt_pct(x->lo, sizeof(x->lo), c->change.lo);
-	cmpfmt_pct(x->hi, sizeof(x->hi), c->change.hi);
+	cmpline_pct(x->est, sizeof(x->est), c->change.est);
+	cmpline_pct(x->lo, sizeof(x->lo), c->change.lo);
+	cmpline_pct(x->hi, sizeof(x->hi), c->change.hi);
 	snprintf(x->p, sizeof(x->p), "%.2g", c->p);
 }
 
@@ -217,7 +217,7 @@ static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 	unsigned int i;
 
 	fprintf(f, "%s reference tm10 (median run): %s; figures at it by their share, fitted within each file:",
-		s->workload, cmpfmt_value(m, sizeof(m), s->ref_at, tfm_cycles(t)));
+		s->workload, cmpline_value(m, sizeof(m), s->ref_at, tfm_cycles(t)));
 	for (i = k; i < h->ns; i++)
 		if (!strcmp(h->s[i].workload, s->workload))
 			fprintf(f, " %s %.2f", h->s[i].variant, h->s[i].share);

@@ -104,19 +104,19 @@ static void test_line_and_helpers(void **state)
 	char buf[512];
 
 	(void)state;
-	cmpfmt_line(buf, sizeof(buf), &cmp, &series[0]);
+	cmpline_line(buf, sizeof(buf), &cmp, &series[0]);
 	assert_string_equal(buf, "irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]  p=0.001 n=6+6  regression");
-	cmpfmt_line(buf, sizeof(buf), &cmp, &series[1]);
+	cmpline_line(buf, sizeof(buf), &cmp, &series[1]);
 	assert_string_equal(buf, "a<b&\"c|d new* tm10  252.2ns +-3% -> 251.9ns +-3%  -0.1% [-inf, +2.0%]  p<0.001 n=6+7  ~");
-	assert_string_equal(cmpfmt_value(buf, sizeof(buf), 13150.2, true), "13.15k");
-	assert_string_equal(cmpfmt_value(buf, sizeof(buf), 999.4, false), "999.4ns");
-	assert_string_equal(cmpfmt_value(buf, sizeof(buf), 2.5e9, false), "2.50s");
-	assert_string_equal(cmpfmt_pct(buf, sizeof(buf), INFINITY), "+inf");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 13150.2, true), "13.15k");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 999.4, false), "999.4ns");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 2.5e9, false), "2.50s");
+	assert_string_equal(cmpline_pct(buf, sizeof(buf), INFINITY), "+inf");
 	assert_int_equal(cmpfmt_count(&cmp, CMP_REGRESSION), 1);
 	assert_int_equal(cmpfmt_count(&cmp, CMP_IMPROVEMENT), 0);
-	cmpfmt_diff_text(buf, sizeof(buf), &cmp, &diff[0]);
+	cmpline_diff_text(buf, sizeof(buf), &cmp, &diff[0]);
 	assert_string_equal(buf, "performance -> powersave");
-	cmpfmt_diff_text(buf, sizeof(buf), &cmp, &diff[1]);
+	cmpline_diff_text(buf, sizeof(buf), &cmp, &diff[1]);
 	assert_string_equal(buf, "4096 -> 4096 (a2.csv: 8192)");
 	/* the table of writers: -f's names in order, which list the testbed */
 	assert_ptr_equal(report_find(cmpfmt_writers, "table"), &cmpfmt_writers[CMPFMT_TABLE]);
