@@ -20,6 +20,17 @@ const char *fileset_unit(const struct results *r)
 	return u ? u : "ns";
 }
 
+/* the unit rule: @path's unit @u is @fs's first file's; 0, or -EINVAL with its line */
+static int fileset_unit_rule(const struct fileset *fs, const char *path, const char *u,
+			     char *why, size_t len)
+{
+	if (!strcmp(u, fs->unit))
+		return 0;
+	snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
+		 fs->first, fs->unit, path, u);
+	return -EINVAL;
+}
+
 int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		  const struct results *r, char *why, size_t len)
 {
@@ -29,9 +40,7 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		fs->first = path;
 		snprintf(fs->unit, sizeof(fs->unit), "%s", u);
 		fs->frac_bits = r->frac_bits;
-	} else if (strcmp(u, fs->unit)) {
-		snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
-			 fs->first, fs->unit, path, u);
+	} else if (fileset_unit_rule(fs, path, u, why, len)) {
 		return -EINVAL;
 	} else if (r->frac_bits != fs->frac_bits) {
 		snprintf(why, len, "%s has frac_bits %u, %s has %u: buckets differ", fs->first,
@@ -42,6 +51,11 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 	fs->partial += results_partial(r);
 	busy_count(&r->meta, &fs->busy[group < FILESET_GROUPS ? group : 0]);
 	return 0;
+}
+
+int fileset_check_unit(const struct fileset *a, const struct fileset *b, char *why, size_t len)
+{
+	return a->n && b->n ? fileset_unit_rule(a, b->first, b->unit, why, len) : 0;
 }
 
 /* the CSV @path into *@r: 0, or -errno with "PATH[:LINE]: why" */
@@ -76,7 +90,7 @@ int fileset_read(struct fileset *fs, const char *path, unsigned int group, struc
 {
 	int ret = fileset_csv(path, r, why, len);
 
-	if (!ret)
+	if (!ret && fs)
 		ret = fileset_check(fs, path, group, *r, why, len);
 	if (ret && *r) {
 		results_free(*r);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fileset.h - the one loader of results files: what bench compare,
- * scale, trend and show read, and what a command that merges shards
- * reads. Each file is read once (lib/report/csv.h) and checked against
+ * scale, trend and show read, and what bench merge reads and checks
+ * per merged file. Each file is read once (lib/report/csv.h) and checked against
  * the set's first file, one rule per check, and what the sets say of
  * their runs is summed as they come:
  *
@@ -26,7 +26,8 @@
  * A command with two groups that must measure alike (compare's BEFORE
  * and AFTER, scale's A and B) gives both to one fileset; one whose
  * groups are checked apart (trend's subject and control, paired by
- * lib/report/history.h) takes one fileset each.
+ * lib/report/history.h) takes one fileset each, and holds the two to
+ * the unit rule with fileset_check_unit().
  *
  *	struct fileset fs = { 0 };
  *	struct results *set;
@@ -74,9 +75,12 @@ struct fileset {
 
 /*
  * fileset_unit - the unit of @r by the rule above: its "unit" key, or
- * "ns" when it has none.
+ * "ns" when it has none. The one reading of a set's unit: the rules here,
+ * the history's (lib/report/history.h) and every writer of a results set
+ * (lib/report/format.h) take it.
  */
 const char *fileset_unit(const struct results *r);
+
 
 /*
  * fileset_check - check @r, read from @path, against @fs's first file by
@@ -89,11 +93,22 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		  const struct results *r, char *why, size_t len);
 
 /*
+ * fileset_check_unit - the unit rule between two filesets read apart
+ * (trend's subject @a and its control @b, whose frac_bits may differ):
+ * @b's first file's unit is @a's. Returns 0 (also when either read no
+ * file), or -EINVAL with the rule's line in @why naming both first files.
+ */
+int fileset_check_unit(const struct fileset *a, const struct fileset *b, char *why, size_t len);
+
+/*
  * fileset_read - read the results file @path ("-": stdin) into a new set
  * *@r and fileset_check() it. Returns 0; -EINVAL with "PATH:LINE: why"
  * (the file does not parse) or a rule's line in @why; another -errno
  * (the file cannot be opened: ENOENT, EACCES, EISDIR; or ENOMEM) with
- * "PATH: why". On error *@r is NULL and @fs as it was.
+ * "PATH: why". On error *@r is NULL and @fs as it was. A NULL @fs checks
+ * nothing: for a command that groups its files only once they are read
+ * (bench merge: a shard's files by name), and then fileset_check()s each
+ * group's through one fileset.
  */
 int fileset_read(struct fileset *fs, const char *path, unsigned int group, struct results **r,
 		 char *why, size_t len);

@@ -2,11 +2,12 @@
 /*
  * test_fileset.c - the one loader of results files (lib/report/fileset.h),
  * one test per rule: a file without a unit is in ns, and a unit other
- * than the first file's is refused naming both; a frac_bits other than
- * the first's is refused naming both; partial: yes is read, counted and
- * never refused; each group's runs' contention summed, a file without
- * it adding nothing; a file that does not parse or open named with its
- * line; and a refusal leaves the set as it was.
+ * than the first file's is refused naming both, within a set and between
+ * two sets read apart; a frac_bits other than the first's is refused
+ * naming both; partial: yes is read, counted and never refused; each
+ * group's runs' contention summed, a file without it adding nothing; a
+ * file that does not parse or open named with its line; and a refusal
+ * leaves the set as it was.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -115,6 +116,32 @@ static void test_unit(void **state)
 	memset(&fs, 0, sizeof(fs));
 	assert_int_equal(readf(&fs, c, 0, why, sizeof(why)), 0);
 	assert_int_equal(readf(&fs, a, 0, why, sizeof(why)), -EINVAL);
+}
+
+/*
+ * two sets read apart (trend's subject and control): the unit rule's
+ * line naming each first file, their frac_bits free to differ
+ */
+static void test_check_unit(void **state)
+{
+	static const char *const cy[] = { "unit", "cycles", NULL };
+	struct fileset s = { 0 }, c = { 0 };
+	const char *a = file("subject.csv", 2, NULL), *b = file("control.csv", 3, NULL);
+	const char *d = file("control-cy.csv", 2, cy);
+	char why[512], want[1024];
+
+	(void)state;
+	assert_int_equal(fileset_check_unit(&s, &c, why, sizeof(why)), 0);
+	assert_int_equal(readf(&s, a, 0, why, sizeof(why)), 0);
+	assert_int_equal(fileset_check_unit(&s, &c, why, sizeof(why)), 0);
+	assert_int_equal(readf(&c, b, 0, why, sizeof(why)), 0);
+	assert_int_equal(fileset_check_unit(&s, &c, why, sizeof(why)), 0);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(readf(&c, d, 0, why, sizeof(why)), 0);
+	assert_int_equal(fileset_check_unit(&s, &c, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s is in ns, %s in cycles: the files must measure in one unit",
+		 a, d);
+	assert_string_equal(why, want);
 }
 
 /* frac_bits: the first file's, or refused naming both */
@@ -245,6 +272,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unit),
+		cmocka_unit_test(test_check_unit),
 		cmocka_unit_test(test_frac_bits),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_busy),
