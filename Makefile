@@ -25,7 +25,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
-BENCH_SRCS := bench.c $(wildcard builtin-*.c)
+BENCH_SRCS := bench.c bench-util.c $(wildcard builtin-*.c)
 # lib/ in three folders, one per side, each built by wildcard:
 #   lib/report   the results model, its files, formats and writers, the
 #                gate's statistics: plain C for any host (bench compare,
@@ -172,7 +172,7 @@ report-srcs:
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := kstats_hist.c $(addprefix lib/report/,samples.c csv.c compare.c results.c meta.c)
+FUZZ_SRCS  := kstats_hist.c $(addprefix lib/report/,samples.c csv.c compare.c results.c meta.c writer.c)
 FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
 
 build/fuzzobj/%.o: %.c

@@ -13,9 +13,9 @@
 #include <stdint.h>
 
 #include "lib/report/options.h"
+#include "lib/report/testbed.h"
 
 struct meta;
-struct testbed;
 
 /* exit codes, for every command */
 enum {
@@ -48,6 +48,9 @@ void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  */
 int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* bench_nomem - bench_refused() of ENOMEM, out of memory. Returns EXIT_ENV. */
+int bench_nomem(void);
+
 /*
  * bench_operand_sep - where the operands argv[optind..argc) split in two:
  * the index of their one "--" (optind - 1 when getopt took a leading one
@@ -72,8 +75,9 @@ void bench_cmdline(char *buf, size_t len, int argc, char **argv);
  * --help printed on stdout: @head ("Usage: ..." and what the command
  * does), the option lines, then @tail (NULL: none), or after
  * `CMD --list-opts` (@argv's only word) printed its long options on one
- * line (opt_list(), for completion); -1 after one line
- * on stderr naming the option and what was wrong with it.
+ * line (opt_list(), for completion), or `CMD --list-values OPT` the
+ * values OPT takes (opt_list_values()); -1 after one line on stderr
+ * naming the option and what was wrong with it.
  */
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv);
@@ -83,25 +87,37 @@ extern const char bench_release[];
 extern const char bench_git[];
 
 /*
- * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, kernel, trace):
- * kept for bench_meta_origin(). 0, or -EINVAL with @why.
+ * who wrote a command's results: its --label and --origin, in the
+ * command's state, which both options name as their value
+ */
+struct bench_origin {
+	struct tb_labels labels;	/* --label KEY=VALUE, in the order given */
+	const char *origin;		/* --origin NAME, or NULL (-f kcidb: KCIDB_ORIGIN) */
+};
+
+/*
+ * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, audit, kernel,
+ * trace, vm) into the struct bench_origin o->value names, for
+ * bench_meta_origin() (nowhere with o->check_only). 0, or -EINVAL with
+ * @why.
  */
 int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len);
 
 /*
- * bench_opt_origin - the OPT_CALL of --origin NAME (run, kernel, trace,
- * vm): KCIDB's origin for -f kcidb, checked by kcidb_opt_origin() and
- * kept for bench_meta_origin(). 0, or -EINVAL with @why.
+ * bench_opt_origin - the OPT_CALL of --origin NAME (run, audit, kernel,
+ * trace, vm): KCIDB's origin for -f kcidb, checked by kcidb_opt_origin()
+ * and kept in the struct bench_origin o->value names (nowhere with
+ * o->check_only). 0, or -EINVAL with @why.
  */
 int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len);
 
 /*
- * bench_meta_origin - bench_release, bench_git and every --label into
- * @m (lib/report/testbed.h), and --origin as KCIDB_META_ORIGIN when one
- * was given: the file keeps it, so that bench show -f kcidb of it later
- * names the same CI system.
+ * bench_meta_origin - bench_release, bench_git and every label of @who
+ * into @m (lib/report/testbed.h), and its origin as KCIDB_META_ORIGIN
+ * when one was given: the file keeps it, so that bench show -f kcidb of
+ * it later names the same CI system.
  */
-void bench_meta_origin(struct meta *m);
+void bench_meta_origin(struct meta *m, const struct bench_origin *who);
 
 /*
  * bench_testbed - testbed_read() of this host, or of the fixture tree
@@ -115,6 +131,14 @@ int bench_testbed(struct testbed *tb);
  * message on a failed write. A closed pipe (bench run | head) is done.
  */
 int bench_finish_stdout(void);
+
+/*
+ * bench_stdout_failed - a report on stdout returned @err (-errno): EXIT_ENV
+ * after one line, the stream's error if it has one, else @err's;
+ * EXIT_DONE when the reader went away (bench_finish_stdout()); -ENOMEM
+ * is bench_nomem()'s.
+ */
+int bench_stdout_failed(int err);
 
 struct fileset;
 struct outfile;
@@ -186,12 +210,32 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct
 /*
  * bench_load_file - fileset_read() the results file @path ("-": stdin)
  * into a new set *@r, checked by @fs's rules and counted in its group
- * @group (lib/report/fileset.h), with the one warning of a partial file
- * on stderr. EXIT_DONE; EXIT_USAGE after one line naming the file and
- * line, or the two files a rule sets apart; EXIT_ENV (no memory).
+ * @group (lib/report/fileset.h; NULL: no rule, bench_check_file() later),
+ * with the one warning of a partial file on stderr. EXIT_DONE;
+ * EXIT_USAGE after one line naming the file and line, or the two files a
+ * rule sets apart; EXIT_ENV (no memory).
  */
 int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 		    struct results **r);
+
+/*
+ * bench_check_file - fileset_check() the set @r read from @path by @fs's
+ * rules, counted in its group @group: EXIT_DONE, or EXIT_USAGE after the
+ * rule's line naming the two files.
+ */
+int bench_check_file(struct fileset *fs, const char *path, unsigned int group,
+		     const struct results *r);
+
+/*
+ * bench_load_files - bench_load_file() of the @n files @path, in order,
+ * into a new array *@set of @n sets, each counted in group @group of @fs:
+ * what compare's sides and scale's groups read. EXIT_DONE, or the first
+ * failure's exit code (EXIT_ENV when the array cannot be had). *@set is
+ * the caller's either way, a set not read NULL: results_free() each, then
+ * free() it.
+ */
+int bench_load_files(struct fileset *fs, char *const *path, unsigned int n, unsigned int group,
+		     struct results ***set);
 
 /*
  * bench_one_class - the runs of every file of the @nsides sides (@set[k],
@@ -214,7 +258,7 @@ struct bench_wait {
 	void (*stop)(void *priv, int sig);
 	/* the second: undo what must not outlive us, before _exit(128 + sig) */
 	void (*leave)(void *priv);
-	/* each tick, stderr a terminal and not quiet: the progress text, no newline */
+	/* each tick, stderr a terminal and not quiet: the progress text after "bench CMD: ", no newline */
 	void (*progress)(void *priv);
 	void *priv;			/* the callbacks' argument */
 	long tick_ms;			/* how often poll() and progress() run */
@@ -234,6 +278,32 @@ struct bench_wait {
  */
 int bench_wait(const struct bench_wait *w);
 
+struct engine;
+
+/*
+ * What a command that times on the engine's workers waits on (bench run,
+ * bench audit), for bench_wait_engine().
+ */
+struct bench_engine_wait {
+	struct engine *e;		/* started: its workers run */
+	struct outfile *out;		/* -o, its temp file removed by a second signal; or NULL */
+	struct outset *also;		/* --also's files, the same; or NULL */
+	/* each tick, as bench_wait()'s progress: the text for @done samples; NULL: none */
+	void (*progress)(void *priv, uint64_t done);
+	void *priv;			/* progress()'s argument */
+	long tick_ms;			/* how often the workers are polled */
+	bool quiet;			/* -q: no progress */
+	int *signo;			/* the first SIGINT/SIGTERM is stored here */
+};
+
+/*
+ * bench_wait_engine - bench_wait() until every worker of @w->e is done:
+ * the first SIGINT or SIGTERM stops them at the next sample boundary
+ * (what was measured is still reported), a second one removes @w->out's
+ * and @w->also's temp files and exits 128 + sig.
+ */
+void bench_wait_engine(const struct bench_engine_wait *w);
+
 /*
  * bench_check_cmd - check @argv (argv[0] a command's name, "run") as that
  * command parses it, without running it: the check it registers (each
@@ -243,6 +313,16 @@ int bench_wait(const struct bench_wait *w);
  * command without a check passes), or -EINVAL with one line in @why.
  */
 int bench_check_cmd(int argc, char **argv, char *why, size_t len);
+
+/*
+ * bench_check_value - bench_check_cmd(), and the value that the option
+ * @word ("--cpus") of that command took, as opt_value() gives it, into
+ * @val (@vlen bytes; "" when not given or on a failed check): what bench
+ * doctor learns of the run it is asked about. 0, or -EINVAL with @why.
+ * Not thread-safe.
+ */
+int bench_check_value(int argc, char **argv, const char *word, char *val, size_t vlen,
+		      char *why, size_t len);
 
 /* the subcommands, each returning its exit code */
 int cmd_run(int argc, char **argv);		/* builtin-run.c */
@@ -266,6 +346,13 @@ int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
  * -EINVAL with @p->why copied into @why.
  */
 int bench_check_parse(struct opt_parser *p, int argc, char **argv, char *why, size_t len);
+
+/*
+ * bench_check_peek - have the next bench_check_parse() copy the value of
+ * option @word into @buf (@len bytes); @word NULL: no longer. For
+ * bench_check_value().
+ */
+void bench_check_peek(const char *word, char *buf, size_t len);
 
 /* the parse-only checks of bench_check_cmd(): 0, or -EINVAL with @why */
 int cmd_run_check(int argc, char **argv, char *why, size_t len);

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -37,6 +36,7 @@
 #include "lib/report/results.h"
 #include "lib/report/samples.h"
 #include "lib/report/testbed.h"
+#include "lib/kernel/spawn.h"
 #include "workloads/battery.h"
 
 #define AUDIT_SAMPLES		256	/* an entry's samples without -n of its own */
@@ -66,6 +66,7 @@ static struct audit_global {
 	int format;			/* -f */
 	const char *output;		/* -o */
 	struct outset also;		/* --also FMT=FILE */
+	struct bench_origin who;	/* --label, --origin */
 	bool quiet;			/* -q */
 	char cmdline[1024];		/* for the metadata */
 
@@ -128,10 +129,9 @@ static const struct opt audit_opts[] = {
 		   "also write the CSV to FILE (replaced whole); - is\n"
 		   "stdout, and then the report goes to stderr"),
 	OPT_ALSO(&audit_global.also),
-	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+	OPT_CALL(0, "label", &audit_global.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
-		 KCIDB_ORIGIN_HELP ", kept in the file"),
+	OPT_ORIGIN(&audit_global.who, bench_opt_origin, ", kept in the file"),
 	OPT_FLAG('q', "quiet", &audit_global.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -167,7 +167,7 @@ static int audit_battery(struct audit_global *ag)
 	if (!ret)
 		return 0;
 	if (ret == -ENOMEM)
-		return bench_refused("%s", strerror(ENOMEM));
+		return bench_nomem();
 	bench_err("--battery: %s", why);
 	return EXIT_USAGE;
 }
@@ -218,33 +218,14 @@ static int audit_dry_run(struct audit_global *ag)
 
 /* ---- one entry ---- */
 
-/* bench_wait() on the entry's engine, @priv the state */
-static int audit_poll(void *priv)
-{
-	return !engine_running(((struct audit_global *)priv)->e);
-}
-
-static void audit_stop(void *priv, int sig)
-{
-	(void)sig;
-	engine_stop(((struct audit_global *)priv)->e);
-}
-
-static void audit_leave(void *priv)
-{
-	struct audit_global *ag = priv;
-
-	outfile_abort(&ag->out);
-	outset_abort(&ag->also);
-}
-
-static void audit_progress(void *priv)
+/* bench_wait_engine()'s progress: the entry's samples, @priv the state */
+static void audit_progress(void *priv, uint64_t done)
 {
 	struct audit_global *ag = priv;
 	uint64_t total = audit_samples_of(ag, ag->cur);
 
-	fprintf(stderr, "%s: entry %u/%u %s: %lu/%lu samples", bench_prog, ag->cur_no, ag->b.n,
-		ag->cur->name, (unsigned long)engine_progress(ag->e), (unsigned long)total);
+	fprintf(stderr, "entry %u/%u %s: %lu/%lu samples", ag->cur_no, ag->b.n,
+		ag->cur->name, (unsigned long)done, (unsigned long)total);
 }
 
 /* @d skipped: @pre then @why, each ';' made ',' (audit_skip_why's separator) */
@@ -282,10 +263,9 @@ static int audit_time(struct audit_global *ag, const struct battery_entry *e,
 		.cache = WL_CACHE_KERNEL, .fence = TSC_FENCE_SFENCE, .stamps = TSC_STAMPS_FENCED,
 	};
 	/* a tick of 20 ms: most entries take a few ms, and a 200 ms tick would be most of a boot */
-	struct bench_wait w = {
-		.poll = audit_poll, .stop = audit_stop, .leave = audit_leave,
-		.progress = audit_progress, .tick_ms = 20, .quiet = ag->quiet,
-		.signo = &ag->signo,
+	struct bench_engine_wait w = {
+		.out = &ag->out, .also = &ag->also, .progress = audit_progress, .priv = ag,
+		.tick_ms = 20, .quiet = ag->quiet, .signo = &ag->signo,
 	};
 	char why[256];
 	int ret;
@@ -300,8 +280,8 @@ static int audit_time(struct audit_global *ag, const struct battery_entry *e,
 		audit_skip(d, "starting the workers: ", strerror(-ret));
 		return ret;
 	}
-	w.priv = ag;
-	bench_wait(&w);
+	w.e = ag->e;
+	bench_wait_engine(&w);
 	ret = engine_join(ag->e);
 	if (ret)
 		audit_skip(d, "", engine_why(ag->e, ret, why, sizeof(why)));
@@ -334,18 +314,10 @@ static int audit_add(struct audit_global *ag, struct results *res, const struct 
 	return ret;
 }
 
-static double audit_now(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* every entry in this boot's order; 0, or -ENOMEM */
 static int audit_measure(struct audit_global *ag, struct results *res)
 {
-	double t0 = audit_now(), t;
+	double t0 = spawn_now(), t;
 	unsigned int i;
 	int ret = 0;
 
@@ -362,7 +334,7 @@ static int audit_measure(struct audit_global *ag, struct results *res)
 			pr_err("%s skipped: %s", e->name, d->why);
 		engine_destroy(ag->e);
 		ag->e = NULL;
-		t = audit_now();
+		t = spawn_now();
 		d->seconds = t - t0;
 		t0 = t;
 	}
@@ -488,7 +460,7 @@ static void audit_meta(struct audit_global *ag, struct meta *m)
 	meta_set(m, "runs", "1");
 	meta_set(m, "partial", "%s", ag->partial || ag->signo ? "yes" : "no");
 	testbed_meta(&ag->tb, m, NULL);
-	bench_meta_origin(m);
+	bench_meta_origin(m, &ag->who);
 }
 
 /* ---- bench audit ---- */
@@ -558,10 +530,10 @@ static int audit_run(struct audit_global *ag)
 	int ret;
 
 	if (!res)
-		return bench_refused("%s", strerror(ENOMEM));
+		return bench_nomem();
 	ret = audit_setup(ag);
 	if (!ret && audit_measure(ag, res))
-		ret = bench_refused("%s", strerror(ENOMEM));
+		ret = bench_nomem();
 	if (!ret && !ag->meta_done)
 		ret = bench_refused("no entry of the battery could run here (each one's reason is above)");
 	if (!ret) {

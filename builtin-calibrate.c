@@ -48,6 +48,10 @@ static const char calibrate_head[] =
 	"Print the TSC frequency and how it was found, whether the TSC is\n"
 	"invariant, the clocksource, and the empty timed region's cost per CPU.\n";
 
+static const char calibrate_tail[] =
+	"Exit: 0 done, 2 bad usage, 3 the environment refused (a CPU this process\n"
+	"may not use, a worker that could not start) or writing the output failed.\n";
+
 static int calibrate_print(const struct calibrate *c)
 {
 	const bool tsc = c->tsc.usable;
@@ -121,7 +125,7 @@ int cmd_calibrate(int argc, char **argv)
 	int ret;
 
 	c->fence = TSC_FENCE_SFENCE;	/* as bench run's default */
-	ret = bench_options(&p, calibrate_head, NULL, argc, argv);
+	ret = bench_options(&p, calibrate_head, calibrate_tail, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	ret = calibrate_measure(c);

@@ -64,7 +64,7 @@ struct compare_state {
 	struct tb_diff diff[TB_MAX_DIFFS]; /* metadata keys the files differ in */
 	unsigned int nr_diff;		/* how many */
 	bool scaled;			/* figures scaled by the reference: decided */
-	const char *warn;		/* the testbed warning, said with the verdict */
+	char warn[8192];		/* the testbed warning, said with the verdict; "": none */
 	const char *unit;		/* the files' unit, "ns" when they say none */
 };
 
@@ -87,7 +87,8 @@ static const char compare_tail[] =
 	"\n"
 	"Exit: 0 no regression, 1 a regression, 2 bad input (fewer than "
 	BENCH_STR(CMP_MIN_RUNS) " runs\n"
-	"a side, a series on one side only, unreadable or mismatched files).\n";
+	"a side, a series on one side only, unreadable or mismatched files), 3 a\n"
+	"report could not be written (or memory ran out).\n";
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int compare_parse(int argc, char **argv, struct compare_opts *o)
@@ -117,10 +118,8 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "two CPU models) as one; else exit 2 naming them"),
 		OPT_FORMAT('f', "format", &o->format, cmpfmt_writers, "FMT",
 			       "what goes to stdout:"),
-		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
-			 "also write format FMT to FILE, atomically\n"
-			 "(repeatable: one compare, several reports)"),
-		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
+		OPT_ALSO(&o->also),
+		OPT_ORIGIN(&o->origin, kcidb_opt_origin, ""),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -153,12 +152,6 @@ static int compare_sides(int argc, char **argv, struct compare_side *b,
 	return 0;
 }
 
-static int compare_nomem(void)
-{
-	pr_err("%s", strerror(ENOMEM));
-	return EXIT_ENV;
-}
-
 static void compare_state_free(struct compare_state *st)
 {
 	unsigned int k, i;
@@ -171,24 +164,6 @@ static void compare_state_free(struct compare_state *st)
 	}
 	free(st->list);
 	st->list = NULL;
-}
-
-/* read every file of side @k (0 BEFORE, 1 AFTER) into st->fs: both sides measure alike */
-static int compare_load(struct compare_state *st, unsigned int k)
-{
-	struct compare_side *s = &st->side[k];
-	unsigned int i;
-	int ret;
-
-	s->set = calloc(s->n, sizeof(*s->set));
-	if (!s->set)
-		return compare_nomem();
-	for (i = 0; i < s->n; i++) {
-		ret = bench_load_file(&st->fs, s->path[i], k, &s->set[i]);
-		if (ret)
-			return ret;
-	}
-	return 0;
 }
 
 /* ---- the testbed: which metadata keys the files differ in ---- */
@@ -210,7 +185,7 @@ static int compare_testbed(struct compare_state *st)
 	if (m[0] && m[1])
 		st->nr_diff = testbed_diff(mc, n, st->diff, TB_MAX_DIFFS);
 	else
-		ret = compare_nomem();
+		ret = bench_nomem();
 	free(m[0]);
 	free(m[1]);
 	return ret;
@@ -251,18 +226,15 @@ static unsigned int compare_differs(const struct compare_state *st, char *buf, s
  */
 static int compare_check_testbed(const struct compare_opts *o, struct compare_state *st)
 {
-	static char buf[8192];
-
-	if (!compare_differs(st, buf, sizeof(buf), o->strict))
-		return 0;
-	if (!o->strict && (cmpfmt_writers[o->format].flags & REPORT_TESTBED))
+	if (!compare_differs(st, st->warn, sizeof(st->warn), o->strict))
 		return 0;
 	if (o->strict) {
-		pr_err("--strict: the files differ in %s", buf);
+		pr_err("--strict: the files differ in %s", st->warn);
 		return EXIT_USAGE;
 	}
-	/* said once every check has passed: a refusal is one line */
-	st->warn = buf;
+	/* said with the verdict (a refusal is one line), unless the report lists them */
+	if (cmpfmt_writers[o->format].flags & REPORT_TESTBED)
+		st->warn[0] = 0;
 	return 0;
 }
 
@@ -336,7 +308,7 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
 		       cmp_stat_names[o->stat]);
 		return EXIT_USAGE;
 	}
-	return ret ? compare_nomem() : 0;
+	return ret ? bench_nomem() : 0;
 }
 
 /* ---- the report ---- */
@@ -362,7 +334,7 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	char why[1024];
 	int ret;
 
-	if (st->warn)
+	if (st->warn[0])
 		pr_err("warning: the files' testbed or configuration differ: %s (--strict refuses this)",
 		       st->warn);
 	ret = cmpfmt_writers[o->format].write(stdout, &f);
@@ -373,11 +345,9 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
 	if (ret == -ENOMEM)
-		return compare_nomem();
-	if (ret) {
-		pr_err("--also %s", why);
-		return EXIT_ENV;
-	}
+		return bench_nomem();
+	if (ret)
+		return bench_refused("--also %s", why);
 	ret = bench_finish_stdout();
 	return !ret && cmpfmt_count(&f, CMP_REGRESSION) ? EXIT_REGRESSION : ret;
 }
@@ -390,7 +360,7 @@ static int compare_all(struct compare_opts *o, const struct compare_state *st)
 	int ret = 0;
 
 	if (!c)
-		return compare_nomem();
+		return bench_nomem();
 	for (i = 0; i < st->n && !ret; i++)
 		ret = compare_one(o, st, i, &c[i]);
 	if (!ret)
@@ -408,11 +378,12 @@ static int compare_run(struct compare_opts *o, struct compare_state *st)
 	char *const *paths[2] = { st->side[0].path, st->side[1].path };
 	unsigned int n[2] = { st->side[0].n, st->side[1].n };
 	unsigned int k;
-	int ret;
+	int ret = 0;
 
-	ret = compare_load(st, 0);
-	if (!ret)
-		ret = compare_load(st, 1);
+	/* both sides into one fileset: they measure alike */
+	for (k = 0; k < 2 && !ret; k++)
+		ret = bench_load_files(&st->fs, st->side[k].path, st->side[k].n, k,
+				       &st->side[k].set);
 	if (!ret) {
 		sets[0] = st->side[0].set;
 		sets[1] = st->side[1].set;
@@ -431,7 +402,7 @@ static int compare_run(struct compare_opts *o, struct compare_state *st)
 		};
 	st->list = cmp_list_series(st->cs, &st->n);
 	if (!st->list && errno)
-		return compare_nomem();
+		return bench_nomem();
 	st->unit = st->fs.unit;
 	ret = compare_check_runs(st);
 	if (!ret)

@@ -24,7 +24,8 @@ struct doctor {
 	char suggest[TB_LIST];		/* workers to isolate: CPU 0 left to the system */
 	bool root;			/* euid 0: perf limits do not apply */
 	bool quiet;			/* -q: warnings only */
-	const char *cpus;		/* -c, NULL: the allowed CPUs */
+	const char *cpus;		/* -c, or the run's --cpus; NULL: the allowed CPUs */
+	char run_cpus[TB_LIST];		/* the --cpus of the run's options, "" if none */
 };
 
 /* one check's verdict */
@@ -246,15 +247,49 @@ static const struct doctor_check {
 /* ---- options, workers ---- */
 
 static const char doctor_head[] =
-	"Usage: bench doctor [OPTIONS]\n"
+	"Usage: bench doctor [OPTIONS] [-- RUN-OPTIONS...]\n"
 	"Check this host for what makes timings noisy, one line per check: ok or\n"
-	"warn, what it found, and the command that fixes it. It changes nothing.\n";
+	"warn, what it found, and the command that fixes it. It changes nothing.\n"
+	"RUN-OPTIONS are those of a bench run to check the host for: its worker\n"
+	"CPUs are the ones it would use (its --cpus), the options checked as bench\n"
+	"run checks them.\n";
 
 static const char doctor_tail[] =
 	"Checks: governor, turbo, smt, isolcpus and nohz_full (of the worker CPUs),\n"
 	"irqbalance, thp and hugetlb (the embedded per-CPU layout), numa_balancing,\n"
 	"hypervisor, perf_event_paranoid. The last line: DOCTOR checks=N ok=N warn=N.\n"
-	"Exit: 0 done (warnings included), 2 bad usage.\n";
+	"Exit: 0 done (warnings included), 2 bad usage (RUN-OPTIONS included),\n"
+	"3 writing the report failed.\n";
+
+/*
+ * RUN-OPTIONS, argv[@first..@argc): checked by bench run's own parser,
+ * its --cpus the workers. 0, or -1 after a message.
+ */
+static int doctor_run_options(struct doctor *d, int argc, char **argv, int first)
+{
+	char *run[OPT_MAX * 2 + 2], why[512];
+	int i, n = 0;
+
+	if (d->cpus) {
+		bench_err("-c and RUN-OPTIONS: give the run's --cpus among its options");
+		return -1;
+	}
+	if (argc - first >= (int)(sizeof(run) / sizeof(run[0])) - 1) {
+		bench_err("RUN-OPTIONS: more than %zu words", sizeof(run) / sizeof(run[0]) - 2);
+		return -1;
+	}
+	run[n++] = "run";
+	for (i = first; i < argc; i++)
+		run[n++] = argv[i];
+	run[n] = NULL;
+	if (bench_check_value(n, run, "--cpus", d->run_cpus, sizeof(d->run_cpus), why,
+			      sizeof(why))) {
+		bench_err("RUN-OPTIONS: %s", why);
+		return -1;
+	}
+	d->cpus = *d->run_cpus ? d->run_cpus : NULL;
+	return 0;
+}
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int doctor_parse(int argc, char **argv, struct doctor *d)
@@ -262,14 +297,17 @@ static int doctor_parse(int argc, char **argv, struct doctor *d)
 	const struct opt opts[] = {
 		OPT_STRING('c', "cpus", &d->cpus, "LIST",
 			   "the worker CPUs bench run will use, numactl syntax\n"
-			   "(default: every allowed CPU)"),
+			   "(default: every allowed CPU, or RUN-OPTIONS' --cpus)"),
 		OPT_FLAG('q', "quiet", &d->quiet, "print the warnings only (./run.sh does)"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
-	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
+	struct opt_parser p = { .tab = tab };
+	int ret = bench_options(&p, doctor_head, doctor_tail, argc, argv);
 
-	return bench_options(&p, doctor_head, doctor_tail, argc, argv);
+	if (ret || optind >= argc)
+		return ret;
+	return doctor_run_options(d, argc, argv, optind);
 }
 
 /* d->worker from -c or the affinity mask; the CPUs to suggest isolating */

@@ -42,7 +42,8 @@ static int hist_parse(int argc, char **argv, struct hist_opts *o)
 		"Usage: bench hist [OPTIONS] [FILE|-]\n"
 		"Print the kstats histogram of a list of samples: one non-negative decimal\n"
 		"integer (0..2^64-1) per line, blank lines ignored, from FILE or stdin.\n",
-		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n",
+		"Exit: 0 done, 2 bad usage or input (the message names file and line),\n"
+		"3 the report could not be written (or memory ran out).\n",
 		argc, argv);
 
 	if (ret)
@@ -111,8 +112,7 @@ int cmd_hist(int argc, char **argv)
 		goto out_close;
 	h = kstats_hist_create((unsigned int)o.frac_bits);
 	if (!h) {
-		pr_err("%s", strerror(errno));
-		ret = EXIT_ENV;
+		ret = bench_refused("%s", strerror(errno));
 		goto out_close;
 	}
 	ret = samples_read(f, h, &line, &n);
@@ -125,8 +125,7 @@ int cmd_hist(int argc, char **argv)
 	}
 	r = hist_results(&o, h, n);
 	if (!r) {
-		pr_err("%s", strerror(ENOMEM));
-		ret = EXIT_ENV;
+		ret = bench_nomem();
 		goto out_free_hist;
 	}
 	ret = bench_report(NULL, NULL, (unsigned int)o.format, &o.also, r);

@@ -49,7 +49,11 @@ static const char *const kk_workloads[] = {
 	"kernel-set-defaults", "kernel-irq-alloc", NULL,
 };
 
-/* One global, as bench run's: configuration, then run state. */
+/*
+ * bench kernel's state, configuration then run state: one instance, whose
+ * address cmd_kernel() passes down (perf's struct record); kk_opts[]
+ * names it, a table's values being addresses.
+ */
 static struct kk {
 	/* configuration */
 	int wl;				/* -w, index in kk_workloads */
@@ -59,6 +63,7 @@ static struct kk {
 	int format;			/* -f, an index of formats[] */
 	const char *output;		/* -o */
 	struct outset also;		/* --also FMT[:VARIANT]=FILE */
+	struct bench_origin who;	/* --label, --origin */
 	const char *module;		/* --module, a .ko to load */
 	const char *build;		/* --build TREE: only build the module into -o */
 	bool quiet;			/* -q */
@@ -133,10 +138,9 @@ static const struct opt kk_opts[] = {
 		   "kernel tree TREE into the new directory -o DIR (the\n"
 		   "sources beside it) and exit: no root, nothing\n"
 		   "loaded; scripts build the module so"),
-	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+	OPT_CALL(0, "label", &kng.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
-		 KCIDB_ORIGIN_HELP ", kept in the file"),
+	OPT_ORIGIN(&kng.who, bench_opt_origin, ", kept in the file"),
 	OPT_FLAG('q', "quiet", &kng.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -155,7 +159,8 @@ static int kk_parse(int argc, char **argv)
 		"for this kernel, or built here from kmod/ with /lib/modules/$(uname -r)/build.\n",
 		"Stamps are ktime_get_ns(), as kstats takes them: ns of the clocksource.\n"
 		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no headers,\n"
-		"module loading refused, no debugfs), 130/143 interrupted (partial results).\n",
+		"module loading refused, no debugfs) or writing an output failed, 130/143\n"
+		"interrupted (partial results).\n",
 		argc, argv);
 }
 
@@ -181,25 +186,12 @@ static int kk_debugfs(void)
 			  KK_DEBUGFS, strerror(errno));
 }
 
-/* does @ko carry "vermagic=<this release> "? */
-static bool kk_ko_matches(const char *ko)
+/* is @ko built for @release (its vermagic, lib/kernel/kimage.h)? */
+static bool kk_ko_matches(const char *ko, const char *release)
 {
-	char want[96], *buf;
-	bool ok = false;
-	struct stat st;
-	FILE *f = fopen(ko, "r");
+	char rel[KIMAGE_RELEASE_MAX];
 
-	if (!f)
-		return false;
-	snprintf(want, sizeof(want), "vermagic=%s ", kng.release);
-	if (!fstat(fileno(f), &st) && st.st_size > 0 && st.st_size < (64 << 20) &&
-	    (buf = malloc((size_t)st.st_size))) {
-		ok = fread(buf, 1, (size_t)st.st_size, f) == (size_t)st.st_size &&
-		     memmem(buf, (size_t)st.st_size, want, strlen(want));
-		free(buf);
-	}
-	fclose(f);
-	return ok;
+	return !kimage_ko_release(ko, rel, sizeof(rel)) && !strcmp(rel, release);
 }
 
 /*
@@ -207,38 +199,37 @@ static bool kk_ko_matches(const char *ko)
  * kmod/ beside bench, or ../share/kstats-bench/kmod), built there when it
  * is not for this kernel
  */
-static int kk_find_module(void)
+static int kk_find_module(struct kk *kk)
 {
 	char dir[PATH_MAX], build[PATH_MAX + 64];
 	int ret;
 
-	if (kng.module) {
-		snprintf(kng.ko, sizeof(kng.ko), "%s", kng.module);
-		if (access(kng.ko, R_OK))
-			return bench_refused("--module: %s: %s", kng.ko, strerror(errno));
+	if (kk->module) {
+		snprintf(kk->ko, sizeof(kk->ko), "%s", kk->module);
+		if (access(kk->ko, R_OK))
+			return bench_refused("--module: %s: %s", kk->ko, strerror(errno));
 		return 0;
 	}
 	/* a bench vm guest has the module built, without its sources */
 	ret = kmod_dir(dir, sizeof(dir));
 	if (ret)
-		return bench_refused("no module sources (kmod/) beside bench or in ../share/kstats-bench: %s",
-				  strerror(-ret));
-	snprintf(kng.ko, sizeof(kng.ko), "%.*s/" KK_MODNAME ".ko", (int)(sizeof(kng.ko) - 20), dir);
-	if (kk_ko_matches(kng.ko))
+		return bench_refused(KMOD_NO_SRC ": %s", strerror(-ret));
+	snprintf(kk->ko, sizeof(kk->ko), "%.*s/" KK_MODNAME ".ko", (int)(sizeof(kk->ko) - 20), dir);
+	if (kk_ko_matches(kk->ko, kk->release))
 		return 0;
-	snprintf(build, sizeof(build), "/lib/modules/%s/build", kng.release);
+	snprintf(build, sizeof(build), "/lib/modules/%s/build", kk->release);
 	if (access(build, F_OK))
 		return bench_refused("no kernel headers for %s: %s is missing (apt-get install linux-headers-%s)",
-				  kng.release, build, kng.release);
+				  kk->release, build, kk->release);
 	if (access(dir, W_OK))
 		return bench_refused("no %s built for %s, and %s cannot be built in: %s",
-				  kng.ko, kng.release, dir, strerror(errno));
-	if (!kng.quiet)
-		pr_err("building %s for %s", kng.ko, kng.release);
+				  kk->ko, kk->release, dir, strerror(errno));
+	if (!kk->quiet)
+		pr_err("building %s for %s", kk->ko, kk->release);
 	/* in place: kmod_dir() is the sources' directory when it can be built in */
-	if (kmod_build(build, NULL, STDERR_FILENO) || !kk_ko_matches(kng.ko))
+	if (kmod_build(build, NULL, STDERR_FILENO) || !kk_ko_matches(kk->ko, kk->release))
 		return bench_refused("building the module in %s for %s failed (see above)", dir,
-				  kng.release);
+				  kk->release);
 	return 0;
 }
 
@@ -260,7 +251,7 @@ static void kk_why_refused(char *buf, size_t len)
 	snprintf(buf, len, "%s", strerror(EPERM));
 }
 
-static int kk_load(void)
+static int kk_load(struct kk *kk)
 {
 	char why[192];
 	struct stat st;
@@ -268,16 +259,16 @@ static int kk_load(void)
 
 	if (!stat("/sys/module/" KK_MODNAME, &st))
 		return 0;	/* someone's: used as it is, left loaded */
-	ret = kk_find_module();
+	ret = kk_find_module(kk);
 	if (ret)
 		return ret;
-	fd = open(kng.ko, O_RDONLY | O_CLOEXEC);
+	fd = open(kk->ko, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return bench_refused("%s: %s", kng.ko, strerror(errno));
+		return bench_refused("%s: %s", kk->ko, strerror(errno));
 	ret = (int)syscall(SYS_finit_module, fd, "", 0);
 	close(fd);
 	if (!ret) {
-		kng.loaded = true;
+		kk->loaded = true;
 		return 0;
 	}
 	if (errno == EEXIST)
@@ -288,23 +279,23 @@ static int kk_load(void)
 	}
 	if (errno == EKEYREJECTED || errno == ENOKEY)
 		return bench_refused("module loading refused: %s is not signed with a key this kernel trusts (module.sig_enforce or secure boot): %s",
-				  kng.ko, strerror(errno));
-	return bench_refused("loading %s: %s", kng.ko, strerror(errno));
+				  kk->ko, strerror(errno));
+	return bench_refused("loading %s: %s", kk->ko, strerror(errno));
 }
 
-static void kk_unload(void)
+static void kk_unload(struct kk *kk)
 {
-	if (kng.loaded && syscall(SYS_delete_module, KK_MODNAME, O_NONBLOCK))
+	if (kk->loaded && syscall(SYS_delete_module, KK_MODNAME, O_NONBLOCK))
 		pr_err("warning: unloading %s: %s", KK_MODNAME,
 		       strerror(errno));
-	kng.loaded = false;
+	kk->loaded = false;
 }
 
 /* ---- a run: control, wait, results ---- */
 
-static const char *kk_state(void)
+static const char *kk_state(const struct kk *kk)
 {
-	const char *s = strstr(kng.results, "\nstate ");
+	const char *s = strstr(kk->results, "\nstate ");
 
 	return s ? s + 7 : "";
 }
@@ -312,10 +303,10 @@ static const char *kk_state(void)
 /* bench_wait() on the module's run: done when its state is not "running" */
 static int kk_poll(void *priv)
 {
-	int ret = kmod_read_results(&kng.results);
+	struct kk *kk = priv;
+	int ret = kmod_read_results(&kk->results);
 
-	(void)priv;
-	return ret ? ret : !!strncmp(kk_state(), "running", 7);
+	return ret ? ret : !!strncmp(kk_state(kk), "running", 7);
 }
 
 static void kk_stop(void *priv, int sig)
@@ -327,40 +318,41 @@ static void kk_stop(void *priv, int sig)
 
 static void kk_leave(void *priv)
 {
-	(void)priv;
-	outfile_abort(&kng.out);
-	outset_abort(&kng.also);
-	kk_unload();
+	struct kk *kk = priv;
+
+	outfile_abort(&kk->out);
+	outset_abort(&kk->also);
+	kk_unload(kk);
 }
 
 static void kk_progress(void *priv)
 {
-	const char *t = strstr(kng.results, "\ntaken ");
+	const struct kk *kk = priv;
+	const char *t = strstr(kk->results, "\ntaken ");
 
-	(void)priv;
-	fprintf(stderr, "%s: %lu/%lu samples", bench_prog, t ? strtoul(t + 7, NULL, 10) : 0,
-		(unsigned long)(2 * kng.samples));
+	fprintf(stderr, "%lu/%lu samples", t ? strtoul(t + 7, NULL, 10) : 0,
+		(unsigned long)(2 * kk->samples));
 }
 
 /*
  * Start the run and wait for its end; SIGINT/SIGTERM stop it with what
  * it measured, a second one leaves (bench_wait()).
  */
-static int kk_run(void)
+static int kk_run(struct kk *kk)
 {
 	const struct bench_wait w = {
 		.poll = kk_poll, .stop = kk_stop, .leave = kk_leave, .progress = kk_progress,
-		.tick_ms = 100, .quiet = kng.quiet, .signo = &kng.signo,
+		.priv = kk, .tick_ms = 100, .quiet = kk->quiet, .signo = &kk->signo,
 	};
 	char cmd[256];
 	int ret;
 
 	snprintf(cmd, sizeof(cmd), "workload=%s samples=%lu frac_bits=%lu%s%s\n",
-		 kk_workloads[kng.wl], (unsigned long)kng.samples, (unsigned long)kng.frac_bits,
-		 kng.cpus ? " cpus=" : "", kng.cpus ? kng.cpus : "");
+		 kk_workloads[kk->wl], (unsigned long)kk->samples, (unsigned long)kk->frac_bits,
+		 kk->cpus ? " cpus=" : "", kk->cpus ? kk->cpus : "");
 	ret = kmod_control(cmd);
-	if (ret == -EINVAL && kng.cpus) {
-		bench_err("--cpus: the kernel refused '%s': not a list of online CPUs", kng.cpus);
+	if (ret == -EINVAL && kk->cpus) {
+		bench_err("--cpus: the kernel refused '%s': not a list of online CPUs", kk->cpus);
 		return EXIT_USAGE;
 	}
 	if (ret == -EBUSY)
@@ -376,177 +368,174 @@ static int kk_run(void)
 /* ---- the results ---- */
 
 /* the module's "key value" line @key, or "" */
-static const char *kk_res(const char *key)
+static const char *kk_res(const struct kk *kk, const char *key)
 {
-	const char *v = meta_get(&kng.hdr, key);
+	const char *v = meta_get(&kk->hdr, key);
 
 	return v ? v : "";
 }
 
-static int kk_parse_results(void)
+static int kk_parse_results(struct kk *kk)
 {
 	struct kmod_error err;
 	unsigned int v;
-	int ret = kmod_parse(kng.results, (unsigned int)kng.frac_bits, &kng.hdr, &kng.res, &err);
+	int ret = kmod_parse(kk->results, (unsigned int)kk->frac_bits, &kk->hdr, &kk->res, &err);
 
 	if (ret == -ENOMEM)
-		return bench_refused("%s", strerror(ENOMEM));
+		return bench_nomem();
 	if (ret)
 		return bench_refused("%s/results:%lu: %s (a module of another version?)", KK_DIR,
 				  err.line, err.why);
-	if (!strcmp(kk_res("state"), "failed"))
-		return bench_refused("the module failed: %s", kk_res("error"));
-	if (sscanf(kk_res("variants"), "%31s %31s", kng.variant[0], kng.variant[1]) != 2)
+	if (!strcmp(kk_res(kk, "state"), "failed"))
+		return bench_refused("the module failed: %s", kk_res(kk, "error"));
+	if (sscanf(kk_res(kk, "variants"), "%31s %31s", kk->variant[0], kk->variant[1]) != 2)
 		return bench_refused("%s/results: no variants (a module of another version?)", KK_DIR);
 	for (v = 0; v < 2; v++)
-		if (!results_find(kng.res, kk_res("workload"), kng.variant[v], RESULTS_RUN_ALL,
+		if (!results_find(kk->res, kk_res(kk, "workload"), kk->variant[v], RESULTS_RUN_ALL,
 				  RESULTS_CPU_ALL))
 			return bench_refused("%s/results: no histogram of %s (a module of another version?)",
-					  KK_DIR, kng.variant[v]);
+					  KK_DIR, kk->variant[v]);
 	return 0;
 }
 
 /* samples of variant @v, merged */
-static unsigned long kk_taken(unsigned int v)
+static unsigned long kk_taken(const struct kk *kk, unsigned int v)
 {
-	return (unsigned long)kstats_hist_total(results_find(kng.res, kk_res("workload"),
-							     kng.variant[v], RESULTS_RUN_ALL,
+	return (unsigned long)kstats_hist_total(results_find(kk->res, kk_res(kk, "workload"),
+							     kk->variant[v], RESULTS_RUN_ALL,
 							     RESULTS_CPU_ALL)->h);
 }
 
-static void kk_meta(struct meta *m)
+static void kk_meta(const struct kk *kk, struct meta *m)
 {
 	char clocksource[64], key[48];
 	unsigned int v;
 
 	readfile_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		     clocksource, sizeof(clocksource));
-	meta_set(m, "command", "%s", kng.cmdline);
+	meta_set(m, "command", "%s", kk->cmdline);
 	meta_timestamp(m, time(NULL));
 	meta_set(m, "source", "kernel");
 	host_meta(m);
-	meta_set(m, "kernel_release", "%s", kng.release);
-	meta_set(m, "module", "%s", kng.ko[0] ? kng.ko : "already loaded");
-	meta_set(m, "clock", "%s", kk_res("clock"));
+	meta_set(m, "kernel_release", "%s", kk->release);
+	meta_set(m, "module", "%s", kk->ko[0] ? kk->ko : "already loaded");
+	meta_set(m, "clock", "%s", kk_res(kk, "clock"));
 	meta_set(m, "clocksource", "%s", clocksource);
-	meta_set(m, "irqs", "%s", kk_res("irqs"));
-	meta_set(m, "workload", "%s", kk_res("workload"));
+	meta_set(m, "irqs", "%s", kk_res(kk, "irqs"));
+	meta_set(m, "workload", "%s", kk_res(kk, "workload"));
 	for (v = 0; v < 2; v++) {
-		snprintf(key, sizeof(key), "variant_%s", kng.variant[v]);
-		meta_set(m, key, "%s", kk_res(key));
+		snprintf(key, sizeof(key), "variant_%s", kk->variant[v]);
+		meta_set(m, key, "%s", kk_res(kk, key));
 	}
 	/* what bench compare takes the machine's drift out by */
-	meta_set(m, "reference", "%s", kk_res("reference"));
-	meta_set(m, "possible_cpus", "%s", kk_res("possible_cpus"));
-	meta_set(m, "nr_cpu_ids", "%s", kk_res("nr_cpu_ids"));
-	meta_set(m, "online_cpus", "%s", kk_res("online_cpus"));
-	meta_set(m, "used_cpus", "%s", kk_res("cpus"));
-	meta_set(m, "samples_per_variant", "%s", kk_res("samples"));
-	meta_set(m, "samples_taken", "%lu/%lu", kk_taken(0), kk_taken(1));
+	meta_set(m, "reference", "%s", kk_res(kk, "reference"));
+	meta_set(m, "possible_cpus", "%s", kk_res(kk, "possible_cpus"));
+	meta_set(m, "nr_cpu_ids", "%s", kk_res(kk, "nr_cpu_ids"));
+	meta_set(m, "online_cpus", "%s", kk_res(kk, "online_cpus"));
+	meta_set(m, "used_cpus", "%s", kk_res(kk, "cpus"));
+	meta_set(m, "samples_per_variant", "%s", kk_res(kk, "samples"));
+	meta_set(m, "samples_taken", "%lu/%lu", kk_taken(kk, 0), kk_taken(kk, 1));
 	meta_set(m, "mode", "serial");
 	meta_set(m, "unit", "ns");
-	meta_set(m, "frac_bits", "%lu", (unsigned long)kng.frac_bits);
-	meta_set(m, "state", "%s", kk_res("state"));
+	meta_set(m, "frac_bits", "%lu", (unsigned long)kk->frac_bits);
+	meta_set(m, "state", "%s", kk_res(kk, "state"));
 	meta_set(m, "runs", "1");
-	meta_set(m, "partial", "%s", strcmp(kk_res("state"), "done") ? "yes" : "no");
-	testbed_meta(&kng.tb, m, NULL);
-	bench_meta_origin(m);
+	meta_set(m, "partial", "%s", strcmp(kk_res(kk, "state"), "done") ? "yes" : "no");
+	testbed_meta(&kk->tb, m, NULL);
+	bench_meta_origin(m, &kk->who);
 }
 
-static int kk_report(void)
+static int kk_report(struct kk *kk)
 {
-	kk_meta(&kng.res->meta);
-	return bench_report(&kng.out, kng.output, (unsigned int)kng.format, &kng.also,
-			    kng.res);
+	kk_meta(kk, &kk->res->meta);
+	return bench_report(&kk->out, kk->output, (unsigned int)kk->format, &kk->also,
+			    kk->res);
 }
 
-static void kk_free(void)
+static void kk_free(struct kk *kk)
 {
-	results_free(kng.res);
-	free(kng.results);
+	results_free(kk->res);
+	free(kk->results);
 }
 
 /* --build TREE -o DIR: the module alone, as scripts need it; an exit code */
-static int kk_build_only(void)
+static int kk_build_only(const struct kk *kk)
 {
-	char rel[KIMAGE_RELEASE_MAX];
+	char rel[KIMAGE_RELEASE_MAX], why[3 * PATH_MAX];
 	int ret;
 
-	if (!kng.output) {
-		bench_err("--build %s: no -o DIR to build into", kng.build);
+	if (!kk->output) {
+		bench_err("--build %s: no -o DIR to build into", kk->build);
 		return EXIT_USAGE;
 	}
-	if (kimage_tree_release(kng.build, rel, sizeof(rel))) {
+	if (kimage_tree_release(kk->build, rel, sizeof(rel))) {
 		bench_err("--build %s: not a configured kernel tree (no include/config/kernel.release: make olddefconfig prepare)",
-			  kng.build);
+			  kk->build);
 		return EXIT_USAGE;
 	}
-	if (!access(kng.output, F_OK)) {
-		bench_err("-o %s: exists; --build makes a new directory", kng.output);
+	if (!access(kk->output, F_OK)) {
+		bench_err("-o %s: exists; --build makes a new directory", kk->output);
 		return EXIT_USAGE;
 	}
-	if (!kng.quiet)
+	if (!kk->quiet)
 		pr_err("building %s.ko for %s against %s into %s",
-		       KK_MODNAME, rel, kng.build, kng.output);
-	ret = kmod_build(kng.build, kng.output, STDERR_FILENO);
-	if (ret == -ENOENT)
-		return bench_refused("no module sources (kmod/) beside bench or in ../share/kstats-bench");
-	if (ret < 0)
-		return bench_refused("copying the module's sources to %s: %s", kng.output,
-				     strerror(-ret));
-	if (ret)
-		return bench_refused("building the module against %s failed (make -C %s M=%s modules)",
-				     kng.build, kng.build, kng.output);
+		       KK_MODNAME, rel, kk->build, kk->output);
+	ret = kmod_build(kk->build, kk->output, STDERR_FILENO);
+	if (ret) {
+		kmod_build_why(why, sizeof(why), ret, kk->build, kk->output);
+		return bench_refused("%s", why);
+	}
 	return EXIT_DONE;
 }
 
 int cmd_kernel(int argc, char **argv)
 {
+	struct kk *kk = &kng;
 	struct utsname u;
 	sigset_t all;
 	int ret;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	kng.samples = 8192;
-	kng.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
-	kng.format = FORMAT_TABLE;
-	kng.also = (struct outset)OUTSET_INIT_PICK(formats);
-	bench_cmdline(kng.cmdline, sizeof(kng.cmdline), argc, argv);
+	kk->samples = 8192;
+	kk->frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	kk->format = FORMAT_TABLE;
+	kk->also = (struct outset)OUTSET_INIT_PICK(formats);
+	bench_cmdline(kk->cmdline, sizeof(kk->cmdline), argc, argv);
 	ret = kk_parse(argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
-	if (kng.build)
-		return kk_build_only();
+	if (kk->build)
+		return kk_build_only(kk);
 	/* --module is read: -o and --also must not replace it, nor each other */
-	ret = bench_outputs((char **)&kng.module, kng.module ? 1 : 0, kng.output, &kng.also);
+	ret = bench_outputs((char **)&kk->module, kk->module ? 1 : 0, kk->output, &kk->also);
 	if (ret)
 		return ret;
 	if (geteuid())
 		return bench_refused("needs root to load the module %s (running as uid %u)",
 				  KK_MODNAME, (unsigned int)geteuid());
-	ret = bench_open_outputs((char **)&kng.module, kng.module ? 1 : 0, &kng.out,
-				 kng.output, &kng.also);
+	ret = bench_open_outputs((char **)&kk->module, kk->module ? 1 : 0, &kk->out,
+				 kk->output, &kk->also);
 	if (ret)
 		return ret;
 	uname(&u);
-	snprintf(kng.release, sizeof(kng.release), "%s", u.release);
-	ret = bench_testbed(&kng.tb);
+	snprintf(kk->release, sizeof(kk->release), "%s", u.release);
+	ret = bench_testbed(&kk->tb);
 	if (!ret)
 		ret = kk_debugfs();
 	if (!ret)
-		ret = kk_load();
+		ret = kk_load(kk);
 	if (!ret)
-		ret = kk_run();
+		ret = kk_run(kk);
 	if (!ret)
-		ret = kk_parse_results();
-	kk_unload();
+		ret = kk_parse_results(kk);
+	kk_unload(kk);
 	if (!ret)
-		ret = kk_report();
-	if (!ret && kng.signo)
-		ret = 128 + kng.signo;
-	outfile_abort(&kng.out);
-	outset_abort(&kng.also);
-	kk_free();
+		ret = kk_report(kk);
+	if (!ret && kk->signo)
+		ret = 128 + kk->signo;
+	outfile_abort(&kk->out);
+	outset_abort(&kk->also);
+	kk_free(kk);
 	return ret;
 }

@@ -47,7 +47,8 @@ int cmd_list(int argc, char **argv)
 	int ret;
 
 	ret = bench_options(&p, "Usage: bench list\nList the workloads that bench run -w can time, and bench audit's entries.\n",
-			    NULL, argc, argv);
+			    "Exit: 0 done, 2 bad usage, 3 the built-in battery does not parse (a bug)\nor writing the list failed.\n",
+			    argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	/* one line per variant the workload times: one series, or old and new */

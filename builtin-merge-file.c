@@ -52,19 +52,13 @@ struct merge_file {
 	struct meta lists;		/* merge_lists[], renumbered */
 	char runs[META_VAL];		/* vm_plan_runs, in order */
 	unsigned int nr_runs, asked;	/* runs merged; runs_asked summed */
-	bool partial;			/* a shard's file was */
+	struct fileset fs;		/* the shards' copies by the loader's rules */
+	char first[PATH_MAX];		/* the first copy's path, which fs names */
 };
 
-/*
- * each file on its own fileset: the shards' copies of one file are checked
- * against each other by results_add() (the buckets), and one plan's
- * commands measure in one unit
- */
 int merge_load(const char *path, struct results **r)
 {
-	struct fileset fs = { 0 };
-
-	return bench_load_file(&fs, path, 0, r);
+	return bench_load_file(NULL, path, 0, r);
 }
 
 void merge_shard_free(struct merge_shard *s)
@@ -239,9 +233,14 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 {
 	unsigned int *map = calloc(RESULTS_MAX_RUNS, sizeof(*map)), nr = 0, k;
 	const char *v = meta_get(&set->meta, "runs_asked");
-	const char *p = meta_get(&set->meta, "partial");
-	int ret = map ? merge_map(set, path, map, &nr) : bench_refused("%s", strerror(ENOMEM));
+	int ret;
 
+	/* the fileset keeps its first path: a copy that outlives the caller's */
+	if (!mf->fs.n)
+		path = strcpy(mf->first, path);
+	ret = bench_check_file(&mf->fs, path, 0, set);
+	if (!ret)
+		ret = map ? merge_map(set, path, map, &nr) : bench_nomem();
 	ret = ret ?: merge_renumber(set, mf->set, path, map);
 	if (!ret && !mf->set) {
 		mf->set = results_create(set->frac_bits);
@@ -252,18 +251,16 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 		merge_sum_pair(&mf->set->meta, &set->meta, "disturbed");
 	}
 	if (!ret && !mf->set)
-		ret = bench_refused("%s", strerror(ENOMEM));
-	if (!ret && results_add(mf->set, set)) {
-		pr_err("%s: its buckets differ from the other shards' (frac_bits)", path);
-		ret = EXIT_USAGE;
-	}
+		ret = bench_nomem();
+	/* the fileset's rule held the buckets alike: only memory can fail */
+	if (!ret && results_add(mf->set, set))
+		ret = bench_nomem();
 	if (!ret) {
 		for (k = 0; merge_lists[k]; k++)
 			merge_list_add(mf, &set->meta, merge_lists[k], map, nr);
 		merge_prov(mf, s, &set->meta, map, nr);
 		mf->nr_runs += nr;
 		mf->asked += v ? (unsigned int)strtoul(v, NULL, 10) : nr;
-		mf->partial |= p && !strcmp(p, "yes");
 	}
 	free(map);
 	return ret;
@@ -326,7 +323,7 @@ static void merge_meta(struct merge_file *mf, const char *cmdline, struct merge_
 						 used ? " " : "", k + 1, n);
 	meta_put(m, "runs", "%u", mf->nr_runs);
 	meta_put(m, "runs_asked", "%u", mf->asked);
-	meta_put(m, "partial", "%s", mf->partial || missing[0] ? "yes" : "no");
+	meta_put(m, "partial", "%s", mf->fs.partial || missing[0] ? "yes" : "no");
 	meta_put(m, "vm_shard", "%s", shards);
 	meta_put(m, "vm_plan_runs", "%s", mf->runs);
 	merge_boots(m, by, n);
@@ -356,7 +353,7 @@ static int merge_names(struct merge_shard *const *by, unsigned int ns, struct me
 			nm = realloc(mf, (*n + 1) * sizeof(*mf));
 			if (!nm) {
 				free(mf);
-				return bench_refused("%s", strerror(ENOMEM));
+				return bench_nomem();
 			}
 			mf = nm;
 			memset(&mf[*n], 0, sizeof(*mf));
@@ -447,7 +444,7 @@ static int merge_iopath(const char *out, const struct merge_file *mf, unsigned i
 		else
 			o[f].opt = "-o";
 	if (!in || !o || ret)
-		ret = bench_refused("%s", strerror(ENOMEM));
+		ret = bench_nomem();
 	else if (iopath_check(in, nin, o, nf, why, sizeof(why))) {
 		pr_err("%s", why);
 		ret = EXIT_USAGE;

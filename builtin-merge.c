@@ -5,7 +5,7 @@
  * plan would have written, exactly.
  *
  * A shard's CSV holds its boots as runs 1.., and says which runs of the
- * plan they are (vm_plan_runs, builtin-vm-shard.c). The merge numbers
+ * plan they are (vm_plan_runs, lib/kernel/vmsweep.c). The merge numbers
  * every run as the plan does, adds the histograms (exact: format 3
  * carries every bucket's sum), rebuilds the merge over the runs, and
  * folds the metadata: the lowest shard's, the per-boot "RUN:VALUE" lists
@@ -54,10 +54,10 @@ static const char merge_head[] =
 	"metadata; the consoles joined in shard order.\n";
 
 static const char merge_tail[] =
-	"Refused (exit 2, naming them): shards of two plans, a shard given twice, a\n"
-	"missing shard (unless --partial), a directory that holds no shard, an OUT\n"
-	"that is one of the shards. Exit: 0 done, 2 bad usage or input, 3 a file\n"
-	"could not be written.\n";
+	"Exit: 0 done, 2 bad usage or input, one line naming it (shards of two plans,\n"
+	"a shard given twice, a missing shard unless --partial, a directory that\n"
+	"holds no shard, copies of one file in two units or bucket layouts, an OUT\n"
+	"that is one of the shards), 3 a file could not be written.\n";
 
 static int merge_parse(int argc, char **argv, struct merge_opts *o)
 {
@@ -121,7 +121,7 @@ static int merge_list(struct merge_shard *s)
 		if (!nn || !(nn[s->nr] = strdup(e->d_name))) {
 			s->name = nn ?: s->name;
 			closedir(d);
-			return bench_refused("%s", strerror(ENOMEM));
+			return bench_nomem();
 		}
 		s->name = nn;
 		s->nr++;
@@ -168,7 +168,7 @@ static int merge_read_shard(struct merge_shard *s)
 
 	s->set = ret ? NULL : calloc(s->nr ?: 1, sizeof(*s->set));
 	if (!ret && !s->set)
-		return bench_refused("%s", strerror(ENOMEM));
+		return bench_nomem();
 	for (f = 0; !ret && f < s->nr; f++) {
 		if (!strstr(s->name[f], ".csv"))
 			continue;
@@ -254,7 +254,7 @@ int cmd_merge(int argc, char **argv)
 	n = (unsigned int)(argc - optind);
 	sh = calloc(n, sizeof(*sh));
 	if (!sh)
-		return bench_refused("%s", strerror(ENOMEM));
+		return bench_nomem();
 	for (k = 0; k < n; k++)
 		sh[k].dir = argv[optind + k];
 	for (k = 0, ret = 0; k < n && !ret; k++)

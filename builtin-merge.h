@@ -28,7 +28,9 @@ struct merge_shard {
 
 /*
  * merge_load - the result file @path into a new set *@r, through the one
- * loader (lib/report/fileset.h): the one place bench merge reads one. 0,
+ * loader (lib/report/fileset.h), its partial warning said and no rule
+ * checked yet: merge_write() checks the shards' copies of each file
+ * through one fileset. The one place bench merge reads one. 0,
  * EXIT_USAGE after one line naming the file, or EXIT_ENV (no memory).
  */
 int merge_load(const char *path, struct results **r);
@@ -36,8 +38,11 @@ int merge_load(const char *path, struct results **r);
 /*
  * merge_write - every file of the shards @by[0..@n-1] (NULL: missing,
  * named in @missing) merged into the directory @out, each atomically,
- * and one MERGE line on stdout. 0, EXIT_USAGE (a shard's file that does
- * not add up, an output that names an input), or EXIT_ENV, said.
+ * and one MERGE line on stdout. The shards' copies of a file are held to
+ * the loader's rules (lib/report/fileset.h: one unit, one frac_bits, a
+ * partial one makes the merge partial). 0, EXIT_USAGE (a shard's file
+ * that breaks a rule or does not add up, an output that names an
+ * input), or EXIT_ENV, said.
  */
 int merge_write(const char *out, const char *cmdline, struct merge_shard *const *by,
 		unsigned int n, const char *missing);

@@ -104,8 +104,9 @@ static const char run_head[] =
 	"patch did with kstats, and print the kstats table of each.\n";
 
 static const char run_tail[] =
-	"Exit: 0 done, 2 bad usage, 3 the environment refused, 130/143 interrupted\n"
-	"(what was measured is still written, marked partial: yes).\n";
+	"Exit: 0 done, 2 bad usage, 3 the environment refused or writing an output\n"
+	"failed, 130/143 interrupted (what was measured is still written, marked\n"
+	"partial: yes).\n";
 
 static const struct opt run_opts[] = {
 	OPT_GROUP("What to time:"),
@@ -174,11 +175,10 @@ static const struct opt run_opts[] = {
 		   "mode kept), a FIFO or device written in place;\n"
 		   "- is stdout, and then the report goes to stderr"),
 	OPT_ALSO_PICK(&global.also),
-	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+	OPT_CALL(0, "label", &global.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata (a commit,\n"
 		 "branch, build id; KEY of a-z, 0-9, _); repeatable"),
-	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
-		 KCIDB_ORIGIN_HELP ", kept in the file"),
+	OPT_ORIGIN(&global.who, bench_opt_origin, ", kept in the file"),
 	OPT_FLAG('q', "quiet", &global.quiet, "no progress on stderr"),
 	OPT_END()
 };
@@ -260,32 +260,13 @@ int cmd_run_check(int argc, char **argv, char *why, size_t len)
 
 /* ---- bench run: measuring ---- */
 
-/* bench_wait() on the engine: done when every worker is */
-static int run_poll(void *priv)
+/* bench_wait_engine()'s progress: the samples of every variant, all workers */
+static void run_progress(void *priv, uint64_t done)
 {
-	return !engine_running(((struct global *)priv)->e);
-}
+	const struct global *g = priv;
+	uint64_t total = wl_nr_variants(g->wl) * g->samples;
 
-static void run_stop(void *priv, int sig)
-{
-	(void)sig;
-	engine_stop(((struct global *)priv)->e);
-}
-
-static void run_leave(void *priv)
-{
-	struct global *g = priv;
-
-	outfile_abort(&g->out);
-	outset_abort(&g->also);
-}
-
-static void run_progress(void *priv)
-{
-	struct global *g = priv;
-	uint64_t done = engine_progress(g->e), total = wl_nr_variants(g->wl) * g->samples;
-
-	fprintf(stderr, "%s: %lu/%lu samples (%lu%%)", bench_prog, (unsigned long)done,
+	fprintf(stderr, "%lu/%lu samples (%lu%%)", (unsigned long)done,
 		(unsigned long)total, (unsigned long)(done * 100 / total));
 }
 
@@ -296,13 +277,12 @@ static void run_progress(void *priv)
  */
 static void run_wait(struct global *g)
 {
-	const struct bench_wait w = {
-		.poll = run_poll, .stop = run_stop, .leave = run_leave,
-		.progress = run_progress, .priv = g, .tick_ms = 200,
-		.quiet = g->quiet, .signo = &g->signo,
+	const struct bench_engine_wait w = {
+		.e = g->e, .out = &g->out, .also = &g->also, .progress = run_progress,
+		.priv = g, .tick_ms = 200, .quiet = g->quiet, .signo = &g->signo,
 	};
 
-	bench_wait(&w);
+	bench_wait_engine(&w);
 }
 
 /*
@@ -364,7 +344,7 @@ static void run_meta_testbed(struct global *g, struct meta *m)
 	opt_values(g->wl->options, opts, sizeof(opts));
 	meta_set(m, "workload_options", "%s", opts);
 	testbed_meta(&g->tb, m, NULL);
-	bench_meta_origin(m);
+	bench_meta_origin(m, &g->who);
 }
 
 static int run_report(struct global *g)
@@ -379,7 +359,7 @@ static int run_report(struct global *g)
 	struct results *res = results_create((unsigned int)g->frac_bits);
 	struct kstats_hist *ref = NULL;
 	unsigned int v;
-	int ret = EXIT_ENV, wl_err = 0;
+	int ret, wl_err = 0;
 
 	for (v = 0; res && v < WL_NR_VARIANTS; v++) {
 		r.merged[v] = kstats_hist_create((unsigned int)g->frac_bits);
@@ -399,16 +379,19 @@ static int run_report(struct global *g)
 	report_meta(&res->meta, &r, g->cmdline, g->mlock, g->pcpu_nodes,
 		    (unsigned long)g->pcpu_unit, g->hugepages);
 	run_meta_testbed(g, &res->meta);
-	if (g->run_out)	/* a --runs child: its CSV to the parent, nothing printed */
-		ret = csv_write(g->run_out, res) || fflush(g->run_out) ? EXIT_ENV : EXIT_DONE;
+	if (g->run_out && (csv_write(g->run_out, res) || fflush(g->run_out)))
+		ret = bench_refused("run %u: its CSV for the parent: %s", g->run_idx,
+				    strerror(errno));
+	else if (g->run_out)	/* a --runs child: its CSV to the parent, no report */
+		ret = EXIT_DONE;
 	else
 		ret = bench_report(&g->out, g->output, (unsigned int)g->format, &g->also, res);
 	if (!ret && wl_err)
-		ret = bench_refused("%s failed its own check (see its metadata, e.g-> counters_reconciled)",
+		ret = bench_refused("%s failed its own check (see its metadata, e.g. counters_reconciled)",
 				    g->wl->name);
 	goto out_free;
 out_nomem:
-	pr_err("%s", strerror(ENOMEM));
+	ret = bench_nomem();
 out_free:
 	kstats_hist_free(ref);
 	for (v = 0; v < WL_NR_VARIANTS; v++)
@@ -471,7 +454,7 @@ static void runs_progress(void *priv)
 {
 	struct global *g = priv;
 
-	fprintf(stderr, "%s: run %u/%lu", bench_prog, g->child->run, (unsigned long)g->runs);
+	fprintf(stderr, "run %u/%lu", g->child->run, (unsigned long)g->runs);
 }
 
 /* the first SIGINT/SIGTERM is passed on to the child, a second one leaves at once */

@@ -20,6 +20,7 @@
 #include "lib/report/outfile.h"
 #include "lib/report/outset.h"
 #include "lib/report/testbed.h"
+#include "bench.h"
 
 struct engine;
 struct runs_child;
@@ -65,6 +66,7 @@ struct global {
 	int format;			/* --format, an index of formats[] */
 	const char *output;		/* -o, CSV path */
 	struct outset also;		/* --also FMT[:VARIANT]=FILE */
+	struct bench_origin who;	/* --label, --origin */
 	enum tsc_fence fence;		/* --end-fence */
 	bool subtract;			/* --subtract-overhead */
 	bool quiet;			/* -q: no progress */

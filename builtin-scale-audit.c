@@ -2,7 +2,7 @@
 /*
  * builtin-scale-audit.c - bench scale --audit: the series of a battery's
  * sweep as one family (lib/report/audit.h), ranked by their cost at 8192
- * possible CPUs (lib/report/auditfmt.h prints it). A series from a bench
+ * possible CPUs (lib/report/auditfmt.h writes it). A series from a bench
  * trace file ("time" per call of a kernel function) is not an entry but
  * a candidate: the function that may carry an entry's growth.
  */
@@ -203,13 +203,14 @@ int scale_audit_compute(struct scale_report *r, int method, double q, double fla
 	return audit_run(&sa->a);
 }
 
-/* the audit's format @name of the report sf, or scale's own row @fmt */
-static int audit_emit(FILE *f, const struct scalefmt *sf, const char *name, int fmt)
+const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfmt *c)
 {
 	const struct scale_report *r = sf->r;
 	const struct scale_audit *sa = r->audit;
-	const struct auditfmt_writer *w = auditfmt_find(name);
-	struct auditfmt c = {
+
+	if (!sa)
+		return NULL;
+	*c = (struct auditfmt){
 		.a = &sa->a,
 		.group = { r->g[0].name, r->g[1].name },
 		.unit = r->unit,
@@ -221,33 +222,8 @@ static int audit_emit(FILE *f, const struct scalefmt *sf, const char *name, int 
 		.skipped = *sa->skipped ? sa->skipped : NULL,
 		.nr_cands = sa->a.nc,
 	};
-
-	if (!w)
-		return scalefmt_writers[fmt].write(f, sf);
-	return w->write(f, &c);
+	return c;
 }
-
-/* one writer per row of scalefmt_writers[], FMT its index there */
-#define AUDIT_WRITER(fn, name, fmt) \
-	static int fn(FILE *f, const void *model) { return audit_emit(f, model, name, fmt); }
-AUDIT_WRITER(aw_table, "table", 0)
-AUDIT_WRITER(aw_csv, "csv", 1)
-AUDIT_WRITER(aw_points, "points", 2)
-AUDIT_WRITER(aw_json, "json", 3)
-AUDIT_WRITER(aw_markdown, "markdown", 4)
-AUDIT_WRITER(aw_sweep, "sweep", 5)
-AUDIT_WRITER(aw_kcidb, "kcidb", 6)
-
-const struct report_writer scale_audit_writers[] = {
-	{ "table", "the entries ranked by their cost at 8192", aw_table, 0 },
-	{ "csv", "a row per entry", aw_csv, 0 },
-	{ "points", "every point, every digit: what run.sh plots", aw_points, 0 },
-	{ "json", "one kstats-bench JSON document", aw_json, REPORT_JSON },
-	{ "markdown", "GitHub tables: a PR comment", aw_markdown, 0 },
-	{ "sweep", "a row per file: mean, p50, p99 (run.sh sweep)", aw_sweep, 0 },
-	{ "kcidb", "a KCIDB test per entry", aw_kcidb, REPORT_JSON },
-	{ NULL, NULL, NULL, 0 },
-};
 
 bool scale_audit_regression(const struct scale_report *r)
 {

@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "builtin-scale.h"
 #include "lib/report/audit.h"
+#include "lib/report/auditfmt.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
 #include "lib/report/kcidb.h"
@@ -73,13 +74,8 @@ static const char scale_tail[] =
 	"\n"
 	"Exit: 0 no regression, 1 B's slope exceeds A's by more than --threshold with\n"
 	"the interval of the difference above 0, 2 bad input (a file without\n"
-	"possible_cpus, a series at one count only, mismatched units).\n";
-
-static int scale_nomem(void)
-{
-	pr_err("%s", strerror(ENOMEM));
-	return EXIT_ENV;
-}
+	"possible_cpus, a series at one count only, mismatched units), 3 a report\n"
+	"could not be written (or memory ran out).\n";
 
 /* ---- options ---- */
 
@@ -197,10 +193,8 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			       "the report:"),
 		OPT_STRING('o', "output", &o->output, "FILE",
 			   "write the report to FILE (- stdout), replaced whole"),
-		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
-			 "also write format FMT to FILE, atomically;\n"
-			 "repeatable (one run, several reports)"),
-		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
+		OPT_ALSO(&o->also),
+		OPT_ORIGIN(&o->origin, kcidb_opt_origin, ""),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -300,17 +294,12 @@ static int group_load(struct scale_report *r, unsigned int k, const char *dflt)
 	unsigned int i;
 	int ret;
 
-	g->set = calloc(g->n, sizeof(*g->set));
 	g->possible = calloc(g->n, sizeof(*g->possible));
-	if (!g->set || !g->possible)
-		return scale_nomem();
-	for (i = 0; i < g->n; i++) {
-		ret = bench_load_file(&r->fs, g->path[i], k, &g->set[i]);
-		if (!ret)
-			ret = file_possible(g->set[i], g->path[i], &g->possible[i]);
-		if (ret)
-			return ret;
-	}
+	ret = g->possible ? bench_load_files(&r->fs, g->path, g->n, k, &g->set) : bench_nomem();
+	for (i = 0; i < g->n && !ret; i++)
+		ret = file_possible(g->set[i], g->path[i], &g->possible[i]);
+	if (ret)
+		return ret;
 	snprintf(r->unit, sizeof(r->unit), "%s", r->fs.unit);
 	group_name(g, dflt);
 	return 0;
@@ -366,7 +355,7 @@ static int series_fit(const struct scale_group *g, const struct scale_row *row,
 	int ret;
 
 	if (!x)
-		return scale_nomem();
+		return bench_nomem();
 	for (i = 0; i < f->npt; i++) {
 		x[i] = f->pt[i].x;
 		y[i] = f->pt[i].y;
@@ -374,7 +363,7 @@ static int series_fit(const struct scale_group *g, const struct scale_row *row,
 	ret = scale_theil_sen(x, y, f->npt, &f->fit);
 	free(x);
 	if (ret == -ENOMEM)
-		return scale_nomem();
+		return bench_nomem();
 	if (ret == -E2BIG) {
 		pr_err("%s: %s %s: %u points, at most %d in one fit",
 		       g->name, row->workload, row->variant, f->npt, SCALE_MAX_POINTS);
@@ -408,7 +397,7 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		struct scale_fitted *f = &row->side[k];
 
 		if (series_points(o, &r->g[k], row->workload, row->variant, f))
-			return scale_nomem();
+			return bench_nomem();
 		f->has = f->npt > 0;
 		if (f->has && o->audit && series_one_count(f)) {
 			/* an entry skipped, or a function untimed, at every count but one */
@@ -484,7 +473,7 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 		cs[k] = (struct cmp_side){ (const struct results *const *)r->g[k].set, r->g[k].n };
 	list = cmp_list_series(cs, &r->n);
 	if (!list && errno)
-		return scale_nomem();
+		return bench_nomem();
 	if (!r->n) {
 		pr_err("no series in the files");
 		return EXIT_USAGE;
@@ -492,7 +481,7 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	r->row = calloc(r->n, sizeof(*r->row));
 	if (!r->row) {
 		free(list);
-		return scale_nomem();
+		return bench_nomem();
 	}
 	for (i = 0; i < r->n; i++) {
 		r->row[i].workload = list[i]->workload;
@@ -504,14 +493,15 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	return ret;
 }
 
-/* -f kcidb and --also kcidb=FILE need --audit; 0 or -1 after one line */
+/* -f or --also of an audit's format (REPORT_AUDIT: kcidb) needs one; 0 or -1 after one line */
 static int scale_check_formats(const struct scale_opts *o)
 {
 	unsigned int i;
-	int bad = o->audit || scalefmt_writers[o->format].write ? -1 : o->format;
+	int bad = o->audit || !(scalefmt_writers[o->format].flags & REPORT_AUDIT) ? -1 :
+		  o->format;
 
 	for (i = 0; bad < 0 && !o->audit && i < o->also.n; i++)
-		if (!scalefmt_writers[o->also.a[i].fmt].write)
+		if (scalefmt_writers[o->also.a[i].fmt].flags & REPORT_AUDIT)
 			bad = o->also.a[i].fmt;
 	if (bad < 0)
 		return 0;
@@ -520,31 +510,30 @@ static int scale_check_formats(const struct scale_opts *o)
 	return -1;
 }
 
-/* every --also report, then each committed: 0, -errno, one line said */
+/* every --also report, then each committed: 0, or EXIT_ENV after one line */
 static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 {
 	char why[PATH_MAX + 128];
-	int ret;
+	int ret = outset_write(&o->also, sf, why, sizeof(why));
 
-	ret = outset_write(&o->also, sf, why, sizeof(why));
-	if (ret && ret != -ENOMEM)
-		pr_err("--also %s", why);
-	return ret;
+	if (ret == -ENOMEM)
+		return bench_nomem();
+	return ret ? bench_refused("--also %s", why) : 0;
 }
 
 /* the report on stdout or into -o's file, then --also's; 0 or EXIT_ENV */
 static int scale_write(struct scale_opts *o, const struct scale_report *r)
 {
-	const struct scalefmt sf = {
+	struct scalefmt sf = {
 		.r = r, .stat = o->stat, .flat = o->flat, .threshold = o->threshold,
 		.at = o->at, .nr_at = o->nr_at, .origin = o->origin,
 	};
-	/* an audit's writers: the rows of scalefmt_writers[], in its order */
-	const struct report_writer *t = o->audit ? scale_audit_writers : scalefmt_writers;
+	struct auditfmt af;
 	struct outfile out;
 	FILE *f = stdout;
 	int ret;
 
+	sf.audit = scale_audit_fmt(&sf, &af);
 	if (o->output) {
 		ret = outfile_open(&out, o->output);
 		if (ret) {
@@ -554,29 +543,21 @@ static int scale_write(struct scale_opts *o, const struct scale_report *r)
 		}
 		f = out.f;
 	}
-	ret = t[o->format].write(f, &sf);
+	ret = scalefmt_writers[o->format].write(f, &sf);
 	if (o->output) {
 		if (ret)
 			outfile_abort(&out);
 		else
 			ret = outfile_commit(&out);
 		if (ret && ret != -ENOMEM) {
-			pr_err("writing %s: %s", o->output,
-			       strerror(-ret));
 			outset_abort(&o->also);
-			return EXIT_ENV;
+			return bench_refused("writing %s: %s", o->output, strerror(-ret));
 		}
 	}
-	o->also.t = t;
 	if (!ret)
-		ret = scale_write_also(o, &sf);
-	else
-		outset_abort(&o->also);
-	if (ret == -ENOMEM)
-		return scale_nomem();
-	if (ret)
-		return EXIT_ENV;
-	return bench_finish_stdout();
+		return scale_write_also(o, &sf) ?: bench_finish_stdout();
+	outset_abort(&o->also);
+	return bench_stdout_failed(ret);
 }
 
 int cmd_scale(int argc, char **argv)
@@ -616,7 +597,7 @@ int cmd_scale(int argc, char **argv)
 	if (!ret && o.audit) {
 		ret = scale_audit_compute(&r, o.method, o.q, o.flat);
 		if (ret == -ENOMEM)
-			ret = scale_nomem();
+			ret = bench_nomem();
 		else if (ret < 0)
 			ret = EXIT_USAGE;
 	}

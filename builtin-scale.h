@@ -2,7 +2,8 @@
 /*
  * builtin-scale.h - what builtin-scale.c and builtin-scale-audit.c
  * share: bench scale's audit of a battery's sweep. The report's
- * structure and scale's own writers are lib/report/scalefmt.h's.
+ * structure and its writers are lib/report/scalefmt.h's and
+ * lib/report/auditfmt.h's.
  */
 #ifndef KSB_BUILTIN_SCALE_H
 #define KSB_BUILTIN_SCALE_H
@@ -10,16 +11,15 @@
 #include <stdbool.h>
 
 #include "lib/report/scalefmt.h"
-#include "lib/report/writer.h"
+
+struct auditfmt;
 
 /*
- * scale_audit_writers - an audit's writers, row for row
- * scalefmt_writers[] (its format index picks one here), each model a
- * const struct scalefmt whose report holds r->audit: the ranked table,
- * csv, json, markdown and kcidb of the battery; points and sweep are
- * scale's own.
+ * scale_audit_fmt - the audit's report (lib/report/auditfmt.h) of @sf,
+ * r->audit of its report with its settings, into @c: @c, what sf->audit
+ * takes, or NULL when the report holds no audit.
  */
-extern const struct report_writer scale_audit_writers[];
+const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfmt *c);
 
 /*
  * scale_audit_compute - @r's series as one battery into r->audit

@@ -78,13 +78,14 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 			 "one CPU's rows, or all merged (default)"),
 		OPT_FORMAT('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
 		OPT_ALSO(&o->also),
-		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
+		OPT_ORIGIN(&o->origin, kcidb_opt_origin, ""),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
 	struct opt_parser p = { .tab = tab };
 	int ret = bench_options(&p, show_head,
-		"Exit: 0 done, 2 bad usage or input (the message names file and line).\n",
+		"Exit: 0 done, 2 bad usage or input (the message names file and line),\n"
+		"3 the report could not be written (or memory ran out).\n",
 		argc, argv);
 
 	if (ret)
@@ -134,11 +135,7 @@ static int show_pick(const struct results *r, struct show_opts *o, const char *p
 		return EXIT_USAGE;
 	}
 	*one = results_one(r, s);
-	if (!*one) {
-		pr_err("%s", strerror(ENOMEM));
-		return EXIT_ENV;
-	}
-	return EXIT_DONE;
+	return *one ? EXIT_DONE : bench_nomem();
 }
 
 /* -f kcidb or --also kcidb=FILE: --origin goes into the metadata */

@@ -35,7 +35,11 @@
 /* the two series, as the CSV's variants */
 static const char *const tr_variants[KSB_TRACE_NR_SERIES] = { "time", "gap" };
 
-/* One global, as bench run's: configuration, then run state. */
+/*
+ * bench trace's state, configuration then run state: one instance, whose
+ * address cmd_trace() passes down (perf's struct record); tr_opts[]
+ * names it, a table's values being addresses.
+ */
 static struct tr {
 	/* configuration */
 	struct trace_cfg cfg;		/* function, --end, --probe, -v */
@@ -45,6 +49,7 @@ static struct tr {
 	int format;			/* -f, an index of formats[] */
 	const char *output;		/* -o */
 	struct outset also;		/* --also FMT=FILE */
+	struct bench_origin who;	/* --label, --origin */
 	bool quiet;			/* -q */
 	char **command;			/* after "--", NULL-terminated; NULL: none */
 	char cmdline[1024];		/* for the metadata */
@@ -86,10 +91,9 @@ static const struct opt tr_opts[] = {
 	OPT_STRING('o', "output", &trg.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
 	OPT_ALSO(&trg.also),
-	OPT_CALL(0, "label", NULL, bench_opt_label, "KEY=VALUE",
+	OPT_CALL(0, "label", &trg.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_CALL(0, "origin", NULL, bench_opt_origin, "NAME",
-		 KCIDB_ORIGIN_HELP ", kept in the file"),
+	OPT_ORIGIN(&trg.who, bench_opt_origin, ", kept in the file"),
 	OPT_FLAG('q', "quiet", &trg.quiet, "no progress on stderr"),
 	OPT_FLAG('v', "verbose", &trg.cfg.verbose, "libbpf's messages on stderr"),
 	OPT_END()
@@ -142,7 +146,7 @@ int cmd_trace_check(int argc, char **argv, char *why, size_t len)
  * Everything before the first "--" is options and FUNC, everything after
  * it COMMAND. Returns 0 to run, 1 after --help, -1 after a usage error.
  */
-static int tr_parse(int argc, char **argv)
+static int tr_parse(struct tr *tr, int argc, char **argv)
 {
 	const struct opt *tab[] = { tr_opts, NULL };
 	struct opt_parser p = { .tab = tab };
@@ -151,7 +155,7 @@ static int tr_parse(int argc, char **argv)
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--"); dd++)
 		;
 	if (dd < argc - 1)
-		trg.command = argv + dd + 1;
+		tr->command = argv + dd + 1;
 	ret = bench_options(&p,
 		"Usage: bench trace [OPTIONS] FUNC [-- COMMAND [ARG...]]\n"
 		"Time every call of the kernel function FUNC with BPF, from its entry to its\n"
@@ -165,9 +169,9 @@ static int tr_parse(int argc, char **argv)
 		"docs/measurements.md, \"bench trace: the probe's overhead\", for the figures\n"
 		"to subtract.\n"
 		"Exit: 0 done, 2 bad usage, 3 the environment refused (not root, no BTF for\n"
-		"fentry, no such function or not probeable, the kernel refuses BPF),\n"
-		"130/143 interrupted (partial results); SIGINT or SIGTERM is the end of a\n"
-		"trace without COMMAND or --duration: 0.\n",
+		"fentry, no such function or not probeable, the kernel refuses BPF) or\n"
+		"writing an output failed, 130/143 interrupted (partial results); SIGINT or\n"
+		"SIGTERM is the end of a trace without COMMAND or --duration: 0.\n",
 		dd, argv);
 
 	if (ret)
@@ -176,10 +180,10 @@ static int tr_parse(int argc, char **argv)
 		bench_err("%s", p.why);
 		return -1;
 	}
-	trg.name = argv[optind];
-	trg.cfg.frac_bits = (unsigned int)trg.frac_bits;
-	if (!trg.cfg.func)
-		trg.cfg.func = trg.name;
+	tr->name = argv[optind];
+	tr->cfg.frac_bits = (unsigned int)tr->frac_bits;
+	if (!tr->cfg.func)
+		tr->cfg.func = tr->name;
 	return 0;
 }
 
@@ -187,49 +191,50 @@ static int tr_parse(int argc, char **argv)
 
 /* COMMAND in a child with the signals of a fresh process (lib/kernel/spawn.h): 0,
  * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
-static int tr_spawn(void)
+static int tr_spawn(struct tr *tr)
 {
 	int ret;
 
-	trg.child = (struct spawn){ .argv = trg.command, .out_fd = -1, .err_fd = -1 };
-	ret = spawn_start(&trg.child);
+	tr->child = (struct spawn){ .argv = tr->command, .out_fd = -1, .err_fd = -1 };
+	ret = spawn_start(&tr->child);
 	if (!ret) {
-		trg.child_started = true;
+		tr->child_started = true;
 		return 0;
 	}
 	if (ret == -EAGAIN || ret == -ENOMEM || ret == -EMFILE)
-		return bench_refused("starting '%s': %s", trg.command[0], strerror(-ret));
-	bench_err("cannot run '%s': %s", trg.command[0], strerror(-ret));
+		return bench_refused("starting '%s': %s", tr->command[0], strerror(-ret));
+	bench_err("cannot run '%s': %s", tr->command[0], strerror(-ret));
 	return EXIT_USAGE;
 }
 
 /* reap COMMAND if it ended; true when it has */
-static bool tr_reaped(void)
+static bool tr_reaped(struct tr *tr)
 {
-	if (!trg.child_started || trg.child_done)
-		return trg.child_done;
-	if (spawn_poll(&trg.child, 0) == 1)
-		trg.child_done = true;
-	return trg.child_done;
+	if (!tr->child_started || tr->child_done)
+		return tr->child_done;
+	if (spawn_poll(&tr->child, 0) == 1)
+		tr->child_done = true;
+	return tr->child_done;
 }
 
 /* stop recording, once: what the slots hold from then on is what is reported */
-static void tr_stop_recording(void)
+static void tr_stop_recording(struct tr *tr)
 {
-	if (trg.stopped)
+	if (tr->stopped)
 		return;
-	trace_stop(trg.t);
-	trg.elapsed = spawn_now() - trg.start;
-	trg.stopped = true;
+	trace_stop(tr->t);
+	tr->elapsed = spawn_now() - tr->start;
+	tr->stopped = true;
 }
 
 /* bench_wait() while recording: done when COMMAND exits, --duration passes */
 static int tr_poll(void *priv)
 {
-	(void)priv;
-	if (tr_reaped() || (trg.signo && !trg.child_started))
+	struct tr *tr = priv;
+
+	if (tr_reaped(tr) || (tr->signo && !tr->child_started))
 		return 1;
-	return !trg.signo && trg.duration > 0 && spawn_now() - trg.start >= trg.duration;
+	return !tr->signo && tr->duration > 0 && spawn_now() - tr->start >= tr->duration;
 }
 
 /* did the terminal send @sig to our whole process group, COMMAND too? */
@@ -245,75 +250,81 @@ static bool tr_from_terminal(int sig)
  */
 static void tr_stop(void *priv, int sig)
 {
-	(void)priv;
-	tr_stop_recording();
-	trg.partial = trg.command || trg.duration > 0;
-	if (!tr_reaped() && !tr_from_terminal(sig))
-		spawn_kill(&trg.child, sig);
+	struct tr *tr = priv;
+
+	tr_stop_recording(tr);
+	tr->partial = tr->command || tr->duration > 0;
+	if (!tr_reaped(tr) && !tr_from_terminal(sig))
+		spawn_kill(&tr->child, sig);
 }
 
 /* the second: COMMAND must not outlive us, nor a half-written -o */
 static void tr_leave(void *priv)
 {
-	(void)priv;
-	if (!tr_reaped())
-		spawn_kill(&trg.child, SIGKILL);
-	outfile_abort(&trg.out);
-	outset_abort(&trg.also);
+	struct tr *tr = priv;
+
+	if (!tr_reaped(tr))
+		spawn_kill(&tr->child, SIGKILL);
+	outfile_abort(&tr->out);
+	outset_abort(&tr->also);
 }
 
 static void tr_progress(void *priv)
 {
-	(void)priv;
-	fprintf(stderr, "%s: %s by %s, %.1f s", bench_prog, trg.name,
-		trace_probe_names[trace_probe_used(trg.t)], spawn_now() - trg.start);
+	const struct tr *tr = priv;
+
+	fprintf(stderr, "%s by %s, %.1f s", tr->name,
+		trace_probe_names[trace_probe_used(tr->t)], spawn_now() - tr->start);
 }
 
 /* bench_wait() on COMMAND after --duration ended first: sent SIGTERM */
 static int tr_poll_child(void *priv)
 {
-	(void)priv;
-	return tr_reaped();
+	struct tr *tr = priv;
+
+	return tr_reaped(tr);
 }
 
 /* a signal while COMMAND does not end on its SIGTERM: it is killed */
 static void tr_stop_child(void *priv, int sig)
 {
-	(void)priv;
+	struct tr *tr = priv;
+
 	(void)sig;
-	spawn_kill(&trg.child, SIGKILL);
+	spawn_kill(&tr->child, SIGKILL);
 }
 
-static int tr_record(void)
+static int tr_record(struct tr *tr)
 {
 	struct bench_wait w = {
 		.poll = tr_poll, .stop = tr_stop, .leave = tr_leave, .progress = tr_progress,
-		.tick_ms = 100, .wake = SIGCHLD, .quiet = trg.quiet, .signo = &trg.signo,
+		.priv = tr, .tick_ms = 100, .wake = SIGCHLD, .quiet = tr->quiet,
+		.signo = &tr->signo,
 	};
 	int ret;
 
-	if (!trg.quiet)
-		pr_err("tracing %s%s%s by %s%s", trg.cfg.func,
-		       trg.cfg.end ? " to " : "", trg.cfg.end ? trg.cfg.end : "",
-		       trace_probe_names[trace_probe_used(trg.t)],
-		       trg.command || trg.duration > 0 ? "" : ", Ctrl-C to stop");
-	trace_start(trg.t);
-	trg.start = spawn_now();
-	if (trg.command && (ret = tr_spawn())) {
-		tr_stop_recording();
+	if (!tr->quiet)
+		pr_err("tracing %s%s%s by %s%s", tr->cfg.func,
+		       tr->cfg.end ? " to " : "", tr->cfg.end ? tr->cfg.end : "",
+		       trace_probe_names[trace_probe_used(tr->t)],
+		       tr->command || tr->duration > 0 ? "" : ", Ctrl-C to stop");
+	trace_start(tr->t);
+	tr->start = spawn_now();
+	if (tr->command && (ret = tr_spawn(tr))) {
+		tr_stop_recording(tr);
 		return ret;
 	}
 	bench_wait(&w);
-	tr_stop_recording();
-	if (trg.child_started && !tr_reaped()) {
-		if (!trg.signo)
-			spawn_kill(&trg.child, SIGTERM);
+	tr_stop_recording(tr);
+	if (tr->child_started && !tr_reaped(tr)) {
+		if (!tr->signo)
+			spawn_kill(&tr->child, SIGTERM);
 		w.poll = tr_poll_child;
 		w.stop = tr_stop_child;
 		w.progress = NULL;
 		bench_wait(&w);
 	}
-	ret = trace_collect(trg.t);
+	ret = trace_collect(tr->t);
 	if (ret)
 		return bench_refused("reading the BPF maps: %s", strerror(-ret));
 	return 0;
@@ -322,12 +333,12 @@ static int tr_record(void)
 /* ---- reporting ---- */
 
 /* CPUs with samples of the function's series */
-static unsigned int tr_used_cpus(void)
+static unsigned int tr_used_cpus(const struct tr *tr)
 {
 	unsigned int cpu, n = 0;
 
-	for (cpu = 0; cpu < trace_nr_cpus(trg.t); cpu++)
-		n += trace_hist(trg.t, KSB_TRACE_TIME, (int)cpu) != NULL;
+	for (cpu = 0; cpu < trace_nr_cpus(tr->t); cpu++)
+		n += trace_hist(tr->t, KSB_TRACE_TIME, (int)cpu) != NULL;
 	return n;
 }
 
@@ -339,139 +350,139 @@ static int tr_node(unsigned int cpu)
 }
 
 /* what each series is, in words */
-static void tr_describe(unsigned int s, char *buf, size_t len)
+static void tr_describe(const struct tr *tr, unsigned int s, char *buf, size_t len)
 {
 	if (s == KSB_TRACE_GAP)
 		snprintf(buf, len, "from the end of one %s to the start of the next on the same CPU",
-			 trg.cfg.end ? "section" : "call");
-	else if (trg.cfg.end)
+			 tr->cfg.end ? "section" : "call");
+	else if (tr->cfg.end)
 		snprintf(buf, len, "from the entry of %s to the entry of %s on one CPU",
-			 trg.cfg.func, trg.cfg.end);
+			 tr->cfg.func, tr->cfg.end);
 	else
-		snprintf(buf, len, "%s() from its entry to its return", trg.cfg.func);
+		snprintf(buf, len, "%s() from its entry to its return", tr->cfg.func);
 }
 
 /* the series, merged over CPUs then each CPU's, into the results set */
-static int tr_results(void)
+static int tr_results(struct tr *tr)
 {
-	struct results_label l = { .workload = trg.name, .run = RESULTS_RUN_ALL };
+	struct results_label l = { .workload = tr->name, .run = RESULTS_RUN_ALL };
 	const struct kstats_hist *h;
 	unsigned int s, cpu;
 	int ret = 0;
 
-	trg.res = results_create(trg.cfg.frac_bits);
-	if (!trg.res)
+	tr->res = results_create(tr->cfg.frac_bits);
+	if (!tr->res)
 		return -errno;
 	for (s = 0; !ret && s < KSB_TRACE_NR_SERIES; s++) {
 		l.variant = tr_variants[s];
 		l.cpu = RESULTS_CPU_ALL;
 		l.node = -1;
-		ret = results_add_hist(trg.res, &l, trace_hist(trg.t, s, -1));
-		for (cpu = 0; !ret && cpu < trace_nr_cpus(trg.t); cpu++) {
-			if (!(h = trace_hist(trg.t, s, (int)cpu)))
+		ret = results_add_hist(tr->res, &l, trace_hist(tr->t, s, -1));
+		for (cpu = 0; !ret && cpu < trace_nr_cpus(tr->t); cpu++) {
+			if (!(h = trace_hist(tr->t, s, (int)cpu)))
 				continue;
 			l.cpu = (int)cpu;
 			l.node = tr_node(cpu);
-			ret = results_add_hist(trg.res, &l, h);
+			ret = results_add_hist(tr->res, &l, h);
 		}
 	}
 	return ret;
 }
 
-static void tr_meta_command(struct meta *m)
+static void tr_meta_command(const struct tr *tr, struct meta *m)
 {
 	char buf[1024] = "";
 	size_t used = 0;
 	unsigned int i;
 
-	for (i = 0; trg.command && trg.command[i] && used < sizeof(buf); i++)
+	for (i = 0; tr->command && tr->command[i] && used < sizeof(buf); i++)
 		used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%s%s", i ? " " : "",
-					 trg.command[i]);
-	meta_set(m, "traced_command", "%s", trg.command ? buf : "none");
-	if (!trg.child_done)
-		meta_set(m, "traced_command_status", "%s", trg.command ? "not reaped" : "none");
-	else if (!spawn_killed_by(trg.child.status))
-		meta_set(m, "traced_command_status", "exit %d", spawn_exit_code(trg.child.status));
+					 tr->command[i]);
+	meta_set(m, "traced_command", "%s", tr->command ? buf : "none");
+	if (!tr->child_done)
+		meta_set(m, "traced_command_status", "%s", tr->command ? "not reaped" : "none");
+	else if (!spawn_killed_by(tr->child.status))
+		meta_set(m, "traced_command_status", "exit %d", spawn_exit_code(tr->child.status));
 	else
-		meta_set(m, "traced_command_status", "signal %d", spawn_killed_by(trg.child.status));
+		meta_set(m, "traced_command_status", "signal %d", spawn_killed_by(tr->child.status));
 }
 
 /* what the probe was and what it lost */
-static void tr_meta_probe(struct meta *m)
+static void tr_meta_probe(const struct tr *tr, struct meta *m)
 {
 	struct trace_counts c;
 
-	trace_counts(trg.t, &c);
-	meta_set(m, "function", "%s", trg.cfg.func);
-	meta_set(m, "end", "%s", trg.cfg.end ? trg.cfg.end : "return");
-	meta_set(m, "probe", "%s", trace_probe_used(trg.t) == TRACE_PROBE_FENTRY ?
-		 "fentry/fexit" : trg.cfg.end ? "kprobe/kprobe" : "kprobe/kretprobe");
-	if (*trace_probe_why(trg.t))
-		meta_set(m, "probe_why", "%s", trace_probe_why(trg.t));
+	trace_counts(tr->t, &c);
+	meta_set(m, "function", "%s", tr->cfg.func);
+	meta_set(m, "end", "%s", tr->cfg.end ? tr->cfg.end : "return");
+	meta_set(m, "probe", "%s", trace_probe_used(tr->t) == TRACE_PROBE_FENTRY ?
+		 "fentry/fexit" : tr->cfg.end ? "kprobe/kprobe" : "kprobe/kretprobe");
+	if (*trace_probe_why(tr->t))
+		meta_set(m, "probe_why", "%s", trace_probe_why(tr->t));
 	meta_set(m, "entries", "%lu", (unsigned long)c.c[KSB_TRACE_ENTRIES]);
 	meta_set(m, "lost", "no_entry %lu too_deep %lu no_task %lu missed %lu",
 		 (unsigned long)c.c[KSB_TRACE_NO_ENTRY], (unsigned long)c.c[KSB_TRACE_TOO_DEEP],
 		 (unsigned long)c.c[KSB_TRACE_NO_TASK], (unsigned long)c.missed);
-	if (trg.cfg.end)
+	if (tr->cfg.end)
 		meta_set(m, "ends_without_start", "%lu", (unsigned long)c.c[KSB_TRACE_NO_START]);
 }
 
-static void tr_meta(struct meta *m)
+static void tr_meta(const struct tr *tr, struct meta *m)
 {
 	char buf[256], key[48];
 	unsigned int s;
 
-	meta_set(m, "command", "%s", trg.cmdline);
+	meta_set(m, "command", "%s", tr->cmdline);
 	meta_set(m, "source", "trace");
 	host_meta(m);
 	readfile_line("/sys/devices/system/clocksource/clocksource0/current_clocksource",
 		      buf, sizeof(buf));
 	meta_set(m, "clock", "bpf_ktime_get_ns (CLOCK_MONOTONIC, as ktime_get_ns)");
 	meta_set(m, "clocksource", "%s", buf);
-	meta_set(m, "workload", "%s", trg.name);
+	meta_set(m, "workload", "%s", tr->name);
 	for (s = 0; s < KSB_TRACE_NR_SERIES; s++) {
-		tr_describe(s, buf, sizeof(buf));
+		tr_describe(tr, s, buf, sizeof(buf));
 		snprintf(key, sizeof(key), "variant_%s", tr_variants[s]);
 		meta_set(m, key, "%s", buf);
 	}
-	tr_meta_probe(m);
-	meta_set(m, "possible_cpus", "%u", trace_nr_cpus(trg.t));
+	tr_meta_probe(tr, m);
+	meta_set(m, "possible_cpus", "%u", trace_nr_cpus(tr->t));
 	readfile_line("/sys/devices/system/cpu/online", buf, sizeof(buf));
 	meta_set(m, "online_cpus_list", "%s", buf);
-	meta_set(m, "used_cpus", "%u", tr_used_cpus());
+	meta_set(m, "used_cpus", "%u", tr_used_cpus(tr));
 	meta_set(m, "samples_taken", "%lu/%lu",
-		 (unsigned long)kstats_hist_total(trace_hist(trg.t, KSB_TRACE_TIME, -1)),
-		 (unsigned long)kstats_hist_total(trace_hist(trg.t, KSB_TRACE_GAP, -1)));
-	meta_set(m, "duration_s", "%.3f", trg.elapsed);
-	tr_meta_command(m);
+		 (unsigned long)kstats_hist_total(trace_hist(tr->t, KSB_TRACE_TIME, -1)),
+		 (unsigned long)kstats_hist_total(trace_hist(tr->t, KSB_TRACE_GAP, -1)));
+	meta_set(m, "duration_s", "%.3f", tr->elapsed);
+	tr_meta_command(tr, m);
 	meta_set(m, "mode", "trace");
 	meta_set(m, "unit", "ns");
-	meta_set(m, "frac_bits", "%u", trg.cfg.frac_bits);
+	meta_set(m, "frac_bits", "%u", tr->cfg.frac_bits);
 	meta_set(m, "runs", "1");
-	meta_set(m, "partial", "%s", trg.partial ? "yes" : "no");
-	testbed_meta(&trg.tb, m, NULL);
-	bench_meta_origin(m);
+	meta_set(m, "partial", "%s", tr->partial ? "yes" : "no");
+	testbed_meta(&tr->tb, m, NULL);
+	bench_meta_origin(m, &tr->who);
 }
 
-static int tr_report(void)
+static int tr_report(struct tr *tr)
 {
-	int ret = tr_results();
+	int ret = tr_results(tr);
 
 	if (ret)
 		return bench_refused("%s", strerror(-ret));
-	tr_meta(&trg.res->meta);
-	return bench_report(&trg.out, trg.output, (unsigned int)trg.format, &trg.also,
-			    trg.res);
+	tr_meta(tr, &tr->res->meta);
+	return bench_report(&tr->out, tr->output, (unsigned int)tr->format, &tr->also,
+			    tr->res);
 }
 
 /* ---- the command ---- */
 
-static int tr_attach(void)
+static int tr_attach(struct tr *tr)
 {
 	char why[512];
-	int ret = trace_open(&trg.t, &trg.cfg, why, sizeof(why));
+	int ret = trace_open(&tr->t, &tr->cfg, why, sizeof(why));
 
-	if (trg.cfg.verbose || (ret && ret != -EPERM && ret != -ENOENT && ret != -ENODATA &&
+	if (tr->cfg.verbose || (ret && ret != -EPERM && ret != -ENOENT && ret != -ENODATA &&
 			       ret != -EINVAL && *trace_log()))
 		fputs(trace_log(), stderr);
 	return ret ? bench_refused("%s", why) : 0;
@@ -479,39 +490,40 @@ static int tr_attach(void)
 
 int cmd_trace(int argc, char **argv)
 {
+	struct tr *tr = &trg;
 	sigset_t all;
 	int ret;
 
-	/* blocked from here on: SIGINT/SIGTERM only reach tr_wait()'s sigtimedwait */
+	/* blocked from here on: SIGINT/SIGTERM only reach bench_wait()'s sigtimedwait */
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	trg.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
-	trg.format = FORMAT_TABLE;
-	trg.also = (struct outset)OUTSET_INIT(formats);
-	bench_cmdline(trg.cmdline, sizeof(trg.cmdline), argc, argv);
-	ret = tr_parse(argc, argv);
+	tr->frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
+	tr->format = FORMAT_TABLE;
+	tr->also = (struct outset)OUTSET_INIT(formats);
+	bench_cmdline(tr->cmdline, sizeof(tr->cmdline), argc, argv);
+	ret = tr_parse(tr, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	if (geteuid())
 		return bench_refused("needs root to load BPF programs (running as uid %u)",
 				  (unsigned int)geteuid());
-	ret = bench_open_outputs(NULL, 0, &trg.out, trg.output, &trg.also);
+	ret = bench_open_outputs(NULL, 0, &tr->out, tr->output, &tr->also);
 	if (ret)
 		return ret;
 	/* waitpid() needs its child: an inherited SIG_IGN would reap it */
 	signal(SIGCHLD, SIG_DFL);
-	ret = bench_testbed(&trg.tb);
+	ret = bench_testbed(&tr->tb);
 	if (!ret)
-		ret = tr_attach();
+		ret = tr_attach(tr);
 	if (!ret)
-		ret = tr_record();
+		ret = tr_record(tr);
 	if (!ret)
-		ret = tr_report();
-	if (!ret && trg.signo && trg.partial)
-		ret = 128 + trg.signo;
-	outfile_abort(&trg.out);
-	outset_abort(&trg.also);
-	trace_close(trg.t);
-	results_free(trg.res);
+		ret = tr_report(tr);
+	if (!ret && tr->signo && tr->partial)
+		ret = 128 + tr->signo;
+	outfile_abort(&tr->out);
+	outset_abort(&tr->also);
+	trace_close(tr->t);
+	results_free(tr->res);
 	return ret;
 }

@@ -51,14 +51,8 @@ struct trend_opts {
 	struct hist control;		/* --control FILE|DIR: its files */
 	bool slope;			/* --slope: a night's figure is its sweep's slope */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
-	struct busy_count busy[2];	/* the subject's, the control's disturbed runs */
+	struct fileset fs[2];		/* the subject's files' rules and runs, the control's */
 };
-
-static int trend_nomem(void)
-{
-	pr_err("%s", strerror(ENOMEM));
-	return EXIT_ENV;
-}
 
 /* ---- options ---- */
 
@@ -94,7 +88,8 @@ static const char trend_tail[] =
 	"--control too, the figure is the ratio of the two sides' slopes.\n"
 	"\n"
 	"Exit: 0 no recent regression, 1 a series' newest change point is a\n"
-	"regression that starts within the last --recent nights, 2 bad input.\n";
+	"regression that starts within the last --recent nights, 2 bad input, 3 a\n"
+	"report could not be written (or memory ran out).\n";
 
 /* a double in [@lo, @hi) (@hi 0: no bound), for --alpha and --min-change */
 static int trend_double(const struct opt *o, const char *arg, double lo, double hi,
@@ -189,10 +184,8 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			 "possible_cpus (ns per CPU, as bench scale fits it)"),
 		OPT_FORMAT('f', "format", &o->format, trendfmt_writers, "FMT",
 			       "what goes to stdout:"),
-		OPT_CALL(0, "also", &o->also, outset_opt, "FMT=FILE",
-			 "also write format FMT to FILE, atomically\n"
-			 "(repeatable: one run, several reports)"),
-		OPT_CALL(0, "origin", &o->origin, kcidb_opt_origin, "NAME", KCIDB_ORIGIN_HELP),
+		OPT_ALSO(&o->also),
+		OPT_ORIGIN(&o->origin, kcidb_opt_origin, ""),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -238,7 +231,7 @@ static int trend_files(struct hist *h, int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	return ret ? trend_nomem() : 0;
+	return ret ? bench_nomem() : 0;
 }
 
 /*
@@ -253,7 +246,7 @@ static int trend_paths(const struct hist *h, const struct hist *control,
 	int ret;
 
 	if (!p)
-		return trend_nomem();
+		return bench_nomem();
 	for (i = 0; i < h->nf; i++)
 		p[i] = h->f[i].path;
 	for (i = 0; i < control->nf; i++)
@@ -271,7 +264,7 @@ static int trend_not_self(const struct hist *h, const struct hist *ctl)
 	int ret = hist_shared_file(ctl, h, &a, &b);
 
 	if (ret < 0)
-		return trend_nomem();
+		return bench_nomem();
 	if (!ret)
 		return 0;
 	pr_err("--control: %s is the subject's %s: a control must be measured apart from the subject",
@@ -285,7 +278,7 @@ static int trend_hist_err(int ret, const char *why)
 	if (!ret)
 		return 0;
 	if (ret == -ENOMEM)
-		return trend_nomem();
+		return bench_nomem();
 	pr_err("%s", why);
 	return EXIT_USAGE;
 }
@@ -295,34 +288,32 @@ static int trend_hist_err(int ret, const char *why)
  * history of a thousand files never holds more than one file's
  * histograms); then order, reference and figures. 0 or an exit code.
  */
-static int trend_read(const struct trend_opts *o, struct hist *h, struct busy_count *bc)
+static int trend_read(const struct trend_opts *o, struct hist *h, struct fileset *fs)
 {
-	struct fileset fs = { 0 };
 	struct results *cf;
 	char why[1024];
 	unsigned int i;
 	int ret = 0;
 
 	for (i = 0; i < h->nf && !ret; i++) {
-		ret = bench_load_file(&fs, h->f[i].path, 0, &cf);
+		ret = bench_load_file(fs, h->f[i].path, 0, &cf);
 		if (ret)
 			return ret;
 		ret = hist_read(h, i, cf, o->stat, why, sizeof(why));
 		results_free(cf);
 		ret = trend_hist_err(ret, why);
 	}
-	h->busy = fs.busy[0];
-	*bc = h->busy;		/* the loader counted them (fileset.h) */
+	h->busy = fs->busy[0];	/* the loader counted them (fileset.h) */
 	if (!ret && !h->ns) {
 		pr_err("no series in %u files", h->nf);
 		return EXIT_USAGE;
 	}
 	if (!ret)
-		ret = hist_sort(h) ? trend_nomem() : 0;
+		ret = hist_sort(h) ? bench_nomem() : 0;
 	if (!ret)
 		ret = trend_hist_err(hist_decide_ref(h, o->reference, why, sizeof(why)), why);
 	for (i = 0; i < h->ns && !ret; i++)
-		ret = hist_figures(h, &h->s[i]) ? trend_nomem() : 0;
+		ret = hist_figures(h, &h->s[i]) ? bench_nomem() : 0;
 	return ret;
 }
 
@@ -341,7 +332,7 @@ static int trend_detect_all(const struct trend_opts *o, struct hist *h)
 		ret = h->paired ? hist_fit_detect(s, &cfg) :
 				  trend_detect(s->x, s->n, &cfg, &s->cp, &s->nr_cp);
 		if (ret == -ENOMEM)
-			return trend_nomem();
+			return bench_nomem();
 		if (ret) {
 			pr_err("%s %s: %s", s->workload, s->variant,
 			       strerror(-ret));
@@ -356,12 +347,16 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 {
 	unsigned int missing;
 	char why[1024];
-	int ret = trend_read(o, h, &o->busy[0]);
+	int ret = trend_read(o, h, &o->fs[0]);
 
 	if (!ret && o->slope)
 		ret = trend_hist_err(hist_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
-		ret = trend_read(o, &o->control, &o->busy[1]);
+		/* the control apart from the subject, in its unit */
+		ret = trend_read(o, &o->control, &o->fs[1]);
+		if (!ret)
+			ret = trend_hist_err(fileset_check_unit(&o->fs[0], &o->fs[1], why,
+								sizeof(why)), why);
 		if (!ret && o->slope)
 			ret = trend_hist_err(hist_slope(&o->control, why, sizeof(why)), why);
 		if (!ret)
@@ -387,13 +382,13 @@ static void trend_busy(const struct trend_opts *o, const struct hist *h)
 {
 	char line[128];
 
-	if (!o->busy[0].files && !o->busy[1].files)
+	if (!h->busy.files && !o->control.busy.files)
 		return;
-	busy_line(&o->busy[0], "runs", line, sizeof(line));
+	busy_line(&h->busy, "runs", line, sizeof(line));
 	printf("%s%s\n", h->paired ? "subject: " : "", line);
 	if (!h->paired)
 		return;
-	busy_line(&o->busy[1], "runs", line, sizeof(line));
+	busy_line(&o->control.busy, "runs", line, sizeof(line));
 	printf("control: %s\n", line);
 }
 
@@ -418,13 +413,11 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 		outset_abort(&o->also);
 	} else {
 		ret = outset_write(&o->also, &t, why, sizeof(why));
-		if (ret && ret != -ENOMEM) {
-			pr_err("--also %s", why);
-			return EXIT_ENV;
-		}
+		if (ret && ret != -ENOMEM)
+			return bench_refused("--also %s", why);
 	}
 	if (ret == -ENOMEM)
-		return trend_nomem();
+		return bench_nomem();
 	ret = bench_finish_stdout();
 	if (ret)
 		return ret;

@@ -10,16 +10,11 @@
 #include <string.h>
 
 #include "lib/report/auditfmt.h"
-#include "lib/report/cmpfmt.h"
+#include "lib/report/cmpline.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/textfmt.h"
-
-static int af_status(FILE *f)
-{
-	return fflush(f) || ferror(f) ? -EIO : 0;
-}
 
 const char *auditfmt_method(enum audit_method m)
 {
@@ -153,8 +148,9 @@ static void table_regressions(FILE *f, const struct auditfmt *c)
 	}
 }
 
-static int table_write(FILE *f, const struct auditfmt *c)
+static int table_write(FILE *f, const void *model)
 {
+	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c), v[3] = { 0 };
 
@@ -177,13 +173,14 @@ static int table_write(FILE *f, const struct auditfmt *c)
 		fprintf(f, " A=%s B=%s regressions=%u gate_level=%.4g verdict=%s\n", c->group[0],
 			c->group[1], a->regressions, a->diff_level,
 			a->regressions ? "regression" : "ok");
-	return af_status(f);
+	return report_status(f);
 }
 
 /* ---- markdown ---- */
 
-static int md_write(FILE *f, const struct auditfmt *c)
+static int md_write(FILE *f, const void *model)
 {
+	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
 	char s[128], at[128], fn[128];
@@ -220,13 +217,14 @@ static int md_write(FILE *f, const struct auditfmt *c)
 	}
 	if (c->skipped)
 		fprintf(f, "\nSkipped: %s\n", c->skipped);
-	return af_status(f);
+	return report_status(f);
 }
 
 /* ---- csv ---- */
 
-static int csv_write(FILE *f, const struct auditfmt *c)
+static int csv_write(FILE *f, const void *model)
 {
+	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k;
 
@@ -265,7 +263,7 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 			e->diff.est, e->diff.lo, e->diff.hi, 1 - e->diff_level, e->diff_p,
 			e->diff_level, e->regression ? "regression" : "ok", e->threshold_ns);
 	}
-	return af_status(f);
+	return report_status(f);
 }
 
 /* ---- json ---- */
@@ -322,8 +320,9 @@ static void json_entry(struct json *j, const struct auditfmt *c, unsigned int ra
 	json_object_end(j);
 }
 
-static int json_write_audit(FILE *f, const struct auditfmt *c)
+static int json_write_audit(FILE *f, const void *model)
 {
+	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
 	static struct meta m;
@@ -354,13 +353,14 @@ static int json_write_audit(FILE *f, const struct auditfmt *c)
 	json_u64(&j, "controls_grow", a->controls_grow);
 	json_u64(&j, "regressions", a->regressions);
 	json_string(&j, "verdict", a->regressions ? "regression" : "ok");
-	return json_doc_end(&j) ? -EIO : af_status(f);
+	return json_doc_end(&j) ? -EIO : report_status(f);
 }
 
 /* ---- kcidb: a test per entry, kstats_bench.audit.WORKLOAD.VARIANT ---- */
 
-static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
+static int kcidb_write_audit(FILE *f, const void *model)
 {
+	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
 	struct kcidb kc;
@@ -401,21 +401,11 @@ static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
 	return kcidb_end(&kc);
 }
 
-const struct auditfmt_writer auditfmt_writers[] = {
-	{ "table", table_write },
-	{ "csv", csv_write },
-	{ "json", json_write_audit },
-	{ "markdown", md_write },
-	{ "kcidb", kcidb_write_audit },
-	{ NULL, NULL },
+const struct report_writer auditfmt_writers[] = {
+	{ "table", "the entries ranked by their cost at 8192", table_write, 0 },
+	{ "csv", "a row per entry's fit and per B-A difference", csv_write, 0 },
+	{ "json", "one kstats-bench JSON document", json_write_audit, REPORT_JSON },
+	{ "markdown", "GitHub tables: a PR comment", md_write, 0 },
+	{ "kcidb", "a KCIDB test per entry", kcidb_write_audit, REPORT_JSON },
+	{ NULL, NULL, NULL, 0 },
 };
-
-const struct auditfmt_writer *auditfmt_find(const char *name)
-{
-	const struct auditfmt_writer *w;
-
-	for (w = auditfmt_writers; w->name; w++)
-		if (!strcmp(w->name, name))
-			return w;
-	return NULL;
-}

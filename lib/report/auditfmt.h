@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * auditfmt.h - the ranked report of an audit (lib/report/audit.h) in
- * table, markdown, csv, json and kcidb: every entry ranked by its cost
- * at AUDIT_AT possible CPUs, with its slope and interval at the
- * adjusted level, its verdict for the battery, the function that
- * carries its growth, and with two sides the gate of B against A.
+ * table, csv, json, markdown and kcidb, one writer per format over one
+ * structure, picked from one table, auditfmt_writers[]: every entry
+ * ranked by its cost at AUDIT_AT possible CPUs, with its slope and
+ * interval at the adjusted level, its verdict for the battery, the
+ * function that carries its growth, and with two sides the gate of B
+ * against A. bench scale writes them when its report holds an audit
+ * (lib/report/scalefmt.h picks the row of the same name here).
  *
  *	struct auditfmt c = { .a = &a, .group = { "d612" }, .unit = "ns",
  *			      .stat = "min", .meta = &first_file->meta };
  *
- *	auditfmt_writers[fmt].write(stdout, &c);
+ *	report_find(auditfmt_writers, "table")->write(stdout, &c);
  *
  * Each writer writes only to the FILE it is given and returns 0, -EIO
  * when a write failed, or -EINVAL when the JSON's nesting broke.
@@ -20,6 +23,7 @@
 #include <stdio.h>
 
 #include "lib/report/audit.h"
+#include "lib/report/writer.h"
 
 struct meta;
 
@@ -37,18 +41,12 @@ struct auditfmt {
 	unsigned int nr_cands;		/* candidate functions timed */
 };
 
-struct auditfmt_writer {
-	const char *name;		/* -f NAME */
-	int (*write)(FILE *f, const struct auditfmt *c);
-};
-
-/* table, markdown, csv, json, kcidb; a NULL name ends it */
-extern const struct auditfmt_writer auditfmt_writers[];
-
 /*
- * auditfmt_find - the writer named @name, or NULL.
+ * auditfmt_writers - the table (lib/report/writer.h), each writer's
+ * model a const struct auditfmt: table, csv, json, markdown, kcidb,
+ * ended by a NULL name
  */
-const struct auditfmt_writer *auditfmt_find(const char *name);
+extern const struct report_writer auditfmt_writers[];
 
 /*
  * auditfmt_method - @m in words with why: "Benjamini-Hochberg (false

@@ -13,6 +13,7 @@
 #include "lib/report/csv.h"
 #include "lib/report/results.h"
 #include "lib/report/samples.h"
+#include "lib/report/writer.h"
 
 /* ---- writing ---- */
 
@@ -54,7 +55,7 @@ int csv_write(FILE *f, const struct results *r)
 	for (i = 0; i < r->n; i++)
 		csv_write_series(f, &r->s[order[i]]);
 	free(order);
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- reading ---- */

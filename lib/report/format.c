@@ -77,11 +77,6 @@ static unsigned int fmt_nr_cpus(const struct results *r, const struct results_se
 	return n ? n : 1;
 }
 
-static int fmt_status(FILE *f)
-{
-	return ferror(f) ? -EIO : 0;
-}
-
 /* ---- table and bars ---- */
 
 static void fmt_title(FILE *f, const struct results *r, const struct results_series *s)
@@ -100,10 +95,10 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 			strncmp(fmt_meta(r, "irqs", ""), "off", 3) ? "on" : "off");
 	else if (!strcmp(fmt_meta(r, "source", ""), "trace"))
 		fprintf(f, "traced by %s, %s s, %s\n", fmt_meta(r, "probe", "?"),
-			fmt_meta(r, "duration_s", "?"), fmt_meta(r, "unit", "ns"));
+			fmt_meta(r, "duration_s", "?"), fileset_unit(r));
 	else
 		fprintf(f, "cache %s, mode %s, %s\n", fmt_meta(r, "cache", "?"),
-			fmt_meta(r, "mode", "?"), fmt_meta(r, "unit", "ns"));
+			fmt_meta(r, "mode", "?"), fileset_unit(r));
 }
 
 /* run @run's 10% trimmed mean of (@wl, @var), and its samples; 0 if none */
@@ -152,17 +147,34 @@ static void fmt_runs(FILE *f, const struct results *r, const char *wl)
 	fputc('\n', f);
 }
 
+/*
+ * the first variant's mean over the second's into *@ratio: true when the
+ * set has one. A ratio compares an old path with a new one: a trace's
+ * two series are a call and the gap after it, and a workload of one
+ * series (syscall-null, file-read) has nothing to divide by.
+ */
+static bool fmt_ratio(const struct results *r, const struct results_series *const *v,
+		      unsigned int nv, double *ratio)
+{
+	double m1 = nv > 1 ? kstats_hist_mean(v[1]->h) : 0;
+
+	if (nv < 2 || !strcmp(fmt_meta(r, "source", ""), "trace"))
+		return false;
+	*ratio = m1 > 0 ? kstats_hist_mean(v[0]->h) / m1 : 0.0;
+	return true;
+}
+
 int format_summary(FILE *f, const struct results *r, const char *wl)
 {
 	const struct results_series *v[FORMAT_MAX_VARIANTS];
 	unsigned int nv = fmt_variants(r, wl, v, FORMAT_MAX_VARIANTS), i;
 	const char *disturbed = meta_get(&r->meta, "disturbed");
-	double m1 = nv > 1 ? kstats_hist_mean(v[1]->h) : 0;
+	double ratio;
 
 	fprintf(f, "SUMMARY %sworkload=%s unit=%s",
 		!strcmp(fmt_meta(r, "source", ""), "kernel") ? "source=kernel " :
 		!strcmp(fmt_meta(r, "source", ""), "trace") ? "source=trace " : "", wl,
-		fmt_meta(r, "unit", "ns"));
+		fileset_unit(r));
 	for (i = 0; i < nv; i++) {
 		const struct kstats_hist *h = v[i]->h;
 		const char *n = v[i]->variant;
@@ -172,13 +184,8 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 			n, (unsigned long)kstats_hist_value_at_percentile(h, 99),
 			n, (unsigned long)kstats_hist_max(h), n, kstats_hist_mean(h));
 	}
-	/*
-	 * a ratio compares an old path with a new one: a trace's two series
-	 * are a call and the gap after it, and a workload of one series
-	 * (syscall-null, file-read) has nothing to divide by
-	 */
-	if (nv > 1 && strcmp(fmt_meta(r, "source", ""), "trace"))
-		fprintf(f, " ratio=%.2f", m1 > 0 ? kstats_hist_mean(v[0]->h) / m1 : 0.0);
+	if (fmt_ratio(r, v, nv, &ratio))
+		fprintf(f, " ratio=%.2f", ratio);
 	fprintf(f, " samples=");
 	for (i = 0; i < nv; i++)
 		fprintf(f, "%s%lu", i ? "/" : "", (unsigned long)kstats_hist_total(v[i]->h));
@@ -186,7 +193,7 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 		fprintf(f, " disturbed=%s", disturbed);
 	fprintf(f, " cpus=%s possible=%s partial=%s\n", fmt_meta(r, "used_cpus", "?"),
 		fmt_meta(r, "possible_cpus", "?"), fmt_meta(r, "partial", "no"));
-	return fmt_status(f);
+	return report_status(f);
 }
 
 /*
@@ -239,7 +246,7 @@ static int fmt_report(FILE *f, const struct results *r, bool bars)
 		format_summary(f, r, r->s[i].workload);
 	}
 	fmt_busy(f, r);
-	return fmt_status(f);
+	return report_status(f);
 }
 
 static int fmt_table(FILE *f, const void *model)
@@ -252,6 +259,58 @@ static int fmt_bars(FILE *f, const void *model)
 {
 	const struct results *r = model;
 	return fmt_report(f, r, true);
+}
+
+/* ---- summary ---- */
+
+/*
+ * workload @wl's SUMMARY as a small table: the samples and CPUs, per
+ * variant p50, p99, max and mean, and the speedup when there is a ratio
+ */
+static void fmt_summary_table(FILE *f, const struct results *r, const char *wl)
+{
+	const struct results_series *v[FORMAT_MAX_VARIANTS];
+	unsigned int nv = fmt_variants(r, wl, v, FORMAT_MAX_VARIANTS), i;
+	const char *unit = fileset_unit(r);
+	static const char *const stat[4] = { "p50", "p99", "max", "mean" };
+	char col[32];
+	double ratio;
+
+	fprintf(f, "kstats-bench %s: ", wl);
+	for (i = 0; i < nv; i++)
+		fprintf(f, "%s%lu", i ? "/" : "", (unsigned long)kstats_hist_total(v[i]->h));
+	fprintf(f, " samples per variant on %s CPUs, %s possible (partial: %s)\n",
+		fmt_meta(r, "used_cpus", "?"), fmt_meta(r, "possible_cpus", "?"),
+		fmt_meta(r, "partial", "no"));
+	fprintf(f, "%-8s", "variant");
+	for (i = 0; i < 4; i++) {
+		snprintf(col, sizeof(col), "%s_%s", stat[i], unit);
+		fprintf(f, " %12s", col);
+	}
+	fputc('\n', f);
+	for (i = 0; i < nv; i++)
+		fprintf(f, "%-8s %12lu %12lu %12lu %12.1f\n", v[i]->variant,
+			(unsigned long)kstats_hist_value_at_percentile(v[i]->h, 50),
+			(unsigned long)kstats_hist_value_at_percentile(v[i]->h, 99),
+			(unsigned long)kstats_hist_max(v[i]->h), kstats_hist_mean(v[i]->h));
+	if (fmt_ratio(r, v, nv, &ratio))
+		fprintf(f, "speedup (%s mean / %s mean): %.2fx\n", v[0]->variant, v[1]->variant, ratio);
+}
+
+/* per workload each run's figure (with several runs) and the SUMMARY table */
+static int fmt_summary(FILE *f, const void *model)
+{
+	const struct results *r = model;
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++) {
+		if (!fmt_first_of_workload(r, i))
+			continue;
+		if (results_max_run(r) > 1)
+			fmt_runs(f, r, r->s[i].workload);
+		fmt_summary_table(f, r, r->s[i].workload);
+	}
+	return report_status(f);
 }
 
 /* ---- kstats ---- */
@@ -278,7 +337,7 @@ static int fmt_kstats(FILE *f, const void *model)
 		}
 		kstats_hist_print_kstats(m->h, f, RESULTS_CPU_ALL, fmt_nr_cpus(r, m));
 	}
-	return fmt_status(f);
+	return report_status(f);
 }
 
 /* ---- csv, json ---- */
@@ -300,11 +359,11 @@ static int fmt_json(FILE *f, const void *model)
 	json_doc_begin(&j, &r->meta);
 	json_array_begin(&j, "histograms");
 	for (i = 0; i < r->n; i++)
-		json_write_series(&j, &r->s[order[i]], fmt_meta(r, "unit", "ns"));
+		json_write_series(&j, &r->s[order[i]], fileset_unit(r));
 	json_array_end(&j);
 	free(order);
 	fmt_busy_json(&j, r);
-	return json_doc_end(&j);
+	return json_doc_end(&j) ?: report_status(f);
 }
 
 /* ---- kcidb ---- */
@@ -316,12 +375,12 @@ static void fmt_kcidb_test(struct kcidb *k, const struct results *r,
 	const char *seg[] = { "kstats_bench", s->workload, s->variant, stat };
 
 	kcidb_test_begin(k, seg, 4, "DONE", &r->meta);
-	kcidb_number(k, v, fmt_meta(r, "unit", "ns"));
+	kcidb_number(k, v, fileset_unit(r));
 	kcidb_misc_begin(k, &r->meta);
 	json_u64(&k->j, "samples", kstats_hist_total(s->h));
 	/* the figure as the file holds it: number is in seconds */
 	kcidb_double(k, "figure", v, 1);
-	kcidb_string(k, "figure_unit", fmt_meta(r, "unit", "ns"));
+	kcidb_string(k, "figure_unit", fileset_unit(r));
 	kcidb_string(k, "runs", meta_get(&r->meta, "runs"));
 	kcidb_test_end(k);
 }
@@ -364,6 +423,7 @@ const struct report_writer formats[] = {
 	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, 0 },
 	{ "json", "the JSON document (man kstats-bench)", fmt_json, REPORT_JSON },
 	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, REPORT_JSON },
+	{ "summary", "SUMMARY as a table, each run's figure", fmt_summary, 0 },
 	{ NULL, NULL, NULL, 0 },
 };
 

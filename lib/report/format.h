@@ -21,6 +21,11 @@
  *	        one DONE test per statistic (min, p50, p90, p99, max, mean,
  *	        tm10), its figure in seconds; the origin is the metadata's
  *	        "kcidb_origin" (bench show --origin), else kstats_bench
+ *	summary the SUMMARY's figures as a small table (run.sh's
+ *	        summary.txt): with several runs each run's 10% trimmed mean,
+ *	        as table prints it; per workload its samples and CPUs, a row
+ *	        per variant (p50, p99, max, mean) and the speedup where the
+ *	        SUMMARY has a ratio
  *
  * The titles and SUMMARY read the set's metadata: "variant_<v>" (the
  * description), "used_cpus", "possible_cpus", "cache", "mode", "unit",

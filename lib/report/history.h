@@ -214,10 +214,11 @@ int hist_fit_detect(struct hist_series *s, const struct trend_cfg *cfg);
  * geometric mean of con, s->theta 1 (hist_fit_detect() fits it); in
  * logs, the subject's y_i - theta (x_i - mean x), over the control's
  * typical level, so theta 1 is the ratio sub_i / con_i. s->subject and
- * s->control keep the two medians. Returns 0, -ENOMEM, or -EINVAL with
- * one line in @why (a different number of files, the sides in different
- * units, a night whose files are more than HIST_PAIR_SKEW apart, a
- * series or night the control lacks).
+ * s->control keep the two medians. The two sides measure in one unit:
+ * the caller's filesets hold them to it (fileset_check_unit(),
+ * lib/report/fileset.h). Returns 0, -ENOMEM, or -EINVAL with one line in
+ * @why (a different number of files, a night whose files are more than
+ * HIST_PAIR_SKEW apart, a series or night the control lacks).
  */
 int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len);
 

@@ -191,7 +191,7 @@ int hist_fit_detect(struct hist_series *s, const struct trend_cfg *cfg)
 	return ret;
 }
 
-/* the sides' files: as many, in one unit, each night's two within HIST_PAIR_SKEW */
+/* the sides' files: as many, each night's two within HIST_PAIR_SKEW */
 static int hist_pair_check(const struct hist *h, const struct hist *ctl, char *why, size_t len)
 {
 	unsigned int i;
@@ -199,11 +199,6 @@ static int hist_pair_check(const struct hist *h, const struct hist *ctl, char *w
 	if (h->nf != ctl->nf) {
 		snprintf(why, len, "%u subject files, %u control files: the nights pair by order, one file each",
 			 h->nf, ctl->nf);
-		return -EINVAL;
-	}
-	if (h->nf && strcmp(h->unit, ctl->unit)) {
-		snprintf(why, len, "the control's %s is in %s, the subject's %s in %s: the two sides must measure in one unit",
-			 ctl->f[0].path, ctl->unit, h->f[0].path, h->unit);
 		return -EINVAL;
 	}
 	for (i = 0; h->by_time && ctl->by_time && i < h->nf; i++) {

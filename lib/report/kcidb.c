@@ -8,12 +8,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/cmpfmt.h"
+#include "lib/report/cmpline.h"
 #include "lib/report/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/options.h"
 #include "lib/report/testbed.h"
+#include "lib/report/writer.h"
 
 #define KCIDB_PATH_MAX	512	/* bytes of a test path */
 
@@ -268,7 +269,7 @@ int kcidb_end(struct kcidb *k)
 {
 	json_array_end(&k->j);
 	json_object_end(&k->j);
-	return json_finish(&k->j);
+	return json_finish(&k->j) ?: report_status(k->j.f);
 }
 
 /* ---- bench compare's gate ---- */

@@ -69,6 +69,17 @@ int kcidb_opt_origin(const struct opt *o, const char *arg, char *why, size_t len
 	"(default " KCIDB_ORIGIN ")"
 
 /*
+ * OPT_ORIGIN - the --origin NAME row of every command that writes -f
+ * kcidb (an OPT_CALL, lib/report/options.h; OPT_ALSO's neighbour): @fn
+ * parses it, kcidb_opt_origin() into the const char * @v for a command
+ * that reads files, or a measuring command's own that keeps it in the
+ * file (bench_opt_origin()); @more ends its help: "" or ", kept in the
+ * file".
+ */
+#define OPT_ORIGIN(v, fn, more) \
+	OPT_CALL(0, "origin", (v), (fn), "NAME", KCIDB_ORIGIN_HELP more)
+
+/*
  * kcidb_segment - @s as one segment of a test path: every byte outside
  * [a-zA-Z0-9_-] becomes '_', an empty @s "_". Into @buf, returned.
  */
@@ -114,8 +125,8 @@ void kcidb_double(struct kcidb *k, const char *key, double v, int dec);
 void kcidb_string(struct kcidb *k, const char *key, const char *s);
 
 /*
- * kcidb_end - close "tests" and the document. 0; -EINVAL when a call
- * broke the nesting; -EIO when a write failed.
+ * kcidb_end - close "tests" and the document, and flush its stream. 0;
+ * -EINVAL when a call broke the nesting; -EIO when a write failed.
  */
 int kcidb_end(struct kcidb *k);
 

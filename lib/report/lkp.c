@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/cmpfmt.h"
+#include "lib/report/cmpline.h"
 #include "lib/report/lkp.h"
 #include "lib/report/meta.h"
+#include "lib/report/writer.h"
 
 /* 0-day shows a row's ± only from this relative stddev on, percent */
 #define LKP_NOISY_PCT	2
@@ -72,20 +73,15 @@ static void lkp_head(FILE *f, const struct meta *m, const char *dflt, int w)
 static void lkp_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 {
 	const struct cmp_result *r = &s->r;
-	char b[32], a[32], sb[32], sa[32], ch[48], e[32], lo[32], hi[32], p[16];
+	char b[32], a[32], sb[32], sa[32], ch[48], chi[112], p[16];
 	double rb, ra, mb = lkp_mean(s->x, s->nb, &rb), ma = lkp_mean(s->x + s->nb, s->na, &ra);
 
-	if (r->p >= 0.0005)
-		snprintf(p, sizeof(p), "p=%.3f", r->p);
-	else
-		snprintf(p, sizeof(p), "p<0.001");
-	fprintf(f, "%10s%s%11s%11s%s  %s.%s.%s  %s %s [%s, %s] %s n=%u+%u\n",
+	fprintf(f, "%10s%s%11s%11s%s  %s.%s.%s  %s %s %s n=%u+%u\n",
 		lkp_number(b, sizeof(b), mb), lkp_stddev(sb, sizeof(sb), rb),
 		lkp_change(ch, sizeof(ch), mb, ma), lkp_number(a, sizeof(a), ma),
 		lkp_stddev(sa, sizeof(sa), ra), s->workload, s->variant, c->stat,
-		cmp_verdict_names[r->verdict], cmpline_pct(e, sizeof(e), r->change.est),
-		cmpline_pct(lo, sizeof(lo), r->change.lo), cmpline_pct(hi, sizeof(hi), r->change.hi),
-		p, s->nb, s->na);
+		cmp_verdict_names[r->verdict], cmpline_change(chi, sizeof(chi), r),
+		cmpline_p(p, sizeof(p), r->p, "p"), s->nb, s->na);
 }
 
 int lkp_write_compare(FILE *f, const struct cmpfmt *c)
@@ -99,5 +95,5 @@ int lkp_write_compare(FILE *f, const struct cmpfmt *c)
 	      "             \\          |                \\  \n", f);
 	for (i = 0; i < c->n; i++)
 		lkp_row(f, c, &c->s[i]);
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }

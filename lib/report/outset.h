@@ -7,7 +7,7 @@
  * a failed command leaves every FILE as it was.
  *
  *	struct outset also = OUTSET_INIT(cmpfmt_writers);
- *	OPT_CALL(0, "also", &also, outset_opt, "FMT=FILE", "..."),
+ *	OPT_ALSO(&also),				its option row
  *	...
  *	if (outset_open(&also, why, sizeof(why)))	before any work
  *		...

@@ -9,13 +9,22 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/cmpfmt.h"
+#include "lib/report/auditfmt.h"
+#include "lib/report/cmpline.h"
 #include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
 #include "lib/report/scalefmt.h"
 #include "lib/report/textfmt.h"
+
+/* the audit's report in format @name (auditfmt.h): what an audit's rows write */
+static int sf_audit(FILE *f, const struct scalefmt *o, const char *name)
+{
+	const struct report_writer *w = report_find(auditfmt_writers, name);
+
+	return w && o->audit ? w->write(f, o->audit) : -EINVAL;
+}
 
 static bool sf_cycles(const struct scale_report *r)
 {
@@ -95,6 +104,9 @@ static int sf_table(FILE *f, const void *model)
 	struct sf_tally t;
 	unsigned int i, k;
 
+	if (o->audit)
+		return sf_audit(f, o, "table");
+
 	sf_count(o, r, &t);
 	for (i = 0; i < r->n; i++) {
 		const struct scale_row *row = &r->row[i];
@@ -141,6 +153,9 @@ static int sf_csv(FILE *f, const void *model)
 	const struct scale_report *r = o->r;
 	double est, lo, hi;
 	unsigned int i, k, a;
+
+	if (o->audit)
+		return sf_audit(f, o, "csv");
 
 	fputs("kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,"
 	      "intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold", f);
@@ -286,6 +301,9 @@ static int sf_json(FILE *f, const void *model)
 	struct json j;
 	unsigned int i, k;
 
+	if (o->audit)
+		return sf_audit(f, o, "json");
+
 	sf_count(o, r, &t);
 	memset(&m, 0, sizeof(m));
 	meta_set(&m, "command", "bench scale");
@@ -328,6 +346,9 @@ static int sf_markdown(FILE *f, const void *model)
 	char s[128], a[32], th[192];
 	struct sf_tally t;
 	unsigned int i, k;
+
+	if (o->audit)
+		return sf_audit(f, o, "markdown");
 
 	sf_count(o, r, &t);
 	fprintf(f, "**kstats-bench scale: %s** - %u series, %u grow with possible CPUs (Theil-Sen, %s per run, 95%% intervals)\n\n",
@@ -427,6 +448,13 @@ static int sf_sweep(FILE *f, const void *model)
 	return report_status(f);
 }
 
+/* ---- kcidb: an audit's alone ---- */
+
+static int sf_kcidb(FILE *f, const void *model)
+{
+	return sf_audit(f, model, "kcidb");
+}
+
 const struct report_writer scalefmt_writers[] = {
 	{ "table", "the slope lines, the B-A lines, one SCALE line", sf_table, 0 },
 	{ "csv", "a row per fit and per B-A difference", sf_csv, 0 },
@@ -434,7 +462,6 @@ const struct report_writer scalefmt_writers[] = {
 	{ "json", "one kstats-bench JSON document", sf_json, REPORT_JSON },
 	{ "markdown", "GitHub tables: a PR comment", sf_markdown, 0 },
 	{ "sweep", "a row per file: mean, p50, p99 (run.sh sweep)", sf_sweep, 0 },
-	/* an audit's alone: bench scale's audit writers have the rows in this order */
-	{ "kcidb", "--audit: a KCIDB test per entry", NULL, REPORT_JSON },
+	{ "kcidb", "--audit: a KCIDB test per entry", sf_kcidb, REPORT_JSON | REPORT_AUDIT },
 	{ NULL, NULL, NULL, 0 },
 };

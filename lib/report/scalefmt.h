@@ -19,6 +19,13 @@
  *			of the first workload but the reference loop, the
  *			merged series' mean, p50 and p99: what ./run.sh sweep
  *			plots (possible_cpus,old_mean,new_mean,old_p50,...)
+ *	kcidb		an audit's alone (REPORT_AUDIT)
+ *
+ * When the report holds an audit (sf->audit, bench scale --audit or bench
+ * audit's files), table, csv, json, markdown and kcidb write the
+ * audit's report, auditfmt_writers[]'s row of the same name
+ * (lib/report/auditfmt.h); points and sweep are the sweep's own. kcidb
+ * without an audit returns -EINVAL: a command refuses it first.
  *
  *	struct scalefmt sf = { .r = &report, .stat = CMP_TM10, .flat = 0.1 };
  *
@@ -38,6 +45,7 @@
 #include "lib/report/scale.h"
 #include "lib/report/writer.h"
 
+struct auditfmt;
 struct results;
 struct scale_audit;
 
@@ -99,6 +107,7 @@ struct scalefmt {
 	const unsigned int *at;		/* [nr_at] counts to extrapolate to */
 	unsigned int nr_at;		/* how many */
 	const char *origin;		/* -f kcidb's origin (an audit's), or NULL */
+	const struct auditfmt *audit;	/* the battery's report, or NULL: none */
 };
 
 /*

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/cmpfmt.h"
+#include "lib/report/cmpline.h"
 #include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
@@ -251,7 +251,7 @@ static int tfm_table(FILE *f, const void *model)
 		h->scaled ? "scaled" : "raw", h->by_time ? "timestamp" : "given",
 		n.failing ? "regression" : "ok", h->paired ? " control=paired" : "",
 		h->slope ? " figure=slope" : "");
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- csv, runs ---- */
@@ -312,7 +312,7 @@ static int tfm_csv(FILE *f, const void *model)
 		for (i = 0; i < h->s[k].nr_cp; i++)
 			if (tfm_csv_row(f, t, &h->s[k], &h->s[k].cp[i]))
 				return -ENOMEM;
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* every run's figure, in order, with the median of its segment: the plot's points and lines */
@@ -340,7 +340,7 @@ static int tfm_runs(FILE *f, const void *model)
 			fputc('\n', f);
 		}
 	}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- json ---- */
@@ -473,7 +473,7 @@ static int tfm_json(FILE *f, const void *model)
 	json_u64(&j, "failing", n.failing);
 	json_string(&j, "verdict", n.failing ? "regression" : "ok");
 	fileset_busy_json(&j, &h->busy, tfm_files, 1);
-	return json_doc_end(&j) ? -EIO : 0;
+	return json_doc_end(&j) ? -EIO : report_status(f);
 }
 
 /* ---- markdown ---- */
@@ -516,7 +516,7 @@ static int tfm_markdown(FILE *f, const void *model)
 		fputc('\n', f);
 		fileset_busy_lines(f, &h->busy, tfm_files, 1, "runs", "- ");
 	}
-	return ferror(f) ? -EIO : 0;
+	return report_status(f);
 }
 
 /* ---- kcidb ---- */

@@ -11,6 +11,7 @@
  *	cmpfmt_writers[]	struct cmpfmt		lib/report/cmpfmt.h
  *	trendfmt_writers[]	struct trendfmt		lib/report/trendfmt.h
  *	scalefmt_writers[]	struct scalefmt		lib/report/scalefmt.h
+ *	auditfmt_writers[]	struct auditfmt		lib/report/auditfmt.h
  *
  * A table is picked from with -f (OPT_FORMAT, lib/report/options.h) and
  * --also FMT=FILE (lib/report/outset.h), which both hold an index of
@@ -40,6 +41,7 @@
 /* report_writer.flags */
 #define REPORT_JSON	0x1	/* one JSON document: nothing else may share its stream */
 #define REPORT_TESTBED	0x2	/* the report lists the testbed keys that differ itself */
+#define REPORT_AUDIT	0x4	/* an audit's alone: its model must hold one (scale's kcidb) */
 
 struct report_writer {
 	const char *name;		/* -f NAME, --also NAME=FILE; NULL ends a table */

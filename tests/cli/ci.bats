@@ -27,9 +27,9 @@ clone() {
 check_results() {
 	local r=$T/w/repo/results rc=$1 i
 	for i in 1 2 3; do
-		grep -qx "# label_side: base" "$r/base-$i.csv"
-		grep -qx "# label_commit: $sha" "$r/head-$i.csv"
-		grep -qx "# runs: 2" "$r/head-$i.csv"
+		[ "$(csv_meta "$r/base-$i.csv" label_side)" = base ]
+		[ "$(csv_meta "$r/head-$i.csv" label_commit)" = "$sha" ]
+		[ "$(csv_meta "$r/head-$i.csv" runs)" = 2 ]
 	done
 	python3 tests/cli/gfm_tables.py <"$r/compare.md" >"$T/page.json"
 	[ "$(jq '.tables[0].rows | length' "$T/page.json")" -eq 3 ]
@@ -197,12 +197,12 @@ check_history() {
 	[ "$(find "$h/control" -name '*.csv' | wc -l)" -eq $((3 * nights)) ]
 	[ "$(find "$h/subject" -name '*.csv' | wc -l)" -eq $((3 * nights)) ]
 	for f in "$h"/control/*.csv; do
-		grep -qx "# label_side: control" "$f"
-		grep -qx "# label_commit: $sha" "$f"
-		grep -qx "# label_side: subject" "$h/subject/$(basename "$f")"
+		[ "$(csv_meta "$f" label_side)" = control ]
+		[ "$(csv_meta "$f" label_commit)" = "$sha" ]
+		[ "$(csv_meta "$h/subject/$(basename "$f")" label_side)" = subject ]
 		# the control with twice tonight's runs (its noise half the ratio's)
-		grep -qx "# runs: 4" "$f"
-		grep -qx "# runs: 2" "$h/subject/$(basename "$f")"
+		[ "$(csv_meta "$f" runs)" = 4 ]
+		[ "$(csv_meta "$h/subject/$(basename "$f")" runs)" = 2 ]
 	done
 	grep -q "; each night against its control)" "$h/trend.md"
 	grep -q "^| irqdesc-alloc old tm10/control | no change point | x[0-9.]* | .* | $((3 * nights)) | ~; theta [0-9.]* |$" "$h/trend.md"

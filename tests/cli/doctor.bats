@@ -139,8 +139,33 @@ DOCTOR checks=11 ok=11 warn=0" ]
 	[ "$stderr" = "bench doctor: KSB_TESTBED_ROOT: $T/none: not a directory" ]
 	run ./bench doctor --help
 	[ "$status" -eq 0 ]
-	[[ "$output" == "Usage: bench doctor [OPTIONS]"* ]]
+	[[ "$output" == "Usage: bench doctor [OPTIONS] [-- RUN-OPTIONS...]"* ]]
 	[[ "$output" == *"DOCTOR checks=N ok=N warn=N"* ]]
+}
+
+@test "doctor -- RUN-OPTIONS: the workers of that bench run, its options read by bench run's own parser" {
+	KSB_TESTBED_ROOT=$H/noisy ./bench doctor -c 1 >"$T/c1"
+	grep -q '^warn isolcpus            worker CPUs 1, ' "$T/c1"
+	# a short option bundled, a long one with =, among others of the run's
+	for o in "-qc1 -n 64" "--cpus=1 -C cold" "--cpu 1" "-w syscall-null -c 1 --runs 6" "-c 1 -o $T/never.csv"; do
+		# shellcheck disable=SC2086 # the run's words
+		KSB_TESTBED_ROOT=$H/noisy run ./bench doctor -- $o
+		[ "$status" -eq 0 ]
+		[ "$output" = "$(cat "$T/c1")" ] || { echo "-- $o: not the workers of -c 1"; false; }
+	done
+	[ ! -e "$T/never.csv" ]
+	# none given: the allowed CPUs, as without RUN-OPTIONS
+	[ "$(./bench doctor -- -n 64)" = "$(./bench doctor)" ]
+	bad "RUN-OPTIONS: --possible-cpus: '0' is not an integer in 1..8192" doctor -- --possible-cpus 0
+	bad "RUN-OPTIONS: unknown option '--frob'" doctor -q -- --frob
+	bad "-c and RUN-OPTIONS: give the run's --cpus among its options" doctor -c 1 -- -n 4
+}
+
+@test "run.sh: an option bench run refuses is said once, by bench run, exit 2" {
+	KSB_RESULTS=$T/r KSB_NO_DEPS=1 run --separate-stderr ./run.sh -q --cpus 1 --possible-cpus 0
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench run: --possible-cpus: '0' is not an integer in 1..8192 (see 'bench run --help')" ]
+	[ -z "$(find "$T/r" -mindepth 1 2>/dev/null)" ]
 }
 
 @test "run.sh prints doctor's warnings for its worker CPUs before it measures" {

@@ -20,7 +20,8 @@ teardown() {
 	[ "$status" -eq 0 ]
 	grep -qx '# allowed_cpus: 1' <<<"$output"
 	grep -qx '# used_cpus: 1' <<<"$output"
-	[ "$(grep -c '^irqdesc-alloc,old,all,[1-9]' <<<"$output")" -eq 0 ]
+	# per-CPU rows of CPU 0 alone
+	[ "$(csv_rows <(echo "$output") cpu variant=old run=all cpu!=all | sort -u)" = 0 ]
 }
 
 @test "taskset -c 0 with --cpus outside it: exit 2 naming the allowed CPUs" {
@@ -39,8 +40,7 @@ teardown() {
 	run --separate-stderr bash -c "echo \$\$ >'$CG/tasks' && exec ./bench run -q -n 32 -f csv"
 	[ "$status" -eq 0 ]
 	grep -qx '# used_cpus: 1' <<<"$output"
-	grep -q '^irqdesc-alloc,old,all,1,' <<<"$output"
-	[ "$(grep -c '^irqdesc-alloc,old,all,0,' <<<"$output")" -eq 0 ]
+	[ "$(csv_rows <(echo "$output") cpu variant=old run=all cpu!=all | sort -u)" = 1 ]
 }
 
 @test "no NUMA (KSB_NO_NUMA=1): one node, and the metadata says so" {
@@ -99,7 +99,7 @@ teardown() {
 	wait "$pid" || rc=$?
 	echo "rc $rc"
 	[ "$rc" -eq 130 ]
-	grep -qx '# partial: yes' "$T/p.csv"
+	[ "$(csv_meta "$T/p.csv" partial)" = yes ]
 	taken=$(sed -n 's|^# samples_taken: \([0-9]*\)/.*|\1|p' "$T/p.csv")
 	[ "$taken" -gt 0 ]
 	run ./bench show -v old "$T/p.csv"
@@ -121,7 +121,7 @@ teardown() {
 	rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 143 ]
-	grep -qx '# partial: yes' "$T/t.csv"
+	[ "$(csv_meta "$T/t.csv" partial)" = yes ]
 }
 
 @test "a second SIGINT leaves at once, the old output file intact, no temp file" {

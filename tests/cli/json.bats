@@ -40,12 +40,12 @@ setup() {
 	python3 -m json.tool "$T/s.json" >/dev/null
 	run jq -c '.histograms[0] | [.variant, .cpu, .node, .unit, .summary.samples]' "$T/s.json"
 	[ "$output" = "$(printf '["new",5,%s,"ns",%s]' \
-		"$(awk -F, '$2 == "new" && $3 == 5 { print $4; exit }' "$F/16cpu-4node.csv")" \
-		"$(awk -F, '$2 == "new" && $3 == 5 { n += $8 } END { print n }' "$F/16cpu-4node.csv")")" ]
-	[ "$(jq -r .metadata.possible_cpus "$T/s.json")" = "$(sed -n 's/^# possible_cpus: //p' "$F/16cpu-4node.csv")" ]
+		"$(csv_col "$F/16cpu-4node.csv" node variant=new cpu=5)" \
+		"$(csv_sum "$F/16cpu-4node.csv" samples variant=new cpu=5)")" ]
+	[ "$(jq -r .metadata.possible_cpus "$T/s.json")" = "$(csv_meta "$F/16cpu-4node.csv" possible_cpus)" ]
 	# bucket rows equal the CSV's
 	jq -r '.histograms[0].buckets[] | "\(.bucket),\(.lo),\(.hi),\(.samples),\(.avg)"' "$T/s.json" >"$T/rows"
-	awk -F, '$2 == "new" && $3 == 5 { print $5 "," $6 "," $7 "," $8 "," $9 }' "$F/16cpu-4node.csv" | cmp - "$T/rows"
+	cmp <(csv_rows "$F/16cpu-4node.csv" bucket lo_ns hi_ns samples avg_ns variant=new cpu=5) "$T/rows"
 }
 
 @test "run -f json: merged and per-CPU histograms of both variants (then the reference, cold)" {

@@ -23,9 +23,6 @@ valid() {
 	[ "$(jq '[.. | select(. == null)] | length' "$1")" = 0 ]
 }
 
-# origin_of FILE: the kcidb_origin line --origin left in a CSV
-origin_of() { sed -n 's/^# kcidb_origin: //p' "$1"; }
-
 # labelled SRC DST: SRC with the labels bench run --label commit=SHA
 # --label tree=mainline --label branch=master writes
 labelled() {
@@ -46,12 +43,14 @@ labelled() {
 }
 
 @test "compare -f kcidb: misc holds compare's own figures (its csv), number AFTER's in seconds" {
-	./bench compare -f csv "${REG[@]}" >"$T/gate.csv" 2>/dev/null || true
-	./bench compare -f kcidb "${REG[@]}" >"$T/gate.json" || true
+	./bench compare -f csv "${REG[@]}" >"$T/gate.csv" 2>/dev/null || [ $? -eq 1 ]
+	./bench compare -f kcidb "${REG[@]}" >"$T/gate.json" || [ $? -eq 1 ]
 	run jq -r '.tests[] | .misc | [.verdict, (.change_pct * 100 | round / 100), (.ci_lo_pct * 100 | round / 100), (.ci_hi_pct * 100 | round / 100), .p, .n_before, .n_after] | @csv' "$T/gate.json"
-	want=$(tail -n +2 "$T/gate.csv" | awk -F, '{ printf "\"%s\",%s,%s,%s,%s,%s,%s\n", $14, $8 + 0, $9 + 0, $10 + 0, $11 + 0, $12, $13 }')
+	want=$(csv_rows "$T/gate.csv" verdict change_pct ci_lo_pct ci_hi_pct p n_before n_after |
+		awk -F, '{ printf "\"%s\",%s,%s,%s,%s,%s,%s\n", $1, $2 + 0, $3 + 0, $4 + 0, $5 + 0, $6, $7 }')
 	echo "kcidb: $output"
 	echo "csv:   $want"
+	[ "$(wc -l <<<"$want")" -eq 2 ]
 	[ "$output" = "$want" ]
 	# seconds, to the picosecond: AFTER's median of tm10 is 15332.5 ns
 	# (jq would print the number its own way: the document's text)
@@ -83,7 +82,7 @@ labelled() {
 }
 
 @test "--origin NAME names every object; one outside [a-z0-9_]+ is exit 2" {
-	./bench compare -f kcidb --origin my_ci "${REG[@]}" >"$T/o.json" || true
+	./bench compare -f kcidb --origin my_ci "${REG[@]}" >"$T/o.json" || [ $? -eq 1 ]
 	valid "$T/o.json"
 	run jq -r '[.checkouts[], .builds[], .tests[]] | map(.origin + " " + (.id | split(":")[0])) | unique | join(",")' "$T/o.json"
 	[ "$output" = "my_ci my_ci" ]
@@ -147,7 +146,7 @@ labelled() {
 	./bench show -f kcidb "$T/r.csv" >"$T/show.json"
 	cmp "$T/run.json" "$T/show.json"
 	# the run's start names its tests, and starts them
-	stamp=$(sed -n 's/^# timestamp: //p' "$T/r.csv")
+	stamp=$(csv_meta "$T/r.csv" timestamp)
 	run jq -r '.tests[0] | [.start_time, .id] | join(" ")' "$T/run.json"
 	[[ "$output" == "$stamp kstats_bench:$SHA:"*":$stamp:kstats_bench.irqdesc-alloc.old.min" ]]
 }
@@ -195,7 +194,7 @@ labelled() {
 	done
 	./bench run -q -n 64 --origin ci_lab -f kcidb -o "$T/r.csv" >"$T/run.json"
 	valid "$T/run.json"
-	[ "$(origin_of "$T/r.csv")" = ci_lab ]
+	[ "$(csv_meta "$T/r.csv" kcidb_origin)" = ci_lab ]
 	run jq -r '[.checkouts[], .builds[], .tests[]] | map(.origin + " " + (.id | split(":")[0])) | unique | join(",")' "$T/run.json"
 	[ "$output" = "ci_lab ci_lab" ]
 	# the file names its CI system: show needs no --origin, and one given wins
@@ -208,7 +207,7 @@ labelled() {
 	fake_bzimage "$T/stock/bzImage"
 	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 2 -p 8 --origin lab_2 \
 		"$T/stock/bzImage" -- run -n 64 >/dev/null
-	[ "$(origin_of "$T/out/stock.csv")" = lab_2 ]
+	[ "$(csv_meta "$T/out/stock.csv" kcidb_origin)" = lab_2 ]
 	./bench show -f kcidb "$T/out/stock.csv" >"$T/vm.json"
 	valid "$T/vm.json"
 	[ "$(jq -r '[.tests[] | .id | split(":")[0]] | unique | join(",")' "$T/vm.json")" = lab_2 ]
@@ -223,11 +222,11 @@ labelled() {
 	./bench vm -q --qemu tests/cli/fake-qemu -o "$T/out" -B 5 -p 8 --label tree=mainline \
 		--label stock:commit=$A --label patched:commit=$B --label patched:tree=next \
 		"$T/stock/bzImage" "$T/patched/bzImage" -- run -n 64 >/dev/null
-	[ "$(sed -n 's/^# label_commit: //p' "$T/out/stock.csv")" = $A ]
-	[ "$(sed -n 's/^# label_commit: //p' "$T/out/patched.csv")" = $B ]
+	[ "$(csv_meta "$T/out/stock.csv" label_commit)" = $A ]
+	[ "$(csv_meta "$T/out/patched.csv" label_commit)" = $B ]
 	# a kernel's own label wins over the one for every kernel
-	[ "$(sed -n 's/^# label_tree: //p' "$T/out/stock.csv")" = mainline ]
-	[ "$(sed -n 's/^# label_tree: //p' "$T/out/patched.csv")" = next ]
+	[ "$(csv_meta "$T/out/stock.csv" label_tree)" = mainline ]
+	[ "$(csv_meta "$T/out/patched.csv" label_tree)" = next ]
 	run --separate-stderr ./bench compare -f kcidb "$T/out/stock.csv" -- "$T/out/patched.csv"
 	[ "$status" -le 1 ]
 	printf '%s\n' "$output" >"$T/g.json"

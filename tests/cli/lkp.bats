@@ -15,12 +15,12 @@ setup() {
 	AA=("$G"/r480_{1..6}.csv -- "$G"/r480_{7..12}.csv)
 }
 
-# check ARGS...: bench compare -f lkp ARGS read back, against -f csv and
+# read_back ARGS...: bench compare -f lkp ARGS read back, against -f csv and
 # -f runs of the same ARGS; $T/table.json holds what was read
-check() {
-	./bench compare -f lkp "$@" >"$T/lkp.txt" 2>/dev/null || true
-	./bench compare -f csv "$@" >"$T/cmp.csv" 2>/dev/null || true
-	./bench compare -f runs "$@" >"$T/runs.csv" 2>/dev/null || true
+read_back() {
+	./bench compare -f lkp "$@" >"$T/lkp.txt" 2>/dev/null || [ $? -eq 1 ]
+	./bench compare -f csv "$@" >"$T/cmp.csv" 2>/dev/null || [ $? -eq 1 ]
+	./bench compare -f runs "$@" >"$T/runs.csv" 2>/dev/null || [ $? -eq 1 ]
 	/usr/bin/python3 tests/cli/lkp_table.py <"$T/lkp.txt" >"$T/table.json"
 	/usr/bin/python3 - "$T/table.json" "$T/cmp.csv" "$T/runs.csv" <<'PY'
 import csv, json, math, sys
@@ -62,7 +62,7 @@ PY
 @test "-f lkp: the regression's table, each row's figures and verdict those of csv and runs" {
 	run --separate-stderr ./bench compare -f lkp "${REG[@]}"
 	[ "$status" -eq 1 ]
-	check "${REG[@]}"
+	read_back "${REG[@]}"
 	run jq -c '[.commits, [.rows[] | [.metric, .base_stddev, .change, .new_stddev]]]' "$T/table.json"
 	[ "$output" = '[["before","after"],[["irqdesc-alloc.old.tm10",3,16,3],["irqdesc-alloc.new.tm10",2,55.9,2]]]' ]
 	# the header, byte for byte as 0-day's (trailing spaces included)
@@ -77,8 +77,8 @@ PY
 @test "-f lkp: an A/A pair is '~' beside every row, exit 0; a quiet side shows no ±" {
 	run --separate-stderr ./bench compare -f lkp "${AA[@]}"
 	[ "$status" -eq 0 ]
-	check "${AA[@]}"
-	check -s p99 "${AA[@]}"
+	read_back "${AA[@]}"
+	read_back -s p99 "${AA[@]}"
 	run jq -c '[.rows[] | [.metric, .base_stddev, .new_stddev, (.beside | split(" ")[0])]]' "$T/table.json"
 	[ "$output" = '[["irqdesc-alloc.old.p99",6,null,"~"],["irqdesc-alloc.new.p99",2,3,"~"]]' ]
 	[ "$(sed -n 5p "$T/lkp.txt")" = "     20836 ±  6%      -1.6%      20498        irqdesc-alloc.old.p99  ~ +0.4% [-10.0%, +0.7%] p=0.155 n=6+6" ]
@@ -91,13 +91,15 @@ PY
 		sed "/^# partial:/a # label_commit: $b" "$G/r480_$i.csv" >"$T/b$i.csv"
 		sed "/^# partial:/a # label_commit: $a" "$G/r528_$i.csv" >"$T/a$i.csv"
 	done
-	check "$T"/b{1..6}.csv -- "$T"/a{1..6}.csv
+	read_back "$T"/b{1..6}.csv -- "$T"/a{1..6}.csv
 	[ "$(head -1 "$T/lkp.txt")" = "${b:0:16} ${a:0:27} " ]
 	[ "$(jq -c .commits "$T/table.json")" = "[\"${b:0:16}\",\"${a:0:27}\"]" ]
 }
 
 @test "lkp_table.py refuses what is not 0-day's table" {
-	./bench compare -f lkp "${REG[@]}" >"$T/lkp.txt" || true
+	./bench compare -f lkp "${REG[@]}" >"$T/lkp.txt" 2>/dev/null || [ $? -eq 1 ]
+	# the table as it is reads back; each fault below is refused
+	/usr/bin/python3 tests/cli/lkp_table.py <"$T/lkp.txt" >/dev/null
 	sed '3s/%change/%chg/' "$T/lkp.txt" >"$T/bad.txt"
 	run /usr/bin/python3 tests/cli/lkp_table.py <"$T/bad.txt"
 	[ "$status" -eq 1 ]

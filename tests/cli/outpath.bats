@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 # needs: -
-# Output paths (docs/reference.md, "Output files"): `bench run -o` and run.sh replace
-# only regular files, follow symlinks to what they name, write FIFOs and
-# devices in place, take - as stdout, keep the replaced file's mode and
-# never leave a temp file. Part of the bad-input battery. Nothing here
-# touches the host's /dev: the full device is a private node in $T.
+# Output paths (docs/reference.md, "Output files"): `bench run -o` and
+# --also replace only regular files, follow symlinks to what they name,
+# write FIFOs and devices in place, take - as stdout (-o), keep the
+# replaced file's mode and never leave a temp file; run.sh has bench
+# write every file of its results. Part of the bad-input battery.
+# Nothing here touches the host's /dev: the full device is a private
+# node in $T.
 
 load common
 
@@ -22,17 +24,6 @@ no_temps() {
 # is_csv FILE: bench's CSV, whatever its format number
 is_csv() {
 	head -1 "$1" | grep -q '^# kstats-bench-csv [0-9]*$'
-}
-
-# run.sh's file helpers by themselves (executed, run.sh runs its job),
-# without its EXIT trap (bats has its own)
-runsh_helpers() {
-	# shellcheck disable=SC1090
-	source <(sed -n -e '/^die() {/,/^}/p' -e '/^tmpfiles=()/,/^# plots CSV DIR/p' run.sh |
-		grep -v '^trap ')
-	declare -F to publish plot out_target >/dev/null
-	# shellcheck disable=SC2034 # read by run.sh's plot(), sourced above
-	share=$PWD
 }
 
 @test "-o symlink: its target is replaced, the link stays" {
@@ -83,7 +74,7 @@ runsh_helpers() {
 	[ -p "$T/fifo" ] || { kill $!; false; }
 	wait $!
 	is_csv "$T/got"
-	grep -q '^irqdesc-alloc,old,' "$T/got"
+	[ "$(csv_sum "$T/got" samples variant=old cpu=all)" -eq 16 ]
 	no_temps
 }
 
@@ -146,32 +137,29 @@ runsh_helpers() {
 	no_temps
 }
 
-@test "run.sh's writers: symlink kept, mode kept, FIFO and device in place, no temps" {
-	runsh_helpers
+@test "--also follows -o's rules: symlink kept, mode kept, FIFO and device in place, no temps" {
 	echo old >"$T/target"
 	chmod 0600 "$T/target"
 	ln -s target "$T/link"
-	to "$T/link" echo new
-	[ -L "$T/link" ]
-	[ "$(cat "$T/target")" = new ]
-	[ "$(stat -c %a "$T/target")" = 600 ]
 	mkfifo "$T/fifo"
 	timeout 60 cat "$T/fifo" >"$T/got" &
-	to "$T/fifo" echo through
+	./bench run -q -n 16 -o "$T/r.csv" --also table="$T/link" --also summary="$T/fifo" >/dev/null
 	[ -p "$T/fifo" ] || { kill $!; false; }
 	wait $!
-	[ "$(cat "$T/got")" = through ]
-	echo plotted >"$T/img.tmp"
-	timeout 60 cat "$T/fifo" >"$T/got" &
-	publish "$T/img.tmp" "$T/fifo"
-	[ -p "$T/fifo" ] || { kill $!; false; }
-	wait $!
-	[ "$(cat "$T/got")" = plotted ]
-	[ ! -e "$T/img.tmp" ]
+	[ -L "$T/link" ]
+	[ "$(readlink "$T/link")" = target ]
+	[ "$(stat -c %a "$T/target")" = 600 ]
+	cmp "$T/target" <(./bench show "$T/r.csv")
+	cmp "$T/got" <(./bench show -f summary "$T/r.csv")
+	# a new file is 0644
+	./bench run -q -n 16 --also csv="$T/new.csv" >/dev/null
+	[ "$(stat -c %a "$T/new.csv")" = 644 ]
 	if mknod "$T/full" c 1 7 2>/dev/null; then
-		run to "$T/full" echo nowhere
-		[ "$status" -ne 0 ]
+		run --separate-stderr ./bench run -q -n 16 --also table="$T/full"
+		[ "$status" -eq 3 ]
+		[ "$stderr" = "bench run: --also $T/full: No space left on device" ]
 		[ -c "$T/full" ]
 	fi
+	bad "--also $T: Is a directory" run --also table="$T"
 	no_temps
 }

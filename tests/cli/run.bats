@@ -80,8 +80,8 @@ check_csv() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" = "cpus $(nproc)" ]
-	grep -qx '# possible_cpus: 64' "$T/r.csv"
-	grep -qx '# partial: no' "$T/r.csv"
+	[ "$(csv_meta "$T/r.csv" possible_cpus)" = 64 ]
+	[ "$(csv_meta "$T/r.csv" partial)" = no ]
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 
@@ -125,9 +125,9 @@ variants() {
 
 @test "--cpus restricts the workers" {
 	./bench run -q -c 0 -n 32 -o "$T/c.csv" >/dev/null
-	[ "$(grep -c '^irqdesc-alloc,old,all,0,' "$T/c.csv")" -ge 1 ]
-	[ "$(grep -c '^irqdesc-alloc,old,all,1,' "$T/c.csv")" -eq 0 ]
-	grep -qx '# used_cpus: 1' "$T/c.csv"
+	[ "$(csv_rows "$T/c.csv" bucket variant=old run=all cpu=0 | wc -l)" -ge 1 ]
+	[ "$(csv_rows "$T/c.csv" bucket variant=old run=all cpu=1 | wc -l)" -eq 0 ]
+	[ "$(csv_meta "$T/c.csv" used_cpus)" = 1 ]
 }
 
 @test "an existing output file is replaced whole" {
@@ -179,11 +179,10 @@ variants() {
 @test "--runs: each run's window, involuntary switches and PSI stall, counted by show" {
 	# the fake PSI file's total never moves: no stall
 	./bench run -q --runs 2 -n 64 -o "$T/r.csv" >/dev/null
-	m() { sed -n "s/^# $1: //p" "$T/r.csv"; }
-	[ "$(m psi_cpu_some_pct)" = "1:0.00 2:0.00" ]
-	[ "$(m psi_cpu_some_us)" = "1:0 2:0" ]
-	[[ "$(m run_nivcsw)" =~ ^1:[0-9]+\ 2:[0-9]+$ ]]
-	[[ "$(m run_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
+	[ "$(csv_meta "$T/r.csv" psi_cpu_some_pct)" = "1:0.00 2:0.00" ]
+	[ "$(csv_meta "$T/r.csv" psi_cpu_some_us)" = "1:0 2:0" ]
+	[[ "$(csv_meta "$T/r.csv" run_nivcsw)" =~ ^1:[0-9]+\ 2:[0-9]+$ ]]
+	[[ "$(csv_meta "$T/r.csv" run_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
 	run ./bench show "$T/r.csv"
 	[ "${lines[-1]}" = "0 of 2 runs disturbed (psi cpu some > 40% of the window)" ]
 	run ./bench show -f json "$T/r.csv"
@@ -191,7 +190,7 @@ variants() {
 	# a host without PSI: no stall recorded, show says nothing of it
 	KSB_PSI_CPU=/nonexistent/cpu ./bench run -q --runs 2 -n 64 -o "$T/n.csv" >/dev/null
 	[ "$(grep -c '^# psi_cpu_some' "$T/n.csv")" -eq 0 ]
-	grep -q '^# run_nivcsw: 1:[0-9]* 2:[0-9]*$' "$T/n.csv"
+	[[ "$(csv_meta "$T/n.csv" run_nivcsw)" =~ ^1:[0-9]+\ 2:[0-9]+$ ]]
 	run ./bench show "$T/n.csv"
 	[[ "$output" != *"runs disturbed"* ]]
 	run ./bench show -f json "$T/n.csv"
@@ -232,16 +231,16 @@ variants() {
 
 @test "--runs 3: each run's rows, their merge, runs: 3" {
 	./bench run -q --runs 3 -n 64 -o "$T/r.csv" >"$T/out"
-	grep -qx '# runs: 3' "$T/r.csv"
-	grep -qx '# runs_asked: 3' "$T/r.csv"
-	grep -qx '# partial: no' "$T/r.csv"
-	grep -qx '# samples_taken: 192/192' "$T/r.csv"
+	[ "$(csv_meta "$T/r.csv" runs)" = 3 ]
+	[ "$(csv_meta "$T/r.csv" runs_asked)" = 3 ]
+	[ "$(csv_meta "$T/r.csv" partial)" = no ]
+	[ "$(csv_meta "$T/r.csv" samples_taken)" = 192/192 ]
 	for r in 1 2 3; do
-		[ "$(awk -F, -v r="$r" '$2 == "old" && $3 == r && $4 == "all" { n += $9 } END { print n }' "$T/r.csv")" -eq 64 ]
+		[ "$(csv_sum "$T/r.csv" samples variant=old run="$r" cpu=all)" -eq 64 ]
 	done
-	[ "$(awk -F, '$2 == "new" && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$T/r.csv")" -eq 192 ]
+	[ "$(csv_sum "$T/r.csv" samples variant=new run=all cpu=all)" -eq 192 ]
 	# each run's per-CPU rows are kept while they are few
-	[ "$(grep -c '^irqdesc-alloc,old,2,0,' "$T/r.csv")" -ge 1 ]
+	[ "$(csv_rows "$T/r.csv" bucket workload=irqdesc-alloc variant=old run=2 cpu=0 | wc -l)" -ge 1 ]
 	grep -q '^# per run: the 10% trimmed mean' "$T/out"
 	[ "$(grep -c '^[123] ' "$T/out")" -eq 3 ]
 	grep -q '^SUMMARY .* samples=192/192 .* partial=no$' "$T/out"
@@ -261,11 +260,11 @@ variants() {
 	rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ]
-	grep -qx '# partial: yes' "$T/p.csv"
-	grep -qx '# runs_asked: 50' "$T/p.csv"
-	runs=$(sed -n 's/^# runs: //p' "$T/p.csv")
+	[ "$(csv_meta "$T/p.csv" partial)" = yes ]
+	[ "$(csv_meta "$T/p.csv" runs_asked)" = 50 ]
+	runs=$(csv_meta "$T/p.csv" runs)
 	[ "$runs" -ge 1 ] && [ "$runs" -lt 50 ]
-	[ "$(grep -c "^irqdesc-alloc,old,$runs,all," "$T/p.csv")" -ge 1 ]
+	[ "$(csv_rows "$T/p.csv" bucket variant=old run="$runs" cpu=all | wc -l)" -ge 1 ]
 	[ "$(find "$T" -name '.kstats-bench.*' | wc -l)" -eq 0 ]
 	# no child of ours is left behind
 	for k in $kids; do
@@ -296,10 +295,11 @@ variants() {
 
 @test "--reference: auto times the loop with --cache cold only, merged rows; on and off force it" {
 	./bench run -q -p 16 -n 256 -C cold -o "$T/r.csv" >/dev/null
-	grep -q '^# reference: 512 cold 4-byte stores 256 KiB apart (4 KiB pages), timed before each old/new pair$' "$T/r.csv"
+	[ "$(csv_meta "$T/r.csv" reference)" = '512 cold 4-byte stores 256 KiB apart (4 KiB pages), timed before each old/new pair' ]
 	# merged over CPUs only, after the variants' rows
-	[ "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" -gt 0 ]
-	[ "$(grep -c ',reference,' "$T/r.csv")" -eq "$(grep -c '^irqdesc-alloc,reference,all,all,-1,' "$T/r.csv")" ]
+	merged=$(csv_rows "$T/r.csv" bucket variant=reference run=all cpu=all node=-1 | wc -l)
+	[ "$merged" -gt 0 ]
+	[ "$(csv_rows "$T/r.csv" bucket variant=reference | wc -l)" -eq "$merged" ]
 	run ./bench show -v reference "$T/r.csv"
 	[ "$status" -eq 0 ]
 	# cold with off, and kernel (the default cache) with auto: none
@@ -309,7 +309,7 @@ variants() {
 	[ "$output" = "$T/n.csv:0"$'\n'"$T/k.csv:0" ]
 	# on: kernel too
 	./bench run -q -p 16 -n 256 --reference on -o "$T/o.csv" >/dev/null
-	grep -q '^# reference: ' "$T/o.csv"
+	[ -n "$(csv_meta "$T/o.csv" reference)" ]
 }
 
 @test "a value given to a flag names it; an ambiguous prefix says so" {
@@ -320,7 +320,7 @@ variants() {
 @test "--reference lists the valid names" { bad "--reference: 'yes' is not one of auto, on, off" run --reference yes; }
 
 @test "--runs 2 with every format; bench show of its CSV prints the same, byte for byte" {
-	for f in table kstats csv bars json; do
+	for f in table kstats csv bars json summary; do
 		./bench run -q -R 2 -n 64 -f "$f" -o "$T/r-$f.csv" >"$T/out-$f"
 		./bench show -f "$f" "$T/r-$f.csv" >"$T/show-$f"
 		cmp "$T/out-$f" "$T/show-$f"
@@ -330,7 +330,7 @@ variants() {
 	[ "$(grep -c '^# irqdesc-alloc ' "$T/out-kstats")" -eq 2 ]
 	grep -q '^\[.*) *[0-9]* |@*' "$T/out-bars"
 	grep -q '^SUMMARY .* samples=128/128 ' "$T/out-bars"
-	grep -qx '# runs: 2' "$T/out-csv"
+	[ "$(csv_meta "$T/out-csv" runs)" = 2 ]
 	[ "$(jq -r .metadata.runs "$T/out-json")" = 2 ]
 	cmp "$T/out-csv" "$T/r-csv.csv"
 }
@@ -342,6 +342,36 @@ variants() {
 	grep '^SUMMARY ' "$T/show" >"$T/s2"
 	cmp "$T/s1" "$T/s2"
 	# old_max is a sample: the largest of the runs' own max_ns, not a bucket's AVG
-	max=$(awk -F, '$2 == "old" && $3 != "all" && $4 == "all" { if ($14 > m) m = $14 } END { print m }' "$T/r.csv")
+	max=$(csv_rows "$T/r.csv" max_ns variant=old run!=all cpu=all | sort -n | tail -1)
 	grep -q " old_max=$max " "$T/s1"
+}
+
+@test "bench -f summary: the SUMMARY's figures as a table, after each run's figure (run.sh's summary.txt)" {
+	run ./bench show -f summary "$F/runs6-480.csv"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat <<'EOF'
+# per run: the 10% trimmed mean, the figure bench compare tests
+run            old_tm10            old_samples          new_tm10            new_samples
+1                6661.9                    512             181.3                    512
+2                6818.9                    512             176.9                    512
+3                6978.9                    512             207.5                    512
+4                8691.9                    512             193.7                    512
+5                6993.0                    512             191.6                    512
+6                6852.4                    512             211.3                    512
+# spread over the runs (max / min - 1): old 30.5% new 19.5%
+kstats-bench irqdesc-alloc: 3072/3072 samples per variant on 2 CPUs, 480 possible (partial: no)
+variant        p50_ns       p99_ns       max_ns      mean_ns
+old              7167        20479     39327805      54602.1
+new               191          895         1627        222.9
+speedup (old mean / new mean): 244.99x
+EOF
+)" ]
+	# its figures are the SUMMARY line's
+	grep -q '^SUMMARY .* old_p50=7167 old_p99=20479 old_max=39327805 old_mean=54602.1 .* ratio=244.99 samples=3072/3072 ' \
+		<(./bench show "$F/runs6-480.csv")
+	# one run: no per-run lines; one series: no speedup, its own variant's row
+	./bench run -q -n 32 -w syscall-null -f summary >"$T/s.txt"
+	[ "$(wc -l <"$T/s.txt")" -eq 3 ]
+	[[ "$(sed -n 1p "$T/s.txt")" == "kstats-bench syscall-null: 32 samples per variant on "* ]]
+	[[ "$(sed -n 3p "$T/s.txt")" == "syscall "* ]]
 }

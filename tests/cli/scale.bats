@@ -87,8 +87,8 @@ setup() {
 		./bench scale -s tm10 -f points $set >"$T/points$i.csv" || [ $? -eq 1 ]
 		# shellcheck disable=SC2086
 		./bench scale -s tm10 -f csv $set >"$T/fits$i.csv" || [ $? -eq 1 ]
-		awk -F, -v OFS=, '$1 == "fit" { print $2, $3, $4, $6, $10, $11, $12, $13 }' \
-			"$T/fits$i.csv" >"$T/got$i"
+		csv_rows "$T/fits$i.csv" group workload variant points slope slope_lo slope_hi intercept \
+			kind=fit >"$T/got$i"
 		/usr/bin/python3 tests/scale_ref.py "$T/points$i.csv" >"$T/want$i"
 		cat "$T/want$i"
 		diff "$T/want$i" "$T/got$i"
@@ -96,7 +96,7 @@ setup() {
 	[ "$(wc -l <"$T/want1")" -eq 4 ]
 	grep -qx 'stock,irqdesc-alloc,old,12,10,9.89182692,10.1116071,1000' "$T/want1"
 	# 6 + 6 real runs of bench run at 480 and 528 possible CPUs, one a file
-	[ "$(grep -c '^A,irqdesc-alloc,[a-z]*,12,' "$T/want2")" -eq 2 ]
+	[ "$(csv_rows "$T/fits2.csv" variant group=A workload=irqdesc-alloc points=12 | wc -l)" -eq 2 ]
 }
 
 @test "scale: -f csv, one row per fit and per difference, --at columns" {
@@ -201,7 +201,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	[ "$(grep -c '^fit,' "${d[0]}/scale.csv")" -eq 4 ]
 	[ "$(grep -c ',irqdesc-alloc,' "${d[0]}/scale-points.csv")" -eq 48 ]
 	cmp "${d[0]}/scale.txt" <(./bench scale -s tm10 "${STOCK[@]}" -- "${PATCHED[@]}")
-	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/scale.png" 1000 820
+	png_ok "${d[0]}/scale.png" 1000 820
 	# the fits are drawn with their slopes in the key
 	gnuplot -c plots/scale.gp "${d[0]}/scale-points.csv" "${d[0]}/scale.csv" "$T/s.svg" ns
 	grep -q 'patched: +14 ns/CPU \[+13.95, +14.05\], grows' "$T/s.svg"
@@ -216,7 +216,7 @@ print(d["metadata"]["group_b"], f["group"], f["slope"], f["at"][0]["possible_cpu
 	./bench scale -f csv "${STOCK[@]}" >"$T/d.csv"
 	./bench scale -s min -f csv "${STOCK[@]}" >"$T/m.csv"
 	cmp "$T/d.csv" "$T/m.csv"
-	grep -q '^fit,stock,irqdesc-alloc,old,min,' "$T/d.csv"
+	[ "$(csv_col "$T/d.csv" stat kind=fit group=stock workload=irqdesc-alloc variant=old)" = min ]
 	run ./bench scale --help
 	[[ "$output" == *"per-run figure: min (the smallest sample, default)"* ]]
 }

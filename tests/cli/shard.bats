@@ -22,9 +22,15 @@ shard() {
 	[ "$status" -eq 0 ]
 }
 
+# buckets FILE RUN: the old path's merged buckets of run RUN, every column
+buckets() {
+	csv_rows "$1" bucket lo_ns hi_ns samples avg_ns percentile sum_ns min_ns max_ns \
+		workload=irqdesc-alloc variant=old run="$2" cpu=all
+}
+
 # labels FILE: the (workload, variant, run, cpu, node) of its series
 labels() {
-	grep -v '^#' "$1" | cut -d, -f1-5 | sort -u
+	csv_rows "$1" workload variant run cpu node | sort -u
 }
 
 @test "shard: --shard I/N is range-checked, one line each, exit 2" {
@@ -75,11 +81,11 @@ labels() {
 	cmp "$T/whole" "$T/parts"
 	# each shard's files: the plan, the shard, its boots and its runs
 	f=$T/s2/A-p4.csv
-	[ "$(sed -n 's/^# vm_shard: //p' "$f")" = 2/3 ]
-	[ "$(sed -n 's/^# vm_shard_boots: //p' "$f")" = "5-8 of 12" ]
-	[ "$(sed -n 's/^# vm_plan_runs: //p' "$f")" = 2 ]
-	[ "$(sed -n 's/^# runs: //p' "$f")" = 1 ]
-	[ "$(sed -n 's/^# vm_plan: //p' "$f")" = "$(sed -n 's/^# vm_plan: //p' "$T/full/A-p4.csv")" ]
+	[ "$(csv_meta "$f" vm_shard)" = 2/3 ]
+	[ "$(csv_meta "$f" vm_shard_boots)" = "5-8 of 12" ]
+	[ "$(csv_meta "$f" vm_plan_runs)" = 2 ]
+	[ "$(csv_meta "$f" runs)" = 1 ]
+	[ "$(csv_meta "$f" vm_plan)" = "$(csv_meta "$T/full/A-p4.csv" vm_plan)" ]
 }
 
 @test "merge: three shards give the unsharded run's cells, runs and series" {
@@ -92,21 +98,22 @@ labels() {
 	[ "$output" = "MERGE plan=$(sed -n 's/^# vm_plan: \(.\{12\}\).*/\1/p' "$T/full/A-p4.csv") shards=3/3 files=4 runs=12 partial=no" ]
 	[ "$(cd "$T/full" && ls)" = "$(cd "$T/m" && ls)" ]
 	for c in A-p4 A-p8 B-p4 B-p8; do
+		[ -n "$(labels "$T/m/$c.csv")" ]
 		[ "$(labels "$T/full/$c.csv")" = "$(labels "$T/m/$c.csv")" ]
 		for k in runs runs_asked vm_name possible_cpus vm_plan; do
-			[ "$(sed -n "s/^# $k: //p" "$T/full/$c.csv")" = "$(sed -n "s/^# $k: //p" "$T/m/$c.csv")" ]
+			[ "$(csv_meta "$T/full/$c.csv" "$k")" = "$(csv_meta "$T/m/$c.csv" "$k")" ]
 		done
-		[ "$(sed -n 's/^# vm_boots: //p' "$T/m/$c.csv")" = "$(sed -n 's/^# vm_boots: //p' "$T/full/$c.csv")" ]
-		[ "$(sed -n 's/^# vm_run_shard: //p' "$T/m/$c.csv")" = "1:1/3 2:2/3 3:3/3" ]
-		[ "$(sed -n 's/^# vm_run_runner: //p' "$T/m/$c.csv")" = "1-3:$(uname -n)" ]
+		[ "$(csv_meta "$T/m/$c.csv" vm_boots)" = "$(csv_meta "$T/full/$c.csv" vm_boots)" ]
+		[ "$(csv_meta "$T/m/$c.csv" vm_run_shard)" = "1:1/3 2:2/3 3:3/3" ]
+		[ "$(csv_meta "$T/m/$c.csv" vm_run_runner)" = "1-3:$(uname -n)" ]
 		grep -q '^# vm_run_class: 1-3:tcg/' "$T/m/$c.csv"
 		grep -q '^# vm_run_testbed: 1-3:[0-9a-f]\{12\}$' "$T/m/$c.csv"
-		[ "$(sed -n 's/^# vm_shard_boots: //p' "$T/m/$c.csv")" = "1-12 of 12" ]
-		[ "$(sed -n 's/^# partial: //p' "$T/m/$c.csv")" = no ]
+		[ "$(csv_meta "$T/m/$c.csv" vm_shard_boots)" = "1-12 of 12" ]
+		[ "$(csv_meta "$T/m/$c.csv" partial)" = no ]
 	done
 	# each run exact: the merged run 2 is shard 2's run 1, bucket for bucket
-	[ "$(grep '^irqdesc-alloc,old,2,all,' "$T/m/A-p8.csv" | cut -d, -f6-)" = \
-	  "$(grep '^irqdesc-alloc,old,1,all,' "$T/s2/A-p8.csv" | cut -d, -f6-)" ]
+	[ -n "$(buckets "$T/m/A-p8.csv" 2)" ]
+	[ "$(buckets "$T/m/A-p8.csv" 2)" = "$(buckets "$T/s2/A-p8.csv" 1)" ]
 	# the consoles joined in shard order
 	cat "$T/s1/A.console" "$T/s2/A.console" "$T/s3/A.console" | cmp - "$T/m/A.console"
 	# scale reads the merge as the unsharded files: the same series (their
@@ -154,12 +161,12 @@ labels() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" shards=2/3 files=4 runs=8 partial=yes" ]]
 	f=$T/m/B-p8.csv
-	[ "$(sed -n 's/^# partial: //p' "$f")" = yes ]
-	[ "$(sed -n 's/^# vm_shards_missing: //p' "$f")" = 2/3 ]
-	[ "$(sed -n 's/^# vm_shard: //p' "$f")" = "1/3 3/3" ]
-	[ "$(sed -n 's/^# vm_plan_runs: //p' "$f")" = "1 3" ]
-	[ "$(sed -n 's/^# vm_shard_boots: //p' "$f")" = "1-4 9-12 of 12" ]
-	[ "$(sed -n 's/^# runs: //p' "$f")" = 2 ]
+	[ "$(csv_meta "$f" partial)" = yes ]
+	[ "$(csv_meta "$f" vm_shards_missing)" = 2/3 ]
+	[ "$(csv_meta "$f" vm_shard)" = "1/3 3/3" ]
+	[ "$(csv_meta "$f" vm_plan_runs)" = "1 3" ]
+	[ "$(csv_meta "$f" vm_shard_boots)" = "1-4 9-12 of 12" ]
+	[ "$(csv_meta "$f" runs)" = 2 ]
 	# and the readers warn of it
 	run --separate-stderr ./bench scale "$T"/m/B-p*.csv
 	[[ "$stderr" == *"(partial: yes)"* ]]
@@ -193,8 +200,8 @@ labels() {
 	[ "$status" -eq 0 ]
 	run --separate-stderr ./bench vm -q --qemu "$Q" -o "$T/tcg" -B 2 -p 4 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
-	[ "$(sed -n 's/^# vm_accel: //p' "$T/kvm/stock.csv")" = kvm ]
+	[ "$(csv_meta "$T/kvm/stock.csv" vm_accel)" = kvm ]
 	grep -q '^# vm_qemu: .*accel=kvm' "$T/kvm/stock.csv"
-	[ "$(sed -n 's/^# vm_plan: //p' "$T/kvm/stock.csv")" != "$(sed -n 's/^# vm_plan: //p' "$T/tcg/stock.csv")" ]
+	[ "$(csv_meta "$T/kvm/stock.csv" vm_plan)" != "$(csv_meta "$T/tcg/stock.csv" vm_plan)" ]
 	bad "runner classes are strata" compare "$T/tcg/stock.csv" "$T/kvm/stock.csv"
 }

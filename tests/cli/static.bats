@@ -47,8 +47,8 @@ setup() {
 	run ./bench-static run -q -n 64 -o "$T/r.csv"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"SUMMARY workload=irqdesc-alloc "*" samples=64/64 "*" partial=no"* ]]
-	grep -qx '# samples_per_variant: 64' "$T/r.csv"
-	grep -qx '# numa: libnuma' "$T/r.csv"
+	[ "$(csv_meta "$T/r.csv" samples_per_variant)" = 64 ]
+	[ "$(csv_meta "$T/r.csv" numa)" = libnuma ]
 	run ./bench show -v new "$T/r.csv"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == BUCKET* ]]

@@ -62,7 +62,7 @@ stop_run() {
 	wait "$pid" || rc=$?
 	cat "$T/err"
 	[ "$rc" -eq 130 ]
-	grep -qx '# partial: yes' "$T/o.csv"
+	[ "$(csv_meta "$T/o.csv" partial)" = yes ]
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
 

@@ -156,7 +156,7 @@ COMPARE series=2 regressions=0 improvements=1 stat=tm10 alpha=0.05 threshold=5% 
 	run --separate-stderr ./bench compare --strict "$P" "$T/other-build.csv"
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[[ "$output" == *"  build   bench_git: $(sed -n 's/^# bench_git: //p' "$P") -> v9.9-1-gdeadbee"* ]]
+	[[ "$output" == *"  build   bench_git: $(csv_meta "$P" bench_git) -> v9.9-1-gdeadbee"* ]]
 	# the workload's options are configuration
 	sed 's/^# workload_options: .*/# workload_options: --live-irqs 8/' "$P" >"$T/opts.csv"
 	bad "--strict: the files differ in config workload_options (none -> --live-irqs 8)" \

@@ -33,7 +33,7 @@ needs_of() {
 patterns='
 shellcheck (^|[^-[:alnum:]_])shellcheck([^-[:alnum:]_]|$)
 valgrind (^|[^-[:alnum:]_])valgrind([^-[:alnum:]_]|$)
-python3 (^|[^-[:alnum:]_/])python3([^-[:alnum:]_]|$)|\.py([^[:alnum:]]|$)
+python3 (^|[^-[:alnum:]_/])python3([^-[:alnum:]_]|$)|\.py([^[:alnum:]]|$)|(^|[^-[:alnum:]_])png_ok( |$)
 jq (^|[|( ]|\$\()jq( |$)
 cpio (^|[|( ]|\$\()cpio( |$)
 mandoc (^|[^-[:alnum:]_])mandoc([^-[:alnum:]_]|$)
@@ -109,6 +109,9 @@ code_of() {
 	run calls jq 'the jquery'
 	[ "$status" -eq 1 ]
 	calls python3 'run tests/cli/png_ok.py x.png'
+	# common.bash's png_ok runs tests/cli/png_ok.py
+	# shellcheck disable=SC2016 # a line of code, not expanded
+	calls python3 'png_ok "$T/x.png" 1000 680'
 	run calls python3 '/usr/lib/python3/dist'
 	[ "$status" -eq 1 ]
 }

@@ -77,7 +77,7 @@ teardown() {
 		[ "$status" -eq 0 ]
 		[[ "$output" == *"# vfs_read time: vfs_read() from its entry to its return"* ]]
 		[[ "$output" == *"SUMMARY source=trace workload=vfs_read"* ]]
-		[ "$(sed -n 's/^# source: //p' "$T/t.csv")" = trace ]
+		[ "$(csv_meta "$T/t.csv" source)" = trace ]
 	fi
 }
 
@@ -96,10 +96,10 @@ teardown() {
 
 @test "trace CSV: the metadata names the source, the probe and the function" {
 	local f=$F/trace/getppid-fentry-1.csv
-	[ "$(sed -n 's/^# source: //p' "$f")" = trace ]
-	[ "$(sed -n 's/^# probe: //p' "$f")" = fentry/fexit ]
-	[ "$(sed -n 's/^# function: //p' "$f")" = __do_sys_getppid ]
-	[ "$(sed -n 's/^# probe: //p' "$F/trace/getppid-kprobe-1.csv")" = kprobe/kretprobe ]
+	[ "$(csv_meta "$f" source)" = trace ]
+	[ "$(csv_meta "$f" probe)" = fentry/fexit ]
+	[ "$(csv_meta "$f" function)" = __do_sys_getppid ]
+	[ "$(csv_meta "$F/trace/getppid-kprobe-1.csv" probe)" = kprobe/kretprobe ]
 }
 
 @test "trace CSV: bench show prints each series, merged and per CPU" {
@@ -112,7 +112,8 @@ teardown() {
 	run --separate-stderr ./bench show -v gap "$f"
 	[ "$status" -eq 0 ]
 	[ "$(awk 'NR > 2 { n += $2 } END { print n }' <<<"$output")" -eq 4999 ]
-	cpu=$(awk -F, '$2 == "time" && $4 != "all" { print $4; exit }' "$f")
+	cpu=$(csv_col "$f" cpu variant=time cpu!=all)
+	[ -n "$cpu" ]
 	run --separate-stderr ./bench show -v time -c "$cpu" "$f"
 	[ "$status" -eq 0 ]
 }

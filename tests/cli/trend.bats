@@ -41,8 +41,10 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == *"  regression" ]]
 	[[ "$output" == *"failing=0 "*"verdict=ok"* ]]
-	./bench trend "$T/h" >"$T/a" || true
-	./bench trend "$T/h" >"$T/b" || true
+	# the same output twice: both a regression, neither empty
+	./bench trend "$T/h" >"$T/a" 2>/dev/null || [ $? -eq 1 ]
+	./bench trend "$T/h" >"$T/b" 2>/dev/null || [ $? -eq 1 ]
+	grep -q '^TREND .* verdict=regression$' "$T/a"
 	cmp "$T/a" "$T/b"
 	run ./bench trend --seed 7 "$T/h"
 	[[ "${lines[0]}" == "irqdesc-alloc old tm10  2025-01-07T02:00:00Z $T/h/r528_1.csv run 1 (#13 of 18)  "* ]]
@@ -86,8 +88,8 @@ setup() {
 	./bench trend -r off -s median -f runs "$T"/h/r480*.csv "$T"/h/r528*.csv >"$T/t"
 	[ "$(head -1 "$T/t")" = "# unit: ns" ]
 	[ "$(wc -l <"$T/t")" -eq 38 ]
-	diff <(awk -F, 'NR > 1 { print $2, $3, $5 }' "$T/c" | sort -s -k1,2) \
-		<(awk -F, 'NR > 2 { print $1, $2, $6 }' "$T/t" | sort -s -k1,2)
+	diff <(csv_rows "$T/c" workload variant median | sort -s -t, -k1,2) \
+		<(csv_rows "$T/t" workload variant median | sort -s -t, -k1,2)
 	# the raw old path's step comes out one run early (run 12 was slow), the new path's on it
 	run --separate-stderr ./bench trend "$F"/gate/r480_{1..12}.csv "$F"/gate/r528_{1..6}.csv
 	[ "$status" -eq 1 ]
@@ -106,11 +108,11 @@ setup() {
 	[ "${lines[0]}" = "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent" ]
 	[ "${lines[1]}" = "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,,$T/h/r528_1.csv,1,9749.41,11165.8,15.01,11.87,17.55,0.000500,12,6,regression,yes" ]
 	[ "${#lines[@]}" -eq 2 ]
-	./bench trend -f runs "$T/h" >"$T/runs" || true
+	./bench trend -f runs "$T/h" >"$T/runs" 2>/dev/null || [ $? -eq 1 ]
 	[ "$(sed -n 2p "$T/runs")" = "workload,variant,index,timestamp,run,tm10,segment_median" ]
-	[ "$(awk -F, '$2 == "old" { print $7 }' "$T/runs" | uniq | tr '\n' ' ')" = "9749.41 11165.8 " ]
-	[ "$(awk -F, '$2 == "new"' "$T/runs" | wc -l)" -eq 18 ]
-	./bench trend -f json "$T/h" >"$T/j" || true
+	[ "$(csv_rows "$T/runs" segment_median variant=old | uniq | tr '\n' ' ')" = "9749.41 11165.8 " ]
+	[ "$(csv_rows "$T/runs" run variant=new | wc -l)" -eq 18 ]
+	./bench trend -f json "$T/h" >"$T/j" 2>/dev/null || [ $? -eq 1 ]
 	python3 -m json.tool "$T/j" >/dev/null
 	run jq -c '[.verdict, .failing, (.series | length), .series[0].change_points[0].index, .series[0].change_points[0].before.runs, .series[0].change_points[0].after.runs, .series[0].change_points[0].verdict, (.series[1].change_points | length), .metadata.order]' "$T/j"
 	[ "$output" = '["regression",1,2,13,12,6,"regression",0,"timestamp"]' ]
@@ -128,7 +130,7 @@ setup() {
 	[[ "${lines[0]}" == "irqdesc-alloc old tm10  2025-01-07T02:00:00Z commit=1a2b3c|x, y branch=main $T/h/r528_1.csv run 1 (#13 of 18)  "* ]]
 	run ./bench trend -f csv "$T/h"
 	[[ "${lines[1]}" == "irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,\"commit=1a2b3c|x, y branch=main\",$T/h/r528_1.csv,1,"* ]]
-	./bench trend -f json "$T/h" >"$T/j" || true
+	./bench trend -f json "$T/h" >"$T/j" 2>/dev/null || [ $? -eq 1 ]
 	[ "$(jq -c '.series[0].change_points[0].labels' "$T/j")" = '{"commit":"1a2b3c|x, y","branch":"main"}' ]
 	run ./bench trend -f markdown "$T/h"
 	[[ "${lines[3]}" == "| irqdesc-alloc old tm10 | 2025-01-07T02:00:00Z commit=1a2b3c\\|x, y branch=main ${md_T}/h/r528\\_1.csv run 1 (#13 of 18) | "* ]]
@@ -288,7 +290,7 @@ nights() {
 		trend --also "csv=$T/out.csv" -c "$T/n/subject" "$T/n/subject"
 	[ ! -e "$T/out.csv" ]
 	sed -i 's/^# unit: ns$/# unit: cycles/' "$T"/n/control/*.csv
-	bad "the control's $T/n/control/n001.csv is in cycles, the subject's $T/n/subject/n001.csv in ns: the two sides must measure in one unit" \
+	bad "$T/n/subject/n001.csv is in ns, $T/n/control/n001.csv in cycles: the files must measure in one unit" \
 		trend -c "$T/n/control" "$T/n/subject"
 }
 

@@ -86,14 +86,14 @@ vm() {
 	[ "${lines[8]}" = "$IMG" ]
 	[ "${lines[9]}" = "$T/patched/bzImage" ]
 	[ "${#lines[@]}" -eq 10 ]
-	[ "$(sed -n 's/^# runs: //p' "$T/out/stock.csv")" = 5 ]
-	[ "$(sed -n 's/^# vm_boots: //p' "$T/out/stock.csv")" = "1:8/2 2:8/2 3:8/2 4:8/2 5:8/2" ]
-	[ "$(sed -n 's/^# vm_release: //p' "$T/out/patched.csv")" = "6.12.117" ]
-	[ "$(sed -n 's/^# vm_image: //p' "$T/out/patched.csv")" = "$T/patched/bzImage" ]
-	[ "$(sed -n 's/^# partial: //p' "$T/out/stock.csv")" = no ]
-	grep -q "^# vm_qemu: $Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=8,sockets=1,cores=8,threads=1 " "$T/out/stock.csv"
+	[ "$(csv_meta "$T/out/stock.csv" runs)" = 5 ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_boots)" = "1:8/2 2:8/2 3:8/2 4:8/2 5:8/2" ]
+	[ "$(csv_meta "$T/out/patched.csv" vm_release)" = 6.12.117 ]
+	[ "$(csv_meta "$T/out/patched.csv" vm_image)" = "$T/patched/bzImage" ]
+	[ "$(csv_meta "$T/out/stock.csv" partial)" = no ]
+	[[ "$(csv_meta "$T/out/stock.csv" vm_qemu)" == "$Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=8,sockets=1,cores=8,threads=1 "* ]]
 	# every boot's rows, then the merge over them
-	[ "$(grep -c '^irqdesc-alloc,old,5,all,' "$T/out/stock.csv")" -gt 0 ]
+	[ "$(csv_rows "$T/out/stock.csv" bucket variant=old run=5 cpu=all | wc -l)" -gt 0 ]
 	run ./bench compare "$T/out/stock.csv" -- "$T/out/patched.csv"
 	[ "$status" -le 1 ]
 	[[ "$output" == *"n=5+5"* ]]
@@ -109,24 +109,24 @@ vm() {
 	[ "$status" -eq 0 ]
 	f=$T/out/stock.csv
 	# what the guests ran in, and this host after bench vm's own keys
-	[ "$(sed -n 's/^# cpufreq_governor: //p' "$f")" = performance ]
-	[ "$(sed -n 's/^# vm_host_cpufreq_governor: //p' "$f")" = "powersave x3, performance x1" ]
-	[ "$(sed -n 's/^# vm_host_irqbalance: //p' "$f")" = running ]
+	[ "$(csv_meta "$f" cpufreq_governor)" = performance ]
+	[ "$(csv_meta "$f" vm_host_cpufreq_governor)" = "powersave x3, performance x1" ]
+	[ "$(csv_meta "$f" vm_host_irqbalance)" = running ]
 	# the testbed's 13, then the runner's class and name (lib/report/strata.h)
 	[ "$(grep -c '^# vm_host_' "$f")" -eq 15 ]
-	[ "$(sed -n 's/^# vm_accel: //p' "$f")" = tcg ]
-	[ "$(sed -n 's/^# vm_host_name: //p' "$f")" = "$(uname -n)" ]
-	grep -q '^# vm_host_cpu_model: .' "$f"
-	grep -q '^# vm_plan: [0-9a-f]\{64\}$' "$f"
+	[ "$(csv_meta "$f" vm_accel)" = tcg ]
+	[ "$(csv_meta "$f" vm_host_name)" = "$(uname -n)" ]
+	[ -n "$(csv_meta "$f" vm_host_cpu_model)" ]
+	[[ "$(csv_meta "$f" vm_plan)" =~ ^[0-9a-f]{64}$ ]]
 	awk '/^# vm_boot_tries:/ { b = NR } /^# vm_host_cpufreq_governor:/ { h = NR }
 		END { exit !(b && b < h) }' "$f"
 	# one timestamp, bench vm's start; the guests' label and bench vm's
 	[ "$(grep -c '^# timestamp: ' "$f")" -eq 1 ]
-	t=$(date -u -d "$(sed -n 's/^# timestamp: //p' "$f")" +%s)
+	t=$(date -u -d "$(csv_meta "$f" timestamp)" +%s)
 	[ "$t" -ge "$t0" ] && [ "$t" -le "$t1" ]
 	[ "$(grep '^# label_' "$f")" = "# label_side: guest
 # label_commit: 0123abc" ]
-	[[ "$(./bench --version)" == *"(git $(sed -n 's/^# bench_git: //p' "$f"))" ]]
+	[[ "$(./bench --version)" == *"(git $(csv_meta "$f" bench_git))" ]]
 	# a bad tree or label is refused before anything boots
 	KSB_TESTBED_ROOT=$T/none vm -B 1 "$IMG" -- run -n 32
 	[ "$status" -eq 2 ]
@@ -151,8 +151,8 @@ vm() {
 	[ "$status" -eq 0 ]
 	[ -f "$T/out/stock-kernel.csv" ]
 	[ -f "$T/out/stock-run.csv" ]
-	[ "$(sed -n 's/^# vm_guest_command: //p' "$T/out/stock-kernel.csv")" = "bench kernel -n 16" ]
-	[ "$(sed -n 's/^# source: //p' "$T/out/stock-kernel.csv")" = kernel ]
+	[ "$(csv_meta "$T/out/stock-kernel.csv" vm_guest_command)" = "bench kernel -n 16" ]
+	[ "$(csv_meta "$T/out/stock-kernel.csv" source)" = kernel ]
 }
 
 @test "vm: a guest that counts fewer possible CPUs than asked: exit 3 naming the limit" {
@@ -175,8 +175,8 @@ vm() {
 	FAKE_QEMU=crash-once vm -B 2 -p 4 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"stock boot 1 stopped before its commands finished"*"; booting it again"* ]]
-	[ "$(sed -n 's/^# vm_boot_tries: //p' "$T/out/stock.csv")" = "1:2 2:1" ]
-	[ "$(sed -n 's/^# runs: //p' "$T/out/stock.csv")" = 2 ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_boot_tries)" = "1:2 2:1" ]
+	[ "$(csv_meta "$T/out/stock.csv" runs)" = 2 ]
 }
 
 @test "vm: a disturbed boot is booted again, both kept, and said" {
@@ -184,13 +184,12 @@ vm() {
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"stock boot 1 disturbed: psi cpu some 100.0% of its "*" s (limit 40%), qemu "*"; booting it again"* ]]
 	[[ "$stderr" != *"boot 2 disturbed"* ]]
-	m() { sed -n "s/^# $1: //p" "$T/out/stock.csv"; }
-	[ "$(m vm_disturbed_tries)" = "1:100.00" ]
-	[ "$(m psi_cpu_some_pct)" = "1:0.00 2:0.00" ]
-	[ "$(m psi_cpu_some_us)" = "1:0 2:0" ]
-	[[ "$(m vm_qemu_cpu_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
-	[ -z "$(m vm_unquiet_boots)" ]
-	[ "$(m runs)" = 2 ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_disturbed_tries)" = "1:100.00" ]
+	[ "$(csv_meta "$T/out/stock.csv" psi_cpu_some_pct)" = "1:0.00 2:0.00" ]
+	[ "$(csv_meta "$T/out/stock.csv" psi_cpu_some_us)" = "1:0 2:0" ]
+	[[ "$(csv_meta "$T/out/stock.csv" vm_qemu_cpu_seconds)" =~ ^1:[0-9]+\.[0-9]{2}\ 2:[0-9]+\.[0-9]{2}$ ]]
+	[ -z "$(csv_meta "$T/out/stock.csv" vm_unquiet_boots)" ]
+	[ "$(csv_meta "$T/out/stock.csv" runs)" = 2 ]
 	grep -qx "=== stock boot 1 disturbed: psi cpu some 100.0% of its .* booted again" "$T/out/stock.console"
 	[ "$(grep -c '^=== stock boot 1, try 1' "$T/out/stock.console")" -eq 2 ]
 }
@@ -201,11 +200,10 @@ vm() {
 	[[ "$stderr" == *"stock boot 1 disturbed: "*"; booting it again"* ]]
 	[[ "$stderr" == *"stock boot 1 disturbed: "*"; no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots"* ]]
 	[[ "$stderr" == *"stock boot 2 disturbed: "*"; booting it again"* ]]
-	m() { sed -n "s/^# $1: //p" "$T/out/stock.csv"; }
-	[ "$(m vm_disturbed_tries)" = "1:100.00 2:100.00" ]
-	[ "$(m vm_unquiet_boots)" = "1:100.00" ]
-	[ "$(m psi_cpu_some_pct)" = "1:100.00 2:0.00" ]
-	[ "$(m runs)" = 2 ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_disturbed_tries)" = "1:100.00 2:100.00" ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_unquiet_boots)" = "1:100.00" ]
+	[ "$(csv_meta "$T/out/stock.csv" psi_cpu_some_pct)" = "1:100.00 2:0.00" ]
+	[ "$(csv_meta "$T/out/stock.csv" runs)" = 2 ]
 	# boot 1 twice, disturbed both times; boot 2 disturbed, then quiet
 	[ "$(wc -l <"$T/boots")" -eq 4 ]
 	run ./bench show "$T/out/stock.csv"
@@ -216,7 +214,7 @@ vm() {
 	FAKE_QEMU=busy=1 FAKE_QEMU_LOG=$T/boots vm -B 1 -p 4 --reboot-disturbed 0 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"stock boot 1 disturbed: "*"; no quiet boot within --reboot-disturbed: kept"* ]]
-	[ "$(sed -n 's/^# vm_unquiet_boots: //p' "$T/out/stock.csv")" = "1:100.00" ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_unquiet_boots)" = 1:100.00 ]
 	[ "$(wc -l <"$T/boots")" -eq 1 ]
 	bad "--reboot-disturbed: '6' is not an integer in 0..5" vm --reboot-disturbed 6 "$IMG" -- run
 }
@@ -226,7 +224,7 @@ vm() {
 	[ "$status" -eq 0 ]
 	[[ "$stderr" != *disturbed* ]]
 	[ "$(grep -c "psi_cpu_some" "$T/out/stock.csv")" -eq 0 ]
-	grep -q "^# vm_qemu_cpu_seconds: 1:" "$T/out/stock.csv"
+	[[ "$(csv_meta "$T/out/stock.csv" vm_qemu_cpu_seconds)" =~ ^1:[0-9]+\.[0-9]{2}$ ]]
 }
 
 @test "vm: the guest command's usage error is ours, exit 2, with its message" {
@@ -254,10 +252,10 @@ vm() {
 	rc=0
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ]
-	[ "$(sed -n 's/^# partial: //p' "$T/out/stock.csv")" = yes ]
-	runs=$(sed -n 's/^# runs: //p' "$T/out/stock.csv")
+	[ "$(csv_meta "$T/out/stock.csv" partial)" = yes ]
+	runs=$(csv_meta "$T/out/stock.csv" runs)
 	[ "$runs" -ge 1 ] && [ "$runs" -le 2 ]
-	[ "$(sed -n 's/^# runs_asked: //p' "$T/out/stock.csv")" = 3 ]
+	[ "$(csv_meta "$T/out/stock.csv" runs_asked)" = 3 ]
 }
 
 @test "vm: the work directory is gone afterwards" {
@@ -319,10 +317,10 @@ $IMG 4" ]
 	for k in A B; do
 		for p in 4 8 16; do
 			f=$T/out/$k-p$p.csv
-			[ "$(sed -n 's/^# runs: //p' "$f")" = 2 ]
-			[ "$(sed -n 's/^# possible_cpus: //p' "$f")" = "$p" ]
-			[ "$(sed -n 's/^# vm_name: //p' "$f")" = "$k" ]
-			[ "$(sed -n 's/^# vm_boots: //p' "$f")" = "1:$p/2 2:$p/2" ]
+			[ "$(csv_meta "$f" runs)" = 2 ]
+			[ "$(csv_meta "$f" possible_cpus)" = "$p" ]
+			[ "$(csv_meta "$f" vm_name)" = "$k" ]
+			[ "$(csv_meta "$f" vm_boots)" = "1:$p/2 2:$p/2" ]
 		done
 	done
 	csvs=("$T"/out/*.csv)
@@ -335,7 +333,7 @@ $IMG 4" ]
 	for f in stock-kernel-p4 stock-kernel-p8 stock-run-p4 stock-run-p8; do
 		[ -f "$T/out/$f.csv" ]
 	done
-	[ "$(sed -n 's/^# possible_cpus: //p' "$T/out/stock-kernel-p8.csv")" = 8 ]
+	[ "$(csv_meta "$T/out/stock-kernel-p8.csv" possible_cpus)" = 8 ]
 	# one document on stdout cannot hold a sweep, nor can an --also file
 	bad "-f csv: one document for 1 kernels x 1 commands x 2 counts" vm --qemu "$Q" -f csv -p 4,8 "$IMG" -- run
 	bad "--also json: one document for 1 kernels x 1 commands x 2 counts" vm --qemu "$Q" \
@@ -357,8 +355,8 @@ $IMG 4" ]
 	[ "${lines[1]}" = "run|-n|16|" ]
 	[ -f "$T/out/stock-trace.csv" ]
 	[ -f "$T/out/stock-run.csv" ]
-	[ "$(sed -n 's/^# vm_guest_command: //p' "$T/out/stock-trace.csv")" = "bench trace -p fentry show_stat -- cat /proc/stat" ]
-	[ "$(sed -n 's/^# possible_cpus: //p' "$T/out/stock-trace.csv")" = 4 ]
+	[ "$(csv_meta "$T/out/stock-trace.csv" vm_guest_command)" = "bench trace -p fentry show_stat -- cat /proc/stat" ]
+	[ "$(csv_meta "$T/out/stock-trace.csv" possible_cpus)" = 4 ]
 	# alone, and PROG's own -o is PROG's
 	vm -B 1 -p 4 "$IMG" -- trace show_stat -- /bench run -w empty -o /tmp/x.csv
 	[ "$status" -eq 0 ]
@@ -402,16 +400,15 @@ $IMG 4" ]
 	printf 'echo x >"$KSB_OUT/f"\n' >"$T/s.sh"
 	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- sh "$T/s.sh"
 	[ "$status" -eq 0 ]
-	m() { sed -n "s/^# $2: //p" "$T/out/stock-sh/boot$1.meta"; }
-	[ "$(m 1 vm_name)" = stock ]
-	[ "$(m 1 vm_boots)" = "1:4/2" ]
-	[ "$(m 2 vm_boots)" = "2:4/2" ]
-	[ "$(m 1 vm_disturbed_tries)" = "1:100.00" ]
-	[ "$(m 1 psi_cpu_some_pct)" = "1:0.00" ]
-	[ "$(m 2 psi_cpu_some_pct)" = "2:0.00" ]
-	[[ "$(m 2 vm_qemu_cpu_seconds)" =~ ^2:[0-9]+\.[0-9]{2}$ ]]
-	[[ "$(m 2 vm_boot_seconds)" =~ ^2:[0-9]+\.[0-9]$ ]]
-	[ -z "$(m 2 vm_disturbed_tries)" ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_name)" = stock ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_boots)" = "1:4/2" ]
+	[ "$(csv_meta "$T/out/stock-sh/boot2.meta" vm_boots)" = "2:4/2" ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_disturbed_tries)" = "1:100.00" ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" psi_cpu_some_pct)" = "1:0.00" ]
+	[ "$(csv_meta "$T/out/stock-sh/boot2.meta" psi_cpu_some_pct)" = "2:0.00" ]
+	[[ "$(csv_meta "$T/out/stock-sh/boot2.meta" vm_qemu_cpu_seconds)" =~ ^2:[0-9]+\.[0-9]{2}$ ]]
+	[[ "$(csv_meta "$T/out/stock-sh/boot2.meta" vm_boot_seconds)" =~ ^2:[0-9]+\.[0-9]$ ]]
+	[ -z "$(csv_meta "$T/out/stock-sh/boot2.meta" vm_disturbed_tries)" ]
 	[ "$(grep -vc '^# [a-z0-9_]*: ' "$T/out/stock-sh/boot1.meta")" -eq 0 ]
 }
 
@@ -467,6 +464,14 @@ $IMG 4" ]
 	[[ "$output" == *"$(printf '/kmod/kstats_bench.ko\tbuilt from kmod/ against %s' "$T/tree")"* ]]
 }
 
+@test "vm: --dry-run onto a full stdout is exit 3 with the write's error" {
+	# more than stdio's buffer: the writes fail before the last flush
+	run --separate-stderr bash -c '"$@" >/dev/full' _ \
+		./bench vm --qemu "$Q" --dry-run -p 2,3,4,5,6,7,8,9,10,11,12,13 "$IMG" -- run
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "bench vm: writing standard output: No space left on device" ]
+}
+
 @test "vm: -m takes 512M, 2G or MiB; a bad size is exit 2 with the range" {
 	vm --dry-run -m 512M "$IMG" -- run
 	[ "$status" -eq 0 ]
@@ -487,10 +492,10 @@ $IMG 4" ]
 	vm -B 1 -p 4 --tuxmake "$T/tux" --tuxmake "other=$T/tux" -- run -n 16
 	[ "$status" -eq 0 ]
 	f=$T/out/tux.csv
-	[ "$(sed -n 's/^# vm_tuxmake: //p' "$f")" = "$T/tux" ]
-	[ "$(sed -n 's/^# vm_tuxmake_reproducer: //p' "$f")" = "tuxmake --target-arch=x86_64 --kconfig=defconfig --toolchain=gcc-12 'KCFLAGS=-O2 -g' config kernel" ]
-	[ "$(sed -n 's/^# vm_image_sha256: //p' "$f")" = "$(sha256sum "$IMG" | cut -d' ' -f1)" ]
-	[ "$(sed -n 's/^# vm_image: //p' "$T/out/other.csv")" = "$T/tux/bzImage" ]
+	[ "$(csv_meta "$f" vm_tuxmake)" = "$T/tux" ]
+	[ "$(csv_meta "$f" vm_tuxmake_reproducer)" = "tuxmake --target-arch=x86_64 --kconfig=defconfig --toolchain=gcc-12 'KCFLAGS=-O2 -g' config kernel" ]
+	[ "$(csv_meta "$f" vm_image_sha256)" = "$(sha256sum "$IMG" | cut -d' ' -f1)" ]
+	[ "$(csv_meta "$T/out/other.csv" vm_image)" = "$T/tux/bzImage" ]
 	# not a tuxmake directory: exit 2 naming it
 	mkdir -p "$T/empty"
 	bad "--tuxmake $T/empty: no bzImage in it" vm --tuxmake "$T/empty" -- run

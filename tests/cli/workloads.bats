@@ -55,9 +55,9 @@ real_possible() {
 	[ "$(grep -c " ratio=" <<<"$output")" -eq 0 ]
 	[ "$(grep -c 'old\|new' <<<"$output")" -eq 0 ]
 	# the CSV: variant syscall only, the merge and the CPUs each hold n in all
-	[ "$(awk -F, 'NR > 1 && !/^#/ && $1 != "workload" { print $2 }' "$T/s.csv" | sort -u)" = syscall ]
-	[ "$(awk -F, '$1 == "syscall-null" && $4 == "all" { n += $9 } END { print n }' "$T/s.csv")" -eq 100 ]
-	[ "$(awk -F, '$1 == "syscall-null" && $4 != "all" { n += $9 } END { print n }' "$T/s.csv")" -eq 100 ]
+	[ "$(csv_rows "$T/s.csv" variant | sort -u)" = syscall ]
+	[ "$(csv_sum "$T/s.csv" samples workload=syscall-null cpu=all)" -eq 100 ]
+	[ "$(csv_sum "$T/s.csv" samples workload=syscall-null cpu!=all)" -eq 100 ]
 	[ "$(csv_meta "$T/s.csv" workload)" = syscall-null ]
 	[ "$(csv_meta "$T/s.csv" variant_syscall)" = 'syscall(SYS_getppid): kernel entry and exit, no vDSO, no lock' ]
 	[ "$(grep -c '^# variant_old:\|^# variant_new:' "$T/s.csv")" -eq 0 ]
@@ -84,7 +84,7 @@ real_possible() {
 	[ "$(csv_meta "$T/f.csv" read_buffer)" = 65536 ]
 	[ "$(csv_meta "$T/f.csv" workload_options)" = "--path $T/k" ]
 	[ "$(csv_meta "$T/f.csv" samples_taken)" = 50 ]
-	[ "$(awk -F, '$1 == "file-read" && $4 == "all" { n += $9 } END { print n }' "$T/f.csv")" -eq 50 ]
+	[ "$(csv_sum "$T/f.csv" samples workload=file-read cpu=all)" -eq 50 ]
 	# 100 KiB: a buffer of twice that, rounded up to a power of two
 	head -c 102400 /dev/zero >"$T/k"
 	./bench run -q -w file-read --path "$T/k" -n 10 -o "$T/f.csv" >/dev/null
@@ -131,7 +131,7 @@ real_possible() {
 	[ "$status" -eq 0 ]
 	grep -qx '# fork-exit fork: fork(), _exit(0) in the child, waitpid() in the parent' <<<"$output"
 	[ "$(csv_meta "$T/k.csv" samples_taken)" = 20 ]
-	[ "$(awk -F, '$1 == "fork-exit" && $4 == "all" { n += $9 } END { print n }' "$T/k.csv")" -eq 20 ]
+	[ "$(csv_sum "$T/k.csv" samples workload=fork-exit cpu=all)" -eq 20 ]
 	[[ "$(csv_meta "$T/k.csv" disturbed_by)" == *"not context switches: the workload sleeps by design" ]]
 }
 
@@ -145,8 +145,8 @@ real_possible() {
 	[ "$(csv_meta "$f" runs)" = 2 ]
 	[ "$(csv_meta "$f" samples_taken)" = 80 ]
 	[[ "$(csv_meta "$f" disturbed)" =~ ^[0-9]+$ ]]
-	[ "$(awk -F, '$1 == "syscall-null" && $4 == "all" { print $2 "," $3 }' "$f" | sort -u | tr '\n' ' ')" = "syscall,1 syscall,2 syscall,all " ]
-	[ "$(awk -F, '$1 == "syscall-null" && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$f")" -eq 80 ]
+	[ "$(csv_rows "$f" variant run workload=syscall-null cpu=all | sort -u | tr '\n' ' ')" = "syscall,1 syscall,2 syscall,all " ]
+	[ "$(csv_sum "$f" samples workload=syscall-null run=all cpu=all)" -eq 80 ]
 	# kstats: one block; json: one variant
 	[ "$(grep -c '^# syscall-null ' "$T/out-kstats")" -eq 1 ]
 	grep -qx '# syscall-null syscall' "$T/out-kstats"
@@ -162,7 +162,7 @@ real_possible() {
 	grep -qx "# cgroup-mkdir mkdir: mkdir(2), rmdir(2) of a child of $CG" <<<"$output"
 	[ "$(csv_meta "$T/c.csv" cgroup_parent)" = "$CG" ]
 	[ "$(csv_meta "$T/c.csv" samples_taken)" = 30 ]
-	[ "$(awk -F, '$1 == "cgroup-mkdir" && $4 == "all" { n += $9 } END { print n }' "$T/c.csv")" -eq 30 ]
+	[ "$(csv_sum "$T/c.csv" samples workload=cgroup-mkdir cpu=all)" -eq 30 ]
 	[ -z "$(find "$CG" -mindepth 1 -type d)" ]
 }
 
@@ -184,7 +184,7 @@ real_possible() {
 	[ "$(csv_meta "$T/b.csv" samples_taken)" = 25 ]
 	[ "$(csv_meta "$T/b.csv" bpf_value_size)" = 8 ]
 	[ "$(csv_meta "$T/b.csv" bpf_copy_bytes)" = "$((8 * $(real_possible)))" ]
-	[ "$(awk -F, '$1 == "bpf-pcpu-lookup" && $4 == "all" { n += $9 } END { print n }' "$T/b.csv")" -eq 25 ]
+	[ "$(csv_sum "$T/b.csv" samples workload=bpf-pcpu-lookup cpu=all)" -eq 25 ]
 }
 
 @test "the audit's workloads: one series of -n samples, or exit 3 naming what the kernel refused" {
@@ -203,8 +203,8 @@ real_possible() {
 		fi
 		[ "$status" -eq 0 ]
 		[ "$(csv_meta "$T/$w.csv" workload)" = "$w" ]
-		[ "$(awk -F, -v w="$w" '$1 == w && $3 == "all" && $4 == "all" { n += $9 } END { print n }' "$T/$w.csv")" = 8 ]
-		[ "$(awk -F, '$1 != "workload" && !/^#/ { print $2 }' "$T/$w.csv" | sort -u | wc -l)" -eq 1 ]
+		[ "$(csv_sum "$T/$w.csv" samples workload="$w" run=all cpu=all)" = 8 ]
+		[ "$(csv_rows "$T/$w.csv" variant | sort -u | wc -l)" -eq 1 ]
 	done
 }
 

@@ -38,9 +38,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "kstats_hist.h"
@@ -49,6 +48,7 @@
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
 #include "lib/report/trend.h"
+#include "lib/kernel/spawn.h"
 
 /* ---- noise ---- */
 
@@ -71,14 +71,6 @@ static double gauss(uint64_t *s)
 	double u1 = uniform(s), u2 = uniform(s);
 
 	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 enum noise { NOISE_GAUSS, NOISE_PREEMPT, NOISE_DRIFT, NR_NOISE };
@@ -388,26 +380,24 @@ static int gen_history(const char *dir, unsigned int files, unsigned int runs,
 
 /* ---- scale ---- */
 
-/* wall seconds of ./bench trend -r REF DIR, its output thrown away */
+/*
+ * wall seconds of ./bench trend -r REF DIR (lib/kernel/spawn.h), its
+ * output thrown away; -1 when it does not exit 0 or 1
+ */
 static double time_trend(const char *dir, const char *ref)
 {
+	char *argv[] = { "./bench", "trend", "-r", (char *)ref, (char *)dir, NULL };
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC), rc;
 	double t;
-	int status;
-	pid_t pid;
 
-	fflush(stdout);
-	t = now_s();
-	pid = fork();
-	if (!pid) {
-		if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-			_exit(127);
-		execl("./bench", "bench", "trend", "-r", ref, dir, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) > 1)
+	if (fd < 0)
 		return -1;
-	return now_s() - t;
+	fflush(stdout);
+	t = spawn_now();
+	rc = spawn_run(argv, fd, fd, 0);
+	t = spawn_now() - t;
+	close(fd);
+	return rc == 0 || rc == 1 ? t : -1;
 }
 
 /* in this process: every file read (csv_read) and its old path's figures, then detection */
@@ -416,7 +406,7 @@ static int read_and_detect(const char *dir, unsigned int files, double *t_read, 
 	struct trend_cfg cfg = TREND_CFG_INIT;
 	unsigned int i, k, n = 0, runs, nr;
 	const struct kstats_hist *h;
-	double *x = malloc(files * GEN_MAX_RUNS * sizeof(*x)), t = now_s();
+	double *x = malloc(files * GEN_MAX_RUNS * sizeof(*x)), t = spawn_now();
 	struct csv_error err;
 	struct trend_cp *cp;
 	struct results *set;
@@ -434,11 +424,11 @@ static int read_and_detect(const char *dir, unsigned int files, double *t_read, 
 			x[n++] = cmp_hist_stat(h, CMP_STAT_TM10);
 		results_free(set);
 	}
-	*t_read = now_s() - t;
-	t = now_s();
+	*t_read = spawn_now() - t;
+	t = spawn_now();
 	if (!x || trend_detect(x, n, &cfg, &cp, &nr))
 		return -ENOMEM;
-	*t_det = now_s() - t;
+	*t_det = spawn_now() - t;
 	printf("scale: in process: %u runs of the old path, %u change points\n", n, nr);
 	free(cp);
 	free(x);
@@ -448,8 +438,8 @@ static int read_and_detect(const char *dir, unsigned int files, double *t_read, 
 static void scale(unsigned int files)
 {
 	static const char *const refs[] = { "auto", "off" };
-	char dir[] = "/tmp/ksb-perf-trend.XXXXXX", path[4096];
-	double best, t, t_read = 0, t_det = 0, t0 = now_s();
+	char dir[] = "/tmp/ksb-perf-trend.XXXXXX";
+	double best, t, t_read = 0, t_det = 0, t0 = spawn_now();
 	unsigned int i, k;
 
 	if (!mkdtemp(dir) || gen_history(dir, files, 12, files * 3 / 5, 10)) {
@@ -457,7 +447,7 @@ static void scale(unsigned int files)
 		return;
 	}
 	printf("scale: %u files of 12 runs written in %.1f s (old path +10%% from file %u on)\n",
-	       files, now_s() - t0, files * 3 / 5);
+	       files, spawn_now() - t0, files * 3 / 5);
 	for (k = 0; k < 2; k++) {
 		for (i = 0, best = 1e30; i < 3 && best > 0; i++) {
 			t = time_trend(dir, refs[k]);
@@ -472,11 +462,7 @@ static void scale(unsigned int files)
 	if (!read_and_detect(dir, files, &t_read, &t_det))
 		printf("scale: in process, raw: reading %.3f s, detecting %.3f s (detect/read %.3f)\n",
 		       t_read, t_det, t_det / t_read);
-	for (i = 0; i < files; i++) {
-		snprintf(path, sizeof(path), "%s/night-%04u.csv", dir, i + 1);
-		unlink(path);
-	}
-	rmdir(dir);
+	spawn_remove_tree(dir);
 }
 
 int main(int argc, char **argv)

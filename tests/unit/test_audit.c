@@ -126,6 +126,23 @@ static void test_p(void **state)
 	assert_true(p < 0.01);
 }
 
+/* p is never below what the points can show: 1 of 2 points, 1/3 of 3 */
+static void test_p_floor(void **state)
+{
+	const double x2[] = { 64, 480 }, y2[] = { 100, 9000 };
+	const double x3[] = { 16, 128, 255 }, y3[] = { 100, 900, 2000 };
+	struct audit_points two = { x2, y2, 2 }, three = { x3, y3, 3 };
+	double p;
+
+	(void)state;
+	assert_int_equal(audit_p_fit(&two, 0, &p), 0);
+	assert_true(p == 1);
+	assert_int_equal(audit_p_fit(&three, 0, &p), 0);
+	assert_close(p, 1.0 / 3);
+	assert_int_equal(audit_p_diff(&three, &three, &p), 0);
+	assert_true(p == 1);
+}
+
 static void test_rank(void **state)
 {
 	const double cost[] = { 5, NAN, 9, 5, -1 };
@@ -198,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_level),
 		cmocka_unit_test(test_adjust),
 		cmocka_unit_test(test_p),
+		cmocka_unit_test(test_p_floor),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_run),
 	};

@@ -260,6 +260,8 @@ static void test_add_run(void **state)
 	static const unsigned int want_run[] = { 0, 0, 1, 1, 2 };
 
 	(void)state;
+	assert_false(results_partial(a));
+	assert_true(results_partial(b));
 	assert_int_equal(results_add_run(all, a, 1, 0), 0);
 	assert_int_equal(results_add_run(all, b, 2, RESULTS_MERGED_CPUS_ONLY), 0);
 	/* the same run twice, run 0, a set of several runs: refused */
@@ -278,6 +280,7 @@ static void test_add_run(void **state)
 	assert_string_equal(meta_get(&all->meta, "runs"), "2");
 	assert_string_equal(meta_get(&all->meta, "partial"), "yes");
 	assert_string_equal(meta_get(&all->meta, "partial_run"), "2");
+	assert_true(results_partial(all));
 	/* the writers' order: "all" first, then run 1, then run 2 */
 	order = results_order(all);
 	assert_non_null(order);

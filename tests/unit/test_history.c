@@ -348,22 +348,6 @@ static void test_fit_detect(void **state)
 	hist_free(&c);
 }
 
-/* the sides in different units are refused */
-static void test_pair_units(void **state)
-{
-	struct hist s = { 0 }, c = { 0 };
-	char why[512];
-
-	(void)state;
-	assert_int_equal(synth_nights(&s, &c, &nights40), 0);
-	snprintf(c.unit, sizeof(c.unit), "cycles");
-	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "the control's c001.csv is in cycles, the subject's s001.csv in ns: the two sides must measure in one unit");
-	assert_false(s.paired);
-	hist_free(&s);
-	hist_free(&c);
-}
-
 /* change points of a history: paired nights, or the subject's own runs */
 static unsigned int detect(const struct hist_series *hs, struct trend_cp **cp)
 {
@@ -460,7 +444,6 @@ int main(void)
 		cmocka_unit_test(test_control_synthetic),
 		cmocka_unit_test(test_theta),
 		cmocka_unit_test(test_fit_detect),
-		cmocka_unit_test(test_pair_units),
 		cmocka_unit_test(test_textfmt),
 	};
 

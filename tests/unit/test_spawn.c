@@ -208,23 +208,37 @@ static void test_spawn_redirect(void **state)
 	free(dir);
 }
 
-/* make -s -C DIR ARGS, both its streams onto the one fd */
-static void test_spawn_make(void **state)
+/*
+ * @dir/Makefile holding @makefile, and @dir/out (its path into @out)
+ * opened for make's output: the descriptor
+ */
+static int make_dir(const char *dir, const char *makefile, char *out, size_t len)
 {
-	char *dir = tmpdir(), mk[256], out[256];
-	char *args[] = { "V=42", NULL };
+	char mk[256];
 	FILE *f;
 	int fd;
 
-	(void)state;
 	snprintf(mk, sizeof(mk), "%s/Makefile", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
+	snprintf(out, len, "%s/out", dir);
 	f = fopen(mk, "w");
 	assert_non_null(f);
-	fputs("all:\n\t@echo v=$(V)\n\t@echo oops >&2\nbad:\n\t@false\n", f);
+	fputs(makefile, f);
 	fclose(f);
 	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
+	return fd;
+}
+
+/* make -s -C DIR ARGS, both its streams onto the one fd */
+static void test_spawn_make(void **state)
+{
+	char *dir = tmpdir(), out[256];
+	char *args[] = { "V=42", NULL };
+	int fd;
+
+	(void)state;
+	fd = make_dir(dir, "all:\n\t@echo v=$(V)\n\t@echo oops >&2\nbad:\n\t@false\n", out,
+		      sizeof(out));
 	assert_int_equal(spawn_make(dir, args, fd), 0);
 	close(fd);
 	assert_string_equal(slurp(out), "v=42\noops\n");
@@ -243,21 +257,13 @@ static void test_spawn_make(void **state)
  */
 static void test_spawn_make_jobserver(void **state)
 {
-	char *dir = tmpdir(), mk[256], out[256], *old = getenv("MAKEFLAGS");
+	char *dir = tmpdir(), out[256], *old = getenv("MAKEFLAGS");
 	char *args[] = { NULL };
-	FILE *f;
 	int fd;
 
 	(void)state;
 	old = old ? strdup(old) : NULL;
-	snprintf(mk, sizeof(mk), "%s/Makefile", dir);
-	snprintf(out, sizeof(out), "%s/out", dir);
-	f = fopen(mk, "w");
-	assert_non_null(f);
-	fputs("all:\n\t@echo v=$(V)\n", f);
-	fclose(f);
-	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	assert_true(fd >= 0);
+	fd = make_dir(dir, "all:\n\t@echo v=$(V)\n", out, sizeof(out));
 	setenv("MAKEFLAGS", " -j2 --jobserver-auth=98,99 -- V=7", 1);
 	assert_int_equal(spawn_make(dir, args, fd), 0);
 	close(fd);

@@ -38,10 +38,7 @@ static char *tmpdir(void)
 
 static void rmtree(char *d)
 {
-	char cmd[256];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", d);
-	assert_int_equal(system(cmd), 0);
+	assert_int_equal(spawn_remove_tree(d), 0);
 	free(d);
 }
 
@@ -322,6 +319,29 @@ static void test_vm_init(void **state)
 	free(buf);
 }
 
+/* @g from the transcript @text (@len bytes) of @nr_cmds commands, read whole */
+static void guest_read(struct vm_guest *g, const char *text, size_t len, unsigned int nr_cmds)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+
+	assert_non_null(f);
+	assert_int_equal(vm_guest_read(g, f, nr_cmds), 0);
+	fclose(f);
+}
+
+/* the next line of @f is @want; NULL: @f is at its end */
+static void next_line(FILE *f, const char *want)
+{
+	char line[64];
+
+	if (!want) {
+		assert_null(fgets(line, sizeof(line), f));
+		return;
+	}
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_string_equal(line, want);
+}
+
 /* a transcript as the guest sends it: CRs, a CSV, a stderr, unknown lines */
 static const char transcript[] =
 	"garbage before /init\r\n"
@@ -344,13 +364,10 @@ static const char transcript[] =
 
 static void test_vm_guest_read(void **state)
 {
-	FILE *f = fmemopen((void *)transcript, sizeof(transcript) - 1, "r");
 	struct vm_guest g;
-	char line[64];
 
 	(void)state;
-	assert_int_equal(vm_guest_read(&g, f, 2), 0);
-	fclose(f);
+	guest_read(&g, transcript, sizeof(transcript) - 1, 2);
 	assert_true(g.started && g.done);
 	assert_string_equal(g.release, "6.12.117");
 	assert_int_equal(g.possible, 480);
@@ -360,11 +377,9 @@ static void test_vm_guest_read(void **state)
 	assert_int_equal(g.rc[1], 2);
 	assert_int_equal(g.rc[2], -1);
 	assert_non_null(g.csv[0]);
-	assert_non_null(fgets(line, sizeof(line), g.csv[0]));
-	assert_string_equal(line, "# kstats-bench-csv 2\n");
-	assert_non_null(fgets(line, sizeof(line), g.csv[0]));
-	assert_string_equal(line, "a,b\n");
-	assert_null(fgets(line, sizeof(line), g.csv[0]));
+	next_line(g.csv[0], "# kstats-bench-csv 2\n");
+	next_line(g.csv[0], "a,b\n");
+	next_line(g.csv[0], NULL);
 	assert_null(g.csv[1]);
 	assert_string_equal(g.err[0], "");
 	assert_string_equal(g.err[1], "bench run: --samples: '0' is not an integer in 1..4294967296");
@@ -395,13 +410,10 @@ static const char files[] =
 
 static void test_vm_guest_files(void **state)
 {
-	FILE *f = fmemopen((void *)files, sizeof(files) - 1, "r");
 	struct vm_guest g;
-	char line[64];
 
 	(void)state;
-	assert_int_equal(vm_guest_read(&g, f, 1), 0);
-	fclose(f);
+	guest_read(&g, files, sizeof(files) - 1, 1);
 	assert_true(g.done);
 	assert_int_equal(g.rc[0], 0);
 	assert_string_equal(g.err[0], "oops");
@@ -410,18 +422,14 @@ static void test_vm_guest_files(void **state)
 	assert_int_equal(g.bad_files, 2);
 	assert_string_equal(g.file[0].name, "kernel.csv");
 	assert_int_equal(g.file[0].cmd, 0);
-	assert_non_null(fgets(line, sizeof(line), g.file[0].f));
-	assert_string_equal(line, "a,b\n");
-	assert_non_null(fgets(line, sizeof(line), g.file[0].f));
-	assert_string_equal(line, "@ksb end 1 rc=9\n");
-	assert_non_null(fgets(line, sizeof(line), g.file[0].f));
-	assert_string_equal(line, "\n");
-	assert_null(fgets(line, sizeof(line), g.file[0].f));
+	next_line(g.file[0].f, "a,b\n");
+	next_line(g.file[0].f, "@ksb end 1 rc=9\n");
+	next_line(g.file[0].f, "\n");
+	next_line(g.file[0].f, NULL);
 	assert_string_equal(g.file[1].name, "empty");
-	assert_null(fgets(line, sizeof(line), g.file[1].f));
+	next_line(g.file[1].f, NULL);
 	assert_string_equal(g.file[2].name, ".stdout");
-	assert_non_null(fgets(line, sizeof(line), g.file[2].f));
-	assert_string_equal(line, "hello\n");
+	next_line(g.file[2].f, "hello\n");
 	vm_guest_free(&g);
 	assert_int_equal(g.nr_files, 0);
 	vm_guest_free(&g);
@@ -462,12 +470,10 @@ static void test_vm_init_sh(void **state)
 static void test_vm_guest_cut(void **state)
 {
 	static const char cut[] = "@ksb vm 1\n@ksb boot possible=0-254 online=0\n@ksb begin 1\n# kst";
-	FILE *f = fmemopen((void *)cut, sizeof(cut) - 1, "r");
 	struct vm_guest g;
 
 	(void)state;
-	assert_int_equal(vm_guest_read(&g, f, 1), 0);
-	fclose(f);
+	guest_read(&g, cut, sizeof(cut) - 1, 1);
 	assert_true(g.started);
 	assert_false(g.done);
 	assert_int_equal(g.possible, 255);
