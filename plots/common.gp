@@ -16,21 +16,29 @@ set tics nomirror
 old_colour = "#c0392b"
 new_colour = "#2471a3"
 
-# CSV format 2 (bench run --runs) has a run column after variant; the
-# plots draw the rows merged over the runs. Format 1 has no run column.
-csvfmt = system(sprintf("head -1 '%s' | sed -n 's/^# kstats-bench-csv //p'", csv))
-o = (csvfmt eq "1") ? 0 : 1
-c_cpu = 3 + o
-c_node = 4 + o
-c_bucket = 5 + o
-c_lo = 6 + o
-c_hi = 7 + o
-c_samples = 8 + o
-c_pct = 10 + o
-merged_runs(dummy) = (o == 0 || strcol(3) eq "all")
+# Columns are read by their names in the header (columnheaders), never
+# by position. csvawk(prog, file): the command that runs the awk program
+# prog over the rows of file, "#" lines skipped, $c["name"] a column by
+# name. Built by concatenation: gnuplot 5.4's sprintf doubles a "%%"
+# that follows a long substitution.
+csvawk(prog, file) = "awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } " . \
+	prog . "' '" . file . "'"
+# hascol(file, name): 1 when the header of file has the column name
+hascol(file, name) = int(system(csvawk("END { print (\"" . name . "\" in c) ? 1 : 0 }", file)))
+c_cpu = "cpu"
+c_node = "node"
+c_bucket = "bucket"
+c_lo = "lo_ns"
+c_hi = "hi_ns"
+c_samples = "samples"
+c_pct = "percentile"
+# a result of bench run --runs has a run column; the plots draw the rows
+# merged over the runs. A file of format 1 has none.
+has_run = hascol(csv, "run")
+merged_runs(dummy) = (!has_run || strcol("run") eq "all")
 # the merge over CPUs (and runs) of variant v; per-CPU rows of v
-sel(v) = (strcol(2) eq v && merged_runs(0) && strcol(c_cpu) eq "all")
-percpu(v) = (strcol(2) eq v && merged_runs(0) && strcol(c_cpu) ne "all")
+sel(v) = (strcol("variant") eq v && merged_runs(0) && strcol(c_cpu) eq "all")
+percpu(v) = (strcol("variant") eq v && merged_runs(0) && strcol(c_cpu) ne "all")
 
 # the CSV's unit ("ns" or "cycles"), from its metadata
 unit = system(sprintf("sed -n 's/^# unit: //p' '%s' | head -1", csv))

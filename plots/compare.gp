@@ -10,9 +10,9 @@ verdicts = ARG3
 out = ARG4
 load 'plots/common.gp'
 
-series = system(sprintf("awk -F, 'NR > 1 { printf \"%%s/%%s \", $1, $2 }' '%s'", verdicts))
+series = system(csvawk("{ printf \"%s/%s \", $c[\"workload\"], $c[\"variant\"] }", verdicts))
 n = words(series)
-stat = system(sprintf("awk -F, 'NR == 2 { print $3 }' '%s'", verdicts))
+stat = system(csvawk("{ print $c[\"stat\"]; exit }", verdicts))
 if (out[strlen(out)-3:] eq ".svg") {
 	set terminal svg size 1000,(320 * n + 40) dynamic enhanced font "sans,11" background rgb "white"
 } else {
@@ -21,8 +21,10 @@ if (out[strlen(out)-3:] eq ".svg") {
 set output out
 
 # "+16.4% [+11.7%, +20.2%] p=0.001 n=6+6 regression" for series i
-verdict(i) = system(sprintf("awk -F, -v k='%s' '$1 \"/\" $2 == k { printf \"%%+.1f%%%% [%%+.1f%%%%, %%+.1f%%%%] n=%%s+%%s %%s\", $8, $9, $10, $12, $13, $14 }' '%s'", word(series, i), verdicts))
-is(i) = (strcol(2) . "/" . strcol(3) eq word(series, i))
+verdict(i) = system(csvawk("$c[\"workload\"] \"/\" $c[\"variant\"] == \"" . word(series, i) . \
+	"\" { printf \"%+.1f%% [%+.1f%%, %+.1f%%] n=%s+%s %s\", $c[\"change_pct\"], $c[\"ci_lo_pct\"], " . \
+	"$c[\"ci_hi_pct\"], $c[\"n_before\"], $c[\"n_after\"], $c[\"verdict\"] }", verdicts))
+is(i) = (strcol("workload") . "/" . strcol("variant") eq word(series, i))
 before_colour = "#7f8c8d"
 after_colour = "#8e44ad"
 
@@ -35,8 +37,8 @@ do for [i = 1:n] {
 	set yrange [0:1.02]
 	set xrange [*:*]
 	set key bottom right
-	plot csv using (is(i) && strcol(1) eq "before" ? column(4) : NaN):(column(5)) with steps lw 2 lc rgb before_colour title "before", \
-	     csv using (is(i) && strcol(1) eq "after" ? column(4) : NaN):(column(5)) with steps lw 2 lc rgb after_colour title "after"
+	plot csv using (is(i) && strcol("side") eq "before" ? column("hi") : NaN):(column("fraction")) with steps lw 2 lc rgb before_colour title "before", \
+	     csv using (is(i) && strcol("side") eq "after" ? column("hi") : NaN):(column("fraction")) with steps lw 2 lc rgb after_colour title "after"
 	unset logscale x
 	set xtics ("before" 1, "after" 2)
 	set xrange [0.5:2.5]
@@ -46,8 +48,8 @@ do for [i = 1:n] {
 	set xlabel ""
 	set ylabel sprintf("%s (%s)", stat, unit)
 	set key off
-	plot runs using (is(i) && strcol(1) eq "before" ? 1 + 0.04 * (column(4) - 3.5) : NaN):(column(5)) with points pt 7 ps 1.2 lc rgb before_colour, \
-	     runs using (is(i) && strcol(1) eq "after" ? 2 + 0.04 * (column(4) - 3.5) : NaN):(column(5)) with points pt 7 ps 1.2 lc rgb after_colour
+	plot runs using (is(i) && strcol("side") eq "before" ? 1 + 0.04 * (column("run") - 3.5) : NaN):(column(stat)) with points pt 7 ps 1.2 lc rgb before_colour, \
+	     runs using (is(i) && strcol("side") eq "after" ? 2 + 0.04 * (column("run") - 3.5) : NaN):(column(stat)) with points pt 7 ps 1.2 lc rgb after_colour
 	set xtics autofreq
 }
 unset multiplot

@@ -5,11 +5,13 @@
 # (each through the middle of the points: what --at extrapolates), the
 # slope [95% interval] and the verdict in the key.
 # The inputs are what ./run.sh scale writes: scale-points.csv (bench
-# scale -f points) and scale.csv (bench scale -f csv).
+# scale -f points) and scale.csv (bench scale -f csv). UNIT: the points'
+# "# unit:" line unless given, else ns.
 pts = ARG1
 fits = ARG2
 out = ARG3
-unit = ARGC >= 4 && ARG4 ne "" ? ARG4 : "ns"
+unit = ARGC >= 4 && ARG4 ne "" ? ARG4 : system(sprintf("sed -n 's/^# unit: //p' '%s' | head -1", pts))
+if (unit eq "") unit = "ns"
 
 # the fit rows of FITS, their columns by name (c["slope"]) from its header
 awkfit = "awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } $c[\"kind\"] == \"fit\""

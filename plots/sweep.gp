@@ -13,5 +13,5 @@ set xtics format "%.0f"
 set ytics ()
 set for [k = 0:62:2] ytics add (nice(2.0**k) 2.0**k)
 set key top left
-plot csv using 1:2 with linespoints lw 2 pt 7 lc rgb old_colour title "old: with the for\\_each\\_possible\\_cpu clear", \
-     csv using 1:3 with linespoints lw 2 pt 5 lc rgb new_colour title "new: without it"
+plot csv using (column("possible_cpus")):(column("old_mean")) with linespoints lw 2 pt 7 lc rgb old_colour title "old: with the for\\_each\\_possible\\_cpu clear", \
+     csv using (column("possible_cpus")):(column("new_mean")) with linespoints lw 2 pt 5 lc rgb new_colour title "new: without it"

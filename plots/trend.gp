@@ -13,12 +13,14 @@ changes = ARG2
 out = ARG3
 load 'plots/common.gp'
 
-series = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && !seen[$1 \"/\" $2]++ { printf \"%%s/%%s \", $1, $2 }' '%s'", csv))
+key = "$c[\"workload\"] \"/\" $c[\"variant\"]"
+series = system(csvawk("!seen[" . key . "]++ { printf \"%s \", " . key . " }", csv))
 n = words(series)
-stat = system(sprintf("awk -F, '/^workload,/ { print $6; exit }' '%s'", csv))
-paired = system(sprintf("awk -F, '/^workload,/ { print NF; exit }' '%s'", csv)) eq "10"
+# the statistic's column: the one whose name is none of the others'
+stat = system(csvawk("END { for (k in c) if (k !~ /^(workload|variant|index|timestamp|run|segment_median|subject|control|theta)$/) print k }", csv))
+paired = hascol(csv, "theta")
 rows = paired ? 2 * n : n
-timed = system(sprintf("awk -F, '!/^#/ && $1 != \"workload\" && $4 != \"\" { print 1; exit }' '%s'", csv)) eq "1"
+timed = system(csvawk("$c[\"timestamp\"] != \"\" { print 1; exit }", csv)) eq "1"
 if (out[strlen(out)-3:] eq ".svg") {
 	set terminal svg size 1000,(300 * rows + 60) dynamic enhanced font "sans,11" background rgb "white"
 } else {
@@ -26,25 +28,25 @@ if (out[strlen(out)-3:] eq ".svg") {
 }
 set output out
 
-is(i) = (strcol(1) . "/" . strcol(2) eq word(series, i))
+is(i) = (strcol("workload") . "/" . strcol("variant") eq word(series, i))
 stamp = "%Y-%m-%dT%H:%M:%SZ"
 # the x of a run (runs CSV) and of a change point (changes CSV)
-xrun(dummy) = timed ? strptime(stamp, strcol(4)) : column(3)
-xcp(dummy) = timed ? strptime(stamp, strcol(6)) : column(4)
+xrun(dummy) = timed ? strptime(stamp, strcol("timestamp")) : column("index")
+xcp(dummy) = timed ? strptime(stamp, strcol("timestamp")) : column("index")
 # the number of change points of series i
-nr_cp(i) = int(system(sprintf("awk -F, -v k='%s' '$1 \"/\" $2 == k { n++ } END { print n + 0 }' '%s'", word(series, i), changes)))
+nr_cp(i) = int(system(csvawk(key . " == \"" . word(series, i) . "\" { n++ } END { print n + 0 }", changes)))
 run_colour = "#7f8c8d"
 subject_colour = "#8e44ad"
 control_colour = "#16a085"
 median_colour = "#2c3e50"
 # a change point's colour: red up (a regression: slower), green down
-colour(dummy) = column(12) > 0 ? 0xc0392b : 0x1e8449
+colour(dummy) = column("change_pct") > 0 ? 0xc0392b : 0x1e8449
 
 # each series' range
 array lo_y[n]
 array hi_y[n]
 do for [i = 1:n] {
-	stats csv using (is(i) ? column(6) : NaN) nooutput
+	stats csv using (is(i) ? column(stat) : NaN) nooutput
 	lo_y[i] = STATS_min
 	hi_y[i] = STATS_max
 }
@@ -68,10 +70,10 @@ do for [i = 1:n] {
 	# series of another size (new's ns after old's us) would have no points
 	set autoscale y
 	if (paired) {
-		stats csv using (is(i) ? column(8) : NaN) nooutput
+		stats csv using (is(i) ? column("subject") : NaN) nooutput
 		lo_s = STATS_min
 		hi_s = STATS_max
-		stats csv using (is(i) ? column(9) : NaN) nooutput
+		stats csv using (is(i) ? column("control") : NaN) nooutput
 		lo_s = STATS_min < lo_s ? STATS_min : lo_s
 		hi_s = STATS_max > hi_s ? STATS_max : hi_s
 		pad = (hi_s - lo_s) * 0.12 + hi_s * 0.01
@@ -81,8 +83,8 @@ do for [i = 1:n] {
 		set xlabel timed ? "" : "night, in time order"
 		set ylabel sprintf("%s (%s)", stat, unit)
 		set key top left horizontal
-		plot csv using (is(i) ? xrun(0) : NaN):(column(8)) with linespoints pt 7 ps 0.5 lc rgb subject_colour title "subject", \
-		     csv using (is(i) ? xrun(0) : NaN):(column(9)) with linespoints pt 7 ps 0.5 lc rgb control_colour title "control"
+		plot csv using (is(i) ? xrun(0) : NaN):(column("subject")) with linespoints pt 7 ps 0.5 lc rgb subject_colour title "subject", \
+		     csv using (is(i) ? xrun(0) : NaN):(column("control")) with linespoints pt 7 ps 0.5 lc rgb control_colour title "control"
 		unset key
 	}
 	lo = lo_y[i]
@@ -99,18 +101,19 @@ do for [i = 1:n] {
 	# at the top in two lines, every other one a step lower so that close
 	# ones do not overwrite each other. Its rows come through awk: gnuplot
 	# 5.4 crashes on "with labels" whose rows are all filtered out as NaN
-	cps = sprintf("< awk -F, -v k='%s' 'NR == 1 || $1 \"/\" $2 == k' '%s'", word(series, i), changes)
+	cps = "< awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next } " . key . \
+		" == \"" . word(series, i) . "\"' '" . changes . "'"
 	if (k > 0) {
-		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
-		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour notitle, \
+		plot csv using (is(i) ? xrun(0) : NaN):(column(stat)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
+		     csv using (is(i) ? xrun(0) : NaN):(column("segment_median")) with steps lw 2.5 lc rgb median_colour notitle, \
 		     cps using (xcp(0)):(lo - pad):(0):(hi + 5 * pad - lo):(colour(0)) \
 			with vectors nohead dt 2 lw 1.5 lc rgb variable notitle, \
 		     cps using (xcp(0)):(hi + (int(column(0)) % 2 ? 1.3 : 3.1) * pad): \
-			(sprintf(" %+.1f%%\n [%+.1f%%, %+.1f%%]", column(12), column(13), column(14))):(colour(0)) \
+			(sprintf(" %+.1f%%\n [%+.1f%%, %+.1f%%]", column("change_pct"), column("ci_lo_pct"), column("ci_hi_pct"))):(colour(0)) \
 			with labels left font ",9" tc rgb variable notitle
 	} else {
-		plot csv using (is(i) ? xrun(0) : NaN):(column(6)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
-		     csv using (is(i) ? xrun(0) : NaN):(column(7)) with steps lw 2.5 lc rgb median_colour notitle
+		plot csv using (is(i) ? xrun(0) : NaN):(column(stat)) with points pt 7 ps 0.6 lc rgb run_colour notitle, \
+		     csv using (is(i) ? xrun(0) : NaN):(column("segment_median")) with steps lw 2.5 lc rgb median_colour notitle
 	}
 }
 unset multiplot

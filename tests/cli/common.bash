@@ -20,6 +20,12 @@ common_setup() {
 	export KSB_PSI_CPU=$T/psi
 }
 
+# png_ok PNG [WIDTH HEIGHT]: PNG is a valid PNG image of WIDTH x HEIGHT
+# pixels (800 x 500 unless told), not blank (tests/cli/png_ok.py)
+png_ok() {
+	/usr/bin/python3 tests/cli/png_ok.py "$1" "${2:-800}" "${3:-500}"
+}
+
 # public_bench: PUB, a directory holding a copy of bench that an
 # unprivileged user can run (the teardown removes it)
 public_bench() {
