@@ -7,7 +7,8 @@
 #
 #   git checkout GOOD && /path/to/bisect-step.sh --baseline ../good
 #   git bisect start BAD GOOD
-#   KSB_BISECT_GOOD=../good git bisect run /path/to/bisect-step.sh
+#   export KSB_BISECT_GOOD=../good KSB_BISECT_VM='-p 480'
+#   KSB_BISECT_CMD='kernel -w kernel-irq-alloc -n 512' git bisect run /path/to/bisect-step.sh
 #
 # --baseline DIR builds the tree as checked out and keeps its bzImage and
 # the module built against it in DIR. Each step then, in the tree (git
@@ -28,11 +29,13 @@
 # kernel did not build or boot), 128 abort (bench vm or bench compare
 # refused their input: a mistake of ours, not the commit's).
 #
-# Environment:
+# Environment (./run.sh bisect sets the options from its own and its
+# defaults; this step has none of its own, each command's are its own;
+# each list is words as the shell quotes them, printf %q's output):
 #   KSB_BISECT_GOOD     the --baseline directory (not needed with --baseline)
 #   KSB_BISECT_OUT      where the files go (bisect-out/)
-#   KSB_BISECT_VM       bench vm options (-B 6 -p 480 -c 2)
-#   KSB_BISECT_CMD      the bench command in the guests (kernel -w kernel-irq-alloc -n 512)
+#   KSB_BISECT_VM       bench vm options (none: bench vm's defaults)
+#   KSB_BISECT_CMD      the bench command in the guests (needed but with --baseline)
 #   KSB_BISECT_COMPARE  bench compare options (none: its defaults)
 #   KSB_BENCH           the bench to run (default: the one beside this script)
 #   KSB_BISECT_JOBS     make -j (default: nproc)
@@ -45,15 +48,25 @@ if [ -z "$bench" ]; then
 	[ -x "$bench" ] || bench=$here/kstats-bench
 fi
 out=${KSB_BISECT_OUT:-$PWD/bisect-out}
-read -r -a vm_opts <<<"${KSB_BISECT_VM:--B 6 -p 480 -c 2}"
-read -r -a cmd <<<"${KSB_BISECT_CMD:-kernel -w kernel-irq-alloc -n 512}"
-read -r -a cmp_opts <<<"${KSB_BISECT_COMPARE:-}"
 jobs=${KSB_BISECT_JOBS:-$(nproc)}
 # The kernel's build is its own: a make above us (make bisectcheck) would
 # hand it its jobserver and level, and make's messages would change.
 unset MAKEFLAGS MFLAGS MAKELEVEL
 
 say() { printf 'bisect-step: %s\n' "$*" >&2; }
+
+# words VAR: the words of $VAR as the shell quotes them ('a b', a\ b and
+# "a b" are one word: printf %q's output), split without running
+# anything in them (xargs's quoting), each NUL-terminated
+words() {
+	xargs -r printf '%s\0' <<<"${!1:-}"
+}
+for v in KSB_BISECT_VM KSB_BISECT_CMD KSB_BISECT_COMPARE; do
+	xargs -r true <<<"${!v:-}" 2>/dev/null || { say "$v: unbalanced quotes: ${!v}"; exit 128; }
+done
+mapfile -d '' -t vm_opts < <(words KSB_BISECT_VM)
+mapfile -d '' -t cmd < <(words KSB_BISECT_CMD)
+mapfile -d '' -t cmp_opts < <(words KSB_BISECT_COMPARE)
 
 usage() {
 	sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'
@@ -89,7 +102,7 @@ baseline() {
 # boot the good kernel and this one, interleaved: good-$rev.csv, $rev.csv
 boot() {
 	local rev=$1 t0=$SECONDS rc=0
-	"$bench" vm -q "${vm_opts[@]}" -o "$out" --module "$KSB_BISECT_GOOD/kstats_bench.ko" \
+	"$bench" vm -q ${vm_opts[@]+"${vm_opts[@]}"} -o "$out" --module "$KSB_BISECT_GOOD/kstats_bench.ko" \
 		"good-$rev=$KSB_BISECT_GOOD/bzImage" "$rev=$PWD" -- "${cmd[@]}" \
 		>"$out/$rev.vm.txt" 2>"$out/$rev.vm.err" || rc=$?
 	if [ "$rc" != 0 ]; then
@@ -100,17 +113,33 @@ boot() {
 	say "$rev: booted beside the good kernel in $((SECONDS - t0)) s"
 }
 
-# the verdict of bench compare good-$rev -- $rev, as git bisect run's code
+# first_row CSV VERDICT: "WORKLOAD.VARIANT.STAT CHANGE% VERDICT" of the
+# first row of bench compare's CSV with that verdict, its columns by name
+first_row() {
+	awk -F, -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["verdict"] == v {
+			printf "%s.%s.%s %+.1f%% %s\n", $c["workload"], $c["variant"], $c["stat"],
+				$c["change_pct"], v
+			exit
+		}' "$1"
+}
+
+# the verdict of bench compare good-$rev -- $rev, as git bisect run's code:
+# one compare, its table in REV.compare.txt, its rows in REV.compare.csv
+# (read here by column) and 0-day's table in REV.compare.lkp (run.sh's
+# report)
 judge() {
-	local rev=$1 rc=0 f=$out/$1.compare.txt
-	"$bench" compare "${cmp_opts[@]}" "$out/good-$rev.csv" -- "$out/$rev.csv" >"$f" 2>&1 || rc=$?
+	local rev=$1 rc=0 f=$out/$1.compare.txt csv=$out/$1.compare.csv row
+	"$bench" compare --also csv="$csv" --also lkp="$out/$rev.compare.lkp" \
+		${cmp_opts[@]+"${cmp_opts[@]}"} "$out/good-$rev.csv" -- "$out/$rev.csv" >"$f" 2>&1 || rc=$?
 	case $rc in
 	1)
-		say "$rev: bad: $(grep -m1 ' regression$' "$f")"
+		say "$rev: bad: $(first_row "$csv" regression)"
 		return 1 ;;
 	0)
-		if grep -q 'significant, below threshold$' "$f"; then
-			say "$rev: good, undecided: $(grep -m1 'significant, below threshold$' "$f") (below the threshold: taken as good)"
+		row=$(first_row "$csv" 'significant below threshold')
+		if [ -n "$row" ]; then
+			say "$rev: good, undecided: $row (below the threshold: taken as good)"
 		else
 			say "$rev: good"
 		fi
@@ -136,6 +165,10 @@ main() {
 	fi
 	if [ ! -f "${KSB_BISECT_GOOD:-}/bzImage" ]; then
 		say "KSB_BISECT_GOOD: no bzImage in '${KSB_BISECT_GOOD:-}' (bisect-step.sh --baseline DIR makes it)"
+		exit 128
+	fi
+	if [ ${#cmd[@]} = 0 ]; then
+		say "KSB_BISECT_CMD: no bench command for the guests (./run.sh bisect sets it)"
 		exit 128
 	fi
 	build "$rev" || exit $?

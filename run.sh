@@ -39,6 +39,14 @@ die() {
 	exit "${2:-3}"
 }
 
+# bisect's defaults, said by its --help and its report; bisect-step.sh
+# takes what run.sh passes and has none of its own (bench compare's
+# threshold is compare's, passed only when -t is given)
+bisect_boots=6
+bisect_possible=480
+bisect_cpus=2
+bisect_cmd=(kernel -w kernel-irq-alloc -n 512)
+
 usage() {
 	cat <<'EOF'
 Usage: ./run.sh [BENCH RUN OPTIONS]
@@ -49,13 +57,14 @@ Usage: ./run.sh [BENCH RUN OPTIONS]
        ./run.sh scale [OPTIONS] FILE... [-- FILE...]
 
 The whole job: installs what building and running need (make deps),
-builds, prints the warnings of `bench doctor` for this host, runs
-`bench run --runs 6` on every allowed CPU (old and new,
-six runs in fresh processes), and writes results/<UTC stamp>/:
-bench.csv, table-old.txt, table-new.txt (the merge over the runs),
-hist/cdf/heatmap plots (PNG and SVG), output.txt and summary.txt (each
-run's 10% trimmed mean and their spread). Options go to `bench run` as
-they are (a --runs of yours wins), e.g.
+builds, prints the warnings of `bench doctor` for the run's worker CPUs,
+runs `bench run --runs 6` on every allowed CPU (old and new, six runs in
+fresh processes), and writes results/<UTC stamp>/: bench.csv, output.txt
+(its table), table-old.txt, table-new.txt (the merge over the runs),
+summary.txt (the SUMMARY's figures, each run's 10% trimmed mean and
+their spread), each written by bench run, and hist/cdf/heatmap plots
+(PNG and SVG). Options go to `bench run` as they are (a --runs of yours
+wins), e.g.
   ./run.sh --possible-cpus 480 --cache cold
 
 sweep runs once per power of two of possible CPUs from --from (64) to
@@ -73,17 +82,22 @@ tree's own .config (make olddefconfig), boots it --boots times with bench
 vm beside GOOD's kernel, interleaved, and compares the two: a regression
 is bad, '~' good, a change below the threshold good (said so), a build or
 boot failure skipped. BAD is checked first. It writes results/<stamp>/:
-good/ (GOOD's kernel), REV.csv, good-REV.csv, REV.compare.txt and the
-consoles per step, bisect.log (git bisect log) and bisect.txt, and prints
+good/ (GOOD's kernel), REV.csv, good-REV.csv, REV.compare.txt (.csv,
+.lkp: the same compare's rows and 0-day's table) and the consoles per step, bisect.log (git bisect log) and bisect.txt, and prints
 it: a regression report shaped as 0-day's mails (subject, commit, testbed,
 the commands that reproduce it, the %change table, #regzbot introduced:),
 then the first bad commit, the compare line that condemned it, BISECT.
-Options: -B, --boots N (6); -p, --possible-cpus N (480); -c, --cpus N (2);
--t, --threshold PCT (compare's, 5); --vm 'OPTIONS' (more bench vm options);
---no-check-bad. COMMAND: the bench command in the guests (default
-kernel -w kernel-irq-alloc -n 512). A dirty tree, revisions that do not
-exist, GOOD not an ancestor of BAD: exit 2 before anything is built.
-SIGINT runs git bisect reset: the tree is left as it was found.
+EOF
+	cat <<EOF
+Options: -B, --boots N ($bisect_boots); -p, --possible-cpus N ($bisect_possible);
+-c, --cpus N ($bisect_cpus); -t, --threshold PCT (compare's); --vm 'OPTIONS'
+(more bench vm options); --no-check-bad. COMMAND: the bench command in the
+guests (default ${bisect_cmd[*]}).
+EOF
+	cat <<'EOF'
+A dirty tree, revisions that do not exist, GOOD not an ancestor of BAD:
+exit 2 before anything is built. SIGINT runs git bisect reset: the tree
+is left as it was found.
 Exit 0 found, 1 BAD does not regress against GOOD, 2 bad usage, 3 GOOD
 does not build or boot.
 
@@ -121,15 +135,13 @@ build() {
 }
 
 # doctor [BENCH RUN OPTIONS]: what bench doctor warns about on this host
-# for the run's worker CPUs, on stderr before measuring; never fatal
+# for the run those options make (its worker CPUs), on stderr before
+# measuring; never fatal. Options bench run refuses (exit 2) are for
+# bench run to name, once.
 doctor() {
-	local a prev='' cpus=''
-	for a in "$@"; do
-		case $prev in -c | --cpus) cpus=$a ;; esac
-		case $a in --cpus=*) cpus=${a#--cpus=} ;; esac
-		prev=$a
-	done
-	"$bench" doctor -q ${cpus:+--cpus "$cpus"} 2>&1 | sed 's/^/run.sh: doctor: /' >&2 || true
+	local out rc=0
+	out=$("$bench" doctor -q -- "$@" 2>&1) || rc=$?
+	[ "$rc" = 2 ] || [ -z "$out" ] || printf 'run.sh: doctor: %s\n' "${out//$'\n'/$'\n'run.sh: doctor: }" >&2
 }
 
 # a fresh results directory, never an existing one: stamp, then -2, -3...
@@ -146,72 +158,20 @@ new_results_dir() {
 	echo "$dir"
 }
 
-# Every file follows the rules of `bench run -o` (docs/reference.md,
-# "Output files"): a regular file, or a new one, is written under a temp name in
-# its directory, fsynced, given the mode of the file it replaces (0644 when
-# new) and renamed, so nothing is ever seen half-written; a symlink is
-# followed to the file it names (relative to the link's directory; a
-# dangling one creates its target) and stays; a FIFO or a device is
-# written in place; a directory is refused.
-tmpfiles=()
-trap 'rm -f "${tmpfiles[@]}"' EXIT
-
-# out_target FILE: the file FILE's content goes to, its symlinks followed
-out_target() {
-	readlink -f -- "$1" || printf '%s\n' "$1"
-}
-
-# in_place FILE: true when FILE exists and is not a regular file (exit 2
-# for a directory)
-in_place() {
-	[ ! -d "$1" ] || die "$1: is a directory" 2
-	[ -e "$1" ] && [ ! -f "$1" ]
-}
-
-# publish TMP FILE: TMP's content into FILE, then TMP is gone
-publish() {
-	local file mode=0644
-	file=$(out_target "$2")
-	if in_place "$file"; then
-		cat "$1" >"$file" || die "writing $2 failed"
-		rm -f "$1"
-		return
-	fi
-	[ ! -f "$file" ] || mode=$(stat -c %a "$file")
-	sync "$1" && chmod "$mode" "$1" && mv -f "$1" "$file"
-}
-
-# to FILE CMD...: CMD's stdout into FILE, atomically; kept when CMD was
-# interrupted (130/143: what it measured is still worth having) or found
-# a regression (1: bench compare's verdict)
-to() {
-	local file tmp rc=0
-	file=$(out_target "$1")
-	shift
-	if in_place "$file"; then
-		"$@" >"$file" || rc=$?
-		return "$rc"
-	fi
-	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
-	tmpfiles+=("$tmp")
-	"$@" >"$tmp" || rc=$?
-	case $rc in
-	0 | 1 | 130 | 143) publish "$tmp" "$file" ;;
-	esac
-	return "$rc"
-}
-
-# plot SCRIPT CSV FILE: gnuplot picks the terminal by the extension
+# plot SCRIPT FILE ARG...: gnuplot -c plots/SCRIPT.gp ARG... draws FILE
+# (the terminal by its extension) under a temp name beside it, renamed
+# when done: a picture is never seen half drawn. Every other file of the
+# results is bench's own (-o, --also), written the same way.
+plot_tmp=
+trap 'rm -f "$plot_tmp"' EXIT
 plot() {
-	local file tmp
-	file=$(out_target "$3")
-	tmp=$(mktemp "$(dirname "$file")/.tmp.XXXXXX")
-	tmpfiles+=("$tmp" "$tmp.${file##*.}")
-	if ! (cd "$share" && gnuplot -c "plots/$1.gp" "$2" "$tmp.${file##*.}"); then
-		die "gnuplot failed on plots/$1.gp"
-	fi
-	rm -f "$tmp"
-	publish "$tmp.${file##*.}" "$file"
+	local script=$1 file=$2
+	shift 2
+	plot_tmp=$(dirname "$file")/.tmp.$(basename "$file")
+	(cd "$share" && gnuplot -c "plots/$script.gp" "$@" "$plot_tmp") ||
+		die "gnuplot failed on plots/$script.gp"
+	mv -f "$plot_tmp" "$file"
+	plot_tmp=
 }
 
 # plots CSV DIR: hist, cdf, heatmap as PNG and SVG
@@ -219,49 +179,30 @@ plots() {
 	local p ext
 	for p in hist cdf heatmap; do
 		for ext in png svg; do
-			plot "$p" "$1" "$2/$p.$ext"
+			plot "$p" "$2/$p.$ext" "$1"
 		done
 	done
 }
 
-# summary OUTPUT: p50, p99, max and mean per variant, and the speedup,
-# from the SUMMARY line of `bench run`; then each run's figure
-summary() {
-	awk '/^# per run/ { runs = 1 } runs { print } /^# spread/ { runs = 0 }
-	/^SUMMARY / {
-		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		printf "kstats-bench %s: %s samples per variant on %s CPUs, %s possible (partial: %s)\n",
-			v["workload"], v["samples"], v["cpus"], v["possible"], v["partial"]
-		printf "%-8s %12s %12s %12s %12s\n", "variant", "p50_" v["unit"], "p99_" v["unit"],
-			"max_" v["unit"], "mean_" v["unit"]
-		n = split("old new", var, " ")
-		for (j = 1; j <= n; j++)
-			printf "%-8s %12s %12s %12s %12s\n", var[j], v[var[j] "_p50"],
-				v[var[j] "_p99"], v[var[j] "_max"], v[var[j] "_mean"]
-		printf "speedup (old mean / new mean): %sx\n", v["ratio"]
-	}' "$1"
-}
-
-# one_run DIR [BENCH RUN OPTIONS]: run, keep what was measured even if
-# interrupted, each variant's table written by bench beside the CSV, then
-# plots and summary. The run's status (0, or
-# 130/143 when interrupted) goes to run_rc, not to the return value: a
-# caller writing `one_run ... || rc=$?` would turn set -e off in here.
+# one_run DIR [BENCH RUN OPTIONS]: one bench run, which writes every file:
+# the CSV, its table (output.txt), each variant's table and the summary
+# (the SUMMARY's figures as a table, each run's), what was measured even
+# when interrupted; then the plots. The run's status (0, or 130/143 when
+# interrupted) goes to run_rc, not to the return value: a caller writing
+# `one_run ... || rc=$?` would turn set -e off in here.
 one_run() {
 	local dir=$1 rc=0
 	shift
-	to "$dir/output.txt" "$bench" run --runs "${KSB_RUNS:-6}" -o "$dir/bench.csv" \
-		--also table:old="$dir/table-old.txt" --also table:new="$dir/table-new.txt" "$@" ||
-		rc=$?
+	"$bench" run --runs "${KSB_RUNS:-6}" -o "$dir/bench.csv" --also table="$dir/output.txt" \
+		--also summary="$dir/summary.txt" --also table:old="$dir/table-old.txt" \
+		--also table:new="$dir/table-new.txt" "$@" >/dev/null || rc=$?
 	case $rc in
 	0 | 130 | 143) ;;
-	*) rm -f "${tmpfiles[@]}" "$dir/output.txt"
-	   rmdir "$dir" 2>/dev/null || true
+	*) rmdir "$dir" 2>/dev/null || true
 	   exit "$rc" ;;
 	esac
 	# a run stopped before its first sample has nothing to draw
-	grep -q '^[a-z].*,all,all,-1,' "$dir/bench.csv" 2>/dev/null || exit "$rc"
-	to "$dir/summary.txt" summary "$dir/output.txt"
+	grep -q '^# samples_taken: .*[1-9]' "$dir/bench.csv" 2>/dev/null || exit "$rc"
 	plots "$dir/bench.csv" "$dir"
 	run_rc=$rc
 }
@@ -313,14 +254,14 @@ sweep() {
 	dir=$(new_results_dir)
 	for ((p = from; p <= to; p *= 2)); do
 		echo "run.sh: sweep: $p possible CPUs" >&2
-		to "$dir/sweep-$p.txt" "$bench" run -q -o "$dir/sweep-$p.csv" \
-			--possible-cpus "$p" "${args[@]}" || exit $?
+		"$bench" run -q -o "$dir/sweep-$p.csv" --also table="$dir/sweep-$p.txt" \
+			--possible-cpus "$p" "${args[@]}" >/dev/null || exit $?
 		csvs+=("$dir/sweep-$p.csv")
 	done
 	# one row per point, bench scale's sweep format (a single point has no slope)
-	to "$dir/sweep.csv" "$bench" scale -f sweep "${csvs[@]}" || exit $?
-	plot sweep "$dir/sweep.csv" "$dir/sweep.png"
-	plot sweep "$dir/sweep.csv" "$dir/sweep.svg"
+	"$bench" scale -o "$dir/sweep.csv" -f sweep "${csvs[@]}" || exit $?
+	plot sweep "$dir/sweep.png" "$dir/sweep.csv"
+	plot sweep "$dir/sweep.svg" "$dir/sweep.csv"
 	grep -v '^#' "$dir/sweep.csv" | column -s, -t
 	echo "results: $dir"
 }
@@ -340,16 +281,16 @@ passthrough() {
 	[ -x "$bench" ] || build
 }
 
-# once CMD DIR NAME ARGS...: `bench CMD ARGS` run once, its stdout into
-# DIR/NAME.txt and its other reports where its --also options in ARGS
-# put them; bad input (exit 2 or more): DIR is removed and run.sh exits
-# with it, bench having said why
+# once CMD DIR ARGS...: `bench CMD ARGS` run once: its report on stdout,
+# its table also in DIR/CMD.txt and its other reports where the --also
+# options in ARGS put them, each written by bench; bad input (exit 2 or
+# more): bench wrote nothing, DIR is removed and run.sh exits with it,
+# bench having said why
 once() {
-	local cmd=$1 dir=$2 name=$3 rc=0
-	shift 3
-	to "$dir/$name.txt" "$bench" "$cmd" "$@" || rc=$?
+	local cmd=$1 dir=$2 rc=0
+	shift 2
+	"$bench" "$cmd" --also table="$dir/$cmd.txt" "$@" || rc=$?
 	if [ "$rc" -gt 1 ]; then
-		rm -f "${tmpfiles[@]}" "$dir/$name.txt"
 		rmdir "$dir" 2>/dev/null || true
 		exit "$rc"
 	fi
@@ -362,11 +303,9 @@ compare() {
 	local dir rc=0
 	passthrough compare "$@"
 	dir=$(new_results_dir)
-	once compare "$dir" compare --also csv="$dir/compare.csv" \
-		--also runs="$dir/compare-runs.csv" --also cdf="$dir/compare-cdf.csv" "$@" || rc=$?
-	(cd "$share" && gnuplot -c plots/compare.gp "$dir/compare-cdf.csv" "$dir/compare-runs.csv" \
-		"$dir/compare.csv" "$dir/compare.png") || die "gnuplot failed on plots/compare.gp"
-	cat "$dir/compare.txt"
+	once compare "$dir" --also csv="$dir/compare.csv" --also runs="$dir/compare-runs.csv" \
+		--also cdf="$dir/compare-cdf.csv" "$@" || rc=$?
+	plot compare "$dir/compare.png" "$dir/compare-cdf.csv" "$dir/compare-runs.csv" "$dir/compare.csv"
 	echo "results: $dir"
 	return "$rc"
 }
@@ -401,12 +340,28 @@ bisect_check() {
 	[ -f "$tree/.config" ] || bisect_refuse "$tree: no .config (the tree's own is built at every step)"
 }
 
-# bisect_step_env DIR: what bisect-step.sh reads
+# quoted WORD...: the words shell-quoted (printf %q), one line: what
+# bisect-step.sh splits back, and what a reader pastes into a shell
+quoted() {
+	local q
+	q=$(printf '%q ' "$@")
+	echo "${q% }"
+}
+
+# bisect_step_env DIR: what bisect-step.sh reads, each list shell-quoted;
+# --vm's words go as the user quoted them
 bisect_step_env() {
 	export KSB_BISECT_OUT=$1 KSB_BENCH=$bench
-	export KSB_BISECT_VM="-B $b_boots -p $b_possible -c $b_cpus${b_vm:+ $b_vm}"
-	export KSB_BISECT_COMPARE="-t $b_threshold"
-	export KSB_BISECT_CMD="${b_cmd[*]}"
+	KSB_BISECT_VM="$(quoted -B "$b_boots" -p "$b_possible" -c "$b_cpus")${b_vm:+ $b_vm}"
+	KSB_BISECT_COMPARE=${b_threshold:+$(quoted -t "$b_threshold")}
+	KSB_BISECT_CMD=$(quoted "${b_cmd[@]}")
+	export KSB_BISECT_VM KSB_BISECT_COMPARE KSB_BISECT_CMD
+}
+
+# csv_key CSV KEY: the value of the metadata line "# KEY: " of CSV, the
+# first: what bench recorded of a run
+csv_key() {
+	sed -n "s/^# $2: //p" "$1" | head -1
 }
 
 # undo what the bisect did to TREE: back where it was, whatever happened
@@ -441,49 +396,68 @@ bisect_tree() {
 	echo "$name:$branch"
 }
 
+# first_regression CSV: "WORKLOAD VARIANT CHANGE STAT P N_BEFORE N_AFTER"
+# of the first row of bench compare's CSV whose verdict is a regression,
+# its columns by name
+first_regression() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["verdict"] == "regression" {
+			print $c["workload"], $c["variant"], $c["change_pct"], $c["stat"], $c["p"],
+				$c["n_before"], $c["n_after"]
+			exit
+		}' "$1"
+}
+
 # bisect_report TREE DIR GOOD FIRST SHA ORIG: the regression report, in
 # the shape of 0-day's mails (docs/formats.md): subject, the commit, the
 # testbed, the commands that reproduce it, the table of GOOD against the
 # first bad commit, and regzbot's line. No Reported-by or Closes: those
 # are 0-day's tags.
 bisect_report() {
-	local tree=$1 dir=$2 good=$3 first=$4 sha=$5 orig=$6 s10 g10 subject gsubj sys row wl var ch
-	local csv=$dir/$sha.csv gcsv=$dir/good-$sha.csv cpu host cmpo
-	read -r -a cmpo <<<"$KSB_BISECT_COMPARE"
+	local tree=$1 dir=$2 good=$3 first=$4 sha=$5 orig=$6 s10 g10 subject gsubj sys wl var ch
+	local csv=$dir/$sha.csv cpu host lkp threshold boots possible cpus
 	s10=$(git -C "$tree" rev-parse --short=10 "$first")
 	g10=$(git -C "$tree" rev-parse --short=10 "$good")
 	subject=$(git -C "$tree" log -1 --format=%s "$first")
 	gsubj=$(git -C "$tree" log -1 --format=%s "$good")
 	sys=${subject%%:*}
 	[ "$sys" != "$subject" ] || sys=unknown
-	# the first regression in compare's order, the series that condemned it
-	row=$("$bench" compare -f csv "${cmpo[@]}" "$gcsv" -- "$csv" 2>/dev/null |
-		awk -F, '$14 == "regression" { print; exit }' || true)
-	IFS=, read -r wl var _ _ _ _ _ ch _ <<<"$row"
+	# the step's one compare: 0-day's table, and the CSV whose first
+	# regression (in compare's order) is the series that condemned the commit
+	lkp=$(cat "$dir/$sha.compare.lkp" 2>/dev/null) || true
+	read -r wl var ch _ <<<"$(first_regression "$dir/$sha.compare.csv" 2>/dev/null)" || true
 	ch=$(printf '%+.1f%%' "${ch:-0}")
-	cpu=$(sed -n 's/^# cpu_model: //p' "$csv" | head -1)
-	host=$(sed -n 's/^# host: //p' "$csv" | head -1)
+	# the threshold the step's compare applied, from its COMPARE line
+	threshold=$(sed -n 's/^COMPARE .* threshold=\([^ ]*\) .*/\1/p' "$dir/$sha.compare.txt" 2>/dev/null)
+	cpu=$(csv_key "$csv" cpu_model)
+	host=$(csv_key "$csv" host)
+	# what the step's bench vm ran, as the good side's file records it
+	# (both sides boot in one bench vm): --vm's options may override -B,
+	# -p and -c
+	boots=$(csv_key "$dir/good-$sha.csv" runs)
+	possible=$(csv_key "$dir/good-$sha.csv" possible_cpus)
+	cpus=$(csv_key "$dir/good-$sha.csv" online_cpus)
 	echo "Subject: [$(bisect_tree "$tree" "$orig" "$csv")] [$sys] $s10: $wl.$var $ch regression"
 	echo
 	echo "kstats-bench noticed a $ch regression of $wl.$var on:"
 	echo
 	echo "commit: $first (\"$subject\")"
 	echo
-	echo "testbed: bench vm on $host (${cpu:-unknown CPU}), $b_boots boots a kernel at $b_possible possible CPUs, $b_cpus CPUs"
+	echo "testbed: bench vm on $host (${cpu:-unknown CPU}), $boots boots a kernel at $possible possible CPUs, $cpus CPUs"
 	echo "parameters:"
 	echo
-	echo "	command: bench ${b_cmd[*]}"
-	echo "	boots: $b_boots"
-	echo "	possible_cpus: $b_possible"
-	echo "	cpus: $b_cpus"
-	echo "	threshold: $b_threshold%"
+	echo "	command: bench $KSB_BISECT_CMD"
+	echo "	boots: $boots"
+	echo "	possible_cpus: $possible"
+	echo "	cpus: $cpus"
+	echo "	threshold: ${threshold:-?}"
 	echo
 	echo "To reproduce, in $tree (the good kernel as bisect-step.sh --baseline keeps it):"
 	echo
 	echo "	git checkout $first"
 	echo "	make olddefconfig && make bzImage modules"
-	echo "	bench vm $KSB_BISECT_VM -o . --module $dir/good/kstats_bench.ko good-$sha=$dir/good/bzImage $sha=. -- ${b_cmd[*]}"
-	echo "	bench compare $KSB_BISECT_COMPARE good-$sha.csv -- $sha.csv"
+	echo "	bench vm $KSB_BISECT_VM -o . --module $dir/good/kstats_bench.ko good-$sha=$dir/good/bzImage $sha=. -- $KSB_BISECT_CMD"
+	echo "	bench compare ${KSB_BISECT_COMPARE:+$KSB_BISECT_COMPARE }good-$sha.csv -- $sha.csv"
 	echo
 	echo "commit: "
 	echo "  $g10 (\"$gsubj\")"
@@ -491,7 +465,7 @@ bisect_report() {
 	echo
 	# the sides' commits head the columns, as in 0-day's table
 	printf '%-16.16s %-27.27s \n' "$(git -C "$tree" rev-parse "$good")" "$first"
-	"$bench" compare -f lkp "${cmpo[@]}" "$gcsv" -- "$csv" 2>/dev/null | tail -n +2 || true
+	[ -z "$lkp" ] || tail -n +2 <<<"$lkp"
 	echo
 	echo "#regzbot introduced: $s10"
 	echo
@@ -499,8 +473,8 @@ bisect_report() {
 
 bisect() {
 	local tree good bad orig dir rc=0 t0=$SECONDS first sha subject line steps check_bad=1
-	b_boots=6 b_possible=480 b_cpus=2 b_threshold=5 b_vm=
-	b_cmd=(kernel -w kernel-irq-alloc -n 512)
+	b_boots=$bisect_boots b_possible=$bisect_possible b_cpus=$bisect_cpus b_threshold='' b_vm=
+	b_cmd=("${bisect_cmd[@]}")
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-h | --help) usage; exit 0 ;;
@@ -563,14 +537,15 @@ bisect() {
 	[ -n "$first" ] || die "git bisect found no first bad commit (see $dir/bisect-run.txt)"
 	sha=$(git -C "$tree" rev-parse --short "$first")
 	subject=$(git -C "$tree" log -1 --format=%s "$first")
-	line=$(grep -m1 ' regression$' "$dir/$sha.compare.txt" 2>/dev/null || true)
+	line=$(first_regression "$dir/$sha.compare.csv" 2>/dev/null |
+		awk '{ printf "%s.%s.%s %+.1f%% regression, p=%s, n=%s+%s\n", $1, $2, $4, $3, $5, $6, $7 }')
 	# one line per step: bisect start names GOOD and BAD in a line of its own
 	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
 	{
 		bisect_report "$tree" "$dir" "$good" "$first" "$sha" "$orig"
 		echo "first bad commit: $sha $subject"
 		echo "condemned by: ${line:-(its compare: $dir/$sha.compare.txt)}"
-		echo "BISECT first_bad=$first steps=$steps boots=$b_boots possible=$b_possible seconds=$((SECONDS - t0)) results=$dir"
+		echo "BISECT first_bad=$first steps=$steps boots=$(csv_key "$dir/good-$sha.csv" runs) possible=$(csv_key "$dir/good-$sha.csv" possible_cpus) seconds=$((SECONDS - t0)) results=$dir"
 	} >"$dir/bisect.txt"
 	cat "$dir/bisect.txt"
 }
@@ -582,27 +557,21 @@ trend() {
 	local dir rc=0
 	passthrough trend "$@"
 	dir=$(new_results_dir)
-	once trend "$dir" trend --also csv="$dir/trend.csv" --also runs="$dir/trend-runs.csv" \
-		"$@" || rc=$?
-	(cd "$share" && gnuplot -c plots/trend.gp "$dir/trend-runs.csv" "$dir/trend.csv" "$dir/trend.png") ||
-		die "gnuplot failed on plots/trend.gp"
-	cat "$dir/trend.txt"
+	once trend "$dir" --also csv="$dir/trend.csv" --also runs="$dir/trend-runs.csv" "$@" || rc=$?
+	plot trend "$dir/trend.png" "$dir/trend-runs.csv" "$dir/trend.csv"
 	echo "results: $dir"
 	return "$rc"
 }
 
 # scale [BENCH SCALE OPTIONS] FILE... [-- FILE...]: bench scale once, its
-# table, csv and points (whose "# unit:" line names the unit) for the plot
+# table, csv and points (whose "# unit:" line scale.gp reads) for the plot
 scale() {
 	local dir rc=0
 	passthrough scale "$@"
 	dir=$(new_results_dir)
-	once scale "$dir" scale --also csv="$dir/scale.csv" --also points="$dir/scale-points.csv" \
-		"$@" || rc=$?
-	(cd "$share" && gnuplot -c plots/scale.gp "$dir/scale-points.csv" "$dir/scale.csv" \
-		"$dir/scale.png" "$(sed -n '1s/^# unit: //p' "$dir/scale-points.csv")") ||
-		die "gnuplot failed on plots/scale.gp"
-	cat "$dir/scale.txt"
+	once scale "$dir" --also csv="$dir/scale.csv" --also points="$dir/scale-points.csv" "$@" ||
+		rc=$?
+	plot scale "$dir/scale.png" "$dir/scale-points.csv" "$dir/scale.csv"
 	echo "results: $dir"
 	return "$rc"
 }

@@ -90,6 +90,55 @@ refuses() {
 	[[ "$stderr" == "bisect-step: KSB_BISECT_GOOD: no bzImage in '$T/none' (bisect-step.sh --baseline DIR makes it)" ]]
 	run ./bisect-step.sh --frob
 	[ "$status" -eq 2 ]
+	# no defaults of its own: without the guests' command it aborts too,
+	# before it builds anything
+	mkdir -p "$T/good"
+	: >"$T/good/bzImage"
+	run --separate-stderr bash -c "cd '$G' && KSB_BISECT_OUT='$T/out' KSB_BISECT_GOOD='$T/good' '$PWD/bisect-step.sh'"
+	[ "$status" -eq 128 ]
+	[ "$stderr" = "bisect-step: KSB_BISECT_CMD: no bench command for the guests (./run.sh bisect sets it)" ]
+	[ -z "$(find "$T/out" -name '*.build.log')" ]
+}
+
+@test "bisect: run.sh's defaults, in its --help, are what the step gets; -t only when given" {
+	local defaults
+	defaults=$(sed -n 's/^bisect_\(boots\|possible\|cpus\|cmd\)=//p' run.sh | tr -d '"()' | tr '\n' ' ')
+	[ "$defaults" = "6 480 2 kernel -w kernel-irq-alloc -n 512 " ]
+	run ./run.sh --help
+	[[ "$output" == *"-B, --boots N (6); -p, --possible-cpus N (480);"* ]]
+	[[ "$output" == *"guests (default kernel -w kernel-irq-alloc -n 512)."* ]]
+	# the step names no default: grep finds none of the numbers in its code
+	run grep -nE -- '-B 6|480|kernel-irq-alloc' <(grep -v '^#' bisect-step.sh)
+	[ "$status" -eq 1 ]
+	# what run.sh exports for the step
+	# shellcheck disable=SC1090 # run.sh's functions, not its job
+	source <(sed -n -e '/^bisect_boots=/,/^bisect_cmd=/p' -e '/^quoted() {/,/^}/p' \
+		-e '/^bisect_step_env() {/,/^}/p' run.sh)
+	# shellcheck disable=SC2034 # read by run.sh's bisect_step_env, sourced above
+	b_boots=$bisect_boots b_possible=$bisect_possible b_cpus=$bisect_cpus b_threshold='' b_vm=''
+	b_cmd=("${bisect_cmd[@]}")
+	bench=./bench bisect_step_env "$T/x"
+	[ "$KSB_BISECT_VM" = "-B 6 -p 480 -c 2" ]
+	[ "$KSB_BISECT_CMD" = "kernel -w kernel-irq-alloc -n 512" ]
+	[ -z "$KSB_BISECT_COMPARE" ]
+	b_threshold=10 bisect_step_env "$T/x"
+	[ "$KSB_BISECT_COMPARE" = "-t 10" ]
+	# a word with a space or a quote goes shell-quoted, and the step
+	# splits it back whole, running nothing in it
+	# shellcheck disable=SC2034,SC2016 # read by bisect_step_env; a $(...) kept as text
+	b_cmd=(sh "/x y.sh" "a'b" '$(touch '"$T"'/ran)' "")
+	bench=./bench bisect_step_env "$T/x"
+	[ "$KSB_BISECT_CMD" = "sh /x\\ y.sh a\\'b \\\$\\(touch\\ $T/ran\\) ''" ]
+	# shellcheck disable=SC1090 # bisect-step.sh's splitter, not its job
+	source <(sed -n '/^words() {/,/^}/p' bisect-step.sh)
+	mapfile -d '' -t got < <(words KSB_BISECT_CMD)
+	[ "${#got[@]}" -eq 5 ]
+	[ "$(printf '[%s]' "${got[@]}")" = "[sh][/x y.sh][a'b][\$(touch $T/ran)][]" ]
+	[ ! -e "$T/ran" ]
+	# quotes that do not close abort the bisect (128), named
+	run --separate-stderr env KSB_BISECT_CMD="kernel 'x" ./bisect-step.sh
+	[ "$status" -eq 128 ]
+	[ "$stderr" = "bisect-step: KSB_BISECT_CMD: unbalanced quotes: kernel 'x" ]
 }
 
 @test "bisect-step.sh: a kernel that does not build is skipped (125), said so" {
@@ -98,7 +147,7 @@ refuses() {
 	printf 'olddefconfig bzImage modules:\n\t@echo "no rule to make vmlinux" >&2; exit 1\n' >"$G/Makefile"
 	git -C "$G" add Makefile
 	git -C "$G" commit -q -m make
-	run --separate-stderr bash -c "cd '$G' && KSB_BISECT_OUT='$T/out' KSB_BISECT_GOOD='$T/good' '$PWD/bisect-step.sh'"
+	run --separate-stderr bash -c "cd '$G' && KSB_BISECT_OUT='$T/out' KSB_BISECT_GOOD='$T/good' KSB_BISECT_CMD='kernel -n 8' '$PWD/bisect-step.sh'"
 	[ "$status" -eq 125 ]
 	# make's own last line says where
 	[[ "$stderr" == "bisect-step: $(git -C "$G" rev-parse --short HEAD): the kernel does not build (make: *** [Makefile:2: olddefconfig] Error 1): skipped" ]]
@@ -182,7 +231,7 @@ EOM
 	gfull=$(git -C "$S" rev-parse good)
 	[ "$(git -C "$S" rev-parse HEAD)" = "$(git -C "$S" rev-parse master)" ]
 	# the table's rows, and the report around them: its lines exactly
-	./bench compare -f lkp -t 5 "$dir/good-$short.csv" -- "$dir/$short.csv" >"$T/lkp" 2>/dev/null || true
+	./bench compare -f lkp -t 5 "$dir/good-$short.csv" -- "$dir/$short.csv" >"$T/lkp" 2>/dev/null || [ $? -eq 1 ]
 	tail -n +5 "$T/lkp" >"$T/rows"
 	[ "$(wc -l <"$T/rows")" -eq 2 ]
 	{
@@ -221,13 +270,17 @@ EOM
 		echo "#regzbot introduced: $sha"
 		echo
 		echo "first bad commit: $short genirq: slow down __irq_alloc_descs()"
-		echo "condemned by: $(grep -m1 ' regression$' "$dir/$short.compare.txt")"
+		echo "condemned by: irqdesc-alloc.old.tm10 +29.6% regression, p=0.004329, n=6+6"
 	} >"$T/want"
 	head -n -1 "$dir/bisect.txt" >"$T/got"
 	diff "$T/want" "$T/got"
 	[[ "$(tail -1 "$dir/bisect.txt")" == "BISECT first_bad=$full steps="*" boots=6 possible=480 seconds="*" results=$dir" ]]
 	# the rows are 0-day's table of the two sides, the verdict beside
 	[[ "$(head -1 "$T/rows")" == *"  irqdesc-alloc.old.tm10  regression +29.6% ["* ]]
+	# the step said its verdict from the compare's CSV, by column
+	[[ "$stderr" == *"bisect-step: $short: bad: irqdesc-alloc.old.tm10 +29.6% regression"* ]]
+	./bench compare -f csv -t 5 "$dir/good-$short.csv" -- "$dir/$short.csv" >"$T/csv" 2>/dev/null || [ $? -eq 1 ]
+	diff "$T/csv" "$dir/$short.compare.csv"
 	# no tags of 0-day's
 	run grep -cE '^(Reported-by|Closes):' "$dir/bisect.txt"
 	[ "$output" = 0 ]
@@ -242,4 +295,7 @@ EOM
 	echo "status $status stderr: $stderr"
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Subject: [linux-next:pending] [genirq] $(git -C "$S" rev-parse --short=10 master~1): irqdesc-alloc.old +29.6% regression" ]
+	# no -t: compare's own threshold, as its COMPARE line says, and none passed
+	[[ "$output" == *$'\n\tthreshold: 5%\n'* ]]
+	[[ "$output" == *$'\n\tbench compare good-'* ]]
 }

@@ -10,19 +10,10 @@ setup() {
 	export KSB_RESULTS=$T/results
 }
 
-png_ok() {
-	/usr/bin/python3 tests/cli/png_ok.py "$1" 800 500
-}
-
-@test "run.sh is shellcheck-clean" {
+@test "run.sh, bisect-step.sh and every script under tests/ are shellcheck-clean" {
 	command -v shellcheck || skip "shellcheck not installed"
-	# -x: the drivers source tests/lib.sh
-	shellcheck -x run.sh tests/deps.sh tests/run-all.sh tests/tools.sh tests/lib.sh tests/vm/vmcheck.sh \
-		tests/kernel/kernelcheck.sh tests/kernel/bisectcheck.sh tests/kernel/scalecheck.sh \
-		tests/kernel/auditcheck.sh tests/kernel/pcpu-candidates.sh tests/kernel/entry-candidates.sh tests/perf/busy-study.sh \
-		tests/perf/shard-time.sh .ci/run &&
-		shellcheck -s sh tests/vm/plans.sh tests/perf/busyreads.sh tests/kernel/irqtrace.sh \
-			tests/kernel/auditboot.sh
+	# -x: the drivers source tests/lib.sh; the #!/bin/sh ones are read as sh
+	shellcheck -x run.sh bisect-step.sh .ci/run tests/*.sh tests/vm/*.sh tests/kernel/*.sh tests/perf/*.sh
 }
 
 @test "run.sh --help exits 0 and names the subcommands" {
@@ -46,9 +37,9 @@ png_ok() {
 		[ -f "$d/$f" ] || { echo "missing $f"; false; }
 		[ "$(stat -c %a "$d/$f")" = 644 ]
 	done
-	grep -qx '# possible_cpus: 16' "$d/bench.csv"
-	grep -qx '# samples_per_variant: 64' "$d/bench.csv"
-	grep -qx '# cache: cold' "$d/bench.csv"
+	[ "$(csv_meta "$d/bench.csv" possible_cpus)" = 16 ]
+	[ "$(csv_meta "$d/bench.csv" samples_per_variant)" = 64 ]
+	[ "$(csv_meta "$d/bench.csv" cache)" = cold ]
 	./bench show -v old "$d/bench.csv" >"$T/table-old.txt"
 	cmp "$T/table-old.txt" "$d/table-old.txt"
 	head -1 "$d/table-new.txt" | grep -q '^BUCKET'
@@ -84,7 +75,7 @@ png_ok() {
 	[ "$(grep -c '^[0-9]' "$d/sweep.csv")" -eq 3 ]
 	# bench scale -f sweep wrote it: each row the point's SUMMARY figures
 	sed -n 2p "$d/sweep.csv" | grep -qx 'possible_cpus,old_mean,new_mean,old_p50,new_p50,old_p99,new_p99'
-	grep -o 'old_mean=[0-9.]*' "$d/sweep-128.txt" | grep -qx "old_mean=$(awk -F, '$1 == 128 { print $2 }' "$d/sweep.csv")"
+	grep -o 'old_mean=[0-9.]*' "$d/sweep-128.txt" | grep -qx "old_mean=$(csv_col "$d/sweep.csv" old_mean possible_cpus=128)"
 	png_ok "$d/sweep.png"
 }
 
@@ -170,7 +161,7 @@ G=tests/fixtures/gate
 @test "show --run: one run of a --runs file, or their merge" {
 	run ./bench show -r 3 "$F/runs6-480.csv"
 	[ "$status" -eq 0 ]
-	total=$(awk -F, '$2 == "old" && $3 == 3 && $4 == "all" { n += $9 } END { print n }' "$F/runs6-480.csv")
+	total=$(csv_sum "$F/runs6-480.csv" samples variant=old run=3 cpu=all)
 	[ "$total" -eq 512 ]
 	[ "$(awk 'NR > 2 { n += $2 } END { print n }' <<<"$output")" -eq 512 ]
 	run ./bench show -v old "$F/runs6-480.csv"
@@ -231,7 +222,8 @@ label_x() {
 
 @test "the heat map's colour bar label stays clear of the next panel's CPU label, and on the image" {
 	# five-digit counts, as in a default ./run.sh, made the bar's labels widest
-	awk -F, -v OFS=, '!/^#/ && $1 != "workload" { $8 = $8 * 100 } 1' "$F/16cpu-4node.csv" >"$T/big.csv"
+	awk -F, -v OFS=, -v n="$(csv_index "$F/16cpu-4node.csv" samples)" '!/^#/ && $n ~ /^[0-9]+$/ { $n *= 100 } 1' \
+		"$F/16cpu-4node.csv" >"$T/big.csv"
 	gnuplot -c plots/heatmap.gp "$T/big.csv" "$T/h.svg"
 	run label_x "$T/h.svg" samples
 	read -r -a cb <<<"$(tr '\n' ' ' <<<"$output")"
@@ -250,10 +242,10 @@ label_x() {
 	d=("$T/res"/*)
 	[[ "$output" == *"results: ${d[0]}"* ]]
 	[[ "$output" == *"COMPARE series=2 "*"stat=median"* ]]
-	[ "$(grep -c '^irqdesc-alloc,' "${d[0]}/compare.csv")" -eq 2 ]
-	[ "$(grep -c '^before,irqdesc-alloc,old,' "${d[0]}/compare-runs.csv")" -eq 5 ]
-	[ "$(grep -c '^after,irqdesc-alloc,old,' "${d[0]}/compare-runs.csv")" -eq 6 ]
-	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/compare.png" 1000 680
+	[ "$(csv_rows "${d[0]}/compare.csv" variant workload=irqdesc-alloc | wc -l)" -eq 2 ]
+	[ "$(csv_rows "${d[0]}/compare-runs.csv" run side=before workload=irqdesc-alloc variant=old | wc -l)" -eq 5 ]
+	[ "$(csv_rows "${d[0]}/compare-runs.csv" run side=after workload=irqdesc-alloc variant=old | wc -l)" -eq 6 ]
+	png_ok "${d[0]}/compare.png" 1000 680
 	# bad input draws nothing and says why
 	run ./run.sh compare "$F/aa-before.csv" "$F/aa-after.csv"
 	[ "$status" -eq 2 ]
@@ -274,10 +266,11 @@ label_x() {
 	d=("$T/res"/*)
 	[[ "$output" == *"results: ${d[0]}"* ]]
 	[[ "$output" == *"TREND series=2 files=9 change_points=1 "*"verdict=regression"* ]]
-	[ "$(grep -c '^irqdesc-alloc,old,tm10,13,18,2025-01-07T02:00:00Z,' "${d[0]}/trend.csv")" -eq 1 ]
+	[ "$(csv_rows "${d[0]}/trend.csv" variant index runs timestamp workload=irqdesc-alloc stat=tm10)" = \
+	  "old,13,18,2025-01-07T02:00:00Z" ]
 	[ "$(head -1 "${d[0]}/trend-runs.csv")" = "# unit: ns" ]
-	[ "$(grep -c '^irqdesc-alloc,' "${d[0]}/trend-runs.csv")" -eq 36 ]
-	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 660
+	[ "$(csv_rows "${d[0]}/trend-runs.csv" run workload=irqdesc-alloc | wc -l)" -eq 36 ]
+	png_ok "${d[0]}/trend.png" 1000 660
 	cmp "${d[0]}/trend.txt" <(./bench trend "$T/h")
 	# the change point is drawn with its change and interval, on dates
 	gnuplot -c plots/trend.gp "${d[0]}/trend-runs.csv" "${d[0]}/trend.csv" "$T/t.svg"
@@ -355,13 +348,13 @@ wrap_bench() {
 	[ "$status" -eq 1 ]
 	cat "$T/calls"
 	[ "$(wc -l <"$T/calls")" -eq 1 ]
-	[[ "$(cat "$T/calls")" == "compare --also csv="*" --also runs="*" --also cdf="*" -s median "* ]]
+	[[ "$(cat "$T/calls")" == "compare --also table="*"/compare.txt --also csv="*" --also runs="*" --also cdf="*" -s median "* ]]
 	d=("$T/results"/*)
 	# the CDF is bench compare's own, its unit in its first line
 	[ "$(head -2 "${d[0]}/compare-cdf.csv")" = "# unit: ns
 side,workload,variant,hi,fraction" ]
-	[ "$(grep -c '^before,irqdesc-alloc,old,' "${d[0]}/compare-cdf.csv")" -gt 5 ]
-	[ "$(grep '^after,irqdesc-alloc,new,' "${d[0]}/compare-cdf.csv" | tail -1 | cut -d, -f5)" = 1 ]
+	[ "$(csv_rows "${d[0]}/compare-cdf.csv" hi side=before workload=irqdesc-alloc variant=old | wc -l)" -gt 5 ]
+	[ "$(csv_rows "${d[0]}/compare-cdf.csv" fraction side=after workload=irqdesc-alloc variant=new | tail -1)" = 1 ]
 	mkdir "$T/h"
 	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
 		i=$((i + 1))
@@ -371,7 +364,28 @@ side,workload,variant,hi,fraction" ]
 	KSB_BENCH=$T/wrap KSB_NO_DEPS=1 run ./run.sh trend "$T/h"
 	[ "$status" -eq 1 ]
 	[ "$(wc -l <"$T/calls")" -eq 1 ]
-	[[ "$(cat "$T/calls")" == "trend --also csv="*" --also runs="*" $T/h" ]]
+	[[ "$(cat "$T/calls")" == "trend --also table="*"/trend.txt --also csv="*" --also runs="*" $T/h" ]]
+	# what bench printed is what it wrote as the table
+	d=("$T/results"/*)
+	[ -s "${d[1]}/trend.txt" ]
+	[[ "$output" == *"$(cat "${d[1]}/trend.txt")"* ]]
+}
+
+@test "run.sh's job: bench doctor with the run's options, then one bench run that writes every file" {
+	wrap_bench
+	KSB_BENCH=$T/wrap KSB_NO_DEPS=1 run ./run.sh -q -n 16 -c 0
+	[ "$status" -eq 0 ]
+	cat "$T/calls"
+	[ "$(wc -l <"$T/calls")" -eq 2 ]
+	[ "$(sed -n 1p "$T/calls")" = "doctor -q -- -q -n 16 -c 0" ]
+	local r
+	r=$(echo "$T"/results/*)
+	[ "$(sed -n 2p "$T/calls")" = "run --runs 6 -o $r/bench.csv --also table=$r/output.txt --also summary=$r/summary.txt --also table:old=$r/table-old.txt --also table:new=$r/table-new.txt -q -n 16 -c 0" ]
+	cmp "$r/output.txt" <(./bench show "$r/bench.csv")
+	cmp "$r/summary.txt" <(./bench show -f summary "$r/bench.csv")
+	# the summary on the terminal, and no temp file of the plots left
+	[[ "$output" == *"$(cat "$r/summary.txt")"* ]]
+	[ -z "$(find "$r" -name '.tmp.*')" ]
 }
 
 @test "bench compare --also: several formats from one run, each file whole; bad input leaves them as they were" {
@@ -399,7 +413,7 @@ side,workload,variant,hi,fraction" ]
 	[ "$status" -eq 0 ]
 	d=("$T/results"/*)
 	# four rows, 300 px each: per series the two sides and their ratio
-	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 1260
+	png_ok "${d[0]}/trend.png" 1000 1260
 }
 
 @test "run.sh trend --control: subject, control and their ratio with its change point, drawn" {
@@ -410,7 +424,7 @@ side,workload,variant,hi,fraction" ]
 	[[ "$output" == *"control=paired"* ]]
 	[ "$(head -2 "${d[0]}/trend-runs.csv" | tail -1)" = "workload,variant,index,timestamp,run,tm10,segment_median,subject,control,theta" ]
 	# two rows for the one series: 300 px each
-	/usr/bin/python3 tests/cli/png_ok.py "${d[0]}/trend.png" 1000 660
+	png_ok "${d[0]}/trend.png" 1000 660
 	gnuplot -c plots/trend.gp "${d[0]}/trend-runs.csv" "${d[0]}/trend.csv" "$T/t.svg"
 	grep -q '>subject<' "$T/t.svg"
 	grep -q '>control<' "$T/t.svg"

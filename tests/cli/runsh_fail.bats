@@ -17,9 +17,14 @@ setup() {
 #!/bin/sh
 case $1 in
 run)
-	while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-	printf 'workload,variant,run,cpu\nstub,old,all,all,-1,0\n' >"$out"
-	echo "SUMMARY workload=stub"
+	while [ $# -gt 0 ]; do
+		case $1 in
+		-o) out=$2 ;;
+		--also) echo "stub ${2%%=*}" >"${2#*=}" ;;
+		esac
+		shift
+	done
+	printf '# samples_taken: 1/1\nworkload,variant,run,cpu,node\nstub,old,all,all,-1\n' >"$out"
 	;;
 esac
 STUB
