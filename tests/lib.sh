@@ -1,14 +1,18 @@
 # shellcheck shell=bash
 # tests/lib.sh - what the test drivers (tests/kernel/kernelcheck.sh,
-# bisectcheck.sh, auditcheck.sh, tests/vm/vmcheck.sh, tests/perf/busycheck.sh)
-# share: their messages on stderr, prefixed with the driver's name, the
-# exit of an environment that refused (3, as bench's EXIT_ENV), and
-# Debian's kernel images. Source it after setting lib_prog:
+# bisectcheck.sh, scalecheck.sh, auditcheck.sh, tests/vm/vmcheck.sh,
+# tests/perf/busy-study.sh and the benchmarks beside it) share: their
+# messages on stderr, prefixed with the driver's name, the exit of an
+# environment that refused (3, as bench's EXIT_ENV), the ok and FAIL
+# lines of their checks and the closing line, Debian's kernel images,
+# and bench's CSV read by column name. Source it after setting lib_prog:
 #
 #	lib_prog=kernelcheck
 #	. "$top/tests/lib.sh"
 #	say "building"		kernelcheck: building
 #	die "no tarball"	kernelcheck: no tarball, exit 3
+#	ok "stock: alloc ~"	ok: stock: alloc ~
+#	conclude		KERNELCHECK passed: stock: alloc ~; 812 s
 
 # say MESSAGE...: one line on stderr
 say() {
@@ -19,6 +23,58 @@ say() {
 die() {
 	say "$*"
 	exit 3
+}
+
+# ---- checks: one line each on stdout, one closing line ----
+
+# the seconds conclude counts from, the ok lines it sums up, the FAIL lines
+lib_t0=$SECONDS
+summary=()
+fails=()
+checks=0
+
+# ok MESSAGE...: "ok: MESSAGE", kept for the closing line
+ok() {
+	echo "ok: $*"
+	summary+=("$*")
+}
+
+# fail MESSAGE...: "FAIL: MESSAGE", kept: the driver has failed
+fail() {
+	echo "FAIL: $*"
+	fails+=("$*")
+}
+
+# info MESSAGE...: "info: MESSAGE", a figure shown and not checked
+info() {
+	echo "info: $*"
+}
+
+# check WHAT CMD...: ok WHAT when CMD succeeds, else fail WHAT; counted
+# in $checks
+check() {
+	local what=$1
+	shift
+	checks=$((checks + 1))
+	if "$@"; then
+		ok "$what"
+	else
+		fail "$what"
+	fi
+}
+
+# conclude: the closing line, and the exit. No FAIL: "PROG passed: the ok
+# lines and what else the driver put in summary; N s", exit 0; else "PROG
+# FAILED: the FAIL lines; N s", exit 1 (';' between lines). PROG is
+# lib_prog in capitals, N the seconds since this file was sourced.
+conclude() {
+	local IFS=';' took=$((SECONDS - lib_t0))
+	if [ ${#fails[@]} = 0 ]; then
+		echo "${lib_prog^^} passed: ${summary[*]}; $took s"
+		exit 0
+	fi
+	echo "${lib_prog^^} FAILED: ${fails[*]}; $took s"
+	exit 1
 }
 
 # ---- Debian's kernels as subjects (make auditcheck, make busycheck) ----
@@ -57,67 +113,126 @@ image_612() {
 	echo "$img"
 }
 
-# ---- reading bench's CSV reports by column name, never by position ----
+# ---- reading bench's CSV by column name, never by position ----
+#
+# FILE: a kstats-bench result (format 2 and up) or a CSV report of bench
+# (compare, scale, trend -f csv, their --also files). Its header is the
+# first line that holds every column named (what a VM's capture printed
+# before the file, and "#" metadata, come before it); "#" and SUMMARY
+# lines after it are skipped. A field is read as bench quotes it ("a, b"
+# for a, b; "" for "). A WHERE is NAME=VALUE (column NAME holds VALUE)
+# or NAME!=VALUE; VALUE may hold spaces.
 
-# csv_col FILE COLUMN [NAME=VALUE...]: COLUMN of the first row of the
-# CSV report FILE (bench scale -f csv, compare -f csv: a header line, then
-# rows) whose columns NAME hold VALUE; nothing when no row matches.
-# Lines before the header that start with "#" are skipped.
-csv_col() {
-	local file=$1 col=$2
-	shift 2
-	awk -F, -v col="$col" -v want="$*" '
-		/^#/ && !hdr { next }
-		!hdr {
-			for (i = 1; i <= NF; i++)
-				ix[$i] = i
-			if (!(col in ix)) { print "csv_col: no column " col > "/dev/stderr"; exit 2 }
-			n = split(want, w, " ")
-			hdr = 1
-			next
-		}
-		{
-			for (k = 1; k <= n; k++) {
-				split(w[k], kv, "=")
-				if (!(kv[1] in ix) || $(ix[kv[1]]) != kv[2])
-					next
-			}
-			print $(ix[col])
-			exit
-		}' "$file"
+# csv_rows FILE COLUMN... [WHERE...]: the named COLUMNs of every row of
+# FILE that passes every WHERE, comma-joined, one row a line. Exit 2
+# naming the file and the columns when no line holds them all.
+csv_rows() {
+	lib_csv csv_rows 0 "$@"
 }
 
-# csv_rows FILE COLUMN...: the named COLUMNs of every row of FILE, a
-# kstats-bench result (format 2 and up) or any CSV report, comma-joined,
-# one row a line. The header is the first line that holds every COLUMN
-# (what a VM's capture printed before the file, and "#" metadata, come
-# before it); "#" and SUMMARY lines after it are skipped. Exit 2 naming
-# the columns when no line holds them all.
-csv_rows() {
-	local file=$1
-	shift
-	awk -F, -v cols="$*" '
-		BEGIN { n = split(cols, c, " ") }
+# csv_col FILE COLUMN [WHERE...]: COLUMN of the first row that passes
+# every WHERE; nothing when none does. Exit 2 as csv_rows.
+csv_col() {
+	lib_csv csv_col 1 "$@"
+}
+
+# csv_sum FILE COLUMN [WHERE...]: the sum of COLUMN over the rows that
+# pass every WHERE (0 when none does). Exit 2 as csv_rows.
+csv_sum() {
+	local rows
+	rows=$(lib_csv csv_sum 0 "$@") || return
+	awk '{ n += $0 } END { print n + 0 }' <<<"$rows"
+}
+
+# csv_index FILE COLUMN: where COLUMN stands in FILE's header, 1 the
+# first: for a script that rewrites that column. Exit 2 as csv_rows.
+csv_index() {
+	lib_csv csv_index 2 "$@"
+}
+
+# lib_csv WHO HOW FILE COLUMN... [WHERE...]: what WHO prints; HOW 0 every
+# row, 1 the first, 2 the position of the (one) COLUMN
+lib_csv() {
+	local who=$1 how=$2 file=$3 a cols=() where=()
+	shift 3
+	for a in "$@"; do
+		case $a in
+		*=*) where+=("$a") ;;
+		*) cols+=("$a") ;;
+		esac
+	done
+	LIB_CSV_COLS="${cols[*]}" LIB_CSV_WHERE=$(printf '%s\n' "${where[@]}") \
+		awk -v who="$who" -v how="$how" '
+		# the fields of @line into @f, the quoting bench writes undone; how many
+		function fields(line, f,   n, i, c, q, v) {
+			if (!index(line, "\""))
+				return split(line, f, ",")
+			n = 1
+			for (i = 1; i <= length(line); i++) {
+				c = substr(line, i, 1)
+				if (q && c == "\"" && substr(line, i + 1, 1) == "\"")
+					v = v substr(line, ++i, 1)
+				else if (c == "\"")
+					q = !q
+				else if (c == "," && !q) {
+					f[n++] = v
+					v = ""
+				} else
+					v = v c
+			}
+			f[n] = v
+			return n
+		}
+		BEGIN {
+			n = split(ENVIRON["LIB_CSV_COLS"], c, " ")
+			need = ENVIRON["LIB_CSV_COLS"]
+			m = 0
+			k = split(ENVIRON["LIB_CSV_WHERE"], w, "\n")
+			for (i = 1; i <= k; i++) {
+				if (!match(w[i], /!?=/))
+					continue
+				m++
+				wn[m] = substr(w[i], 1, RSTART - 1)
+				wne[m] = RLENGTH == 2
+				wv[m] = substr(w[i], RSTART + RLENGTH)
+				need = need " " wn[m]
+			}
+		}
 		!hdr {
 			split("", ix)
-			for (i = 1; i <= NF; i++)
-				ix[$i] = i
+			nf = fields($0, f)
+			for (i = 1; i <= nf; i++)
+				ix[f[i]] = i
 			hdr = 1
-			for (k = 1; k <= n; k++)
-				if (!(c[k] in ix))
+			for (i = 1; i <= n; i++)
+				if (!(c[i] in ix))
 					hdr = 0
+			for (i = 1; i <= m; i++)
+				if (!(wn[i] in ix))
+					hdr = 0
+			if (hdr && how == 2) {
+				print ix[c[1]]
+				exit
+			}
 			next
 		}
 		/^#/ || /^SUMMARY / { next }
 		{
-			line = $(ix[c[1]])
-			for (k = 2; k <= n; k++)
-				line = line "," $(ix[c[k]])
+			split("", f)
+			fields($0, f)
+			for (i = 1; i <= m; i++)
+				if ((f[ix[wn[i]]] == wv[i]) == wne[i])
+					next
+			line = f[ix[c[1]]]
+			for (i = 2; i <= n; i++)
+				line = line "," f[ix[c[i]]]
 			print line
+			if (how == 1)
+				exit
 		}
 		END {
 			if (!hdr) {
-				print "csv_rows: " FILENAME ": no header with " cols > "/dev/stderr"
+				print who ": " FILENAME ": no header with " need > "/dev/stderr"
 				exit 2
 			}
 		}' "$file"
@@ -152,4 +267,50 @@ cotenant_stop() {
 	kill -KILL "$cotenant_pid" 2>/dev/null || true
 	wait "$cotenant_pid" 2>/dev/null || true
 	cotenant_pid=
+}
+
+# ---- kernelcheck's planted kernels (tests/perf/kernel-plant*.sh) ----
+#
+# Each boots a kernel that make kernelcheck built with a planted delay
+# (a command-line parameter), beside the same kernel with none, and
+# judges the two with bench ($bench).
+
+# plant_module TREE OUT: the module, built once against TREE, as
+# OUT/kmod/kstats_bench.ko (all of kernelcheck's kernels share a release)
+plant_module() {
+	"${bench:?tests/lib.sh: set bench first}" kernel -q --build "$1" -o "$2/kmod" >/dev/null ||
+		die "building the module failed"
+}
+
+# plant_boot OUT IMG POSSIBLE APPEND SIDE NAME: one boot of IMG at
+# POSSIBLE CPUs with APPEND on its command line, bench kernel's
+# kernel-irq-alloc as run NAME of SIDE (OUT/SIDE/NAME.csv)
+plant_boot() {
+	local out=$1 img=$2 possible=$3 append=$4 side=$5 name=$6
+	mkdir -p "$out/$side"
+	"${bench:?tests/lib.sh: set bench first}" vm -q -B 1 -p "$possible" -c 2 --module "$out/kmod/kstats_bench.ko" \
+		--append "$append" -o "$out/$side" "$name=$img" \
+		-- kernel --module /kmod/kstats_bench.ko -w kernel-irq-alloc -n 512 >/dev/null
+}
+
+# plant_judge CSV FMT COLUMN -- CMD ARGS...: bench CMD -f csv ARGS into CSV,
+# then "VALUE VERDICT" of its alloc series, COLUMN's value printed with
+# FMT (the verdict last: "significant below threshold" is three words);
+# nothing when bench wrote no CSV. A row of kind "diff" where the report
+# has kinds (scale's slope difference).
+plant_judge() {
+	local csv=$1 fmt=$2 col=$3 where=(variant=alloc)
+	shift 4
+	"${bench:?tests/lib.sh: set bench first}" "$1" -f csv "${@:2}" >"$csv" 2>/dev/null || true
+	[ -s "$csv" ] || return 0
+	csv_index "$csv" kind >/dev/null 2>&1 && where+=(kind=diff)
+	csv_rows "$csv" "$col" verdict "${where[@]}" |
+		awk -F, -v f="$fmt" '{ printf f " %s\n", $1, $2 }'
+}
+
+# plant_range LO HI VALUE: "LO HI" widened to hold VALUE (LO and HI
+# empty: none yet)
+plant_range() {
+	awk -v lo="$1" -v hi="$2" -v v="$3" \
+		'BEGIN { print (lo == "" || v < lo) ? v : lo, (hi == "" || v > hi) ? v : hi }'
 }

@@ -47,18 +47,10 @@ guest_ko=/kmod/kstats_bench.ko
 tarball=${KERNELCHECK_SOURCE:-/usr/src/linux-source-6.12.tar.xz}
 src=$kc/linux-source-6.12
 bench=$top/bench
-fails=()
-summary=()
-t_start=$SECONDS
 
 lib_prog=kernelcheck
 # shellcheck source=tests/lib.sh
 . "$top/tests/lib.sh"
-fail() {
-	echo "FAIL: $*"
-	fails+=("$*")
-}
-ok() { echo "ok: $*"; }
 
 # ---- the tree ----
 
@@ -129,19 +121,21 @@ variant() {
 # ---- the gate ----
 
 # verdict FILE WORKLOAD VARIANT: the verdict column of compare -f csv
-verdict() { awk -F, -v w="$2" -v v="$3" '$1 == w && $2 == v { print $NF }' "$1"; }
+# (nothing when compare wrote no FILE)
+verdict() { [ ! -e "$1" ] || csv_col "$1" verdict workload="$2" variant="$3"; }
 # change FILE WORKLOAD VARIANT: "+12.3% [+10.1%, +14.0%]"
 change() {
-	awk -F, -v w="$2" -v v="$3" '$1 == w && $2 == v {
-		printf "%+.1f%% [%+.1f%%, %+.1f%%]", $8, $9, $10 }' "$1"
+	[ -e "$1" ] || return 0
+	csv_rows "$1" change_pct ci_lo_pct ci_hi_pct workload="$2" variant="$3" |
+		awk -F, '{ printf "%+.1f%% [%+.1f%%, %+.1f%%]", $1, $2, $3 }'
 }
 
 # gate LABEL BEFORE AFTER: compare, the lines on stdout, -f csv kept
 gate() {
 	local label=$1 before=$2 after=$3 rc=0
 	echo "== $label: bench compare $(basename "$before") -- $(basename "$after")"
-	"$bench" compare "$before" -- "$after" | sed -n '/ tm10 /p;/^COMPARE /p' || true
-	"$bench" compare -f csv "$before" -- "$after" >"$kc/out/$label.csv" || rc=$?
+	"$bench" compare --also csv="$kc/out/$label.csv" "$before" -- "$after" >"$kc/out/$label.txt" || rc=$?
+	sed -n '/ tm10 /p;/^COMPARE /p' "$kc/out/$label.txt"
 	[ "$rc" -le 1 ] || fail "$label: bench compare exited $rc"
 }
 
@@ -152,7 +146,6 @@ expect() {
 	got=$(verdict "$kc/out/$label.csv" kernel-irq-alloc "$var")
 	local what
 	what="$label: $var $(change "$kc/out/$label.csv" kernel-irq-alloc "$var") ${got:-none}"
-	summary+=("$what")
 	for want in "$@"; do
 		if [ "$got" = "$want" ]; then
 			ok "$what"
@@ -201,15 +194,18 @@ sweep() {
 swept() { ls "$kc/out/sweep/$1"-p*.csv; }
 
 # slope FILE GROUP VARIANT: "12.3 [10.1, 14.0] grows" from scale -f csv
+# (nothing when scale wrote no FILE)
 slope() {
-	awk -F, -v g="$2" -v v="$3" '$1 == "fit" && $2 == g && $4 == v {
-		printf "%.2f [%.2f, %.2f] ns/CPU %s", $10, $11, $12, $16 }' "$1"
+	[ -e "$1" ] || return 0
+	csv_rows "$1" slope slope_lo slope_hi verdict kind=fit group="$2" variant="$3" |
+		awk -F, '{ printf "%.2f [%.2f, %.2f] ns/CPU %s", $1, $2, $3, $4 }'
 }
 
 # diff FILE VARIANT: "+88.1 [+80.2, +95.0] ns/CPU regression"
 sdiff() {
-	awk -F, -v v="$2" '$1 == "diff" && $4 == v {
-		printf "%+.2f [%+.2f, %+.2f] ns/CPU %s", $10, $11, $12, $16 }' "$1"
+	[ -e "$1" ] || return 0
+	csv_rows "$1" slope slope_lo slope_hi verdict kind=diff variant="$2" |
+		awk -F, '{ printf "%+.2f [%+.2f, %+.2f] ns/CPU %s", $1, $2, $3, $4 }'
 }
 
 # scale_gate LABEL WANT_RC A B: bench scale A's files -- B's, its table on
@@ -218,11 +214,10 @@ scale_gate() {
 	local label=$1 want=$2 a=$3 b=$4 rc=0 what
 	echo "== $label: bench scale $a -- $b ($sweep_counts possible CPUs)"
 	# shellcheck disable=SC2046 # one word per file
-	"$bench" scale -s tm10 $(swept "$a") -- $(swept "$b") | sed -n '/^kernel-irq-alloc /p;/^SCALE /p' || true
-	# shellcheck disable=SC2046
-	"$bench" scale -s tm10 -f csv $(swept "$a") -- $(swept "$b") >"$kc/out/$label.csv" || rc=$?
+	"$bench" scale -s tm10 --also csv="$kc/out/$label.csv" $(swept "$a") -- $(swept "$b") \
+		>"$kc/out/$label.txt" || rc=$?
+	sed -n '/^kernel-irq-alloc /p;/^SCALE /p' "$kc/out/$label.txt"
 	what="$label: alloc B-A $(sdiff "$kc/out/$label.csv" alloc), bench scale exit $rc"
-	summary+=("$what")
 	if [ "$rc" = "$want" ]; then
 		ok "$what"
 	else
@@ -262,7 +257,6 @@ refuses_480() {
 
 main() {
 	local o
-	t_start=$SECONDS
 	builds=()
 	boot_times=()
 	if [ ! -x "$bench" ] || [ ! -x "$top/bench-static" ]; then
@@ -310,13 +304,7 @@ main() {
 finish() {
 	echo "builds: ${builds[*]}"
 	echo "boots: ${boot_times[*]}"
-	local IFS=';'
-	if [ ${#fails[@]} = 0 ]; then
-		echo "KERNELCHECK passed: ${summary[*]}; $((SECONDS - t_start)) s"
-		exit 0
-	fi
-	echo "KERNELCHECK FAILED: ${fails[*]}; $((SECONDS - t_start)) s"
-	exit 1
+	conclude
 }
 
 main "$@"

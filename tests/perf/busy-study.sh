@@ -29,7 +29,7 @@
 # /proc/version slope is flat with its interval inside +-BUSY_FLAT_NS
 # (150) ns per possible CPU, /proc/stat and cpu.stat grow, and the A/A
 # gate flags nothing; idle and busy slopes' intervals overlap, path by
-# path. Ends with one line, BUSYCHECK passed|FAILED; exit 0 passed, 1
+# path. Ends with one line, BUSYCHECK passed|FAILED: ...; exit 0 passed, 1
 # failed, 3 when the image or qemu cannot be had.
 #
 # DIR (default build/busy) keeps the files; BUSY_BOOTS (study 4, check
@@ -59,7 +59,6 @@ pkg_612=${SCALECHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
 bench=$top/bench
 paths="version cpustat stat"
 sides=$([ "$check" = 1 ] && echo "A:480 B:480" || echo "A:480 B:480 C:528")
-fails=()
 
 for v in "$boots" "$rounds" "$reads"; do
 	case $v in
@@ -70,12 +69,6 @@ command -v qemu-system-x86_64 >/dev/null || die "no qemu-system-x86_64 (make bus
 [ "$(nproc)" -ge 2 ] || die "the co-tenant takes CPU 1: this machine has $(nproc) CPU"
 img=$(image_612 "${KSB_SCALECHECK_DIR:-$top/build/scalecheck}/6.12" "$pkg_612")
 trap cotenant_stop EXIT
-
-fail() {
-	echo "FAIL: $*"
-	fails+=("$*")
-}
-ok() { echo "ok: $*"; }
 
 # ---- the two phases ----
 
@@ -133,13 +126,15 @@ fit() {
 # flags PHASE STAT [SIDE [VARIANT]]: the series of A against SIDE (B)
 # flagged, regression or improvement, of all (VARIANT's only, if given)
 flags() {
-	local i n=0 all=0 out side=${3:-B} v=${4:-}
+	local i n=0 all=0 out side=${3:-B} v=${4:-} verdicts
 	for ((i = 1; i <= rounds; i++)); do
 		out=$dir/$1/gate/cmp$side$i-$2.csv
 		"$bench" compare -s "$2" -f csv "$dir/$1/gate/A$i"-{1,2,3}.csv \
 			-- "$dir/$1/gate/$side$i"-{1,2,3}.csv >"$out" 2>/dev/null || true
-		all=$((all + $(grep -c "^irqdesc-alloc,${v}" "$out" || true)))
-		n=$((n + $(grep -E "^irqdesc-alloc,${v}" "$out" | grep -cE ',(regression|improvement)$' || true)))
+		[ -s "$out" ] || continue
+		verdicts=$(csv_rows "$out" verdict workload=irqdesc-alloc ${v:+"variant=$v"})
+		all=$((all + $(grep -c . <<<"$verdicts" || true)))
+		n=$((n + $(grep -cxE 'regression|improvement' <<<"$verdicts" || true)))
 	done
 	echo "$n/$all"
 }
@@ -202,7 +197,7 @@ busycheck() {
 	f=$(flags busy "$s")
 	if [ "${f%%/*}" = 0 ]; then ok "A/A gate beside the co-tenant ($s): $f series flagged"; else fail "A/A gate beside the co-tenant ($s): $f series flagged"; fi
 	f=$(flags idle "$s")
-	echo "info: A/A gate idle ($s): $f series flagged"
+	info "A/A gate idle ($s): $f series flagged"
 }
 
 mkdir -p "$dir"
@@ -213,12 +208,7 @@ if [ -z "${BUSY_REFIT:-}" ]; then
 fi
 if [ "$check" = 1 ]; then
 	busycheck
-	if [ ${#fails[@]} -eq 0 ]; then
-		echo "BUSYCHECK passed in $((SECONDS - t0)) s"
-		exit 0
-	fi
-	echo "BUSYCHECK FAILED: ${#fails[@]} checks: ${fails[*]}"
-	exit 1
+	conclude
 fi
 study | tee "$dir/study.md"
 say "study in $dir/study.md, $((SECONDS - t0)) s"

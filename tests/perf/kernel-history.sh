@@ -34,7 +34,9 @@ alpha=${KHIST_ALPHA:-0.01}
 out=${KHIST_OUT:-$kc/history}
 bench=$top/bench
 
-die() { echo "kernel-history: $*" >&2; exit 3; }
+lib_prog=kernel-history
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
 
 if [ "$plant" -lt 2 ] || [ "$plant" -gt "$nights" ]; then
 	die "PLANT $plant: not in 2..$nights"
@@ -81,8 +83,8 @@ done
 # its index column (the first run after it, 1-based) counts runs alone,
 # PER a night, and nights paired
 nights_of() {
-	awk -F, -v per="$2" 'NR > 1 && $2 == "alloc" {
-		printf "%s%d", sep, int(($4 - 1) / per) + 1; sep = " " }' "$1"
+	csv_rows "$1" index variant=alloc |
+		awk -v per="$2" '{ printf "%s%d", sep, int(($1 - 1) / per) + 1; sep = " " }'
 }
 
 rc=0

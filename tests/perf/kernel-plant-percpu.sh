@@ -33,47 +33,35 @@ img=$kc/img/percpu/bzImage
 out=$kc/plant-percpu
 bench=$top/bench
 
-[ -f "$img" ] || { echo "kernel-plant-percpu: no $img: make kernelcheck builds it" >&2; exit 3; }
+lib_prog=kernel-plant-percpu
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+
+[ -f "$img" ] || die "no $img: make kernelcheck builds it"
 rm -rf "$out"
 mkdir -p "$out"
-# the module once, against kernelcheck's tree (all its kernels share a release)
-"$bench" kernel -q --build "$kc/linux-source-6.12" -o "$out/kmod" >/dev/null ||
-	{ echo "kernel-plant-percpu: building the module failed" >&2; exit 3; }
-
-# one boot of the percpu kernel at POSSIBLE CPUs with irq_plant_percpu_ns=NS,
-# as run NAME of SIDE
-boot() {
-	local side=$1 ns=$2 possible=$3 name=$4
-	mkdir -p "$out/$side"
-	"$bench" vm -q -B 1 -p "$possible" -c 2 --module "$out/kmod/kstats_bench.ko" \
-		--append "irq_plant_percpu_ns=$ns" -o "$out/$side" "$name=$img" \
-		-- kernel --module /kmod/kstats_bench.ko -w kernel-irq-alloc -n 512 >/dev/null
-}
-
-# the alloc series' slope difference and verdict: "+2.1 regression"
-judge() {
-	"$bench" scale -s tm10 -f csv "$@" 2>/dev/null |
-		awk -F, '$1 == "diff" && $4 == "alloc" { printf "%+.2f %s\n", $10, $16 }'
-}
+plant_module "$kc/linux-source-6.12" "$out"
 
 declare -A flagged flagged0 lo hi
 t0=$SECONDS
 for r in $(seq "$rounds"); do
 	for i in $(seq "$nboots"); do
 		for p in ${counts//,/ }; do
-			boot ref 0 "$p" "r$r-$i-p$p"
+			plant_boot "$out" "$img" "$p" irq_plant_percpu_ns=0 ref "r$r-$i-p$p"
 			for ns in "${grades[@]}"; do
-				boot "ns$ns" "$ns" "$p" "r$r-$i-p$p"
+				plant_boot "$out" "$img" "$p" "irq_plant_percpu_ns=$ns" "ns$ns" "r$r-$i-p$p"
 			done
 		done
 	done
 	for ns in "${grades[@]}"; do
-		read -r d v < <(judge "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv) || true
-		read -r _ v0 < <(judge -t 0 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv) || true
+		# the slope difference of the alloc series, and its verdicts
+		read -r d v < <(plant_judge "$out/judge.csv" %+.2f slope -- \
+			scale -s tm10 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv) || true
+		read -r _ v0 < <(plant_judge "$out/judge.csv" %+.2f slope -- \
+			scale -s tm10 -t 0 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv) || true
 		[ "$v" = regression ] && flagged[$ns]=$((${flagged[$ns]:-0} + 1))
 		[ "$v0" = regression ] && flagged0[$ns]=$((${flagged0[$ns]:-0} + 1))
-		lo[$ns]=$(awk -v a="${lo[$ns]:-}" -v c="$d" 'BEGIN { print (a == "" || c < a) ? c : a }')
-		hi[$ns]=$(awk -v a="${hi[$ns]:-}" -v c="$d" 'BEGIN { print (a == "" || c > a) ? c : a }')
+		read -r "lo[$ns]" "hi[$ns]" < <(plant_range "${lo[$ns]:-}" "${hi[$ns]:-}" "$d")
 		echo "round $r ns_per_cpu=$ns: alloc slope B-A $d ns/CPU $v (-t 0: $v0) $((SECONDS - t0)) s" >&2
 	done
 done

@@ -26,45 +26,34 @@ img=$kc/img/planted/bzImage
 out=$kc/plant
 bench=$top/bench
 
-[ -f "$img" ] || { echo "kernel-plant: no $img: make kernelcheck builds it" >&2; exit 3; }
+lib_prog=kernel-plant
+# shellcheck source=tests/lib.sh
+. "$top/tests/lib.sh"
+
+[ -f "$img" ] || die "no $img: make kernelcheck builds it"
 rm -rf "$out"
 mkdir -p "$out"
-# the module once, against kernelcheck's tree (all its kernels share a release)
-"$bench" kernel -q --build "$kc/linux-source-6.12" -o "$out/kmod" >/dev/null ||
-	{ echo "kernel-plant: building the module failed" >&2; exit 3; }
-
-# one boot of the planted kernel with irq_plant_ns=NS, as run NAME of SIDE
-boot() {
-	local side=$1 ns=$2 name=$3
-	mkdir -p "$out/$side"
-	"$bench" vm -q -B 1 -p "$possible" -c 2 --module "$out/kmod/kstats_bench.ko" \
-		--append "irq_plant_ns=$ns" -o "$out/$side" "$name=$img" \
-		-- kernel --module /kmod/kstats_bench.ko -w kernel-irq-alloc -n 512 >/dev/null
-}
-
-# change and verdict of the alloc series: "+5.2 regression" (the
-# verdict last: "significant below threshold" is three words)
-judge() {
-	"$bench" compare -f csv "$@" 2>/dev/null |
-		awk -F, '$2 == "alloc" { printf "%+.1f %s\n", $8, $NF }'
-}
+plant_module "$kc/linux-source-6.12" "$out"
 
 declare -A flagged flagged1 lo hi
 t0=$SECONDS
 for r in $(seq "$rounds"); do
 	for i in 1 2 3 4 5 6; do
-		boot ref 0 "r$r-$i"
+		plant_boot "$out" "$img" "$possible" irq_plant_ns=0 ref "r$r-$i"
 		for ns in "${grades[@]}"; do
-			boot "ns$ns" "$ns" "r$r-$i"
+			plant_boot "$out" "$img" "$possible" "irq_plant_ns=$ns" "ns$ns" "r$r-$i"
 		done
 	done
 	for ns in "${grades[@]}"; do
-		read -r c v < <(judge "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
-		read -r _ v1 < <(judge -t 1 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
+		# the change of the alloc series, and its verdicts: two questions,
+		# two compares (the threshold is compare's to apply, not ours)
+		read -r c v < <(plant_judge "$out/judge.csv" %+.1f change_pct -- \
+			compare "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
+		read -r _ v1 < <(plant_judge "$out/judge.csv" %+.1f change_pct -- \
+			compare -t 1 "$out/ref/r$r-"*.csv -- "$out/ns$ns/r$r-"*.csv)
 		[ "$v" = regression ] && flagged[$ns]=$((${flagged[$ns]:-0} + 1))
 		[ "$v1" = regression ] && flagged1[$ns]=$((${flagged1[$ns]:-0} + 1))
-		lo[$ns]=$(awk -v a="${lo[$ns]:-}" -v c="$c" 'BEGIN { print (a == "" || c < a) ? c : a }')
-		hi[$ns]=$(awk -v a="${hi[$ns]:-}" -v c="$c" 'BEGIN { print (a == "" || c > a) ? c : a }')
+		read -r "lo[$ns]" "hi[$ns]" < <(plant_range "${lo[$ns]:-}" "${hi[$ns]:-}" "$c")
 		echo "round $r ns=$ns: alloc $c% $v (-t 1: $v1)" >&2
 	done
 done

@@ -30,6 +30,9 @@
 #   make trend-history          or          tests/perf/trend-history.sh 40
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+lib_prog=trend-history
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
 
 nights=${1:-40}
 case $nights in
@@ -40,8 +43,10 @@ step=${TH_STEP:-25}
 case $step in
 '' | *[!0-9]*) echo "trend-history.sh: TH_STEP must be a night, got '$step'" >&2; exit 2 ;;
 esac
-[ "$step" -ge 7 ] && [ "$nights" -ge $((step + 5)) ] ||
-	{ echo "trend-history.sh: NIGHTS must be TH_STEP + 5 or more, TH_STEP 7 or more (got $nights and $step)" >&2; exit 2; }
+if [ "$step" -lt 7 ] || [ "$nights" -lt $((step + 5)) ]; then
+	echo "trend-history.sh: NIGHTS must be TH_STEP + 5 or more, TH_STEP 7 or more (got $nights and $step)" >&2
+	exit 2
+fi
 dir=${2:-results/trend-history-$(date -u +%Y%m%dT%H%M%SZ)}
 [ -x ./bench ] || make -s bench
 mkdir -p "$dir/step" "$dir/aa" "$dir/aa2"
@@ -84,9 +89,13 @@ for ((i = 1; i <= nights; i++)); do
 done
 
 # the change points of one history [against a control], as "VARIANT:NIGHT" words
+points_csv=$(mktemp)
+trap 'rm -f "$points_csv"' EXIT
 points() {
-	{ ./bench trend -f csv "$@" 2>/dev/null || true; } |
-		awk -F, 'NR > 1 { sub(/.*night-/, "", $8); sub(/\.csv$/, "", $8); printf "%s:%d ", $2, $8 }'
+	./bench trend -f csv "$@" >"$points_csv" 2>/dev/null || true
+	[ -s "$points_csv" ] || return 0
+	csv_rows "$points_csv" variant file |
+		awk -F, '{ sub(/.*night-/, "", $2); sub(/\.csv$/, "", $2); printf "%s:%d ", $1, $2 }'
 }
 
 for h in step aa aa2; do

@@ -41,8 +41,6 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 # VMCHECK_KEEP=DIR keeps the logs and files there, whatever the outcome
 trap '[ -z "${VMCHECK_KEEP:-}" ] || cp -r "$work" "$VMCHECK_KEEP"; rm -rf "$work"' EXIT
-fails=0
-checks=0
 
 lib_prog=vmcheck
 # shellcheck source=tests/lib.sh
@@ -75,19 +73,7 @@ boot() {
 	cp "$work/vm/$plan-sh/boot1/"* "$work/"
 }
 
-# ---- checks ----
-
-check() {
-	local what=$1
-	shift
-	checks=$((checks + 1))
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what"
-		fails=$((fails + 1))
-	fi
-}
+# ---- checks (tests/lib.sh's check: an ok or FAIL line each) ----
 
 # every CPU in LIST has per-CPU rows of both variants, on node cpu / 4
 rows_on_nodes() {
@@ -481,22 +467,21 @@ main() {
 	release=$(basename "$(vm_kernel)")
 	release=${release#vmlinuz-}
 	ko=$top/kmod/kstats_bench.ko
-	[ -f "$ko" ] || die "no $ko: make vmcheck builds it (make -C kmod KVER=$release)"
-	grep -aq "vermagic=$release " "$ko" || die "$ko is not built for $release (make -C kmod KVER=$release)"
+	[ -f "$ko" ] || die "no $ko: make kmod-vm builds it for $release (bench kernel --build)"
 	for p in numa maxcpus taskset many; do
 		if want $p; then plan_$p; fi
 	done
 	if want numa && want many; then plan_numa_many; fi
 	if want trace; then plan_trace; fi
 	echo "vmcheck: $(wc -w <<<"$plans") boots and the checks took ${SECONDS}s"
-	if [ "$fails" -eq 0 ]; then
+	if [ ${#fails[@]} -eq 0 ]; then
 		if [ -z "${VMCHECK_PLANS:-}" ]; then
 			echo "VMCHECK passed: $checks checks; 16 CPUs on 4 nodes (calibrate, kernel, remote), 8 online of 16 possible, taskset 3 of 16 CPUs, 15 of 16 online, hotplug; in-kernel (kstats_bench on $release): both workloads, every sample, old slower than new, old slower at $possible possible CPUs than at 16, unload mid-run and reload; bench trace by fentry and kprobe: every call counted, within the module's times, sections, refusals"
 		else
 			echo "VMCHECK passed: $checks checks; plans: $plans (on $release)"
 		fi
 	else
-		echo "VMCHECK FAILED: $fails of $checks checks; plans: $plans (on $release)"
+		echo "VMCHECK FAILED: ${#fails[@]} of $checks checks; plans: $plans (on $release)"
 		exit 1
 	fi
 }
