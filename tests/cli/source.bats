@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# needs: shellcheck
+# needs: shellcheck python3
 # shellcheck shell=bats
 # Checks on the source tree itself: the layering between the folders,
 # the link rules, the line length, the documents cited, and the bats
@@ -63,6 +63,36 @@ none_but() {
 	printf '#include "lib/measure/engine.h"\n' >"$T/lib/report/x.c"
 	run includes_in "$T/lib/report"
 	[ "$output" = "measure/engine.h" ]
+}
+
+# include_edges DIR...: "A B" per lib/ header B that a file of module A
+# includes, A and B as FOLDER/NAME; a module is its .c and .h, and NAME_int.h
+# is the private header of NAME
+include_edges() {
+	local f m t
+	for f in "$@"; do
+		m=${f%.[ch]}
+		m=${m#*lib/}
+		grep -ho '#include "lib/[a-z]*/[a-z_0-9]*\.h"' "$f" | sed 's|#include "lib/\(.*\)\.h"|\1|' |
+			while read -r t; do
+				[ "${t%_int}" = "${m%_int}" ] || echo "${m%_int} ${t%_int}"
+			done
+	done
+}
+
+@test "no include circle among the modules of lib/" {
+	include_edges lib/*/*.[ch] >"$T/edges"
+	run tsort "$T/edges"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the check sees a circle when there is one
+	mkdir -p "$T/lib/report"
+	printf '#include "lib/report/b.h"\n' >"$T/lib/report/a.c"
+	printf '#include "lib/report/a.h"\n' >"$T/lib/report/b.c"
+	include_edges "$T"/lib/report/*.c >"$T/edges"
+	run tsort "$T/edges"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"input contains a loop"* ]]
 }
 
 # the reporting side of lib/ (lib/report, the Makefile's REPORT_SRCS): the
@@ -177,4 +207,103 @@ long_files() {
 	run grep -n 'fprintf(stderr, "%s: [^"]*\\n"' -- *.c lib/*/*.c workloads/*.c
 	echo "$output"
 	[ "$status" -eq 1 ]
+}
+
+# refused_by_hand FILE...: a pr_err() statement whose next line returns
+# (or sets ret to) EXIT_ENV, "FILE:LINE: text"; bench_refused() says it
+# and returns EXIT_ENV in one call, bench_nomem() when memory ran out
+refused_by_hand() {
+	awk 'FNR == 1 { pr = 0 }
+	     /^[[:space:]]*pr_err\(/ { pr = 1 }
+	     pr == 2 && /^[[:space:]]*(return|ret =) EXIT_ENV;/ { print FILENAME ":" FNR ": " $0 }
+	     pr == 1 && /;[[:space:]]*$/ { pr = 2; next }
+	     pr == 2 { pr = 0 }' "$@"
+}
+
+@test "a refusal is bench_refused() or bench_nomem(), never pr_err() and then EXIT_ENV" {
+	run refused_by_hand ./*.c lib/*/*.c workloads/*.c
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the rule sees both forms, and a statement over two lines
+	printf '\tpr_err("%%s",\n\t       why);\n\treturn EXIT_ENV;\n\tpr_err("x");\n\tret = EXIT_ENV;\n\tpr_err("y");\n\tfree(p);\n\treturn EXIT_ENV;\n' >"$T/bypass.c"
+	run refused_by_hand "$T/bypass.c"
+	[ "${lines[0]}" = "$T/bypass.c:3: 	return EXIT_ENV;" ]
+	[ "${lines[1]}" = "$T/bypass.c:5: 	ret = EXIT_ENV;" ]
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "every command's --also and --origin rows are OPT_ALSO and OPT_ORIGIN, never spelled out" {
+	run grep -n 'OPT_CALL([^,]*, "\(also\|origin\)"' -- *.c lib/*/*.c
+	echo "$output"
+	[ "$status" -eq 1 ]
+	# the macros are what the commands use
+	[ "$(grep -l 'OPT_ALSO\(_PICK\)\?(' -- builtin-*.c | wc -l)" -ge 9 ]
+	[ "$(grep -l 'OPT_ORIGIN(' -- builtin-*.c | wc -l)" -ge 9 ]
+}
+
+# the scripts and tests that read bench's CSV: run.sh, bisect-step.sh,
+# every shell script under tests/ and the bats files (this one aside: it
+# holds the rule's examples)
+csv_readers() {
+	printf '%s\n' run.sh bisect-step.sh tests/cli/common.bash tests/cli/*.bats | grep -vx tests/cli/source.bats
+	find tests -name '*.sh' | sort
+}
+
+@test "scripts and tests read bench's CSV by column name, never by position" {
+	local files
+	mapfile -t files < <(csv_readers)
+	run /usr/bin/python3 tests/cli/csv_positions.py "${files[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the rule has teeth: each way of reading a column by its place, and
+	# the ways that read by name or pin the layout they assume pass
+	cat >"$T/x.sh" <<'SH'
+verdict() { awk -F, '$1 == w { print $NF }' "$1"; }
+awk -F',' -v v=old '$2 == v {
+	n += $9 }' "$f"
+IFS=, read -r wl var _ _ ch <<<"$row"
+grep -v '^#' "$f" | cut -d, -f1-5
+grep -q '^[a-z].*,all,all,-1,' "$f"
+csv_rows "$f" change_pct verdict variant=alloc |
+	awk -F, '{ printf "%+.1f %s\n", $1, $2 }'
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["verdict"] }' "$f"
+awk -F, '!hdr { if ($0 != "workload,variant,run") bad = 1; hdr = 1; next } { n += $3 }' "$f"
+grep -q '^# vm_qemu: -smp 2,maxcpus=8,sockets=1' "$f"
+awk '{ print $2 }' "$f"
+SH
+	run /usr/bin/python3 tests/cli/csv_positions.py "$T/x.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(printf '%s\n' \
+		"$T/x.sh:1: verdict() { awk -F, '\$1 == w { print \$NF }' \"\$1\"; }" \
+		"$T/x.sh:2: awk -F',' -v v=old '\$2 == v {" \
+		"$T/x.sh:4: IFS=, read -r wl var _ _ ch <<<\"\$row\"" \
+		"$T/x.sh:5: grep -v '^#' \"\$f\" | cut -d, -f1-5" \
+		"$T/x.sh:6: grep -q '^[a-z].*,all,all,-1,' \"\$f\"")" ]
+}
+
+# helpers_twice FILE...: each function name that two or more of FILEs
+# define, "NAME: FILE FILE...", bats's own hooks aside (every file has
+# its setup)
+helpers_twice() {
+	grep -oE '^[[:space:]]*[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(\)' -- "$@" |
+		sed -E 's/^([^:]*):[[:space:]]*([A-Za-z0-9_]+).*/\2 \1/' |
+		grep -vE '^(setup|teardown|setup_file|teardown_file) ' | sort -u |
+		awk '$1 == name { files = files " " $2; n++; next }
+			{ if (n > 1) print name ": " files; name = $1; files = $2; n = 1 }
+			END { if (n > 1) print name ": " files }'
+}
+
+@test "a helper of the bats files is defined once: in its file, common.bash or tests/lib.sh" {
+	run helpers_twice tests/lib.sh tests/cli/common.bash tests/cli/*.bats
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the check has teeth: one name in two files, nested or not, is named
+	# with both; a hook, or one name twice in one file, is not
+	printf 'setup() {\n\tm() { :; }\n}\nm() { :; }\n' >"$T/a.bats"
+	printf 'setup() { :; }\n@test "x" {\n\tm () { :; }\n}\nfresh() { :; }\n' >"$T/b.bats"
+	run helpers_twice "$T/a.bats" "$T/b.bats"
+	[ "$output" = "m: $T/a.bats $T/b.bats" ]
 }
