@@ -4,7 +4,8 @@
 # "Output files"), names a heading that document has. Comment leaders
 # and C string quotes are taken off first, so a citation may run over
 # two lines of a comment or of a --help string. FILEs default to every
-# file git tracks. Prints each dangling citation; exit 1 if any.
+# file git tracks. Prints each dangling citation, of a section that is
+# gone or of a document that is; exit 1 if any.
 import os
 import re
 import subprocess
@@ -60,6 +61,8 @@ def check(path, cache):
     for doc, section in CITE.findall(flat(text)):
         doc = target(doc, path)
         if not os.path.isfile(doc):
+            print('%s: %s is missing (cited for "%s")' % (path, doc, section))
+            bad = 1
             continue
         if doc not in cache:
             cache[doc] = headings(doc)

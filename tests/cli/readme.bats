@@ -107,9 +107,21 @@ scratch() {
 	[ "$status" -eq 1 ]
 	[ "$output" = "$T/x.c: docs/reference.md has no section \"No such section\"
 $T/x.c: README.md has no section \"Gone\"" ]
+	# a cited document that is not there is as dangling as a heading
+	printf '# see docs/gone''.md, "Install" and (nowhere''.md, "Setup")\n' >"$T/y.sh"
+	run python3 tests/cli/citations.py "$T/y.sh"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/y.sh: docs/gone.md is missing (cited for \"Install\")
+$T/y.sh: nowhere.md is missing (cited for \"Setup\")" ]
 	# the machines are defined once (docs/measurements.md, "Machines") and named
 	grep -q '^## Machines$' docs/measurements.md
 	run git grep -n 'development VM' -- . ':!tests/cli/readme.bats'
+	echo "$output"
+	[ "$status" -eq 1 ]
+	# in the documents, no unnamed machine: "this VM", "a 2-core host",
+	# "the 2-CPU development host" say nothing of which one it was
+	run git grep -niE '\bthis (VM|machine)\b|\b[0-9]{1,2}-(CPU|core) (development )?(host|VM|machine)\b|\bdevelopment (VM|host|machine)\b' \
+		-- README.md 'docs/*.md'
 	echo "$output"
 	[ "$status" -eq 1 ]
 }
