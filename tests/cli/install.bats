@@ -12,10 +12,6 @@ setup() {
 	P=/opt/ksb
 }
 
-png_ok() {
-	/usr/bin/python3 tests/cli/png_ok.py "$1" 800 500
-}
-
 # the files make install puts under $D$P, sorted
 expected_files() {
 	local p
@@ -58,12 +54,12 @@ expected_files() {
 	[ "${#dirs[@]}" -eq 1 ]
 	d=${dirs[0]}
 	[[ "$output" == *"results: $d"* ]]
-	grep -qx '# possible_cpus: 8' "$d/bench.csv"
+	[ "$(csv_meta "$d/bench.csv" possible_cpus)" = 8 ]
 	# the command as a shell line: the path quoted as the shell needs it
 	q() { python3 -c 'import shlex, sys; print(shlex.quote(sys.argv[1]))' "$1"; }
 	grep "^# command:" "$d/bench.csv"
-	grep -qxF "# command: bench run --runs 6 -o $(q "$d/bench.csv") --also $(q "table:old=$d/table-old.txt") --also $(q "table:new=$d/table-new.txt") -q -n 64 --possible-cpus 8" "$d/bench.csv"
-	for f in table-old.txt table-new.txt summary.txt hist.svg cdf.svg heatmap.svg; do
+	grep -qxF "# command: bench run --runs 6 -o $(q "$d/bench.csv") --also $(q "table=$d/output.txt") --also $(q "summary=$d/summary.txt") --also $(q "table:old=$d/table-old.txt") --also $(q "table:new=$d/table-new.txt") -q -n 64 --possible-cpus 8" "$d/bench.csv"
+	for f in output.txt table-old.txt table-new.txt summary.txt hist.svg cdf.svg heatmap.svg; do
 		[ -s "$d/$f" ] || { echo "missing $f"; false; }
 	done
 	for p in hist cdf heatmap; do png_ok "$d/$p.png"; done
@@ -135,6 +131,39 @@ commands() {
 	done
 }
 
+# exit_codes: the exit codes a text names (0-3, 130, 143), sorted, one
+# line; man page references such as "(1)" aside
+exit_codes() {
+	sed 's/([0-9])//g; s/\.\([0-9]\)/_\1/g' | tr -c '0-9A-Za-z%_+-' '\n' | grep -xE '0|1|2|3|130|143' |
+		sort -un | tr '\n' ' '
+}
+
+# the codes of CMD's --help "Exit:" paragraph, and of its page's EXIT STATUS
+help_exit() { ./bench "$1" --help | tr '\n' ' ' | sed -n 's/.*Exit: //p' | exit_codes; }
+page_exit() {
+	MANWIDTH=200 man -l "docs/kstats-bench-$1.1" 2>/dev/null | sed -n '/^EXIT STATUS$/,/^[A-Z]/p' | sed '1d;$d' |
+		exit_codes
+}
+
+@test "each command's page says the exit codes its --help says" {
+	local c bad=
+	for c in $(commands); do
+		./bench "$c" --help >"$T/help"
+		grep -q 'Exit: ' "$T/help" || { bad+="$c: no Exit: line in --help"$'\n'; continue; }
+		want=$(help_exit "$c")
+		[ "$(page_exit "$c")" = "$want" ] ||
+			bad+="kstats-bench-$c(1): exit $(page_exit "$c"), --help: $want"$'\n'
+		! grep -q 'from compare and trend only' "docs/kstats-bench-$c.1" ||
+			bad+="kstats-bench-$c(1): the summary page's list"$'\n'
+	done
+	echo "$bad"
+	[ -z "$bad" ]
+	# the check has teeth: a page that names 1 for run
+	[ "$(printf 'EXIT STATUS\n0 done; 1 a regression; 2 bad usage (see kstats-bench(1)); 130 or 143\nSEE ALSO\n' |
+		sed -n '/^EXIT STATUS$/,/^[A-Z]/p' | sed '1d;$d' | exit_codes)" = "0 1 2 130 143 " ]
+	[ "$(help_exit run)" = "0 2 3 130 143 " ]
+}
+
 @test "bench --help and kstats-bench(1) give exit 1 to the commands whose --help does" {
 	local c ones=
 	for c in $(commands); do
@@ -199,7 +228,7 @@ comp() {
 }
 
 @test "bash completion: commands, options, values, workloads, CSV files" {
-	[ "$(comp kstats-bench "")" = "$( (./bench --list-cmds; printf '%s\n' --help --version --list-cmds --list-opts) | LC_ALL=C sort | tr '\n' ' ')" ]
+	[ "$(comp kstats-bench "")" = "$( (./bench --list-cmds; printf '%s\n' --help --version --list-cmds --list-opts --list-values --list-arg) | LC_ALL=C sort | tr '\n' ' ')" ]
 	for c in scale trend vm; do [[ "$(comp kstats-bench "")" == *" $c "* ]]; done
 	[ "$(comp kstats-bench --list-opts s)" = "scale show " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
@@ -233,6 +262,12 @@ comp() {
 	[ "$(comp kstats-bench audit -f k)" = "kcidb kstats " ]
 	[ "$(comp kstats-bench audit --boot "")" = " " ]
 	[ "$(comp kstats-bench audit -b tests/cli/audit.ba)" = "tests/cli/audit.bats " ]
+	[ "$(comp kstats-bench trend -c tests/cli/trend.ba)" = "tests/cli/trend.bats " ]
+	[ "$(comp kstats-bench kernel -w kernel-i)" = "kernel-irq-alloc " ]
+	[ "$(comp kstats-bench run -b 1)" = "1 10 11 12 " ]
+	[ "$(comp kstats-bench scale -f s)" = "sweep " ]
+	[ "$(comp kstats-bench compare -f c)" = "cdf csv " ]
+	[ "$(comp kstats-bench run -f s)" = "summary " ]
 	# every command of the registry has its entry: every long option of
 	# its --help is offered
 	for c in $(commands); do
@@ -242,6 +277,72 @@ comp() {
 		done
 	done
 	bash -c 'source docs/kstats-bench.bash-completion; complete -p kstats-bench' | grep -q _kstats_bench
+}
+
+@test "bash completion: every value it offers is one its command takes, and comes from the binary" {
+	local c o v n=0
+	for c in $(commands); do
+		for o in $(./bench --list-opts "$c"); do
+			# the options with values of their own: the others offer files
+			[ -n "$(./bench --list-values "$c" "$o" 2>/dev/null)" ] || continue
+			for v in $(comp kstats-bench "$c" "$o" ""); do
+				run ./bench "$c" "$o" "$v" --help
+				[ "$status" -eq 0 ] || { echo "$c $o $v: refused: $output"; false; }
+				n=$((n + 1))
+			done
+		done
+	done
+	echo "$n values offered"
+	[ "$n" -gt 100 ]
+	# the values are the binary's: a bench that lists others gets those offered
+	# shellcheck disable=SC2016 # the fake's code
+	printf '#!/bin/sh\n[ "$1" = --list-values ] && { echo "zz-$2-$3"; exit 0; }\nexec "%s/bench" "$@"\n' \
+		"$PWD" >"$T/fake"
+	chmod +x "$T/fake"
+	mkdir -p "$T/fbin"
+	ln -sf "$T/fake" "$T/fbin/kstats-bench"
+	[ "$(PATH=$T/fbin:$PATH bash -c 'source docs/kstats-bench.bash-completion
+		COMP_WORDS=(kstats-bench run -C ""); COMP_CWORD=3; _kstats_bench; echo "${COMPREPLY[*]}"')" = "zz-run--C" ]
+	# and no list of them is written in the completion
+	run grep -nE 'cold|tm10|kcidb|fentry|embedded|sfence' docs/kstats-bench.bash-completion
+	[ "$status" -eq 1 ]
+	# bench --list-values names what has none
+	run --separate-stderr ./bench --list-values run --quiet
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench run: '--quiet' is no option of bench run that takes a value (see 'bench run --help')" ]
+	[ "$(./bench --list-values run -f)" = "$(./bench run --help | sed -n '/-f, --format/,/-o, --output/p' | sed -n 's/^ \{29\}\([a-z]*\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')" ]
+}
+
+@test "bash completion: what an option of no fixed set names comes from the binary's --list-arg" {
+	[ "$(./bench --list-arg run -w)" = "--workload NAME" ]
+	[ "$(./bench vm --list-arg -o)" = "--output DIR" ]
+	[ "$(./bench --list-arg run -o)" = "--output FILE" ]
+	run --separate-stderr ./bench --list-arg run --quiet
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench run: '--quiet' is no option of bench run that takes a value (see 'bench run --help')" ]
+	# a DIR is directories, a FILE files, -w the workloads by its long name
+	mkdir -p "$T/d/sub"
+	: >"$T/d/f"
+	[ "$(comp kstats-bench vm -o "$T/d/")" = "$T/d/sub " ]
+	[ "$(comp kstats-bench merge --output "$T/d/")" = "$T/d/sub " ]
+	[ "$(comp kstats-bench run -o "$T/d/")" = "$T/d/f $T/d/sub " ]
+	[ "$(comp kstats-bench vm --kbuild "$T/d/")" = "$T/d/sub " ]
+	[ "$(comp kstats-bench show -w irqdesc-s)" = "irqdesc-sparse " ]
+	[ "$(comp kstats-bench run --samples "")" = " " ]
+	# a bench that names its options otherwise gets those honoured: no
+	# option's name or alias is written in the completion
+	# shellcheck disable=SC2016 # the fake's code
+	printf '#!/bin/sh\n[ "$1" = --list-arg ] && { echo "--workload X"; exit 0; }\nexec "%s/bench" "$@"\n' \
+		"$PWD" >"$T/fake"
+	chmod +x "$T/fake"
+	mkdir -p "$T/fbin"
+	ln -sf "$T/fake" "$T/fbin/kstats-bench"
+	[ "$(PATH=$T/fbin:$PATH bash -c 'source docs/kstats-bench.bash-completion
+		COMP_WORDS=(kstats-bench run --samples irqdesc-s); COMP_CWORD=3; _kstats_bench; echo "${COMPREPLY[*]}"')" = irqdesc-sparse ]
+	run grep -nE -- '-w\)|-o\)|--(output|kbuild|module|busybox|qemu|tuxmake|battery|statfs-path|cgroup-parent|control)\>' \
+		docs/kstats-bench.bash-completion
+	echo "$output"
+	[ "$status" -eq 1 ]
 }
 
 @test "bash completion is shellcheck-clean" {
