@@ -1,0 +1,54 @@
+#!/usr/bin/env bats
+# needs: -
+# bench merge against the loader's rules (lib/report/fileset.h): the
+# shards' copies of one file measure in one unit and one bucket layout,
+# else exit 2 with the message every reader gives, naming the two
+# files; a partial copy is read with the one warning and makes the merge
+# partial. The shards are bench run's files with a plan's metadata
+# added; shard.bats runs bench vm --shard itself.
+
+load common
+
+setup() {
+	common_setup
+	./bench run -q --runs 2 -n 16 -o "$T/b2.csv" >/dev/null
+	./bench run -q --runs 2 -n 16 -b 3 -o "$T/b3.csv" >/dev/null
+}
+
+# fake_shard DIR I FILE [SED]: FILE as shard I/2 of one plan, in DIR/A.csv,
+# its runs 1 and 2 the plan's 2I-1 and 2I, then the sed script SED
+fake_shard() {
+	mkdir -p "$1"
+	sed -e "1a # vm_plan: 0123456789abcdef0123\\n# vm_shard: $2/2\\n# vm_plan_runs: $((2 * $2 - 1)) $((2 * $2))" \
+		-e "${4:-}" "$3" >"$1/A.csv"
+}
+
+@test "merge: the shards' copies of a file in one unit and frac_bits, or exit 2 naming both" {
+	fake_shard "$T/s1" 1 "$T/b2.csv"
+	fake_shard "$T/s2" 2 "$T/b2.csv"
+	run --separate-stderr ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "$output" = "MERGE plan=0123456789ab shards=2/2 files=1 runs=4 partial=no" ]
+	[ "$(csv_meta "$T/m/A.csv" partial)" = no ]
+	# another unit
+	fake_shard "$T/c2" 2 "$T/b2.csv" 's/^# unit: ns$/# unit: cycles/'
+	bad "$T/s1/A.csv is in ns, $T/c2/A.csv in cycles: the files must measure in one unit" \
+		merge -o "$T/m2" "$T/s1" "$T/c2"
+	# other buckets
+	fake_shard "$T/f2" 2 "$T/b3.csv"
+	bad "$T/s1/A.csv has frac_bits 2, $T/f2/A.csv has 3: buckets differ" \
+		merge -o "$T/m2" "$T/s1" "$T/f2"
+	[ ! -e "$T/m2" ]
+}
+
+@test "merge: a partial copy is read with the loader's warning and makes the merge partial" {
+	fake_shard "$T/s1" 1 "$T/b2.csv"
+	fake_shard "$T/s2" 2 "$T/b2.csv" 's/^# partial: no$/# partial: yes/'
+	run --separate-stderr ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bench merge: warning: $T/s2/A.csv was interrupted (partial: yes): its last run may hold fewer samples" ]
+	[ "$(csv_meta "$T/m/A.csv" partial)" = yes ]
+	# MERGE's partial= is the plan's: every shard is there
+	[ "$output" = "MERGE plan=0123456789ab shards=2/2 files=1 runs=4 partial=no" ]
+}
