@@ -252,7 +252,7 @@ scalecheck: bench bench-static
 # kernelcheck's 6.12 tree built with a loop over possible CPUs planted
 # in /proc/version's read, which bench scale's gate must name (after
 # make kernelcheck, whose tree it reuses; tests/kernel/auditcheck.sh)
-AC_PKGS := $(VM_PKGS) bison flex libelf-dev bc
+AC_PKGS := $(VM_PKGS) bison flex libelf-dev bc binutils xz-utils zstd
 auditcheck: bench bench-static
 	@tests/deps.sh $(AC_PKGS)
 	@tests/kernel/auditcheck.sh

@@ -15,7 +15,7 @@ setup() {
 
 # merged FILE ENTRY: the samples of ENTRY's merge over the CPUs
 merged() {
-	awk -F, -v e="$2" '$1 == e && $3 == "all" && $4 == "all" { n += $9 } END { print n + 0 }' "$1"
+	csv_sum "$1" samples workload="$2" run=all cpu=all
 }
 
 # the cheap battery: two controls, a file that is not there, a default read
@@ -133,7 +133,7 @@ cheap() {
 	[ "$(merged "$T/a.csv" version)" = 12 ]
 	[ "$(merged "$T/a.csv" file-read)" = 12 ]
 	[ "$(merged "$T/a.csv" file-read.nonexistent)" = 0 ]
-	[ "$(awk -F, 'NR > 1 && !/^#/ && $1 != "workload" { print $1 "," $2 }' "$T/a.csv" | sort -u | tr '\n' ' ')" = \
+	[ "$(csv_rows "$T/a.csv" workload variant | sort -u | tr '\n' ' ')" = \
 		"file-read,read syscall-null,syscall version,read " ]
 	# the entry's own -n without the audit's; the later file-read reads its default again
 	run --separate-stderr ./bench audit --no-builtin -b "$B" -q -o "$T/b.csv" --boot 2
@@ -247,6 +247,8 @@ minitree() {
 				touch(i);
 		}
 	EOF
+	# <<- took the tabs: kernel style indents a body with them
+	sed -i '/^{/,/^}/{/^[{}]/!s/^./\t&/}' "$T/tree/fs/proc/stat.c" "$T/tree/kernel/sched/core.c"
 }
 
 @test "entry-candidates: the loops an entry's path reaches, DEPTH calls deep, by name" {
@@ -254,16 +256,64 @@ minitree() {
 	run bash -c 'tests/kernel/entry-candidates.sh "$1" 1 2>"$2"' _ "$T/tree" "$T/err"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'proc-stat\tfile-read --path /proc/stat\tshow_stat')" ]
-	[ "$(cat "$T/err")" = "1 candidates for 1 of 21 entries, 1 calls deep" ]
+	[ "$(cat "$T/err")" = "$(printf '3 functions loop over possible CPUs in 2 files of %s, by name\n%s' "$T/tree" "1 candidates for 1 of 21 entries, 1 calls deep")" ]
 	run bash -c 'tests/kernel/entry-candidates.sh "$1" 2>"$2"' _ "$T/tree" "$T/err"
 	[ "$status" -eq 0 ]
 	# fold() is show_stat's callee; lonely() loops but nothing calls it
 	[ "$output" = "$(printf 'proc-stat\tfile-read --path /proc/stat\tfold show_stat')" ]
-	[ "$(cat "$T/err")" = "2 candidates for 1 of 21 entries, 3 calls deep" ]
+	[ "$(tail -n 1 "$T/err")" = "2 candidates for 1 of 21 entries, 3 calls deep" ]
 	run tests/kernel/entry-candidates.sh "$T/tree" 0
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"DEPTH '0': 1.."* ]]
 	run tests/kernel/entry-candidates.sh "$T/none"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"$T/none: not a directory"* ]]
+}
+
+# a kernel of machine code, as minitree in C: show_stat reads
+# __cpu_possible_mask and calls fold(), which reads its second word;
+# nr_iowait calls none; lonely() reads it and nobody calls it; online()
+# reads the next symbol, which is not the mask. KALLSYMS is nm -n's,
+# kallsyms' format and order.
+miniimage() {
+	cat >"$T/k.c" <<-'EOF'
+		unsigned long __cpu_possible_mask[2];
+		unsigned long __cpu_online_mask[2];
+		__attribute__((noinline)) unsigned long fold(int c) { return __cpu_possible_mask[1] + c; }
+		__attribute__((noinline)) unsigned long lonely(void) { return __cpu_possible_mask[0]; }
+		__attribute__((noinline)) unsigned long online(void) { return __cpu_online_mask[0]; }
+		__attribute__((noinline)) unsigned long nr_iowait(void) { return online(); }
+		__attribute__((noinline)) unsigned long show_stat(void) { return fold(3) + __cpu_possible_mask[0]; }
+		int main(void) { return (int)(show_stat() + nr_iowait()); }
+	EOF
+	cc -O1 -fno-pie -no-pie -o "$T/vmlinux" "$T/k.c"
+	nm -n "$T/vmlinux" >"$T/kallsyms"
+	strip "$T/vmlinux"
+}
+
+@test "pcpu-graph: an image's loops and calls from its code, stripped or compressed" {
+	miniimage
+	run bash -c 'tests/kernel/pcpu-candidates.sh "$1" "$2" 2>"$3"' _ "$T/vmlinux" "$T/kallsyms" "$T/err"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'fold\nlonely\nshow_stat')" ]
+	[[ "$(cat "$T/err")" == "3 functions read possible CPUs in $T/vmlinux's code, 0 of them with BTF ("*" direct calls)" ]]
+	run --separate-stderr tests/kernel/pcpu-graph.sh "$T/vmlinux" "$T/kallsyms"
+	[ "$status" -eq 0 ]
+	grep -qxP 'C\tshow_stat\tfold' <<<"$output"
+	grep -qxP 'C\tnr_iowait\tonline' <<<"$output"
+	# a bzImage: the ELF behind what is not one, compressed
+	{ head -c 4096 /dev/urandom; gzip -c "$T/vmlinux"; } >"$T/bzImage"
+	run --separate-stderr tests/kernel/pcpu-candidates.sh "$T/bzImage" "$T/kallsyms"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'fold\nlonely\nshow_stat')" ]
+	run --separate-stderr tests/kernel/entry-candidates.sh "$T/bzImage" "$T/kallsyms"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'proc-stat\tfile-read --path /proc/stat\tfold show_stat')" ]
+	run tests/kernel/pcpu-graph.sh "$T/vmlinux"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"an IMAGE needs its KALLSYMS"* ]]
+	head -c 4096 /dev/urandom >"$T/junk"
+	run tests/kernel/pcpu-graph.sh "$T/junk" "$T/kallsyms"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"$T/junk: neither a vmlinux nor a bzImage"* ]]
 }

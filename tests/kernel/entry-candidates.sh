@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# entry-candidates.sh TREE [DEPTH] - each audit entry's candidates: the
-# functions that loop over possible CPUs (pcpu-candidates.sh) that the
-# entry's path reaches in TREE's call graph, for bench scale's
-# attribution. One line an entry that has any, tab-separated:
+# entry-candidates.sh TREE [DEPTH] | IMAGE KALLSYMS [DEPTH] - each audit
+# entry's candidates: the functions that loop over possible CPUs that the
+# entry's path reaches in the kernel's call graph (both from
+# pcpu-graph.sh: a source TREE read by name, or the IMAGE's own code),
+# for bench scale's attribution. One line an entry that has any,
+# tab-separated:
 #
 #	NAME	WORKLOAD-LINE	FUNC FUNC...
 #
@@ -10,48 +12,37 @@
 # entry's -n: auditboot.sh gives its own), in the battery's order.
 #
 # The path: the functions that bench list's "path:" line of the entry
-# names (show_stat(), nr_iowait()). Reached: those functions, what their
-# bodies call, and so on, DEPTH (3) calls deep, by name, through the .c
-# files of fs kernel mm net lib block ipc arch/x86/kernel. A call made
-# through a pointer (pernet ops, seq_file's show) or a macro is not
-# followed: what it reaches is not a candidate of the entry, and an entry
-# whose loops are there has none (netns's per-CPU sockets, mm_init's
-# percpu_counter_init). The counts go to stderr.
+# names (show_stat(), nr_iowait()). Reached: those functions, what they
+# call, and so on, DEPTH (3) calls deep. A call made through a pointer
+# (pernet ops, seq_file's show) is followed by neither graph; a macro
+# (alloc_percpu() over pcpu_alloc()) or an inlined function only by the
+# image's. From an image with BTF, only the functions fentry can time
+# are kept. The counts go to stderr: the graph's line, then the entries'.
 set -euo pipefail
-tree=${1:?entry-candidates.sh TREE [DEPTH]}
-depth=${2:-3}
+prog=entry-candidates.sh
 here=$(cd "$(dirname "$0")" && pwd)
 bench=${BENCH:-$here/../../bench}
-[ -d "$tree" ] || { echo "entry-candidates.sh: $tree: not a directory" >&2; exit 2; }
-case $depth in '' | *[!0-9]* | 0) echo "entry-candidates.sh: DEPTH '$depth': 1.." >&2; exit 2 ;; esac
+usage() { echo "$prog: $*; usage: $prog TREE [DEPTH] | IMAGE KALLSYMS [DEPTH]" >&2; exit 2; }
+[ $# -ge 1 ] || usage "no TREE or IMAGE"
+if [ -d "$1" ]; then
+	graph=("$1")
+	depth=${2:-3}
+elif [ -f "$1" ] && [ $# -ge 2 ]; then
+	graph=("$1" "$2")
+	depth=${3:-3}
+else
+	usage "$1: not a directory, nor an image with its KALLSYMS"
+fi
+case $depth in '' | *[!0-9]* | 0) usage "DEPTH '$depth': 1.." ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-"$here/pcpu-candidates.sh" "$tree" >"$tmp/loopers" 2>/dev/null
-# the call graph by name: "CALLER<TAB>CALLEE", kernel style as
-# pcpu-candidates.sh reads it (a definition at column 0, its braces too)
-dirs=()
-for d in fs kernel mm net lib block ipc arch/x86/kernel; do
-	[ -d "$tree/$d" ] && dirs+=("$tree/$d")
-done
-# shellcheck disable=SC2016 # awk's own $
-find "${dirs[@]}" -name '*.c' -print0 | xargs -0 awk '
-	BEGIN { split("if for while switch return sizeof typeof __typeof__ defined", a, " ")
-		for (i in a) kw[a[i]] = 1 }
-	FNR == 1 { fn = ""; want = ""; inside = 0 }
-	/^[A-Za-z_][A-Za-z0-9_ \*]*\(/ && !/;[ \t]*$/ {
-		s = $0; sub(/\(.*/, "", s); n = split(s, w, /[ \t\*]+/); want = w[n]
-	}
-	/^\{/ { fn = want; inside = 1; next }
-	/^\}/ { inside = 0; fn = ""; next }
-	inside && fn != "" {
-		s = $0
-		while (match(s, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
-			c = substr(s, RSTART, RLENGTH); sub(/[ \t]*\($/, "", c)
-			if (!(c in kw)) print fn "\t" c
-			s = substr(s, RSTART + RLENGTH)
-		}
-	}' | sort -u >"$tmp/calls"
+# its count first on stderr, then ours
+"$here/pcpu-graph.sh" "${graph[@]}" >"$tmp/graph"
+# the loops: with BTF, those fentry can time
+awk -F'\t' '$1 == "B" { b[$2] = 1; nb++ } $1 == "L" { l[$2] = 1 }
+	END { for (f in l) if (!nb || (f in b)) print f }' "$tmp/graph" >"$tmp/loopers"
+awk -F'\t' '$1 == "C" { print $2 "\t" $3 }' "$tmp/graph" >"$tmp/calls"
 
 # the entries: NAME, the workload line, the path's functions
 "$bench" list | awk '
