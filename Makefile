@@ -247,8 +247,9 @@ scalecheck: bench bench-static
 # .ci/run): Debian 12's 6.1 and 6.12, as scalecheck boots them, each
 # swept once over 3 possible-CPU counts by bench vm with the whole
 # battery (bench audit) in every boot and /proc/stat's candidates timed
-# by fentry in the same boots (AUDITCHECK_ATTRIBUTE=all: every entry's): no control grows after
-# the correction, /proc/stat grows and show_stat carries it; then
+# by fentry in the same boots (AUDITCHECK_ATTRIBUTE=all: every entry's):
+# every control flat under Holm's correction, /proc/stat grows and
+# show_stat carries it; then
 # kernelcheck's 6.12 tree built with a loop over possible CPUs planted
 # in /proc/version's read, which bench scale's gate must name (after
 # make kernelcheck, whose tree it reuses; tests/kernel/auditcheck.sh)
