@@ -18,6 +18,7 @@
 #include "lib/report/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
+#include "lib/report/counted.h"
 #include "lib/report/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/results.h"
@@ -37,7 +38,8 @@
 
 struct compare_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
-	double threshold_pct;		/* --threshold, percent, > 0 */
+	double threshold_pct;		/* --threshold, percent, > 0; 0: the files' default */
+	double spread_pct;		/* --spread, percent, > 0: counted files */
 	double alpha;			/* --alpha, in (0, 1) */
 	int format;			/* --format, an index of cmpfmt_writers[] */
 	enum cmp_ref reference;		/* --reference */
@@ -66,6 +68,7 @@ struct compare_state {
 	bool scaled;			/* figures scaled by the reference: decided */
 	char warn[8192];		/* the testbed warning, said with the verdict; "": none */
 	const char *unit;		/* the files' unit, "ns" when they say none */
+	bool exact;			/* counted files: lib/report/counted.h's rules */
 };
 
 static const char compare_head[] =
@@ -85,10 +88,17 @@ static const char compare_tail[] =
 	"regression, improvement, '~' (not significant) or 'significant, below\n"
 	"threshold'. At least " BENCH_STR(CMP_MIN_RUNS) " runs a side (6 or more advised).\n"
 	"\n"
-	"Exit: 0 no regression, 1 a regression, 2 bad input (fewer than "
-	BENCH_STR(CMP_MIN_RUNS) " runs\n"
-	"a side, a series on one side only, unreadable or mismatched files), 3 a\n"
-	"report could not be written (or memory ran out).\n";
+	"Counted files (bench vm's counted clock, unit insn: instructions, exact)\n"
+	"are judged by size, not by a test: each side's spread (max/min - 1) at\n"
+	"most --spread, else 'not repeatable'; the sides' ranges apart, else '~';\n"
+	"then the change beyond --threshold (default " BENCH_STR(COUNTED_THRESHOLD_PCT) "%), else 'below\n"
+	"threshold'. The interval is every after/before ratio, p is 'exact'. At\n"
+	"least " BENCH_STR(COUNTED_MIN_RUNS) " runs a side.\n"
+	"\n"
+	"Exit: 0 no regression, 1 a regression (or a counted side that does not\n"
+	"repeat), 2 bad input (too few runs a side, a series on one side only,\n"
+	"unreadable or mismatched files), 3 a report could not be written (or\n"
+	"memory ran out).\n";
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int compare_parse(int argc, char **argv, struct compare_opts *o)
@@ -99,7 +109,12 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			 "median, mean, p90, p99, p25, p10, min"),
 		OPT_DOUBLE('t', "threshold", &o->threshold_pct, 0, 0, "> 0 (percent)", "PCT",
 			   "a significant change counts above PCT, > 0 (default "
-			   BENCH_STR(CMP_THRESHOLD_PCT) ")"),
+			   BENCH_STR(CMP_THRESHOLD_PCT) ";\n"
+			   "counted files " BENCH_STR(COUNTED_THRESHOLD_PCT) ")"),
+		OPT_DOUBLE(0, "spread", &o->spread_pct, 0, 0, "> 0 (percent)", "PCT",
+			   "counted files: a side repeats when its spread,\n"
+			   "max/min - 1, is at most PCT, > 0 (default "
+			   BENCH_STR(COUNTED_SPREAD_PCT) ")"),
 		OPT_DOUBLE('a', "alpha", &o->alpha, 0, 1, "in (0,1)", "A",
 			   "one-sided significance level, in (0,1) (default "
 			   BENCH_STR(COMPARE_ALPHA) ")"),
@@ -242,7 +257,7 @@ static int compare_check_testbed(const struct compare_opts *o, struct compare_st
 
 static int compare_check_runs(const struct compare_state *st)
 {
-	unsigned int i, nb, na;
+	unsigned int i, nb, na, least = st->exact ? COUNTED_MIN_RUNS : CMP_MIN_RUNS;
 
 	for (i = 0; i < st->n; i++) {
 		const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
@@ -260,9 +275,10 @@ static int compare_check_runs(const struct compare_state *st)
 
 		nb = cmp_side_runs(&st->cs[0], wl, var);
 		na = cmp_side_runs(&st->cs[1], wl, var);
-		if (nb < CMP_MIN_RUNS || na < CMP_MIN_RUNS) {
-			pr_err("%s %s: %u runs before, %u after; the gate needs at least %d a side (bench run --runs 6)",
-			       wl, var, nb, na, CMP_MIN_RUNS);
+		if (nb < least || na < least) {
+			pr_err("%s %s: %u runs before, %u after; the gate needs at least %u a side%s",
+			       wl, var, nb, na, least,
+			       st->exact ? " of counted files (bench vm -B 2)" : " (bench run --runs 6)");
 			return EXIT_USAGE;
 		}
 	}
@@ -279,7 +295,8 @@ static int compare_decide_ref(const struct compare_opts *o, struct compare_state
 	struct cmp_where w;
 
 	st->scaled = false;
-	if (o->reference == CMP_REF_OFF)
+	/* a count does not move with the machine's speed: auto scales nothing */
+	if (o->reference == CMP_REF_OFF || (st->exact && o->reference == CMP_REF_AUTO))
 		return 0;
 	st->scaled = cmp_can_scale(st->cs, st->list, st->n, &w);
 	if (st->scaled || o->reference == CMP_REF_AUTO)
@@ -295,7 +312,7 @@ static int compare_one(const struct compare_opts *o, const struct compare_state 
 {
 	const struct cmp_gate g = {
 		.stat = o->stat, .alpha = o->alpha, .threshold = o->threshold_pct / 100,
-		.scaled = st->scaled,
+		.scaled = st->scaled, .exact = st->exact, .spread = o->spread_pct / 100,
 	};
 	const char *wl = st->list[i]->workload, *var = st->list[i]->variant;
 	struct cmp_where w;
@@ -324,6 +341,7 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	const struct cmpfmt f = {
 		.s = c, .n = st->n, .stat = cmp_stat_names[o->stat], .unit = st->unit,
 		.alpha = o->alpha, .threshold_pct = o->threshold_pct, .scaled = st->scaled,
+		.spread_pct = o->spread_pct,
 		.diff = st->diff, .nr_diff = st->nr_diff,
 		.path = { (const char *const *)st->side[0].path,
 			  (const char *const *)st->side[1].path },
@@ -349,7 +367,9 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 	if (ret)
 		return bench_refused("--also %s", why);
 	ret = bench_finish_stdout();
-	return !ret && cmpfmt_count(&f, CMP_REGRESSION) ? EXIT_REGRESSION : ret;
+	if (!ret && (cmpfmt_count(&f, CMP_REGRESSION) || cmpfmt_count(&f, CMP_NOT_REPEATABLE)))
+		return EXIT_REGRESSION;
+	return ret;
 }
 
 /* compute every series first, so that bad input prints no verdict at all */
@@ -404,6 +424,9 @@ static int compare_run(struct compare_opts *o, struct compare_state *st)
 	if (!st->list && errno)
 		return bench_nomem();
 	st->unit = st->fs.unit;
+	st->exact = counted_unit(st->unit);
+	if (!o->threshold_pct)
+		o->threshold_pct = st->exact ? COUNTED_THRESHOLD_PCT : CMP_THRESHOLD_PCT;
 	ret = compare_check_runs(st);
 	if (!ret)
 		ret = compare_decide_ref(o, st);
@@ -414,7 +437,7 @@ int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o = {
 		.stat = CMP_STAT_TM10,
-		.threshold_pct = CMP_THRESHOLD_PCT,
+		.spread_pct = COUNTED_SPREAD_PCT,
 		.alpha = COMPARE_ALPHA,
 		.format = CMPFMT_TABLE,
 		.also = OUTSET_INIT(cmpfmt_writers),

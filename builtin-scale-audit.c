@@ -151,7 +151,8 @@ static int audit_build(struct scale_report *r, struct scale_audit *sa)
 	if (!sa->e || !sa->c || !buf)
 		return -ENOMEM;
 	sa->a = (struct audit){ .e = sa->e, .c = sa->c, .nr_sides = r->nr_groups,
-				.method = sa->a.method, .q = sa->a.q, .flat = sa->a.flat };
+				.method = sa->a.method, .q = sa->a.q, .flat = sa->a.flat,
+				.spread = sa->a.spread };
 	for (i = 0; i < r->n; i++) {
 		const struct scale_row *row = &r->row[i];
 		bool traced = row_traced(row_file(r, row));
@@ -182,7 +183,8 @@ static int audit_build(struct scale_report *r, struct scale_audit *sa)
 	return 0;
 }
 
-int scale_audit_compute(struct scale_report *r, int method, double q, double flat)
+int scale_audit_compute(struct scale_report *r, int method, double q, double flat,
+			double spread)
 {
 	struct scale_audit *sa = calloc(1, sizeof(*sa));
 	int ret;
@@ -193,6 +195,7 @@ int scale_audit_compute(struct scale_report *r, int method, double q, double fla
 	sa->a.method = method;
 	sa->a.q = q;
 	sa->a.flat = flat;
+	sa->a.spread = spread;
 	ret = audit_build(r, sa);
 	if (ret)
 		return ret;
@@ -229,7 +232,7 @@ bool scale_audit_regression(const struct scale_report *r)
 {
 	const struct scale_audit *sa = r->audit;
 
-	return sa && sa->a.regressions;
+	return sa && (sa->a.regressions || sa->a.not_repeatable);
 }
 
 void scale_audit_free(struct scale_report *r)

@@ -22,6 +22,7 @@
 #include "lib/report/auditfmt.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
+#include "lib/report/counted.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
 #include "lib/report/outfile.h"
@@ -31,7 +32,8 @@
 
 struct scale_opts {
 	enum cmp_stat stat;		/* --stat: each run's figure */
-	double flat;			/* --flat, ns per CPU, >= 0 */
+	double flat;			/* --flat, ns per CPU, >= 0; < 0: the files' default */
+	double spread_pct;		/* --spread, percent: counted files */
 	struct scale_threshold threshold; /* --threshold: NS or N% */
 	unsigned int at[SCALE_MAX_AT];	/* --at, in the order given */
 	unsigned int nr_at;		/* how many */
@@ -64,6 +66,10 @@ static const char scale_tail[] =
 	"else A or B), the slope [95% interval] per possible CPU, the intercept a,\n"
 	"the points and counts, and grows (the interval above 0 and --flat), flat or\n"
 	"shrinks; then each --at N: a + b N [the lines of the interval's ends at N].\n"
+	"Counted files (bench vm's counted clock, unit insn) give the slope in\n"
+	"instructions per possible CPU, --flat " BENCH_STR(COUNTED_FLAT) " by default, and each fit's spread\n"
+	"(the largest max/min - 1 of its boots at one count); a fit past --spread\n"
+	"does not repeat, and a gate on it is 'not repeatable', never a pass.\n"
 	"With A -- B, per series on both sides: B-A, the slope difference [95%\n"
 	"interval, MOVER], the threshold in ns/CPU, and regression or ok. A closing\n"
 	"SCALE line. An audit (--audit, or bench audit's files): the entries ranked\n"
@@ -73,7 +79,8 @@ static const char scale_tail[] =
 	"and docs/scale.md.\n"
 	"\n"
 	"Exit: 0 no regression, 1 B's slope exceeds A's by more than --threshold with\n"
-	"the interval of the difference above 0, 2 bad input (a file without\n"
+	"the interval of the difference above 0 (or a counted side does not repeat),\n"
+	"2 bad input (a file without\n"
 	"possible_cpus, a series at one count only, mismatched units), 3 a report\n"
 	"could not be written (or memory ran out).\n";
 
@@ -166,14 +173,20 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			 "p90, p99"),
 		OPT_CALL(0, "flat", &o->flat, scale_flat, "NS",
 			 "a slope up to NS ns per possible CPU counts as flat:\n"
-			 "grows needs the interval above it (default 0)"),
+			 "grows needs the interval above it (default 0;\n"
+			 "counted files " BENCH_STR(COUNTED_FLAT) " instruction)"),
+		OPT_DOUBLE(0, "spread", &o->spread_pct, 0, 0, "> 0 (percent)", "PCT",
+			   "counted files: a fit repeats when its boots at each\n"
+			   "count spread by at most PCT, max/min - 1, > 0\n"
+			   "(default " BENCH_STR(COUNTED_SPREAD_PCT) ")"),
 		OPT_CALL(0, "at", o, scale_at_opt, "N[,N...]",
 			 "extrapolate a + b N with its interval, N in 1..8192;\n"
 			 "repeatable, e.g. --at 480,8192"),
 		OPT_CALL('t', "threshold", &o->threshold, scale_threshold, "NS|N%",
 			 "A -- B: a slope difference counts above NS ns per\n"
 			 "possible CPU, or N% of |A's slope| (default "
-			 BENCH_STR(CMP_THRESHOLD_PCT) "%)"),
+			 BENCH_STR(CMP_THRESHOLD_PCT) "%;\n"
+			 "counted files: never below --flat)"),
 		OPT_FLAG(0, "audit", &o->audit,
 			 "the files are a battery's sweep: every series an\n"
 			 "entry, judged as one family, ranked by its cost at\n"
@@ -361,6 +374,7 @@ static int series_fit(const struct scale_group *g, const struct scale_row *row,
 		y[i] = f->pt[i].y;
 	}
 	ret = scale_theil_sen(x, y, f->npt, &f->fit);
+	f->spread = scale_spread(x, y, f->npt);
 	free(x);
 	if (ret == -ENOMEM)
 		return bench_nomem();
@@ -408,6 +422,7 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		}
 		if (f->has && (ret = series_fit(&r->g[k], row, f)))
 			return ret;
+		f->repeats = !counted_unit(r->unit) || f->spread <= o->spread_pct / 100;
 	}
 	row->gated = r->nr_groups == 2 && row->side[0].has && row->side[1].has;
 	if (r->nr_groups == 2 && !row->gated)
@@ -418,7 +433,15 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 		return 0;
 	scale_diff(&row->side[0].fit, &row->side[1].fit, &row->diff);
 	row->threshold_ns = scale_threshold_ns(&o->threshold, &row->side[0].fit);
-	row->regression = scale_regression(&row->side[0].fit, &row->diff, &o->threshold);
+	row->not_repeatable = !row->side[0].repeats || !row->side[1].repeats;
+	if (counted_unit(r->unit)) {
+		/* a difference that would be flat on its own is no regression */
+		row->threshold_ns = fmax(row->threshold_ns, o->flat);
+		row->regression = !row->not_repeatable && row->diff.est > row->threshold_ns &&
+				  row->diff.lo > 0;
+	} else {
+		row->regression = scale_regression(&row->side[0].fit, &row->diff, &o->threshold);
+	}
 	return 0;
 }
 
@@ -451,6 +474,8 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 
 	for (k = 0; k < r->nr_groups && !ret; k++)
 		ret = group_load(r, k, k ? "B" : "A");
+	if (o->flat < 0)
+		o->flat = counted_unit(r->unit) ? COUNTED_FLAT : 0;
 	for (k = 0; k < r->nr_groups; k++) {
 		sets[k] = r->g[k].set;
 		paths[k] = r->g[k].path;
@@ -525,7 +550,8 @@ static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 static int scale_write(struct scale_opts *o, const struct scale_report *r)
 {
 	struct scalefmt sf = {
-		.r = r, .stat = o->stat, .flat = o->flat, .threshold = o->threshold,
+		.r = r, .stat = o->stat, .flat = o->flat, .spread_pct = o->spread_pct,
+		.threshold = o->threshold,
 		.at = o->at, .nr_at = o->nr_at, .origin = o->origin,
 	};
 	struct auditfmt af;
@@ -565,6 +591,8 @@ int cmd_scale(int argc, char **argv)
 	struct scale_opts o = {
 		/* the busy-runner study (docs/measurements.md): narrowest, and moved least */
 		.stat = CMP_STAT_MIN,
+		.flat = -1,
+		.spread_pct = COUNTED_SPREAD_PCT,
 		.threshold = { .v = CMP_THRESHOLD_PCT, .pct = true },
 		.also = OUTSET_INIT(scalefmt_writers),
 		.method = AUDIT_BH,
@@ -595,7 +623,8 @@ int cmd_scale(int argc, char **argv)
 	if (!ret && scale_check_formats(&o))
 		ret = EXIT_USAGE;
 	if (!ret && o.audit) {
-		ret = scale_audit_compute(&r, o.method, o.q, o.flat);
+		ret = scale_audit_compute(&r, o.method, o.q, o.flat,
+					  counted_unit(r.unit) ? o.spread_pct / 100 : 0);
 		if (ret == -ENOMEM)
 			ret = bench_nomem();
 		else if (ret < 0)
@@ -606,7 +635,7 @@ int cmd_scale(int argc, char **argv)
 	if (!ret)
 		ret = scale_write(&o, &r);
 	for (i = 0; !ret && !o.audit && i < r.n; i++)
-		if (r.row[i].regression)
+		if (r.row[i].regression || (r.row[i].gated && r.row[i].not_repeatable))
 			ret = EXIT_REGRESSION;
 	if (!ret && scale_audit_regression(&r))
 		ret = EXIT_REGRESSION;

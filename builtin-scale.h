@@ -24,16 +24,19 @@ const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfm
 /*
  * scale_audit_compute - @r's series as one battery into r->audit
  * (lib/report/audit.h), judged by @method (enum audit_method) at the
- * family's level @q, a slope up to @flat ns per CPU flat: trace files'
- * "time" series are the candidates, every other series an entry.
- * Returns 0, -ENOMEM, -EINVAL, or EXIT_USAGE after one line.
+ * family's level @q, a slope up to @flat ns per CPU flat, a gated entry
+ * whose side spreads past @spread (a fraction; 0: no such rule) not
+ * repeatable: trace files' "time" series are the candidates, every other
+ * series an entry. Returns 0, -ENOMEM, -EINVAL, or EXIT_USAGE after one
+ * line.
  */
-int scale_audit_compute(struct scale_report *r, int method, double q, double flat);
+int scale_audit_compute(struct scale_report *r, int method, double q, double flat,
+			double spread);
 
 /* scale_audit_files - a file of @r is bench audit's (audit_battery metadata). */
 bool scale_audit_files(const struct scale_report *r);
 
-/* scale_audit_regression - the audit's gate found an entry that grew. */
+/* scale_audit_regression - the audit's gate found an entry that grew, or one not repeatable. */
 bool scale_audit_regression(const struct scale_report *r);
 
 /* scale_audit_free - r->audit, NULL after. */

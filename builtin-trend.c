@@ -19,6 +19,7 @@
 #include "bench.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
+#include "lib/report/counted.h"
 #include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/kcidb.h"
@@ -42,7 +43,7 @@ struct trend_opts {
 	enum cmp_stat stat;		/* --stat: the per-run figure */
 	enum cmp_ref reference;		/* --reference */
 	double alpha;			/* --alpha, in [TREND_MIN_ALPHA, 1) */
-	double min_change_pct;		/* --min-change, percent, >= 0 */
+	double min_change_pct;		/* --min-change, percent, >= 0; < 0: the files' default */
 	uint64_t window;		/* --window, runs */
 	uint64_t recent;		/* --recent, nights */
 	uint64_t seed;			/* --seed */
@@ -82,6 +83,9 @@ static const char trend_tail[] =
 	"near 0) adds none of its noise. Each line then ends with the subject's and\n"
 	"the control's own nightly figures and theta, and TREND with control=paired.\n"
 	"Without it, a change point may be the machine's (a note on stderr says so).\n"
+	"Counted files (bench vm's counted clock, unit insn) need no control: the\n"
+	"runner cannot move a count, so --control refuses them, and --min-change\n"
+	"is " BENCH_STR(COUNTED_THRESHOLD_PCT) " by default.\n"
 	"\n"
 	"With --slope, each night is one figure, what the series costs per possible\n"
 	"CPU that night (25.1ns/CPU): the change points are the slope's. With\n"
@@ -161,7 +165,7 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 		OPT_CALL('t', "min-change", &o->min_change_pct, trend_min_change, "PCT",
 			 "report changes beyond PCT only, >= 0 (default "
 			 BENCH_STR(CMP_THRESHOLD_PCT) ",\n"
-			 "compare's threshold)"),
+			 "counted files " BENCH_STR(COUNTED_THRESHOLD_PCT) ": compare's threshold)"),
 		OPT_U64('w', "window", &o->window, 2 * TREND_MIN_SEG, TREND_MAX_WINDOW, "N",
 			"runs one test sees at most, for long histories,\n"
 			"6..1000 (default " BENCH_STR(TREND_WINDOW) "; 18 or more at alpha 0.001)"),
@@ -283,6 +287,13 @@ static int trend_hist_err(int ret, const char *why)
 	return EXIT_USAGE;
 }
 
+/* --reference for @fs's files: a count does not move with the machine's speed */
+static enum cmp_ref trend_reference(const struct trend_opts *o, const struct fileset *fs)
+{
+	return counted_unit(fs->unit) && o->reference == CMP_REF_AUTO ? CMP_REF_OFF :
+									o->reference;
+}
+
 /*
  * Read every file, keeping its runs' figures and letting the file go (a
  * history of a thousand files never holds more than one file's
@@ -311,7 +322,8 @@ static int trend_read(const struct trend_opts *o, struct hist *h, struct fileset
 	if (!ret)
 		ret = hist_sort(h) ? bench_nomem() : 0;
 	if (!ret)
-		ret = trend_hist_err(hist_decide_ref(h, o->reference, why, sizeof(why)), why);
+		ret = trend_hist_err(hist_decide_ref(h, trend_reference(o, fs), why, sizeof(why)),
+				     why);
 	for (i = 0; i < h->ns && !ret; i++)
 		ret = hist_figures(h, &h->s[i]) ? bench_nomem() : 0;
 	return ret;
@@ -348,7 +360,15 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 	unsigned int missing;
 	char why[1024];
 	int ret = trend_read(o, h, &o->fs[0]);
+	bool counted = counted_unit(o->fs[0].unit);
 
+	if (o->min_change_pct < 0)
+		o->min_change_pct = counted ? COUNTED_THRESHOLD_PCT : CMP_THRESHOLD_PCT;
+	if (!ret && counted && o->control.nf) {
+		pr_err("--control: %s counts instructions (bench vm's counted clock): no runner can move a count, so a control has nothing to take out; judge the subject alone",
+		       h->f[0].path);
+		return EXIT_USAGE;
+	}
 	if (!ret && o->slope)
 		ret = trend_hist_err(hist_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
@@ -422,7 +442,7 @@ static int trend_report(struct trend_opts *o, const struct hist *h)
 	if (ret)
 		return ret;
 	trendfmt_tally(&t, &n);
-	if (!h->paired && n.change_points)
+	if (!h->paired && n.change_points && !counted_unit(o->fs[0].unit))
 		pr_err("note: no --control: a change point may be a shift of the machine's own speed; a pinned baseline measured beside each night takes those out (docs/trend-control.md)");
 	return n.failing ? EXIT_REGRESSION : EXIT_DONE;
 }
@@ -432,7 +452,7 @@ int cmd_trend(int argc, char **argv)
 	struct trend_opts o = {
 		.stat = CMP_STAT_TM10,
 		.alpha = 0.001,
-		.min_change_pct = CMP_THRESHOLD_PCT,
+		.min_change_pct = -1,
 		.window = TREND_WINDOW,
 		.recent = TREND_RECENT,
 		.seed = 1,

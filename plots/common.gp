@@ -40,13 +40,14 @@ merged_runs(dummy) = (!has_run || strcol("run") eq "all")
 sel(v) = (strcol("variant") eq v && merged_runs(0) && strcol(c_cpu) eq "all")
 percpu(v) = (strcol("variant") eq v && merged_runs(0) && strcol(c_cpu) ne "all")
 
-# the CSV's unit ("ns" or "cycles"), from its metadata
+# the CSV's unit ("ns", "cycles", or "insn": bench vm's counted clock,
+# instructions), from its metadata
 unit = system(sprintf("sed -n 's/^# unit: //p' '%s' | head -1", csv))
-if (unit ne "cycles") unit = "ns"
+if (unit ne "cycles" && unit ne "insn") unit = "ns"
 
-# 16384 -> "16.4 us" (or "16.4k cycles"): readable bucket bounds
-nice(v) = unit eq "cycles" ? \
-	(v >= 1e6 ? sprintf("%.3gM", v / 1e6) : v >= 1e3 ? sprintf("%.3gk", v / 1e3) : sprintf("%.0f", v)) : \
+# 16384 -> "16.4 us" (or "16.4k" cycles, "16.4k insn"): readable bucket bounds
+count(v) = v >= 1e6 ? sprintf("%.3gM", v / 1e6) : v >= 1e3 ? sprintf("%.3gk", v / 1e3) : sprintf("%.0f", v)
+nice(v) = unit eq "cycles" ? count(v) : unit eq "insn" ? count(v) . " insn" : \
 	(v >= 1e6 ? sprintf("%.3g ms", v / 1e6) : v >= 1e3 ? sprintf("%.3g us", v / 1e3) : sprintf("%.0f ns", v))
 
 # log2 time axis ticked at every other power of two, which are bucket

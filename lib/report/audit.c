@@ -273,8 +273,12 @@ static int run_gate(struct audit *a, double *p, double *lv, bool *rej)
 		if (ret)
 			break;
 		scale_diff(&fa, &fb, &e->diff);
-		e->regression = rej[m] && e->diff.est > 0 && e->diff.est > e->threshold_ns;
+		e->not_repeatable = a->spread > 0 &&
+				    (e->s[0].spread > a->spread || e->s[1].spread > a->spread);
+		e->regression = !e->not_repeatable && rej[m] && e->diff.est > 0 &&
+				e->diff.est > e->threshold_ns;
 		a->regressions += e->regression;
+		a->not_repeatable += e->not_repeatable;
 		m++;
 	}
 	return ret;
@@ -348,6 +352,11 @@ int audit_run(struct audit *a)
 	lv = p + a->n;
 	cost = lv + a->n;
 	a->grows[0] = a->grows[1] = a->regressions = a->controls_grow = 0;
+	a->not_repeatable = 0;
+	for (i = 0; i < a->n; i++)
+		for (k = 0; k < a->nr_sides; k++)
+			a->e[i].s[k].spread = scale_spread(a->e[i].pt[k].x, a->e[i].pt[k].y,
+							   a->e[i].pt[k].n);
 	for (k = 0; k < a->nr_sides && !ret; k++)
 		ret = run_side(a, k, p, lv, rej);
 	if (!ret && a->nr_sides == 2)

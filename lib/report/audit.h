@@ -89,6 +89,7 @@ struct audit_side {
 	double p;			/* of flat, unadjusted */
 	double level;			/* the adjusted alpha */
 	enum scale_verdict verdict;	/* grows, flat, shrinks, for the family */
+	double spread;			/* its points' scale_spread() */
 	double at, at_lo, at_hi;	/* the cost at AUDIT_AT possible CPUs */
 	int cand;			/* the carrying candidate, -1 none */
 	double share;			/* its slope over the entry's */
@@ -105,6 +106,7 @@ struct audit_entry {
 	double threshold_ns;		/* in: the gate's threshold for it */
 	bool control;			/* in: known not to grow with possible CPUs */
 	bool regression;		/* out: grew beyond it, for the family */
+	bool not_repeatable;		/* out: gated, a side past a->spread */
 };
 
 /* a kernel function timed in the same boots */
@@ -125,11 +127,15 @@ struct audit {
 	enum audit_method method;
 	double q;			/* the family's level, (0, 1) */
 	double flat;			/* ns per CPU that count as flat, >= 0 */
+	double spread;			/* > 0: a side whose spread passes it is not
+					 * repeatable, and its gate never a pass (counted
+					 * files, lib/report/counted.h); 0: no such rule */
 	unsigned int *order;		/* out: [n] the ranking, audit_free() frees */
 	double level[2];		/* out: per side, the smallest adjusted level */
 	double diff_level;		/* out: the gate's smallest */
 	unsigned int grows[2];		/* out: entries that grow, per side */
 	unsigned int regressions;	/* out */
+	unsigned int not_repeatable;	/* out: gated entries not repeatable */
 	unsigned int controls_grow;	/* out: controls that grow, on any side */
 };
 
@@ -166,8 +172,10 @@ void audit_rank(const double *cost, unsigned int n, unsigned int *order);
  * p-values, the correction per side and for the gate, the intervals at
  * the adjusted levels, the verdicts, the extrapolation, the attribution
  * of every entry that grows, and the ranking by the cost at AUDIT_AT on
- * the last side. Returns 0, -EINVAL (bad @q, or an entry whose points
- * hold fewer than 2 counts: its index in a->n is not reported), -ENOMEM.
+ * the last side; with a->spread, each gated entry whose sides' spread
+ * passes it is not repeatable, and no regression. Returns 0, -EINVAL
+ * (bad @q, or an entry whose points hold fewer than 2 counts: its index
+ * in a->n is not reported), -ENOMEM.
  */
 int audit_run(struct audit *a);
 

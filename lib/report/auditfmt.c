@@ -11,6 +11,7 @@
 
 #include "lib/report/auditfmt.h"
 #include "lib/report/cmpline.h"
+#include "lib/report/counted.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
@@ -27,11 +28,6 @@ const char *auditfmt_method(enum audit_method m)
 	return words[m];
 }
 
-static bool af_cycles(const struct auditfmt *c)
-{
-	return !strcmp(c->unit, "cycles");
-}
-
 /* the side whose cost ranks: B when gating, else A */
 static unsigned int af_last(const struct auditfmt *c)
 {
@@ -42,7 +38,7 @@ static unsigned int af_last(const struct auditfmt *c)
 static const char *af_slope(char *buf, size_t len, const struct auditfmt *c, double b,
 			    double lo, double hi)
 {
-	snprintf(buf, len, "%+.4g%s/CPU [%+.4g, %+.4g]", b, c->unit, lo, hi);
+	snprintf(buf, len, "%+.4g%s/CPU [%+.4g, %+.4g]", b, cmpline_unit(c->unit), lo, hi);
 	return buf;
 }
 
@@ -51,7 +47,7 @@ static const char *af_value(char *buf, size_t len, const struct auditfmt *c, dou
 {
 	char t[24];
 
-	cmpline_value(t, sizeof(t), fabs(v), af_cycles(c));
+	cmpline_value(t, sizeof(t), fabs(v), c->unit);
 	snprintf(buf, len, "%s%s", v < 0 ? "-" : "", t);
 	return buf;
 }
@@ -83,6 +79,23 @@ static const char *af_verdict(const struct audit_side *s)
 	return scale_verdict_names[s->verdict];
 }
 
+/* a gated entry's word */
+static const char *af_gate(const struct audit_entry *e)
+{
+	return e->not_repeatable ? "not repeatable" : e->regression ? "regression" : "ok";
+}
+
+/* counted figures: "  spread 0.05%" after the verdict, else "" */
+static const char *af_spread(char *buf, size_t len, const struct auditfmt *c,
+			     const struct audit_side *s)
+{
+	if (counted_unit(c->unit))
+		snprintf(buf, len, "  spread %.2f%%", 100 * s->spread);
+	else
+		buf[0] = 0;
+	return buf;
+}
+
 /* ---- table ---- */
 
 static void table_head(FILE *f, const struct auditfmt *c)
@@ -101,7 +114,7 @@ static void table_head(FILE *f, const struct auditfmt *c)
 static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
 			const struct audit_entry *e)
 {
-	char s[128], at[128], fn[128];
+	char s[128], at[128], fn[128], sp[32];
 	unsigned int k = af_last(c);
 	const struct audit_side *sd = &e->s[k];
 
@@ -116,13 +129,14 @@ static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
 		fprintf(f, "  %s %s -> %s", c->group[0],
 			af_slope(s, sizeof(s), c, fa->slope, fa->lo, fa->hi), c->group[1]);
 	}
-	fprintf(f, "%s%s  at %d: %s  p=%.2g  %s", e->gated ? " " : "  ",
+	fprintf(f, "%s%s  at %d: %s  p=%.2g  %s%s", e->gated ? " " : "  ",
 		af_slope(s, sizeof(s), c, sd->fit.slope, sd->fit.lo, sd->fit.hi),
-		AUDIT_AT, af_at(at, sizeof(at), c, sd), sd->p, af_verdict(sd));
+		AUDIT_AT, af_at(at, sizeof(at), c, sd), sd->p, af_verdict(sd),
+		af_spread(sp, sizeof(sp), c, sd));
 	if (e->gated)
 		fprintf(f, "  B-A %s  %s",
 			af_slope(s, sizeof(s), c, e->diff.est, e->diff.lo, e->diff.hi),
-			e->regression ? "regression" : "ok");
+			af_gate(e));
 	af_func(fn, sizeof(fn), c, sd);
 	fprintf(f, "%s%s\n", *fn ? "  " : "", fn);
 }
@@ -143,9 +157,25 @@ static void table_regressions(FILE *f, const struct auditfmt *c)
 		fprintf(f, "regression: %s %s grew %s (threshold %.4g%s/CPU) from %s to %s, carried by: %s\n",
 			e->name, e->variant,
 			af_slope(s, sizeof(s), c, e->diff.est, e->diff.lo, e->diff.hi),
-			e->threshold_ns, c->unit, c->group[0], c->group[1],
+			e->threshold_ns, cmpline_unit(c->unit), c->group[0], c->group[1],
 			*fn ? fn : "no function timed");
 	}
+}
+
+/* the gate's word */
+static const char *af_gate_verdict(const struct audit *a)
+{
+	return a->regressions ? "regression" : a->not_repeatable ? "not-repeatable" : "ok";
+}
+
+/* counted figures: " not_repeatable=N", else "" */
+static const char *af_not_repeatable(char *buf, size_t len, const struct auditfmt *c)
+{
+	if (counted_unit(c->unit))
+		snprintf(buf, len, " not_repeatable=%u", c->a->not_repeatable);
+	else
+		buf[0] = 0;
+	return buf;
 }
 
 static int table_write(FILE *f, const void *model)
@@ -153,6 +183,7 @@ static int table_write(FILE *f, const void *model)
 	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c), v[3] = { 0 };
+	char nr[48];
 
 	table_head(f, c);
 	for (i = 0; i < a->n; i++) {
@@ -170,9 +201,9 @@ static int table_write(FILE *f, const void *model)
 	if (a->nr_sides == 1)
 		fprintf(f, " group=%s\n", c->group[0]);
 	else
-		fprintf(f, " A=%s B=%s regressions=%u gate_level=%.4g verdict=%s\n", c->group[0],
-			c->group[1], a->regressions, a->diff_level,
-			a->regressions ? "regression" : "ok");
+		fprintf(f, " A=%s B=%s regressions=%u%s gate_level=%.4g verdict=%s\n", c->group[0],
+			c->group[1], a->regressions, af_not_repeatable(nr, sizeof(nr), c),
+			a->diff_level, af_gate_verdict(a));
 	return report_status(f);
 }
 
@@ -212,7 +243,8 @@ static int md_write(FILE *f, const void *model)
 		if (a->nr_sides == 2)
 			fprintf(f, " %s | %s |", e->gated ?
 				af_slope(s, sizeof(s), c, e->diff.est, e->diff.lo, e->diff.hi) : "",
-				!e->gated ? "" : e->regression ? "**regression**" : "ok");
+				!e->gated ? "" : e->regression ? "**regression**" :
+				e->not_repeatable ? "**not repeatable**" : "ok");
 		fputc('\n', f);
 	}
 	if (c->skipped)

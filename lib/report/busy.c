@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/report/busy.h"
+#include "lib/report/counted.h"
 #include "lib/report/meta.h"
 
 bool busy_disturbed(double psi_pct)
@@ -64,7 +65,8 @@ int busy_count(const struct meta *m, struct busy_count *bc)
 	char num[32], *end;
 	double pct, cpu, wall;
 
-	if (!p)
+	/* a count the host's load cannot move: no rule of time applies */
+	if (!p || counted_unit(meta_get(m, "unit")))
 		return -ENOENT;
 	bc->files++;
 	while (!busy_next(&p, &run, &val, &vlen)) {

@@ -20,7 +20,10 @@
  *						  disturbed (no quiet try left)
  *
  * A file written before these keys, or on a host without PSI, has no
- * psi_cpu_some_pct: its runs are "not recorded", never an error.
+ * psi_cpu_some_pct: its runs are "not recorded", never an error. Nor are
+ * a counted file's (unit COUNTED_UNIT, lib/report/counted.h): its figures
+ * count instructions, which the host's load cannot move, so the rule
+ * judges none of them; their PSI stays in the file, said, not ruled on.
  *
  * THE RULE (busy_disturbed(), busy_boot_disturbed()): a run is disturbed
  * when the host's PSI cpu "some" stall passed BUSY_PSI_PCT percent of its
@@ -90,7 +93,8 @@ struct busy_count {
  * pair that does not parse is not counted), each judged by
  * busy_boot_disturbed() where @m has the run's vm_qemu_cpu_seconds and
  * vm_boot_seconds, by busy_disturbed() otherwise. Returns 0, or -ENOENT
- * when @m has no such key (not recorded; @bc unchanged).
+ * when @m has no such key or counts instructions (not recorded; @bc
+ * unchanged).
  */
 int busy_count(const struct meta *m, struct busy_count *bc);
 

@@ -31,15 +31,27 @@ unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v)
 	return n;
 }
 
-/* "2 regressions, 1 improvement", or "no regression" */
+/* "2 regressions, 1 improvement, 1 not repeatable", or "no regression" */
 static void cf_tally(char *buf, size_t len, const struct cmpfmt *c)
 {
 	unsigned int reg = cmpfmt_count(c, CMP_REGRESSION), imp = cmpfmt_count(c, CMP_IMPROVEMENT);
+	unsigned int nr = cmpfmt_count(c, CMP_NOT_REPEATABLE);
 	int n = snprintf(buf, len, reg ? "%u regression%s" : "no regression", reg,
 			 reg == 1 ? "" : "s");
 
 	if (imp && n > 0 && (size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ", %u improvement%s", imp, imp == 1 ? "" : "s");
+		n += snprintf(buf + n, len - (size_t)n, ", %u improvement%s", imp,
+			      imp == 1 ? "" : "s");
+	if (nr && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ", %u not repeatable", nr);
+}
+
+/* the gate's word: "regression" (or exact figures that do not repeat), else "ok" */
+static const char *cf_verdict(const struct cmpfmt *c)
+{
+	if (cmpfmt_count(c, CMP_REGRESSION))
+		return "regression";
+	return cmpfmt_count(c, CMP_NOT_REPEATABLE) ? "not-repeatable" : "ok";
 }
 
 /* ---- table ---- */
@@ -62,8 +74,8 @@ static void cf_pooled(FILE *f, const struct cmpfmt *c, const struct cmp_series *
 	fprintf(f, "%s %s pooled:", s->workload, s->variant);
 	for (m = 0; m < 5; m++)
 		fprintf(f, "  %s %s -> %s (%s)", name[m],
-			cmpline_value(b, sizeof(b), v[0][m], cmpline_cycles(c)),
-			cmpline_value(a, sizeof(a), v[1][m], cmpline_cycles(c)),
+			cmpline_value(b, sizeof(b), v[0][m], c->unit),
+			cmpline_value(a, sizeof(a), v[1][m], c->unit),
 			cmpline_pct(d, sizeof(d), v[0][m] > 0 ? v[1][m] / v[0][m] - 1 : 0));
 	fputc('\n', f);
 }
@@ -80,10 +92,10 @@ static void cf_ref_line(FILE *f, const struct cmpfmt *c, const struct cmp_series
 	unsigned int i;
 
 	fprintf(f, "%s reference tm10 (median run): %s -> %s (%s); figures at %s by their share:",
-		s->workload, cmpline_value(b, sizeof(b), s->ref_side[0], cmpline_cycles(c)),
-		cmpline_value(a, sizeof(a), s->ref_side[1], cmpline_cycles(c)),
+		s->workload, cmpline_value(b, sizeof(b), s->ref_side[0], c->unit),
+		cmpline_value(a, sizeof(a), s->ref_side[1], c->unit),
 		cmpline_pct(d, sizeof(d), s->ref_side[1] / s->ref_side[0] - 1),
-		cmpline_value(m, sizeof(m), s->ref_at, cmpline_cycles(c)));
+		cmpline_value(m, sizeof(m), s->ref_at, c->unit));
 	for (i = 0; i < n && !strcmp(s[i].workload, s->workload); i++)
 		fprintf(f, " %s %.2f", s[i].variant, s[i].ref_share);
 	fputc('\n', f);
@@ -125,9 +137,15 @@ static int cf_table(FILE *f, const void *model)
 		if (!i || strcmp(c->s[i].workload, c->s[i - 1].workload))
 			cf_ref_line(f, c, &c->s[i], c->n - i);
 	cf_testbed_lines(f, c);
-	fprintf(f, "COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
-		c->n, reg, cmpfmt_count(c, CMP_IMPROVEMENT), c->stat, c->alpha, c->threshold_pct,
-		reg ? "regression" : "ok", c->scaled ? "scaled" : "raw");
+	if (cmpline_exact(c))
+		fprintf(f, "COMPARE series=%u regressions=%u improvements=%u not_repeatable=%u stat=%s exact spread=%g%% threshold=%g%% verdict=%s unit=%s\n",
+			c->n, reg, cmpfmt_count(c, CMP_IMPROVEMENT),
+			cmpfmt_count(c, CMP_NOT_REPEATABLE), c->stat, c->spread_pct,
+			c->threshold_pct, cf_verdict(c), c->unit);
+	else
+		fprintf(f, "COMPARE series=%u regressions=%u improvements=%u stat=%s alpha=%g threshold=%g%% verdict=%s reference=%s\n",
+			c->n, reg, cmpfmt_count(c, CMP_IMPROVEMENT), c->stat, c->alpha,
+			c->threshold_pct, cf_verdict(c), c->scaled ? "scaled" : "raw");
 	if (c->busy)
 		fileset_busy_lines(f, c->busy, cf_sides, 2, "runs", "");
 	return report_status(f);
@@ -281,6 +299,8 @@ static int cf_json(FILE *f, const void *model)
 	meta_set(m, "stat", "%s", c->stat);
 	meta_set(m, "alpha", "%g", c->alpha);
 	meta_set(m, "threshold_pct", "%g", c->threshold_pct);
+	if (cmpline_exact(c))
+		meta_set(m, "spread_pct", "%g", c->spread_pct);
 	meta_set(m, "reference", "%s", c->scaled ? "scaled" : "raw");
 	meta_set(m, "unit", "%s", c->unit);
 	json_init(&j, f);
@@ -292,7 +312,7 @@ static int cf_json(FILE *f, const void *model)
 	json_array_end(&j);
 	json_u64(&j, "regressions", reg);
 	json_u64(&j, "improvements", cmpfmt_count(c, CMP_IMPROVEMENT));
-	json_string(&j, "verdict", reg ? "regression" : "ok");
+	json_string(&j, "verdict", cf_verdict(c));
 	cf_json_diff(&j, c);
 	if (c->busy)
 		fileset_busy_json(&j, c->busy, cf_sides, 2);
@@ -304,20 +324,22 @@ static int cf_json(FILE *f, const void *model)
 static void cf_md_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 {
 	const struct cmp_result *r = &s->r;
-	char b[32], a[32], ch[112], p[16];
+	char b[32], a[32], bs[16], as[16], ch[112], p[16];
 
 	fputs("| ", f);
 	tf_md_cell(f, s->workload);
 	fputc(' ', f);
 	tf_md_cell(f, s->variant);
-	fprintf(f, " | %s ±%.0f%% | %s ±%.0f%% | %s | ",
-		cmpline_value(b, sizeof(b), r->before, cmpline_cycles(c)), r->before_spread * 100,
-		cmpline_value(a, sizeof(a), r->after, cmpline_cycles(c)), r->after_spread * 100,
-		cmpline_change(ch, sizeof(ch), r));
-	tf_md_cell(f, cmpline_p(p, sizeof(p), r->p, ""));
-	fprintf(f, " | %u+%u | %s", s->nb, s->na, r->verdict == CMP_REGRESSION ? "**" : "");
+	fprintf(f, " | %s ±%s | %s ±%s | %s | ",
+		cmpline_value(b, sizeof(b), r->before, c->unit),
+		cmpline_spread(bs, sizeof(bs), c, r->before_spread),
+		cmpline_value(a, sizeof(a), r->after, c->unit),
+		cmpline_spread(as, sizeof(as), c, r->after_spread),
+		cmpline_change(ch, sizeof(ch), c, r));
+	tf_md_cell(f, cmpline_test(p, sizeof(p), c, r, ""));
+	fprintf(f, " | %u+%u | %s", s->nb, s->na, cmpline_fails(r) ? "**" : "");
 	tf_md_cell(f, cmp_verdict_names[r->verdict]);
-	fprintf(f, "%s |\n", r->verdict == CMP_REGRESSION ? "**" : "");
+	fprintf(f, "%s |\n", cmpline_fails(r) ? "**" : "");
 }
 
 /* the keys that differ, as a second table */
@@ -347,10 +369,15 @@ static int cf_markdown(FILE *f, const void *model)
 	char t[96];
 
 	cf_tally(t, sizeof(t), c);
-	fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, one-sided alpha %g, threshold %g%%, %s figures)\n\n",
-		t, c->n, c->stat, c->alpha, c->threshold_pct, c->scaled ? "reference-scaled" : "raw");
-	fputs("| series | before | after | change [95% CI] | p | runs | verdict |\n"
-	      "|:--|--:|--:|--:|--:|--:|:--|\n", f);
+	if (cmpline_exact(c))
+		fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, exact: instructions counted, each side repeating within %g%%, threshold %g%%)\n\n",
+			t, c->n, c->stat, c->spread_pct, c->threshold_pct);
+	else
+		fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, one-sided alpha %g, threshold %g%%, %s figures)\n\n",
+			t, c->n, c->stat, c->alpha, c->threshold_pct,
+			c->scaled ? "reference-scaled" : "raw");
+	fprintf(f, "| series | before | after | change [%s] | p | runs | verdict |\n"
+		"|:--|--:|--:|--:|--:|--:|:--|\n", cmpline_exact(c) ? "every ratio" : "95% CI");
 	for (i = 0; i < c->n; i++)
 		cf_md_row(f, c, &c->s[i]);
 	cf_md_diff(f, c);
@@ -404,6 +431,10 @@ static void cf_junit_props(FILE *f, const struct cmpfmt *c)
 	cf_xml_prop(f, "alpha", v);
 	snprintf(v, sizeof(v), "%g", c->threshold_pct);
 	cf_xml_prop(f, "threshold_pct", v);
+	if (cmpline_exact(c)) {
+		snprintf(v, sizeof(v), "%g", c->spread_pct);
+		cf_xml_prop(f, "spread_pct", v);
+	}
 	cf_xml_prop(f, "reference", c->scaled ? "scaled" : "raw");
 	cf_xml_prop(f, "unit", c->unit);
 	for (i = 0; i < c->nr_diff; i++) {
@@ -424,11 +455,22 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_seri
 	fputs("\" name=\"", f);
 	cf_xml(f, s->variant);
 	fprintf(f, " %s\">\n", c->stat);
-	if (s->r.verdict == CMP_REGRESSION) {
+	if (s->r.verdict == CMP_NOT_REPEATABLE) {
+		fputs("      <failure type=\"not repeatable\" message=\"", f);
+		cf_xml(f, line);
+		fprintf(f, "\">a side spread past %g%% between runs of counted figures: ",
+			c->spread_pct);
+		cf_xml(f, line);
+		fputs("</failure>\n", f);
+	} else if (s->r.verdict == CMP_REGRESSION) {
 		fputs("      <failure type=\"regression\" message=\"", f);
 		cf_xml(f, line);
-		fprintf(f, "\">slower by more than %g%% at one-sided alpha %g: ", c->threshold_pct,
-			c->alpha);
+		if (cmpline_exact(c))
+			fprintf(f, "\">more instructions by more than %g%%, the sides apart: ",
+				c->threshold_pct);
+		else
+			fprintf(f, "\">slower by more than %g%% at one-sided alpha %g: ",
+				c->threshold_pct, c->alpha);
 		cf_xml(f, line);
 		fputs("</failure>\n", f);
 	}
@@ -440,7 +482,8 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_seri
 static int cf_junit(FILE *f, const void *model)
 {
 	const struct cmpfmt *c = model;
-	unsigned int i, fail = cmpfmt_count(c, CMP_REGRESSION);
+	unsigned int i;
+	unsigned int fail = cmpfmt_count(c, CMP_REGRESSION) + cmpfmt_count(c, CMP_NOT_REPEATABLE);
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		   "<testsuites name=\"kstats-bench compare\" tests=\"%u\" failures=\"%u\" errors=\"0\">\n"
@@ -458,7 +501,8 @@ static int cf_junit(FILE *f, const void *model)
 static int cf_bmf(FILE *f, const void *model)
 {
 	const struct cmpfmt *c = model;
-	const char *measure = cmpline_cycles(c) ? "cycles" : "latency";
+	const char *measure = !strcmp(c->unit, "ns") ? "latency" :
+			      cmpline_exact(c) ? "instructions" : "cycles";
 	char name[192];
 	struct json j;
 	unsigned int i;
@@ -486,12 +530,13 @@ static void cf_gab_extra(char *buf, size_t len, const struct cmpfmt *c,
 			 const struct cmp_series *s)
 {
 	const struct cmp_result *r = &s->r;
-	char b[32], ch[112], p[16];
+	char b[32], bs[16], ch[112], p[16];
 
-	snprintf(buf, len, "before %s ±%.0f%%, change %s, %s, n=%u+%u: %s",
-		 cmpline_value(b, sizeof(b), r->before, cmpline_cycles(c)), r->before_spread * 100,
-		 cmpline_change(ch, sizeof(ch), r), cmpline_p(p, sizeof(p), r->p, "p"), s->nb, s->na,
-		 cmp_verdict_names[r->verdict]);
+	snprintf(buf, len, "before %s ±%s, change %s, %s, n=%u+%u: %s",
+		 cmpline_value(b, sizeof(b), r->before, c->unit),
+		 cmpline_spread(bs, sizeof(bs), c, r->before_spread),
+		 cmpline_change(ch, sizeof(ch), c, r), cmpline_test(p, sizeof(p), c, r, "p"),
+		 s->nb, s->na, cmp_verdict_names[r->verdict]);
 }
 
 static int cf_gab(FILE *f, const void *model)
@@ -572,10 +617,10 @@ int cmpfmt_annotations(FILE *f, const struct cmpfmt *c)
 	unsigned int i;
 
 	for (i = 0; i < c->n; i++) {
-		if (c->s[i].r.verdict != CMP_REGRESSION)
+		if (!cmpline_fails(&c->s[i].r))
 			continue;
 		cmpline_line(line, sizeof(line), c, &c->s[i]);
-		fputs("::error title=kstats-bench regression::", f);
+		fprintf(f, "::error title=kstats-bench %s::", cmp_verdict_names[c->s[i].r.verdict]);
 		cf_gha(f, line);
 		fputc('\n', f);
 	}

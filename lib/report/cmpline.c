@@ -8,34 +8,69 @@
 #include <string.h>
 
 #include "lib/report/cmpline.h"
+#include "lib/report/counted.h"
 #include "lib/report/testbed.h"
 
-const char *cmpline_value(char *buf, size_t len, double v, bool cycles)
+/* a fraction as a signed percentage with @prec decimals: "+16.4%", "-inf" */
+static const char *cl_pct(char *buf, size_t len, double frac, int prec)
+{
+	if (isinf(frac))
+		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
+	else
+		snprintf(buf, len, "%+.*f%%", prec, frac * 100);
+	return buf;
+}
+
+const char *cmpline_value(char *buf, size_t len, double v, const char *unit)
 {
 	static const char *const ns[] = { "ns", "us", "ms", "s" };
 	static const char *const cy[] = { "", "k", "M", "G" };
+	static const char *const in[] = { " insn", "k insn", "M insn", "G insn" };
+	const char *const *sfx = !strcmp(unit, "ns") ? ns : counted_unit(unit) ? in : cy;
 	unsigned int u = 0;
 
 	while (v >= 1000 && u < 3) {
 		v /= 1000;
 		u++;
 	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, cycles ? cy[u] : ns[u]);
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, sfx[u]);
 	return buf;
+}
+
+const char *cmpline_unit(const char *unit)
+{
+	return counted_unit(unit) ? " " COUNTED_UNIT : unit;
+}
+
+const char *cmpline_spread(char *buf, size_t len, const struct cmpfmt *c, double spread)
+{
+	snprintf(buf, len, "%.*f%%", cmpline_exact(c) ? 2 : 0, spread * 100);
+	return buf;
+}
+
+const char *cmpline_test(char *buf, size_t len, const struct cmpfmt *c,
+			 const struct cmp_result *r, const char *name)
+{
+	if (cmpline_exact(c)) {
+		snprintf(buf, len, "exact");
+		return buf;
+	}
+	return cmpline_p(buf, len, r->p, name);
 }
 
 const char *cmpline_pct(char *buf, size_t len, double frac)
 {
-	if (isinf(frac))
-		snprintf(buf, len, "%sinf", frac < 0 ? "-" : "+");
-	else
-		snprintf(buf, len, "%+.1f%%", frac * 100);
-	return buf;
+	return cl_pct(buf, len, frac, 1);
 }
 
-bool cmpline_cycles(const struct cmpfmt *c)
+bool cmpline_exact(const struct cmpfmt *c)
 {
-	return c->unit && !strcmp(c->unit, "cycles");
+	return counted_unit(c->unit);
+}
+
+bool cmpline_fails(const struct cmp_result *r)
+{
+	return r->verdict == CMP_REGRESSION || r->verdict == CMP_NOT_REPEATABLE;
 }
 
 const char *cmpline_p(char *buf, size_t len, double p, const char *name)
@@ -47,27 +82,31 @@ const char *cmpline_p(char *buf, size_t len, double p, const char *name)
 	return buf;
 }
 
-const char *cmpline_change(char *buf, size_t len, const struct cmp_result *r)
+
+const char *cmpline_change(char *buf, size_t len, const struct cmpfmt *c,
+			   const struct cmp_result *r)
 {
+	int prec = cmpline_exact(c) ? 2 : 1;
 	char e[32], lo[32], hi[32];
 
-	cmpline_pct(e, sizeof(e), r->change.est);
-	cmpline_pct(lo, sizeof(lo), r->change.lo);
-	cmpline_pct(hi, sizeof(hi), r->change.hi);
-	snprintf(buf, len, "%s [%s, %s]", e, lo, hi);
+	snprintf(buf, len, "%s [%s, %s]", cl_pct(e, sizeof(e), r->change.est, prec),
+		 cl_pct(lo, sizeof(lo), r->change.lo, prec),
+		 cl_pct(hi, sizeof(hi), r->change.hi, prec));
 	return buf;
 }
 
 void cmpline_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s)
 {
 	const struct cmp_result *r = &s->r;
-	char b[32], a[32], ch[112], p[16];
+	char b[32], a[32], bs[16], as[16], ch[112], p[16];
 
-	cmpline_value(b, sizeof(b), r->before, cmpline_cycles(c));
-	cmpline_value(a, sizeof(a), r->after, cmpline_cycles(c));
-	snprintf(buf, len, "%s %s %s  %s +-%.0f%% -> %s +-%.0f%%  %s  %s n=%u+%u  %s",
-		 s->workload, s->variant, c->stat, b, r->before_spread * 100, a,
-		 r->after_spread * 100, cmpline_change(ch, sizeof(ch), r), cmpline_p(p, sizeof(p), r->p, "p"),
+	cmpline_value(b, sizeof(b), r->before, c->unit);
+	cmpline_value(a, sizeof(a), r->after, c->unit);
+	snprintf(buf, len, "%s %s %s  %s +-%s -> %s +-%s  %s  %s n=%u+%u  %s",
+		 s->workload, s->variant, c->stat, b,
+		 cmpline_spread(bs, sizeof(bs), c, r->before_spread),
+		 a, cmpline_spread(as, sizeof(as), c, r->after_spread),
+		 cmpline_change(ch, sizeof(ch), c, r), cmpline_test(p, sizeof(p), c, r, "p"),
 		 s->nb, s->na, cmp_verdict_names[r->verdict]);
 }
 

@@ -9,7 +9,7 @@
  *
  *	char v[32], line[512];
  *
- *	cmpline_value(v, sizeof(v), 13150.2, false);	"13.15us"
+ *	cmpline_value(v, sizeof(v), 13150.2, "ns");	"13.15us"
  *	cmpline_line(line, sizeof(line), &c, &c.s[0]);	the table's line
  *
  * Each function writes into the caller's buffer, cut to @len, and
@@ -32,9 +32,10 @@ struct cmpfmt {
 	const struct cmp_series *s;	/* [n], in compare's order */
 	unsigned int n;			/* series */
 	const char *stat;		/* the per-run figure: "tm10" */
-	const char *unit;		/* "ns" or "cycles" */
+	const char *unit;		/* "ns", "cycles", or "insn": counted, exact */
 	double alpha;			/* the one-sided test's level */
 	double threshold_pct;		/* a significant change counts above it, % */
+	double spread_pct;		/* exact figures: a side's largest spread, % */
 	bool scaled;			/* figures adjusted by the reference loop */
 	const struct tb_diff *diff;	/* keys that differ (testbed_diff()), or NULL */
 	unsigned int nr_diff;		/* how many */
@@ -44,14 +45,43 @@ struct cmpfmt {
 	const struct busy_count *busy;	/* [2] each side's runs the host disturbed, or NULL */
 };
 
-/* cmpline_cycles - whether @c's figures are cycles (c->unit "cycles"), not ns. */
-bool cmpline_cycles(const struct cmpfmt *c);
+/*
+ * cmpline_exact - whether @c's figures are counted ones, judged by
+ * lib/report/counted.h's rules (c->unit COUNTED_UNIT).
+ */
+bool cmpline_exact(const struct cmpfmt *c);
 
 /*
- * cmpline_value - @v (ns, or cycles when @cycles) with a unit scaled to
- * three or four digits: 13150.2 -> "13.15us", cycles "13.15k". @buf.
+ * cmpline_fails - whether @r's verdict fails the gate: a regression, or
+ * exact figures that do not repeat.
  */
-const char *cmpline_value(char *buf, size_t len, double v, bool cycles);
+bool cmpline_fails(const struct cmp_result *r);
+
+/*
+ * cmpline_value - @v in @unit ("ns", "cycles", "insn"; anything else as
+ * cycles) scaled to three or four digits: 13150.2 -> "13.15us", cycles
+ * "13.15k", instructions "13.15k insn". @buf.
+ */
+const char *cmpline_value(char *buf, size_t len, double v, const char *unit);
+
+/*
+ * cmpline_unit - @unit as it follows a number: "ns", "cycles", " insn"
+ * (a count reads "+96.26 insn/CPU", a time "+7.7ns/CPU").
+ */
+const char *cmpline_unit(const char *unit);
+
+/*
+ * cmpline_spread - a side's spread, a fraction, as "4%" (exact figures:
+ * "0.19%", two decimals, max/min - 1), for a "+-" or "±" before it. @buf.
+ */
+const char *cmpline_spread(char *buf, size_t len, const struct cmpfmt *c, double spread);
+
+/*
+ * cmpline_test - the test's word: cmpline_p() of r->p after @name, or
+ * "exact" for exact figures, which no p judges. @buf.
+ */
+const char *cmpline_test(char *buf, size_t len, const struct cmpfmt *c,
+			 const struct cmp_result *r, const char *name);
 
 /* cmpline_pct - a fraction as a signed percentage: "+16.4%", "-inf". @buf. */
 const char *cmpline_pct(char *buf, size_t len, double frac);
@@ -62,8 +92,12 @@ const char *cmpline_pct(char *buf, size_t len, double frac);
  */
 const char *cmpline_p(char *buf, size_t len, double p, const char *name);
 
-/* cmpline_change - the change and its interval: "+16.4% [+11.7%, +20.2%]". @buf. */
-const char *cmpline_change(char *buf, size_t len, const struct cmp_result *r);
+/*
+ * cmpline_change - the change and its interval: "+16.4% [+11.7%, +20.2%]"
+ * (exact figures, two decimals: "+1.04% [+0.90%, +1.14%]"). @buf.
+ */
+const char *cmpline_change(char *buf, size_t len, const struct cmpfmt *c,
+			   const struct cmp_result *r);
 
 /*
  * cmpline_line - the series' line of bench compare's table, into @buf:

@@ -197,6 +197,8 @@ int cmp_series_compute(const struct cmp_side side[2], const char *wl, const char
 		cmp_adjust(c, y);
 	/* the test sorts its copy; x keeps the runs in file order */
 	memcpy(y, c->x, n * sizeof(*y));
+	if (g->exact)
+		return cmp_runs_exact(y, c->nb, y + c->nb, c->na, g->spread, g->threshold, &c->r);
 	return cmp_runs(y, c->nb, y + c->nb, c->na, g->alpha, g->threshold, &c->r);
 }
 

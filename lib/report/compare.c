@@ -12,6 +12,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
+#include "lib/report/counted.h"
 
 const char *const cmp_stat_names[] = {
 	"tm10", "median", "mean", "p90", "p99", "p25", "p10", "min", NULL,
@@ -24,6 +25,7 @@ const char *const cmp_verdict_names[] = {
 	[CMP_BELOW] = "significant, below threshold",
 	[CMP_REGRESSION] = "regression",
 	[CMP_IMPROVEMENT] = "improvement",
+	[CMP_NOT_REPEATABLE] = "not repeatable",
 };
 
 /* ---- per-run figures from a histogram ---- */
@@ -391,6 +393,47 @@ int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 	r->after = cmp_median_spread(a, na, &r->after_spread);
 	r->p = r->change.est >= 0 ? r->u.p_greater : r->u.p_less;
 	r->verdict = cmp_decide(r, alpha, threshold);
+	return 0;
+}
+
+/* exact figures: a change is its size, once both sides repeat (counted.h) */
+static enum cmp_verdict cmp_decide_exact(const double *b, unsigned int nb, const double *a,
+					 unsigned int na, const struct cmp_result *r, double spread,
+					 double threshold)
+{
+	if (r->before_spread > spread || r->after_spread > spread)
+		return CMP_NOT_REPEATABLE;
+	/* sorted: the ranges are [b[0], b[nb - 1]] and [a[0], a[na - 1]] */
+	if (a[0] <= b[nb - 1] && b[0] <= a[na - 1])
+		return CMP_SAME;
+	if (r->change.est > threshold)
+		return CMP_REGRESSION;
+	if (r->change.est < -threshold)
+		return CMP_IMPROVEMENT;
+	return CMP_BELOW;
+}
+
+int cmp_runs_exact(double *b, unsigned int nb, double *a, unsigned int na, double spread,
+		   double threshold, struct cmp_result *r)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	ret = cmp_mann_whitney(b, nb, a, na, &r->u);
+	if (!ret)
+		ret = cmp_hodges_lehmann(b, nb, a, na, 0, &r->change);
+	if (ret)
+		return ret;
+	r->before = cmp_median_spread(b, nb, &r->before_spread);
+	r->after = cmp_median_spread(a, na, &r->after_spread);
+	r->before_spread = counted_spread(b, nb);
+	r->after_spread = counted_spread(a, na);
+	/* every ratio lies between these: the interval of exact figures */
+	r->change.lo = a[0] / b[nb - 1] - 1;
+	r->change.hi = a[na - 1] / b[0] - 1;
+	r->change.conf = 1;
+	r->p = r->change.est >= 0 ? r->u.p_greater : r->u.p_less;
+	r->verdict = cmp_decide_exact(b, nb, a, na, r, spread, threshold);
 	return 0;
 }
 

@@ -77,9 +77,10 @@ enum cmp_verdict {
 	CMP_BELOW,			/* significant, below threshold */
 	CMP_REGRESSION,			/* significant, slower by > threshold */
 	CMP_IMPROVEMENT,		/* significant, faster by > threshold */
+	CMP_NOT_REPEATABLE,		/* exact figures: a side spread past its bound */
 };
 
-/* "~", "significant, below threshold", "regression", "improvement" */
+/* "~", "significant, below threshold", "regression", "improvement", "not repeatable" */
 extern const char *const cmp_verdict_names[];
 
 /*
@@ -192,7 +193,8 @@ double cmp_ref_share_groups(const double *x, const double *r, const unsigned int
 
 struct cmp_result {
 	double before, after;		/* medians of the per-run figures */
-	double before_spread;		/* +- fraction, cmp_median_spread */
+	double before_spread;		/* +- fraction, cmp_median_spread; exact:
+					 * max/min - 1 (counted_spread()) */
 	double after_spread;		/* same, after */
 	struct cmp_utest u;		/* the test */
 	double p;			/* one-sided p in the estimate's direction */
@@ -208,6 +210,19 @@ struct cmp_result {
  */
 int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 	     double alpha, double threshold, struct cmp_result *r);
+
+/*
+ * cmp_runs_exact - the gate for exact figures (lib/report/counted.h):
+ * each side's spread (max/min - 1) at most @spread (a fraction), else
+ * CMP_NOT_REPEATABLE; the sides' ranges apart, else CMP_SAME; the change
+ * (Hodges-Lehmann, its interval every after/before ratio, conf 1) beyond
+ * @threshold, a regression or an improvement, else CMP_BELOW. The U test
+ * is still computed (r->u, r->p), told, and judges nothing. @b and @a
+ * are sorted in place. Returns as cmp_runs().
+ */
+int cmp_runs_exact(double *b, unsigned int nb, double *a, unsigned int na, double spread,
+		   double threshold, struct cmp_result *r);
+
 
 /* ---- comparing results sets: what bench compare tests ---- */
 
@@ -233,11 +248,12 @@ int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
  *  - scaled: the share of the reference's movement the series follows,
  *    fitted within each side (cmp_ref_share()), and every figure brought
  *    to the median reference of both sides (cmp_ref_adjust());
- *  - then cmp_runs() on the figures of the two sides.
+ *  - then cmp_runs() on the figures of the two sides, or cmp_runs_exact()
+ *    for counted ones (g->exact, lib/report/counted.h).
  *
  *	const struct results *b[] = { before1, before2 }, *a[] = { after1 };
  *	struct cmp_side side[2] = { { b, 2 }, { a, 1 } };
- *	struct cmp_gate g = { CMP_STAT_TM10, 0.05, 0.05, false };
+ *	struct cmp_gate g = { .stat = CMP_STAT_TM10, .alpha = 0.05, .threshold = 0.05 };
  *	struct cmp_series c;
  *	struct cmp_where w;
  *
@@ -276,6 +292,8 @@ struct cmp_gate {
 	double alpha;			/* one-sided level, in (0, 1) */
 	double threshold;		/* a change counts above it, fraction (0.05) */
 	bool scaled;			/* figures scaled by the reference */
+	bool exact;			/* counted figures: cmp_runs_exact() */
+	double spread;			/* exact: a side's largest spread, fraction */
 };
 
 /* one series of a compare, computed whole */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/report/counted.h"
 #include "lib/report/csv.h"
 #include "lib/report/fileset.h"
 #include "lib/report/json.h"
@@ -26,8 +27,12 @@ static int fileset_unit_rule(const struct fileset *fs, const char *path, const c
 {
 	if (!strcmp(u, fs->unit))
 		return 0;
-	snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
-		 fs->first, fs->unit, path, u);
+	if (counted_unit(u) || counted_unit(fs->unit))
+		snprintf(why, len, "%s is in %s, %s in %s: a count of instructions (bench vm --clock counted) and a time (--clock timed, or no VM) cannot be judged together; the files must measure in one unit",
+			 fs->first, fs->unit, path, u);
+	else
+		snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
+			 fs->first, fs->unit, path, u);
 	return -EINVAL;
 }
 

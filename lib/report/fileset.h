@@ -10,7 +10,9 @@
  *	unit		a file without a "unit" key is in ns (CSV formats 1 and
  *			2 had no other); every file's unit is the first's, else
  *			-EINVAL: "a.csv is in ns, b.csv in cycles: the files
- *			must measure in one unit"
+ *			must measure in one unit"; a count of instructions
+ *			(COUNTED_UNIT, bench vm's counted clock) is never
+ *			judged with a time, and the line says so
  *	frac_bits	every file's is the first's (the buckets line up),
  *			else -EINVAL: "a.csv has frac_bits 2, b.csv has 3:
  *			buckets differ"

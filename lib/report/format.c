@@ -12,6 +12,7 @@
 #include "kstats_hist.h"
 #include "lib/report/busy.h"
 #include "lib/report/compare.h"
+#include "lib/report/counted.h"
 #include "lib/report/csv.h"
 #include "lib/report/fileset.h"
 #include "lib/report/format.h"
@@ -99,6 +100,10 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 	else
 		fprintf(f, "cache %s, mode %s, %s\n", fmt_meta(r, "cache", "?"),
 			fmt_meta(r, "mode", "?"), fileset_unit(r));
+	/* kstats' table below says ns, byte for byte: here, what they are */
+	if (counted_unit(fileset_unit(r)))
+		fputs("# " COUNTED_UNIT ": the guest's instructions, counted by qemu (bench vm --clock counted): its \"ns\" are instructions, not time\n",
+		      f);
 }
 
 /* run @run's 10% trimmed mean of (@wl, @var), and its samples; 0 if none */

@@ -302,7 +302,7 @@ static void kc_gate(struct kcidb *k, const struct cmpfmt *c, const struct cmp_se
 	const char *before = c->meta[0] ? meta_get(c->meta[0], "label_commit") : NULL;
 	char line[512];
 
-	kcidb_test_begin(k, seg, 5, r->verdict == CMP_REGRESSION ? "FAIL" : "PASS", m);
+	kcidb_test_begin(k, seg, 5, cmpline_fails(r) ? "FAIL" : "PASS", m);
 	kcidb_number(k, r->after, c->unit);
 	cmpline_line(line, sizeof(line), c, s);
 	kcidb_string(k, "comment", line);
@@ -322,6 +322,8 @@ static void kc_gate(struct kcidb *k, const struct cmpfmt *c, const struct cmp_se
 	kcidb_string(k, "stat", c->stat);
 	kcidb_double(k, "alpha", c->alpha, 4);
 	kcidb_double(k, "threshold_pct", c->threshold_pct, 3);
+	if (cmpline_exact(c))
+		kcidb_double(k, "spread_pct", c->spread_pct, 3);
 	json_string(&k->j, "reference", c->scaled ? "scaled" : "raw");
 	kcidb_string(k, "before_commit", before);
 	kc_differs(k, c);

@@ -80,8 +80,8 @@ static void lkp_row(FILE *f, const struct cmpfmt *c, const struct cmp_series *s)
 		lkp_number(b, sizeof(b), mb), lkp_stddev(sb, sizeof(sb), rb),
 		lkp_change(ch, sizeof(ch), mb, ma), lkp_number(a, sizeof(a), ma),
 		lkp_stddev(sa, sizeof(sa), ra), s->workload, s->variant, c->stat,
-		cmp_verdict_names[r->verdict], cmpline_change(chi, sizeof(chi), r),
-		cmpline_p(p, sizeof(p), r->p, "p"), s->nb, s->na);
+		cmp_verdict_names[r->verdict], cmpline_change(chi, sizeof(chi), c, r),
+		cmpline_test(p, sizeof(p), c, r, "p"), s->nb, s->na);
 }
 
 int lkp_write_compare(FILE *f, const struct cmpfmt *c)

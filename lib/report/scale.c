@@ -187,6 +187,26 @@ enum scale_verdict scale_verdict(const struct scale_fit *f, double flat)
 	return SCALE_FLAT;
 }
 
+double scale_spread(const double *x, const double *y, unsigned int n)
+{
+	double lo, hi, worst = 0;
+	unsigned int i, j, m;
+
+	for (i = 0; i < n; i++) {
+		lo = hi = y[i];
+		for (j = m = 0; j < n; j++) {
+			if (x[j] != x[i])
+				continue;
+			lo = fmin(lo, y[j]);
+			hi = fmax(hi, y[j]);
+			m++;
+		}
+		if (m > 1)
+			worst = fmax(worst, lo > 0 ? hi / lo - 1 : INFINITY);
+	}
+	return worst;
+}
+
 void scale_diff(const struct scale_fit *a, const struct scale_fit *b, struct scale_diff *d)
 {
 	double bl = b->slope - b->lo, bh = b->hi - b->slope;

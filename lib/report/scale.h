@@ -150,6 +150,14 @@ void scale_at(const struct scale_fit *f, double at, double *est, double *lo, dou
  */
 enum scale_verdict scale_verdict(const struct scale_fit *f, double flat);
 
+/*
+ * scale_spread - how far the @n points (@x, @y) repeat: the largest
+ * max/min - 1 of the y at one x, over the x with two points or more (0
+ * when none has; INFINITY when such a y is not above 0). What a counted
+ * fit repeats to (lib/report/counted.h).
+ */
+double scale_spread(const double *x, const double *y, unsigned int n);
+
 /* B's slope less A's, with its 95% interval */
 struct scale_diff {
 	double est;			/* b_B - b_A */

@@ -11,6 +11,7 @@
 #include "kstats_hist.h"
 #include "lib/report/auditfmt.h"
 #include "lib/report/cmpline.h"
+#include "lib/report/counted.h"
 #include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/meta.h"
@@ -26,16 +27,11 @@ static int sf_audit(FILE *f, const struct scalefmt *o, const char *name)
 	return w && o->audit ? w->write(f, o->audit) : -EINVAL;
 }
 
-static bool sf_cycles(const struct scale_report *r)
-{
-	return !strcmp(r->unit, "cycles");
-}
-
 /* a slope and its ends: "+7.696ns/CPU [+7.366, +7.957]" */
 static const char *sf_slope(char *buf, size_t len, const struct scale_report *r, double b,
 			    double lo, double hi)
 {
-	snprintf(buf, len, "%+.4g%s/CPU [%+.4g, %+.4g]", b, r->unit, lo, hi);
+	snprintf(buf, len, "%+.4g%s/CPU [%+.4g, %+.4g]", b, cmpline_unit(r->unit), lo, hi);
 	return buf;
 }
 
@@ -43,11 +39,15 @@ static const char *sf_slope(char *buf, size_t len, const struct scale_report *r,
 static const char *sf_threshold(char *buf, size_t len, const struct scalefmt *o,
 				const struct scale_report *r, const struct scale_row *row)
 {
-	if (o->threshold.pct)
-		snprintf(buf, len, "%.4g%s/CPU (%g%% of %s)", row->threshold_ns, r->unit,
+	const char *u = cmpline_unit(r->unit);
+
+	if (counted_unit(r->unit) && row->threshold_ns == o->flat)
+		snprintf(buf, len, "%.4g%s/CPU (--flat)", row->threshold_ns, u);
+	else if (o->threshold.pct)
+		snprintf(buf, len, "%.4g%s/CPU (%g%% of %s)", row->threshold_ns, u,
 			 o->threshold.v, r->g[0].name);
 	else
-		snprintf(buf, len, "%.4g%s/CPU", row->threshold_ns, r->unit);
+		snprintf(buf, len, "%.4g%s/CPU", row->threshold_ns, u);
 	return buf;
 }
 
@@ -55,7 +55,32 @@ struct sf_tally {
 	unsigned int verdict[3];	/* fits per enum scale_verdict */
 	unsigned int gated;		/* series with a difference */
 	unsigned int regressions;	/* of them */
+	unsigned int not_repeatable;	/* of them, counted, a side past --spread */
 };
+
+/* a difference's verdict */
+static const char *sf_diff_verdict(const struct scale_row *row)
+{
+	return row->not_repeatable ? "not repeatable" : row->regression ? "regression" : "ok";
+}
+
+/* the gate's word */
+static const char *sf_gate_verdict(const struct sf_tally *t)
+{
+	return t->regressions ? "regression" : t->not_repeatable ? "not-repeatable" : "ok";
+}
+
+/* a counted fit's spread after its verdict: "  spread 0.05%", ", not repeatable" past --spread */
+static const char *sf_spread(char *buf, size_t len, const struct scale_report *r,
+			     const struct scale_fitted *f)
+{
+	if (!counted_unit(r->unit))
+		buf[0] = 0;
+	else
+		snprintf(buf, len, "  spread %.2f%%%s", f->spread * 100,
+			 f->repeats ? "" : ", not repeatable");
+	return buf;
+}
 
 static void sf_count(const struct scalefmt *o, const struct scale_report *r,
 		     struct sf_tally *t)
@@ -69,6 +94,7 @@ static void sf_count(const struct scalefmt *o, const struct scale_report *r,
 				t->verdict[scale_verdict(&r->row[i].side[k].fit, o->flat)]++;
 		t->gated += r->row[i].gated;
 		t->regressions += r->row[i].regression;
+		t->not_repeatable += r->row[i].gated && r->row[i].not_repeatable;
 	}
 }
 
@@ -78,21 +104,22 @@ static void table_fit(FILE *f, const struct scalefmt *o, const struct scale_repo
 		      const struct scale_row *row, unsigned int k)
 {
 	const struct scale_fit *fit = &row->side[k].fit;
-	char s[128], a[32], e[32], l[32], h[32];
+	char s[128], a[32], e[32], l[32], h[32], sp[48];
 	double est, lo, hi;
 	unsigned int i;
 
-	cmpline_value(a, sizeof(a), fit->intercept, sf_cycles(r));
-	fprintf(f, "%s %s  %s  %s  %s  a=%s  n=%u p=%g..%g (%u counts)  %s\n", row->workload,
+	cmpline_value(a, sizeof(a), fit->intercept, r->unit);
+	fprintf(f, "%s %s  %s  %s  %s  a=%s  n=%u p=%g..%g (%u counts)  %s%s\n", row->workload,
 		row->variant, r->g[k].name, cmp_stat_names[o->stat],
 		sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi), a, fit->n, fit->x_min,
-		fit->x_max, fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
+		fit->x_max, fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)],
+		sf_spread(sp, sizeof(sp), r, &row->side[k]));
 	for (i = 0; i < o->nr_at; i++) {
 		scale_at(fit, o->at[i], &est, &lo, &hi);
 		fprintf(f, "  at %u: %s [%s, %s]\n", o->at[i],
-			cmpline_value(e, sizeof(e), est, sf_cycles(r)),
-			cmpline_value(l, sizeof(l), lo, sf_cycles(r)),
-			cmpline_value(h, sizeof(h), hi, sf_cycles(r)));
+			cmpline_value(e, sizeof(e), est, r->unit),
+			cmpline_value(l, sizeof(l), lo, r->unit),
+			cmpline_value(h, sizeof(h), hi, r->unit));
 	}
 }
 
@@ -118,19 +145,28 @@ static int sf_table(FILE *f, const void *model)
 			continue;
 		sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi);
 		fprintf(f, "%s %s  B-A  %s  threshold %s  %s\n", row->workload, row->variant, s,
-			sf_threshold(th, sizeof(th), o, r, row), row->regression ? "regression" : "ok");
+			sf_threshold(th, sizeof(th), o, r, row), sf_diff_verdict(row));
 	}
 	fprintf(f, "SCALE series=%u grows=%u flat=%u shrinks=%u stat=%s", r->n,
 		t.verdict[SCALE_GROWS], t.verdict[SCALE_FLAT], t.verdict[SCALE_SHRINKS],
 		cmp_stat_names[o->stat]);
 	if (r->nr_groups == 1) {
-		fprintf(f, " group=%s flat_ns=%g\n", r->g[0].name, o->flat);
+		fprintf(f, " group=%s flat_%s=%g\n", r->g[0].name, r->unit, o->flat);
 		return report_status(f);
 	}
-	fprintf(f, " A=%s B=%s gated=%u regressions=%u threshold=%g%s verdict=%s\n",
-		r->g[0].name, r->g[1].name, t.gated, t.regressions, o->threshold.v,
-		o->threshold.pct ? "%" : r->unit, t.regressions ? "regression" : "ok");
+	fprintf(f, " A=%s B=%s gated=%u regressions=%u", r->g[0].name, r->g[1].name, t.gated,
+		t.regressions);
+	if (counted_unit(r->unit))
+		fprintf(f, " not_repeatable=%u spread=%g%%", t.not_repeatable, o->spread_pct);
+	fprintf(f, " threshold=%g%s verdict=%s\n", o->threshold.v,
+		o->threshold.pct ? "%" : r->unit, sf_gate_verdict(&t));
 	return report_status(f);
+}
+
+/* the csv's repeats column: counted files' yes or no, nothing for timed ones */
+static const char *sf_repeats(const struct scale_report *r, bool not_repeatable)
+{
+	return !counted_unit(r->unit) ? "" : not_repeatable ? "no" : "yes";
 }
 
 /* ---- csv ---- */
@@ -158,7 +194,8 @@ static int sf_csv(FILE *f, const void *model)
 		return sf_audit(f, o, "csv");
 
 	fputs("kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,"
-	      "intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold", f);
+	      "intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold,spread_pct,"
+	      "repeats", f);
 	for (a = 0; a < o->nr_at; a++)
 		fprintf(f, ",at_%u,at_%u_lo,at_%u_hi", o->at[a], o->at[a], o->at[a]);
 	fputc('\n', f);
@@ -171,10 +208,11 @@ static int sf_csv(FILE *f, const void *model)
 			if (!row->side[k].has)
 				continue;
 			csv_lead(f, "fit", r->g[k].name, row, o);
-			fprintf(f, "%u,%u,%g,%g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%g", fit->n, fit->nx,
-				fit->x_min, fit->x_max, fit->slope, fit->lo, fit->hi,
+			fprintf(f, "%u,%u,%g,%g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%s,%g,%.4g,%s", fit->n,
+				fit->nx, fit->x_min, fit->x_max, fit->slope, fit->lo, fit->hi,
 				fit->intercept, fit->icpt_lo, fit->icpt_hi,
-				scale_verdict_names[scale_verdict(fit, o->flat)], o->flat);
+				scale_verdict_names[scale_verdict(fit, o->flat)], o->flat,
+				row->side[k].spread * 100, sf_repeats(r, !row->side[k].repeats));
 			for (a = 0; a < o->nr_at; a++) {
 				scale_at(fit, o->at[a], &est, &lo, &hi);
 				fprintf(f, ",%.9g,%.9g,%.9g", est, lo, hi);
@@ -184,8 +222,9 @@ static int sf_csv(FILE *f, const void *model)
 		if (!row->gated)
 			continue;
 		csv_lead(f, "diff", "B-A", row, o);
-		fprintf(f, ",,,,%.9g,%.9g,%.9g,,,,%s,%.9g", row->diff.est, row->diff.lo,
-			row->diff.hi, row->regression ? "regression" : "ok", row->threshold_ns);
+		fprintf(f, ",,,,%.9g,%.9g,%.9g,,,,%s,%.9g,,%s", row->diff.est, row->diff.lo,
+			row->diff.hi, sf_diff_verdict(row), row->threshold_ns,
+			sf_repeats(r, row->not_repeatable));
 		for (a = 0; a < o->nr_at; a++)
 			fputs(",,,", f);
 		fputc('\n', f);
@@ -243,6 +282,8 @@ static void json_fit(struct json *j, const struct scalefmt *o, const struct scal
 	json_double(j, "slope_hi", fit->hi, 9);
 	json_double(j, "intercept", fit->intercept, 6);
 	json_string(j, "verdict", scale_verdict_names[scale_verdict(fit, o->flat)]);
+	json_double(j, "spread_pct", row->side[k].spread * 100, 4);
+	json_bool(j, "repeats", row->side[k].repeats);
 	json_array_begin(j, "at");
 	for (a = 0; a < o->nr_at; a++) {
 		scale_at(fit, o->at[a], &est, &lo, &hi);
@@ -266,7 +307,7 @@ static void json_diff(struct json *j, const struct scale_row *row)
 	json_double(j, "lo", row->diff.lo, 9);
 	json_double(j, "hi", row->diff.hi, 9);
 	json_double(j, "threshold", row->threshold_ns, 9);
-	json_string(j, "verdict", row->regression ? "regression" : "ok");
+	json_string(j, "verdict", sf_diff_verdict(row));
 	json_object_end(j);
 }
 
@@ -312,6 +353,8 @@ static int sf_json(FILE *f, const void *model)
 	meta_set(&m, "slope_unit", "%s per possible CPU", r->unit);
 	meta_set(&m, "estimator", "theil-sen, sen 95%% interval");
 	meta_set(&m, "flat", "%g", o->flat);
+	if (counted_unit(r->unit))
+		meta_set(&m, "spread_pct", "%g", o->spread_pct);
 	meta_set(&m, "threshold", "%g%s", o->threshold.v, o->threshold.pct ? "%" : "");
 	for (k = 0; k < r->nr_groups; k++)
 		meta_set(&m, k ? "group_b" : "group_a", "%s", r->g[k].name);
@@ -330,7 +373,8 @@ static int sf_json(FILE *f, const void *model)
 	json_array_end(&j);
 	json_u64(&j, "grows", t.verdict[SCALE_GROWS]);
 	json_u64(&j, "regressions", t.regressions);
-	json_string(&j, "verdict", t.regressions ? "regression" : "ok");
+	json_u64(&j, "not_repeatable", t.not_repeatable);
+	json_string(&j, "verdict", sf_gate_verdict(&t));
 	sf_groups(r, name);
 	fileset_busy_json(&j, r->fs.busy, name, r->nr_groups);
 	return json_doc_end(&j) ? -EIO : report_status(f);
@@ -343,7 +387,7 @@ static int sf_markdown(FILE *f, const void *model)
 {
 	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
-	char s[128], a[32], th[192];
+	char s[128], a[32], th[192], sp[48];
 	struct sf_tally t;
 	unsigned int i, k;
 
@@ -352,7 +396,7 @@ static int sf_markdown(FILE *f, const void *model)
 
 	sf_count(o, r, &t);
 	fprintf(f, "**kstats-bench scale: %s** - %u series, %u grow with possible CPUs (Theil-Sen, %s per run, 95%% intervals)\n\n",
-		r->nr_groups == 2 ? (t.regressions ? "regression" : "ok") : "slopes", r->n,
+		r->nr_groups == 2 ? sf_gate_verdict(&t) : "slopes", r->n,
 		t.verdict[SCALE_GROWS], cmp_stat_names[o->stat]);
 	fprintf(f, "| series | group | slope per possible CPU [95%% CI] | intercept | points | verdict |\n");
 	fprintf(f, "|:--|:--|--:|--:|--:|:--|\n");
@@ -368,10 +412,11 @@ static int sf_markdown(FILE *f, const void *model)
 			tf_md_cell(f, r->row[i].variant);
 			fputs(" | ", f);
 			tf_md_cell(f, r->g[k].name);
-			fprintf(f, " | %s | %s | %u at %u counts | %s |\n",
+			fprintf(f, " | %s | %s | %u at %u counts | %s%s |\n",
 				sf_slope(s, sizeof(s), r, fit->slope, fit->lo, fit->hi),
-				cmpline_value(a, sizeof(a), fit->intercept, sf_cycles(r)), fit->n,
-				fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)]);
+				cmpline_value(a, sizeof(a), fit->intercept, r->unit), fit->n,
+				fit->nx, scale_verdict_names[scale_verdict(fit, o->flat)],
+				sf_spread(sp, sizeof(sp), r, &r->row[i].side[k]));
 		}
 	if (!t.gated) {
 		sf_md_busy(f, r);
@@ -390,7 +435,8 @@ static int sf_markdown(FILE *f, const void *model)
 		fprintf(f, " | %s | %s | %s |\n",
 			sf_slope(s, sizeof(s), r, row->diff.est, row->diff.lo, row->diff.hi),
 			sf_threshold(th, sizeof(th), o, r, row),
-			row->regression ? "**regression**" : "ok");
+			row->regression ? "**regression**" :
+			row->not_repeatable ? "**not repeatable**" : "ok");
 	}
 	sf_md_busy(f, r);
 	return report_status(f);

@@ -75,6 +75,8 @@ struct scale_fitted {
 	struct scale_point *pt;		/* [npt] file after file, run after run */
 	unsigned int npt, cap;		/* in use, allocated */
 	struct scale_fit fit;		/* lib/report/scale.h's */
+	double spread;			/* the largest max/min - 1 of its points at one count */
+	bool repeats;			/* spread within --spread, or not counted */
 };
 
 /* one (workload, variant) over the groups */
@@ -86,6 +88,7 @@ struct scale_row {
 	struct scale_diff diff;		/* B's slope less A's */
 	double threshold_ns;		/* --threshold in ns per CPU for this series */
 	bool regression;		/* scale_regression() */
+	bool not_repeatable;		/* counted: a side does not repeat, never a pass */
 };
 
 struct scale_report {
@@ -93,7 +96,7 @@ struct scale_report {
 	unsigned int nr_groups;		/* 1 or 2 */
 	struct scale_row *row;		/* [n] series in order of first appearance */
 	unsigned int n;			/* series */
-	char unit[16];			/* ns or cycles, every file's */
+	char unit[16];			/* ns, cycles or insn (counted), every file's */
 	struct fileset fs;		/* the files' rules, each group's contention */
 	struct scale_audit *audit;	/* an audit's battery (bench scale's), or NULL */
 };
@@ -103,6 +106,7 @@ struct scalefmt {
 	const struct scale_report *r;	/* the groups, series and fits */
 	enum cmp_stat stat;		/* each run's figure */
 	double flat;			/* a slope below it is flat, ns per CPU, >= 0 */
+	double spread_pct;		/* counted: a fit repeats within it, percent */
 	struct scale_threshold threshold; /* the gate's: NS or N% */
 	const unsigned int *at;		/* [nr_at] counts to extrapolate to */
 	unsigned int nr_at;		/* how many */

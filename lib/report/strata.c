@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/report/counted.h"
 #include "lib/report/strata.h"
 
 /* @s as one word: runs of other than [A-Za-z0-9.+_] one '-', none at the ends */
@@ -49,10 +50,14 @@ static void strata_accel(const struct meta *m, char *buf, size_t len)
 void strata_class(const struct meta *m, char *buf, size_t len)
 {
 	const char *cpu = meta_get(m, "vm_host_cpu_model");
+	bool counted = counted_unit(meta_get(m, "unit"));
 	char accel[32], word[STRATA_CLASS];
 
 	strata_accel(m, accel, sizeof(accel));
-	if (!cpu && !meta_get(m, "vm_qemu"))
+	/* a count is the emulated CPU's, whatever host ran it */
+	if (counted)
+		snprintf(accel, sizeof(accel), "counted");
+	if (counted || (!cpu && !meta_get(m, "vm_qemu")))
 		cpu = meta_get(m, "cpu_model");
 	strata_word(cpu && *cpu ? cpu : "unknown", word, sizeof(word));
 	snprintf(buf, len, "%s/%s", accel, word[0] ? word : "unknown");

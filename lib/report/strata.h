@@ -11,8 +11,12 @@
  *	tcg/AMD-EPYC-7763-64-Core-Processor	bench vm under TCG on that host
  *	kvm/Intel-R-Xeon-R-Platinum-8272CL...	bench vm under KVM
  *	native/AMD-EPYC-7763-64-Core-Processor	bench run, kernel, trace
+ *	counted/QEMU-TCG-CPU-version-2.5+	bench vm's counted clock
  *
- * ACCEL is the file's vm_accel, else the accel= of its vm_qemu line (files
+ * A counted file (unit COUNTED_UNIT, lib/report/counted.h) counts the
+ * instructions of the CPU qemu emulates, the same on any host: its class
+ * is "counted" and the guest's cpu_model, so that runners of any host
+ * CPU pool. Otherwise ACCEL is the file's vm_accel, else the accel= of its vm_qemu line (files
  * written before vm_accel), else "native" (no VM). CPU is the runner's
  * model, vm_host_cpu_model for a VM's file, cpu_model for the others,
  * "unknown" where the file has none, each run of characters other than

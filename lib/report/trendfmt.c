@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/report/cmpline.h"
+#include "lib/report/counted.h"
 #include "lib/report/fileset.h"
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
@@ -58,19 +59,14 @@ void trendfmt_tally(const struct trendfmt *t, struct trendfmt_tally *n)
 	}
 }
 
-static bool tfm_cycles(const struct trendfmt *t)
-{
-	return !strcmp(t->h->unit, "cycles");
-}
-
 /* a side's own figure: a time or count, or (--slope) that per CPU "25.10ns/CPU" */
 static const char *tfm_own_value(char *buf, size_t len, const struct trendfmt *t, double v)
 {
 	char a[32];
 
 	if (!t->h->slope)
-		return cmpline_value(buf, len, v, tfm_cycles(t));
-	snprintf(buf, len, "%s/CPU", cmpline_value(a, sizeof(a), v, tfm_cycles(t)));
+		return cmpline_value(buf, len, v, t->h->unit);
+	snprintf(buf, len, "%s/CPU", cmpline_value(a, sizeof(a), v, t->h->unit));
 	return buf;
 }
 
@@ -196,9 +192,9 @@ static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series
 
 	med = hist_median(s->x, 0, s->n, &spread);
 	tfm_name(f, t, s, false);
-	fprintf(f, "  no change point in %u %s%s  %s +-%.0f%%", s->n,
+	fprintf(f, "  no change point in %u %s%s  %s +-%.*f%%", s->n,
 		t->h->paired || t->h->slope ? "nights" : "runs", s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
-		tfm_value(m, sizeof(m), t, med), spread * 100);
+		tfm_value(m, sizeof(m), t, med), counted_unit(t->h->unit) ? 2 : 0, spread * 100);
 	if (t->h->paired) {
 		sub = hist_median(s->subject, 0, s->n, &sp);
 		con = hist_median(s->control, 0, s->n, &sp);
@@ -217,7 +213,7 @@ static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 	unsigned int i;
 
 	fprintf(f, "%s reference tm10 (median run): %s; figures at it by their share, fitted within each file:",
-		s->workload, cmpline_value(m, sizeof(m), s->ref_at, tfm_cycles(t)));
+		s->workload, cmpline_value(m, sizeof(m), s->ref_at, t->h->unit));
 	for (i = k; i < h->ns; i++)
 		if (!strcmp(h->s[i].workload, s->workload))
 			fprintf(f, " %s %.2f", h->s[i].variant, h->s[i].share);

@@ -48,8 +48,8 @@ base_k,a-p128.csv,1,128,__irq_alloc_descs,time,2000
 base_k,a-p255.csv,1,255,__irq_alloc_descs,time,4000
 CSV
 	cat >"$T/f.csv" <<'CSV'
-kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold
-fit,base_k,__irq_alloc_descs,time,tm10,3,3,64,255,15.7,15.6,15.8,0,0,0,grows,0
+kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold,spread_pct,repeats
+fit,base_k,__irq_alloc_descs,time,tm10,3,3,64,255,15.7,15.6,15.8,0,0,0,grows,0,0,yes
 CSV
 	gnuplot -c plots/scale.gp "$T/p.csv" "$T/f.csv" "$T/s.svg"
 	grep -qF '<text>__irq_alloc_descs time</text>' "$T/s.svg"
@@ -70,7 +70,7 @@ rev_csv() {
 	# reversed columns; the points' "# unit" line kept first
 	rev_csv "$T/f.csv" >"$T/f2.csv"
 	rev_csv "$T/p.csv" >"$T/p2.csv"
-	[ "$(head -c 7 "$T/f2.csv")" = "thresho" ]
+	[ "$(head -c 7 "$T/f2.csv")" = "repeats" ]
 	gnuplot -c plots/scale.gp "$T/p.csv" "$T/f.csv" "$T/a.svg"
 	gnuplot -c plots/scale.gp "$T/p2.csv" "$T/f2.csv" "$T/b.svg"
 	grep -qF 'stock: +10 ns/CPU [+9.948, +10.05], grows' "$T/a.svg"

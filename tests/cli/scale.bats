@@ -102,9 +102,9 @@ setup() {
 @test "scale: -f csv, one row per fit and per difference, --at columns" {
 	run ./bench scale -s tm10 -f csv --at 8192 "${STOCK[@]}" -- "${PATCHED[@]}"
 	[ "$status" -eq 1 ]
-	[ "${lines[0]}" = "kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold,at_8192,at_8192_lo,at_8192_hi" ]
-	[ "${lines[1]}" = "fit,stock,irqdesc-alloc,old,tm10,12,4,64,480,10,9.89182692,10.1116071,1000,1029.80769,972.142857,grows,0,82920,82063.6538,83806.4286" ]
-	[ "${lines[3]}" = "diff,B-A,irqdesc-alloc,old,tm10,,,,,4,3.87847821,4.11837569,,,,regression,0.5,,," ]
+	[ "${lines[0]}" = "kind,group,workload,variant,stat,points,counts,x_min,x_max,slope,slope_lo,slope_hi,intercept,intercept_at_slope_lo,intercept_at_slope_hi,verdict,threshold,spread_pct,repeats,at_8192,at_8192_lo,at_8192_hi" ]
+	[ "${lines[1]}" = "fit,stock,irqdesc-alloc,old,tm10,12,4,64,480,10,9.89182692,10.1116071,1000,1029.80769,972.142857,grows,0,154.2,,82920,82063.6538,83806.4286" ]
+	[ "${lines[3]}" = "diff,B-A,irqdesc-alloc,old,tm10,,,,,4,3.87847821,4.11837569,,,,regression,0.5,,,,," ]
 	[ "${#lines[@]}" -eq 7 ]
 }
 

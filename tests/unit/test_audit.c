@@ -203,7 +203,20 @@ static void test_run(void **state)
 	audit_free(&a);
 	assert_int_equal(audit_run(&a), 0);
 	assert_int_equal(a.regressions, 0);
+	assert_int_equal(a.not_repeatable, 0);
 	audit_free(&a);
+	/* counted: a side whose boots at one count spread past the bound is
+	 * not repeatable, and its gate never a pass, a regression or not */
+	e[1].threshold_ns = 0;
+	a.spread = 1e-9;
+	assert_int_equal(audit_run(&a), 0);
+	assert_true(e[1].s[0].spread > 0 || e[1].s[1].spread > 0);
+	assert_true(e[1].not_repeatable);
+	assert_false(e[1].regression);
+	assert_int_equal(a.regressions, 0);
+	assert_int_equal(a.not_repeatable, 1 + (e[0].s[0].spread > 1e-9));
+	audit_free(&a);
+	a.spread = 0;
 	a.q = 1;
 	assert_int_equal(audit_run(&a), -EINVAL);
 }

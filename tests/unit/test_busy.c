@@ -157,6 +157,20 @@ static void test_list_full(void **state)
 	assert_int_equal(meta_get(&m, "k")[strlen(meta_get(&m, "k")) - 1], '5');
 }
 
+/* a counted file: its PSI kept, never ruled on */
+static void test_count_counted(void **state)
+{
+	struct busy_count bc = { 0 };
+	struct meta m = { 0 };
+
+	(void)state;
+	meta_set(&m, "unit", "insn");
+	meta_set(&m, "psi_cpu_some_pct", "1:99.00 2:98.00");
+	assert_int_equal(busy_count(&m, &bc), -ENOENT);
+	assert_int_equal(bc.files, 0);
+	assert_int_equal(bc.runs, 0);
+}
+
 static void test_count(void **state)
 {
 	struct busy_count bc = { 0 };
@@ -224,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_list_full),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_count_counted),
 		cmocka_unit_test(test_count_boots),
 	};
 

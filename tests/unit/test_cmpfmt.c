@@ -99,6 +99,68 @@ static bool testbed(const char *name)
 	return report_find(cmpfmt_writers, name)->flags & REPORT_TESTBED;
 }
 
+/* counted figures: two boots a side, judged by size (lib/report/counted.h) */
+static double x_plant[4] = { 38272, 38290, 38691, 38710 };
+static double x_fork[4] = { 976449, 972224, 986573, 1014809 };
+
+static struct cmp_series exact_series[] = {
+	{ .workload = "kernel-irq-alloc", .variant = "alloc", .nb = 2, .na = 2, .x = x_plant,
+	  .r = { .before = 38281, .after = 38700.5, .before_spread = 0.00047,
+		 .after_spread = 0.00049, .p = 0.1667,
+		 .change = { .est = 0.01096, .lo = 0.01045, .hi = 0.01145, .conf = 1 },
+		 .verdict = CMP_REGRESSION } },
+	{ .workload = "fork-exec", .variant = "exec", .nb = 2, .na = 2, .x = x_fork,
+	  .r = { .before = 974336.5, .after = 1000691, .before_spread = 0.00435,
+		 .after_spread = 0.02861, .p = 0.1667,
+		 .change = { .est = 0.02705, .lo = 0.01286, .hi = 0.04154, .conf = 1 },
+		 .verdict = CMP_NOT_REPEATABLE } },
+};
+
+static const struct cmpfmt exact = {
+	.s = exact_series, .n = 2, .stat = "tm10", .unit = "insn", .alpha = 0.05,
+	.threshold_pct = 0.5, .spread_pct = 0.5,
+};
+
+static void test_exact(void **state)
+{
+	char buf[512], *got;
+	unsigned int k, i;
+
+	(void)state;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 2; i++) {
+			struct kstats_hist *h = kstats_hist_create(2);
+
+			assert_non_null(h);
+			kstats_hist_record(h, (uint64_t)exact_series[k].x[2 * i]);
+			exact_series[k].pool[i] = h;
+		}
+	assert_true(cmpline_exact(&exact) && !cmpline_exact(&cmp));
+	assert_true(cmpline_fails(&exact_series[1].r) && cmpline_fails(&exact_series[0].r));
+	assert_false(cmpline_fails(&series[1].r));
+	cmpline_line(buf, sizeof(buf), &exact, &exact_series[0]);
+	assert_string_equal(buf, "kernel-irq-alloc alloc tm10  38.28k insn +-0.05% -> 38.70k insn +-0.05%  +1.10% [+1.04%, +1.15%]  exact n=2+2  regression");
+	cmpline_line(buf, sizeof(buf), &exact, &exact_series[1]);
+	assert_string_equal(buf, "fork-exec exec tm10  974.3k insn +-0.43% -> 1.00M insn +-2.86%  +2.71% [+1.29%, +4.15%]  exact n=2+2  not repeatable");
+	got = written(cmpfmt_writers[CMPFMT_TABLE].write, &exact);
+	assert_non_null(strstr(got, "\nCOMPARE series=2 regressions=1 improvements=0 not_repeatable=1 stat=tm10 exact spread=0.5% threshold=0.5% verdict=regression unit=insn\n"));
+	free(got);
+	got = written(report_find(cmpfmt_writers, "markdown")->write, &exact);
+	assert_non_null(strstr(got, "**kstats-bench compare: 1 regression, 1 not repeatable** in 2 series (tm10 per run, exact: instructions counted, each side repeating within 0.5%, threshold 0.5%)"));
+	assert_non_null(strstr(got, "| fork-exec exec | 974.3k insn ±0.43% | 1.00M insn ±2.86% | +2.71% [+1.29%, +4.15%] | exact | 2+2 | **not repeatable** |"));
+	free(got);
+	got = written(report_find(cmpfmt_writers, "junit")->write, &exact);
+	assert_non_null(strstr(got, "failures=\"2\""));
+	assert_non_null(strstr(got, "<failure type=\"not repeatable\" message=\"fork-exec exec tm10"));
+	free(got);
+	got = written(annotations, &exact);
+	assert_non_null(strstr(got, "::error title=kstats-bench not repeatable::fork-exec exec"));
+	free(got);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < 2; i++)
+			kstats_hist_free(exact_series[k].pool[i]);
+}
+
 static void test_line_and_helpers(void **state)
 {
 	char buf[512];
@@ -108,9 +170,13 @@ static void test_line_and_helpers(void **state)
 	assert_string_equal(buf, "irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]  p=0.001 n=6+6  regression");
 	cmpline_line(buf, sizeof(buf), &cmp, &series[1]);
 	assert_string_equal(buf, "a<b&\"c|d new* tm10  252.2ns +-3% -> 251.9ns +-3%  -0.1% [-inf, +2.0%]  p<0.001 n=6+7  ~");
-	assert_string_equal(cmpline_value(buf, sizeof(buf), 13150.2, true), "13.15k");
-	assert_string_equal(cmpline_value(buf, sizeof(buf), 999.4, false), "999.4ns");
-	assert_string_equal(cmpline_value(buf, sizeof(buf), 2.5e9, false), "2.50s");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 13150.2, "cycles"), "13.15k");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 999.4, "ns"), "999.4ns");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 2.5e9, "ns"), "2.50s");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 38290, "insn"), "38.29k insn");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 419, "insn"), "419.0 insn");
+	assert_string_equal(cmpline_unit("insn"), " insn");
+	assert_string_equal(cmpline_unit("ns"), "ns");
 	assert_string_equal(cmpline_pct(buf, sizeof(buf), INFINITY), "+inf");
 	assert_int_equal(cmpfmt_count(&cmp, CMP_REGRESSION), 1);
 	assert_int_equal(cmpfmt_count(&cmp, CMP_IMPROVEMENT), 0);
@@ -471,6 +537,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_and_helpers),
+		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_junit),
 		cmocka_unit_test(test_json_exports),

@@ -22,6 +22,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
+#include "lib/report/counted.h"
 #include "lib/report/results.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
@@ -237,6 +238,69 @@ static void test_verdicts(void **state)
 			assert_close(r.p, t[k].p, 1e-12);
 	}
 	assert_string_equal(cmp_verdict_names[CMP_SAME], "~");
+}
+
+/*
+ * The exact gate (counted.h): two boots a side, each side's spread
+ * max/min - 1, the change's interval every ratio, its verdict by size
+ */
+static void test_verdicts_exact(void **state)
+{
+	static const struct {
+		double b[2], a[2];	/* per-boot figures */
+		enum cmp_verdict want;
+	} t[] = {
+		/* the plant: +1.04%, sides apart, each within 0.05% */
+		{ { 38272, 38290 }, { 38691, 38710 }, CMP_REGRESSION },
+		/* -29%, the patch */
+		{ { 38272, 38290 }, { 27200, 27210 }, CMP_IMPROVEMENT },
+		/* A/A apart by 0.05%: real, and below the threshold */
+		{ { 38272, 38280 }, { 38290, 38300 }, CMP_BELOW },
+		/* the ranges overlap: nothing to tell */
+		{ { 38272, 38346 }, { 38300, 38310 }, CMP_SAME },
+		/* +5%, but the after side spreads 1% between its boots */
+		{ { 1000, 1000 }, { 1050, 1061 }, CMP_NOT_REPEATABLE },
+		/* the before side past the bound */
+		{ { 1000, 1006 }, { 900, 900 }, CMP_NOT_REPEATABLE },
+	};
+	double b[2], a[2];
+	struct cmp_result r;
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < sizeof(t) / sizeof(t[0]); k++) {
+		memcpy(b, t[k].b, sizeof(b));
+		memcpy(a, t[k].a, sizeof(a));
+		assert_int_equal(cmp_runs_exact(b, 2, a, 2, 0.005, 0.005, &r), 0);
+		assert_int_equal(r.verdict, t[k].want);
+		/* every ratio lies in the interval, and one sits on each end */
+		assert_close(r.change.lo, t[k].a[0] / t[k].b[1] - 1, 1e-12);
+		assert_close(r.change.hi, t[k].a[1] / t[k].b[0] - 1, 1e-12);
+		assert_close(r.change.conf, 1, 0);
+		assert_close(r.before_spread, t[k].b[1] / t[k].b[0] - 1, 1e-12);
+		assert_close(r.after_spread, t[k].a[1] / t[k].a[0] - 1, 1e-12);
+	}
+	/* the median of the four ratios, two of each */
+	assert_close(r.change.est, (0.9 + 900.0 / 1006) / 2 - 1, 1e-12);
+	assert_string_equal(cmp_verdict_names[CMP_NOT_REPEATABLE], "not repeatable");
+	/* a side empty, or a before figure of 0: as cmp_runs() */
+	assert_int_equal(cmp_runs_exact(b, 0, a, 2, 0.005, 0.005, &r), -EINVAL);
+	b[0] = 0;
+	assert_int_equal(cmp_runs_exact(b, 2, a, 2, 0.005, 0.005, &r), -EINVAL);
+}
+
+static void test_counted_spread(void **state)
+{
+	const double x[] = { 38346, 38272, 38300 }, z[] = { 0, 1 };
+
+	(void)state;
+	assert_close(counted_spread(x, 3), 38346.0 / 38272 - 1, 1e-15);
+	assert_close(counted_spread(x, 1), 0, 0);
+	assert_close(counted_spread(x, 0), 0, 0);
+	assert_true(isinf(counted_spread(z, 2)));
+	assert_true(counted_unit("insn"));
+	assert_false(counted_unit("ns"));
+	assert_false(counted_unit(NULL));
 }
 
 /* ---- per-run figures from a histogram ---- */
@@ -592,7 +656,7 @@ static void test_series_compute(void **state)
 				 file_of(3, 3, 9000, 5600) };
 	const struct results *bs[] = { f[0], f[1] }, *as[] = { f[2] }, *bz[] = { f[1], f[2] };
 	struct cmp_side side[2] = { { bs, 2 }, { as, 1 } };
-	struct cmp_gate g = { CMP_STAT_TM10, 0.05, 0.05, false };
+	struct cmp_gate g = { .stat = CMP_STAT_TM10, .alpha = 0.05, .threshold = 0.05 };
 	double x[9], r[9], y[9], tmp[9], spread;
 	struct cmp_result want;
 	struct cmp_series c;
@@ -672,6 +736,8 @@ int main(void)
 		cmocka_unit_test(test_hodges_lehmann),
 		cmocka_unit_test(test_median_spread),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_verdicts_exact),
+		cmocka_unit_test(test_counted_spread),
 		cmocka_unit_test(test_trimmed_mean_bound),
 		cmocka_unit_test(test_quantile_and_stats),
 		cmocka_unit_test(test_low_stats),

@@ -179,6 +179,21 @@ static void test_median(void **state)
 	assert_close(scale_median(w, 0), 0);
 }
 
+/* how far points repeat: the worst count's max/min - 1 */
+static void test_spread(void **state)
+{
+	const double x[] = { 64, 64, 128, 128, 128, 255 };
+	const double y[] = { 100, 101, 200, 202, 200.5, 300 }, z[] = { 0, 1 };
+
+	(void)state;
+	assert_close(scale_spread(x, y, 6), 0.01);
+	assert_close(scale_spread(x, y, 2), 0.01);
+	assert_close(scale_spread(x + 2, y + 2, 4), 0.01);
+	assert_close(scale_spread(x + 4, y + 4, 2), 0);
+	assert_close(scale_spread(x, y, 0), 0);
+	assert_true(isinf(scale_spread(x, z, 2)));
+}
+
 static void test_bad_input(void **state)
 {
 	const double x[] = { 64, 64, 64 }, y[] = { 1, 2, 3 }, z[] = { 1, NAN, 3 };
@@ -203,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_p_floor),
 		cmocka_unit_test(test_diff_gate),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_spread),
 		cmocka_unit_test(test_bad_input),
 	};
 

@@ -38,6 +38,12 @@ static void test_class(void **state)
 	meta_put(&m, "vm_accel", "tcg");
 	strata_class(&m, cls, sizeof(cls));
 	assert_string_equal(cls, "tcg/Intel-R-Xeon-R-Platinum-8272CL-CPU-2.60GHz");
+	/* a count is the emulated CPU's, whatever host ran it */
+	meta_put(&m, "unit", "insn");
+	meta_put(&m, "cpu_model", "QEMU TCG CPU version 2.5+");
+	strata_class(&m, cls, sizeof(cls));
+	assert_string_equal(cls, "counted/QEMU-TCG-CPU-version-2.5+");
+	meta_put(&m, "unit", "ns");
 	/* a file with nothing: native, unknown */
 	memset(&m, 0, sizeof(m));
 	strata_class(&m, cls, sizeof(cls));
