@@ -21,6 +21,7 @@
 
 #include "bench.h"
 #include "builtin-vm.h"
+#include "lib/report/counted.h"
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
 #include "lib/report/host.h"
@@ -43,6 +44,7 @@ static void bv_runner_meta(const struct bv_global *bv, struct meta *m)
 
 	host_cpu_model(model, sizeof(model));
 	meta_put(m, "vm_accel", "%s", vm_accels[bv->sw.accel]);
+	meta_put(m, "vm_clock", "%s", vm_clocks[bv->sw.clock]);
 	meta_put(m, "vm_host_cpu_model", "%s", model);
 	meta_put(m, "vm_host_name", "%s", uname(&u) ? "unknown" : u.nodename);
 }
@@ -61,6 +63,14 @@ static void bv_meta(struct bv_global *bv, struct vmsweep_cell *c, unsigned int i
 	 * the guest command wrote
 	 */
 	meta_put(m, "possible_cpus", "%u", c->boot[0].possible);
+	/*
+	 * Under the counted clock the guest's ns, and its TSC's cycles, are
+	 * instructions (vm.h, enum vm_clock): the unit says so, so that no
+	 * report reads them as time on hardware and no command mixes them
+	 * with timed files (lib/report/fileset.h, the unit rule)
+	 */
+	if (bv->sw.clock == VM_COUNTED)
+		meta_put(m, "unit", "%s", COUNTED_UNIT);
 	meta_put(m, "vm_name", "%s", c->k->name);
 	meta_put(m, "vm_image", "%s", c->k->image);
 	meta_put(m, "vm_release", "%s", c->k->release);
@@ -96,9 +106,9 @@ static int bv_print(struct bv_global *bv, FILE *f, int fmt, const struct vmsweep
 	const struct runs *r = &c->runs[i];
 
 	if (fmt != FORMAT_CSV && !(formats[fmt].flags & REPORT_JSON))
-		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s\n",
+		fprintf(f, "# %s: bench %s, %u boots of %s, %u possible CPUs, %u online, qemu %s, %s clock\n",
 			c->label, bv->sw.c[i].what, r->n, c->k->release, c->vm.possible,
-			c->vm.cpus, vm_accels[bv->sw.accel]);
+			c->vm.cpus, vm_accels[bv->sw.accel], vm_clocks[bv->sw.clock]);
 	return format_write(f, (unsigned int)fmt, r->all);
 }
 
@@ -242,6 +252,43 @@ static int bv_copy_out(FILE *f, const char *path)
 	return ret;
 }
 
+/*
+ * the same under the counted clock: a kstats-bench CSV the guest wrote
+ * (its first line "# kstats-bench-csv") measured instructions, whatever
+ * its unit line says, so that line says so and vm_clock follows the
+ * first (vm.h, enum vm_clock); any other file is copied as it is
+ */
+static int bv_copy_counted(FILE *f, const char *path)
+{
+	FILE *o = fopen(path, "we");
+	bool csv = false, head = true;
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int i;
+	ssize_t n;
+	int ret = 0;
+
+	if (!o)
+		return -errno;
+	for (i = 0; (n = getline(&line, &cap, f)) > 0; i++) {
+		if (!i)
+			csv = !strncmp(line, "# kstats-bench-csv", 18);
+		head = head && line[0] == '#';
+		if (csv && head && !strncmp(line, "# unit: ", 8))
+			fprintf(o, "# unit: %s\n", COUNTED_UNIT);
+		else
+			fwrite(line, 1, (size_t)n, o);
+		if (csv && !i)
+			fprintf(o, "# vm_clock: %s\n", vm_clocks[VM_COUNTED]);
+	}
+	free(line);
+	if (ferror(f) || ferror(o))
+		ret = -EIO;
+	if (fclose(o) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 /* @path made unless it is there */
 static int bv_mkdir(const char *path)
 {
@@ -253,7 +300,8 @@ static int bv_mkdir(const char *path)
  * the "# key: value" lines a CSV of that boot would carry
  * (vmboot_meta_one(): its seconds, qemu's cpu, the host's PSI stall)
  */
-static int bv_keep_meta(const struct vmsweep_cell *c, unsigned int b, const char *path)
+static int bv_keep_meta(const struct bv_global *bv, const struct vmsweep_cell *c,
+			unsigned int b, const char *path)
 {
 	struct meta *m = calloc(1, sizeof(*m));
 	struct outfile o;
@@ -263,6 +311,7 @@ static int bv_keep_meta(const struct vmsweep_cell *c, unsigned int b, const char
 	if (!m)
 		return -ENOMEM;
 	meta_put(m, "vm_name", "%s", c->k->name);
+	meta_put(m, "vm_clock", "%s", vm_clocks[bv->sw.clock]);
 	vmboot_meta_one(m, c->boot, b);
 	ret = outfile_open(&o, path);
 	if (!ret) {
@@ -299,11 +348,14 @@ int bv_keep_files(struct bv_global *bv, const struct vmsweep_cell *c, unsigned i
 			snprintf(path, sizeof(path), "%s/boot%u%s", dir, b + 1, fl->name);
 		else
 			snprintf(path, sizeof(path), "%s/boot%u/%s", dir, b + 1, fl->name);
-		ret = bv_copy_out(fl->f, path);
+		if (bv->sw.clock == VM_COUNTED)
+			ret = bv_copy_counted(fl->f, path);
+		else
+			ret = bv_copy_out(fl->f, path);
 	}
 	if (!ret) {
 		snprintf(path, sizeof(path), "%s/boot%u.meta", dir, b + 1);
-		ret = bv_keep_meta(c, b, path);
+		ret = bv_keep_meta(bv, c, b, path);
 	}
 	if (ret) {
 		snprintf(why, len, "%s boot %u: sh %s's files: %s: %s", c->label, b + 1,

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "lib/report/counted.h"
 #include "lib/report/csv.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
@@ -177,12 +178,14 @@ static int bv_opt_shard(const struct opt *o, const char *arg, char *why, size_t 
 static const struct opt bv_opts[] = {
 	OPT_U64('B', "boots", &bv_global.sw.boots, 1, 1000, "N",
 		"boots per kernel and count, each one run of every\n"
-		"command (default 6: bench compare needs 5 a side)"),
+		"command (default 2 counted, 6 timed: what bench\n"
+		"compare needs a side)"),
 	OPT_CALL('p', "possible-cpus", &bv_global.sw, bv_opt_possible, "N[,N...]",
 		 "possible CPUs the guests boot with, each 1..8192\n"
 		 "(default: --cpus); a list is a sweep: every kernel\n"
 		 "boots at every count"),
-	OPT_U64('c', "cpus", &bv_global.sw.cpus, 1, VM_FW_MAX_CPUS, "N", "online vCPUs, 1..255 (default 2)"),
+	OPT_U64('c', "cpus", &bv_global.sw.cpus, 1, VM_FW_MAX_CPUS, "N",
+		"online vCPUs, 1..255 (default 1 counted: the only\ncount the counted clock takes; 2 timed)"),
 	OPT_U64(0, "nodes", &bv_global.sw.nodes, 1, 64, "N",
 		"NUMA nodes, one socket each, memory split evenly\n(default 1)"),
 	OPT_CALL('m', "memory", &bv_global.sw, bv_opt_memory, "SIZE",
@@ -190,13 +193,18 @@ static const struct opt bv_opts[] = {
 		 "128M..1024G (default 1G)"),
 	OPT_ENUM(0, "accel", &bv_global.sw.accel, vm_accels, "tcg|kvm",
 		 "qemu's accelerator (default tcg; kvm where /dev/kvm\nworks)"),
+	OPT_ENUM(0, "clock", &bv_global.clock, vm_clocks, "counted|timed",
+		 "the guests' clock: counted, one ns per guest\n"
+		 "instruction (qemu -icount: exact, whatever the host\n"
+		 "does; TCG's default), or timed, the host's (KVM's)"),
 	OPT_U64(0, "timeout", &bv_global.sw.timeout, 10, 86400, "S",
 		"seconds a boot may take before it is killed (300)"),
 	OPT_U64(0, "retries", &bv_global.sw.retries, 0, 10, "N",
 		"boots again after a hang or a crash (default 1)"),
 	OPT_U64(0, "reboot-disturbed", &bv_global.sw.reboot_disturbed, 0, VMBOOT_REBOOTS, "N",
-		"boots again when the host's cpu pressure disturbed\n"
-		"a boot, 0..5 (default 1; 0: keep it, marked)"),
+		"timed: boots again when the host's cpu pressure\n"
+		"disturbed a boot, 0..5 (default 1; 0: keep it,\n"
+		"marked); counted boots are never disturbed"),
 	OPT_STRING(0, "append", &bv_global.sw.append, "ARGS", "more kernel command line"),
 	OPT_CALL(0, "file", &bv_global.sw, bv_opt_file, "SRC[=DST]",
 		 "one more file in every initramfs, as /DST (default\n"
@@ -267,13 +275,12 @@ static const char bv_tail[] =
 static void bv_defaults(struct bv_global *bv)
 {
 	memset(bv, 0, sizeof(*bv));
-	bv->sw.boots = 6;
-	bv->sw.cpus = 2;
+	bv->clock = -1;			/* bv_resolve_clock() decides, and -B, -c */
 	bv->sw.nodes = 1;
 	bv->sw.memory = 1024;
 	bv->sw.timeout = 300;
 	bv->sw.retries = 1;
-	bv->sw.reboot_disturbed = 1;
+	bv->sw.reboot_disturbed = BV_UNSET;
 	bv->sw.qemu = "qemu-system-x86_64";
 	bv->outdir = ".";
 	bv->format = FORMAT_TABLE;
@@ -400,6 +407,35 @@ static int bv_check_outputs(struct bv_global *bv)
 	return 0;
 }
 
+/*
+ * The clock and what follows from it, once the options are read (vm.h,
+ * enum vm_clock): counted under TCG unless --clock timed, timed under
+ * KVM; one online vCPU counted, two timed; 2 boots counted, which show
+ * whether a count repeats, 6 timed, for compare's test; counted boots
+ * are never booted again as disturbed, since the host's load cannot move
+ * a count. 0, or -1 said.
+ */
+static int bv_resolve_clock(struct bv_global *bv)
+{
+	struct vmsweep *sw = &bv->sw;
+
+	if (bv->clock < 0)
+		bv->clock = sw->accel == VM_KVM ? VM_TIMED : VM_COUNTED;
+	sw->clock = (enum vm_clock)bv->clock;
+	if (!sw->cpus)
+		sw->cpus = sw->clock == VM_COUNTED ? 1 : 2;
+	if (!sw->boots)
+		sw->boots = sw->clock == VM_COUNTED ? COUNTED_MIN_RUNS : 6;
+	if (sw->reboot_disturbed == BV_UNSET) {
+		sw->reboot_disturbed = sw->clock == VM_COUNTED ? 0 : 1;
+	} else if (sw->clock == VM_COUNTED && sw->reboot_disturbed) {
+		bench_err("--reboot-disturbed %lu under --clock counted: the host's load cannot disturb a count, so booting again would measure the same (--clock timed)",
+			  (unsigned long)sw->reboot_disturbed);
+		return -1;
+	}
+	return 0;
+}
+
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int bv_parse(struct bv_global *bv, int argc, char **argv)
 {
@@ -417,7 +453,7 @@ static int bv_parse(struct bv_global *bv, int argc, char **argv)
 	ret = bench_options(&p, bv_head, bv_tail, dash, argv);
 	if (ret)
 		return ret;
-	if (bv_add_kernels(bv, dash, argv))
+	if (bv_resolve_clock(bv) || bv_add_kernels(bv, dash, argv))
 		return -1;
 	if (!sw->nr_k || dash == argc) {
 		bench_err("%s", sw->nr_k ? "no command: -- kernel ... or -- run ..." :

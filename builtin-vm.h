@@ -30,6 +30,7 @@
 
 #define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
 #define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
+#define BV_UNSET	UINT64_MAX	/* an option not given: bv_resolve_clock() decides */
 
 /* what bench vm keeps of kernel i beside the sweep's sw.k[i] */
 struct bv_kernel {
@@ -64,6 +65,7 @@ struct bv_global {
 	struct vmsweep sw;
 
 	/* configuration */
+	int clock;			/* --clock, an enum vm_clock; -1: not given */
 	bool dry_run;			/* --dry-run */
 	const char *tuxmake[VMSWEEP_MAX_KERNELS]; /* --tuxmake [NAME=]DIR, in order */
 	unsigned int nr_tuxmake;	/* used */

@@ -16,6 +16,7 @@
 #include "lib/kernel/vm.h"
 
 const char *const vm_accels[] = { "tcg", "kvm", NULL };
+const char *const vm_clocks[] = { "timed", "counted", NULL };
 
 /* ---- the qemu command ---- */
 
@@ -41,6 +42,11 @@ int vm_check_config(const struct vm_config *c, char *why, size_t len)
 	else if (c->memory / c->nodes < 64)
 		snprintf(why, len, "--memory %lu over %u nodes: at least 64 MiB a node",
 			 c->memory, c->nodes);
+	else if (c->clock == VM_COUNTED && c->accel == VM_KVM)
+		snprintf(why, len, "--clock counted needs --accel tcg: KVM runs the guest on this host's cores, whose clock qemu cannot count (--clock timed)");
+	else if (c->clock == VM_COUNTED && c->cpus > 1)
+		snprintf(why, len, "--cpus %u under --clock counted: qemu counts the instructions of every vCPU on one counter, so a figure would hold the other vCPUs' too (-c 1, or --clock timed)",
+			 c->cpus);
 	else if (c->append && strlen(c->append) > VM_APPEND_MAX)
 		snprintf(why, len, "--append: more than %d bytes (the kernel takes 2048 in all)",
 			 VM_APPEND_MAX);
@@ -80,6 +86,17 @@ static void vm_numa_args(struct vm_argv *a, const struct vm_config *c, unsigned 
 	}
 }
 
+/* the counted clock (vm.h, enum vm_clock): icount needs TCG's single thread */
+static void vm_counted_args(struct vm_argv *a)
+{
+	vm_arg(a, "-accel");
+	vm_arg(a, "tcg,thread=single");
+	vm_arg(a, "-icount");
+	vm_arg(a, "shift=0,sleep=off");
+	vm_arg(a, "-rtc");
+	vm_arg(a, "clock=vm");
+}
+
 void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
 		  const char *initrd, const char *console, const char *data)
 {
@@ -95,12 +112,14 @@ void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *imag
 		vm_arg(a, "host");
 	} else {
 		/* VMware's identity: see vm.h, "Hotplug slots" */
-		vm_arg(a, "q35,accel=tcg,vmport=on");
+		vm_arg(a, c->clock == VM_COUNTED ? "q35,vmport=on" : "q35,accel=tcg,vmport=on");
 		vm_arg(a, "-cpu");
 		vm_arg(a, "max,-hypervisor");
 		vm_arg(a, "-smbios");
 		vm_arg(a, "type=1,serial=VMware-kstats-bench");
 	}
+	if (c->clock == VM_COUNTED)
+		vm_counted_args(a);
 	vm_arg(a, "-smp");
 	vm_arg(a, "%u,maxcpus=%u,sockets=%u,cores=%u,threads=1", c->cpus, fw, c->nodes, per);
 	vm_arg(a, "-m");

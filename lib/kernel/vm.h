@@ -86,9 +86,27 @@ enum vm_accel {
 
 extern const char *const vm_accels[];	/* "tcg", "kvm", NULL */
 
+/*
+ * The guest's clock. Under TCG qemu can make it a count: with -icount
+ * shift=0 (single-threaded TCG) virtual time advances one nanosecond per
+ * guest instruction, and the guest's TSC, its clocksource and the RTC
+ * (-rtc clock=vm) follow it; sleep=off warps an idle guest to its next
+ * timer at once instead of waiting for the host's clock. A guest's
+ * timing is then the instructions it executed, the same on any host,
+ * loaded or not: what the host's speed no longer enters cannot move.
+ * KVM runs the guest on the host's cores, whose clock qemu cannot count.
+ */
+enum vm_clock {
+	VM_TIMED,			/* the host's clock: TCG's speed, or KVM's hardware */
+	VM_COUNTED,			/* TCG, -icount shift=0: 1 ns = 1 instruction */
+};
+
+extern const char *const vm_clocks[];	/* "timed", "counted", NULL */
+
 struct vm_config {
 	const char *qemu;		/* qemu-system-x86_64, or a path */
 	enum vm_accel accel;		/* -machine accel= */
+	enum vm_clock clock;		/* counted: TCG only */
 	unsigned int cpus;		/* online vCPUs */
 	unsigned int possible;		/* possible CPUs, >= cpus */
 	unsigned int nodes;		/* NUMA nodes, one socket each */
@@ -100,7 +118,10 @@ struct vm_config {
  * vm_check_config - can @c boot? Returns 0, or -EINVAL with one line in
  * @why (@len bytes) naming the option: possible below cpus, possible CPUs
  * up to 255 that do not split evenly over the nodes, more online CPUs
- * than the firmware declares, under 64 MiB a node, --append too long.
+ * than the firmware declares, under 64 MiB a node, --append too long,
+ * the counted clock under KVM, or with more than one online vCPU (qemu
+ * keeps one instruction counter for all vCPUs: a figure taken on one
+ * would count the other's instructions too).
  */
 int vm_check_config(const struct vm_config *c, char *why, size_t len);
 

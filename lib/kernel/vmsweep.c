@@ -99,7 +99,7 @@ static int vmsweep_plan_text(const struct vmsweep *sw, FILE *f)
 		ret = vmsweep_plan_command(f, &sw->c[i]);
 	for (i = 0; i < sw->nr_file; i++)
 		fprintf(f, "\nfile %s", sw->file[i].dst);
-	fputc('\n', f);
+	fprintf(f, "\nclock %s\n", vm_clocks[sw->clock]);
 	return ret;
 }
 
@@ -166,7 +166,8 @@ int vmsweep_cells(struct vmsweep *sw, char *why, size_t len)
 		p = sw->possible[n % sw->nr_p];
 		c->k = &sw->k[n / sw->nr_p];
 		c->vm = (struct vm_config) {
-			.qemu = sw->qemu, .accel = sw->accel, .cpus = (unsigned int)sw->cpus,
+			.qemu = sw->qemu, .accel = sw->accel, .clock = sw->clock,
+			.cpus = (unsigned int)sw->cpus,
 			.possible = p, .nodes = (unsigned int)sw->nodes, .memory = sw->memory,
 			.append = sw->append,
 		};
@@ -286,7 +287,8 @@ static int vmsweep_try(const struct vmsweep *sw, struct vmsweep_cell *c, unsigne
 
 /*
  * is boot @b's try disturbed (lib/report/busy.h), and another one left?
- * Said through @ops and in the console file either way; false: keep it
+ * Said through @ops and in the console file either way; false: keep it.
+ * Never under the counted clock: the host's load cannot move a count
  */
 static bool vmsweep_reboot(const struct vmsweep *sw, struct vmsweep_cell *c, unsigned int b,
 			   const struct vmsweep_ops *ops)
@@ -295,7 +297,8 @@ static bool vmsweep_reboot(const struct vmsweep *sw, struct vmsweep_cell *c, uns
 	bool again = bt->reboots < sw->reboot_disturbed && bt->reboots < VMBOOT_REBOOTS;
 	char why[256];
 
-	if (!bt->psi || !busy_boot_disturbed(bt->psi_pct, bt->cpu_seconds, bt->seconds))
+	if (sw->clock == VM_COUNTED || !bt->psi ||
+	    !busy_boot_disturbed(bt->psi_pct, bt->cpu_seconds, bt->seconds))
 		return false;
 	snprintf(why, sizeof(why), "disturbed: psi cpu some %.1f%% of its %.1f s (limit %g%%), qemu %.1f s of cpu (limit %g of the %.1f s)",
 		 bt->psi_pct, bt->seconds, BUSY_PSI_PCT, bt->cpu_seconds, BUSY_QEMU_SHARE,

@@ -35,7 +35,8 @@
  * (vmsweep_plan_key()) is the SHA-256 of what defines the plan, one line
  * each: -B, the machine, --append, the counts, each kernel's name and
  * image digest, each command's words quoted as one shell line
- * (spawn_sh_line(): "a b" is not "a" "b"), each --file's path in the guest;
+ * (spawn_sh_line(): "a b" is not "a" "b"), each --file's path in the guest,
+ * the clock;
  * never a path on the host, a label, a timeout or the shard, so that
  * every runner of one plan computes one key.
  *
@@ -116,6 +117,7 @@ struct vmsweep {
 	uint64_t nodes;			/* NUMA nodes */
 	unsigned long memory;		/* MiB */
 	enum vm_accel accel;		/* qemu's accelerator */
+	enum vm_clock clock;		/* the guest's clock: counted under TCG */
 	const char *append;		/* more kernel command line, or NULL */
 	const char *qemu;		/* the qemu program */
 	uint64_t timeout;		/* s a try may take */

@@ -199,7 +199,7 @@ cheap() {
 		-- audit --no-builtin -b "$B" -n 8
 	echo "$stderr"
 	[ "$status" -eq 0 ]
-	[ "$(csv_meta "$T/vm/stock.csv" vm_boots)" = "1:2/2 2:2/2" ]
+	[ "$(csv_meta "$T/vm/stock.csv" vm_boots)" = "1:1/1 2:1/1" ]
 	[ "$(csv_meta "$T/vm/stock.csv" audit_boot)" = 1 ]
 	[ "$(csv_meta "$T/vm/stock.csv" audit_boot_from)" = "kernel command line" ]
 	[[ "$(csv_meta "$T/vm/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1 ksb_boot=1' "* ]]

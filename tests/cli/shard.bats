@@ -106,7 +106,7 @@ labels() {
 		[ "$(csv_meta "$T/m/$c.csv" vm_boots)" = "$(csv_meta "$T/full/$c.csv" vm_boots)" ]
 		[ "$(csv_meta "$T/m/$c.csv" vm_run_shard)" = "1:1/3 2:2/3 3:3/3" ]
 		[ "$(csv_meta "$T/m/$c.csv" vm_run_runner)" = "1-3:$(uname -n)" ]
-		grep -q '^# vm_run_class: 1-3:tcg/' "$T/m/$c.csv"
+		grep -q '^# vm_run_class: 1-3:counted/' "$T/m/$c.csv"
 		grep -q '^# vm_run_testbed: 1-3:[0-9a-f]\{12\}$' "$T/m/$c.csv"
 		[ "$(csv_meta "$T/m/$c.csv" vm_shard_boots)" = "1-12 of 12" ]
 		[ "$(csv_meta "$T/m/$c.csv" partial)" = no ]
@@ -173,7 +173,8 @@ labels() {
 }
 
 @test "strata: compare and scale refuse runs of two runner classes unless --pool" {
-	run --separate-stderr ./bench vm -q --qemu "$Q" -o "$T/out" -B 5 -p 4,8 "$IMG" -- run -n 16
+	# timed: a time is its host's (a count is the emulated CPU's, whatever host counted it)
+	run --separate-stderr ./bench vm -q --qemu "$Q" --clock timed -o "$T/out" -B 5 -p 4,8 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	for p in 4 8; do
 		sed 's/^# vm_accel: tcg$/# vm_accel: kvm/' "$T/out/stock-p$p.csv" >"$T/kvm-p$p.csv"
@@ -192,13 +193,19 @@ labels() {
 	# one class: as before
 	run ./bench scale "$T"/out/stock-p*.csv
 	[ "$status" -eq 0 ]
+	# counted files of two host CPUs are one class: the guest's CPU counted
+	run --separate-stderr ./bench vm -q --qemu "$Q" -o "$T/c" -B 2 -p 4,8 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	sed 's/^# vm_host_cpu_model: .*/# vm_host_cpu_model: Other CPU 9000/' "$T/c/stock-p8.csv" >"$T/c8.csv"
+	run ./bench scale "$T/c/stock-p4.csv" "$T/c8.csv"
+	[ "$status" -eq 0 ]
 }
 
 @test "strata: --accel kvm is a plan and a class of its own (fake-qemu)" {
 	[ -r /dev/kvm ] && [ -w /dev/kvm ] || skip "no usable /dev/kvm to pass bench vm's check"
 	run --separate-stderr ./bench vm -q --qemu "$Q" --accel kvm -o "$T/kvm" -B 2 -p 4 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
-	run --separate-stderr ./bench vm -q --qemu "$Q" -o "$T/tcg" -B 2 -p 4 "$IMG" -- run -n 16
+	run --separate-stderr ./bench vm -q --qemu "$Q" --clock timed -o "$T/tcg" -B 2 -p 4 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	[ "$(csv_meta "$T/kvm/stock.csv" vm_accel)" = kvm ]
 	grep -q '^# vm_qemu: .*accel=kvm' "$T/kvm/stock.csv"

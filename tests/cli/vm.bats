@@ -38,7 +38,7 @@ setup() {
 }
 
 @test "vm: the configuration is checked before anything boots" {
-	bad "--possible-cpus 1 is below --cpus 2" vm --qemu "$Q" -p 1 "$IMG" -- run
+	bad "--possible-cpus 1 is below --cpus 2" vm --qemu "$Q" --clock timed -c 2 -p 1 "$IMG" -- run
 	bad "--possible-cpus 255 over 4 nodes: the firmware's CPUs must split evenly" \
 		vm --qemu "$Q" -p 255 --nodes 4 -c 4 "$IMG" -- run
 	bad "--memory 200 over 4 nodes: at least 64 MiB a node" \
@@ -87,16 +87,19 @@ vm() {
 	[ "${lines[9]}" = "$T/patched/bzImage" ]
 	[ "${#lines[@]}" -eq 10 ]
 	[ "$(csv_meta "$T/out/stock.csv" runs)" = 5 ]
-	[ "$(csv_meta "$T/out/stock.csv" vm_boots)" = "1:8/2 2:8/2 3:8/2 4:8/2 5:8/2" ]
+	[ "$(csv_meta "$T/out/stock.csv" vm_boots)" = "1:8/1 2:8/1 3:8/1 4:8/1 5:8/1" ]
 	[ "$(csv_meta "$T/out/patched.csv" vm_release)" = 6.12.117 ]
 	[ "$(csv_meta "$T/out/patched.csv" vm_image)" = "$T/patched/bzImage" ]
 	[ "$(csv_meta "$T/out/stock.csv" partial)" = no ]
-	[[ "$(csv_meta "$T/out/stock.csv" vm_qemu)" == "$Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=8,sockets=1,cores=8,threads=1 "* ]]
+	# the counted clock, TCG's default: one vCPU, instructions
+	[[ "$(csv_meta "$T/out/stock.csv" vm_qemu)" == "$Q -machine q35,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -accel tcg,thread=single -icount shift=0,sleep=off -rtc clock=vm -smp 1,maxcpus=8,sockets=1,cores=8,threads=1 -m 1024 -kernel $IMG "* ]]
+	[ "$(csv_meta "$T/out/stock.csv" vm_clock)" = counted ]
+	[ "$(csv_meta "$T/out/stock.csv" unit)" = insn ]
 	# every boot's rows, then the merge over them
 	[ "$(csv_rows "$T/out/stock.csv" bucket variant=old run=5 cpu=all | wc -l)" -gt 0 ]
 	run ./bench compare "$T/out/stock.csv" -- "$T/out/patched.csv"
 	[ "$status" -le 1 ]
-	[[ "$output" == *"n=5+5"* ]]
+	[[ "$output" == *" exact n=5+5 "* ]]
 	[ -f "$T/out/stock.console" ]
 	grep -q "^=== stock boot 5, try 1$" "$T/out/stock.console"
 }
@@ -180,7 +183,7 @@ vm() {
 }
 
 @test "vm: a disturbed boot is booted again, both kept, and said" {
-	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- run -n 16
+	FAKE_QEMU=busy=1 vm --clock timed -B 2 -p 4 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"stock boot 1 disturbed: psi cpu some 100.0% of its "*" s (limit 40%), qemu "*"; booting it again"* ]]
 	[[ "$stderr" != *"boot 2 disturbed"* ]]
@@ -195,7 +198,7 @@ vm() {
 }
 
 @test "vm: a boot with no quiet try left is kept, marked in the file and on stderr" {
-	FAKE_QEMU=busy=3 FAKE_QEMU_LOG=$T/boots vm -B 2 -p 4 --reboot-disturbed 1 "$IMG" -- run -n 16
+	FAKE_QEMU=busy=3 FAKE_QEMU_LOG=$T/boots vm --clock timed -B 2 -p 4 --reboot-disturbed 1 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"stock boot 1 disturbed: "*"; booting it again"* ]]
 	[[ "$stderr" == *"stock boot 1 disturbed: "*"; no quiet boot within --reboot-disturbed: kept, marked in vm_unquiet_boots"* ]]
@@ -211,12 +214,51 @@ vm() {
 }
 
 @test "vm: --reboot-disturbed 0 keeps a disturbed boot, marked; its range is checked" {
-	FAKE_QEMU=busy=1 FAKE_QEMU_LOG=$T/boots vm -B 1 -p 4 --reboot-disturbed 0 "$IMG" -- run -n 16
+	FAKE_QEMU=busy=1 FAKE_QEMU_LOG=$T/boots vm --clock timed -B 1 -p 4 --reboot-disturbed 0 "$IMG" -- run -n 16
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"stock boot 1 disturbed: "*"; no quiet boot within --reboot-disturbed: kept"* ]]
 	[ "$(csv_meta "$T/out/stock.csv" vm_unquiet_boots)" = 1:100.00 ]
 	[ "$(wc -l <"$T/boots")" -eq 1 ]
 	bad "--reboot-disturbed: '6' is not an integer in 0..5" vm --reboot-disturbed 6 "$IMG" -- run
+}
+
+@test "vm: counted boots are never disturbed: the host's stall recorded, no rule, no boot again" {
+	FAKE_QEMU=busy=1 FAKE_QEMU_LOG=$T/boots vm -B 2 -p 4 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "$stderr" != *disturbed* ]]
+	[ "$(wc -l <"$T/boots")" -eq 2 ]
+	[ "$(csv_meta "$T/out/stock.csv" psi_cpu_some_pct)" = "1:100.00 2:0.00" ]
+	[ -z "$(csv_meta "$T/out/stock.csv" vm_disturbed_tries)" ]
+	[ -z "$(csv_meta "$T/out/stock.csv" vm_unquiet_boots)" ]
+	run ./bench show "$T/out/stock.csv"
+	[[ "$output" != *"boots disturbed"* ]]
+	bad "--reboot-disturbed 1 under --clock counted: the host's load cannot disturb a count, so booting again would measure the same (--clock timed)" \
+		vm --reboot-disturbed 1 "$IMG" -- run
+}
+
+@test "vm: the counted clock: refused where it cannot count, and a sh command's CSVs in insn" {
+	bad "--cpus 2 under --clock counted: qemu counts the instructions of every vCPU on one counter, so a figure would hold the other vCPUs' too (-c 1, or --clock timed)" \
+		vm -c 2 -p 4 "$IMG" -- run
+	bad "--clock counted needs --accel tcg: KVM runs the guest on this host's cores, whose clock qemu cannot count (--clock timed)" \
+		vm --accel kvm --clock counted -p 4 "$IMG" -- run
+	bad "--clock: 'fast' is not one of timed, counted" vm --clock fast "$IMG" -- run
+	# KVM is timed by default: its line has no -icount
+	vm --dry-run --accel kvm -p 4 "$IMG" -- run -n 16
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == "$Q -machine q35,accel=kvm -cpu host -smp 2,"* ]]
+	# a kstats-bench CSV an sh command leaves says what it counted
+	# shellcheck disable=SC2016 # the guest's $KSB_OUT, not ours (the fake qemu's root)
+	printf '"${FAKE_QEMU_ROOT:-}"/bench run -q -n 16 -o "$KSB_OUT/r.csv" >/dev/null\necho plain >"$KSB_OUT/p.txt"\n' >"$T/r.sh"
+	vm -B 1 -p 4 "$IMG" -- sh "$T/r.sh"
+	[ "$status" -eq 0 ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1/r.csv" unit)" = insn ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1/r.csv" vm_clock)" = counted ]
+	[ "$(sed -n 2p "$T/out/stock-sh/boot1/r.csv")" = "# vm_clock: counted" ]
+	[ "$(cat "$T/out/stock-sh/boot1/p.txt")" = plain ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_clock)" = counted ]
+	run ./bench show "$T/out/stock-sh/boot1/r.csv"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# insn: the guest's instructions, counted by qemu (bench vm --clock counted): its \"ns\" are instructions, not time"* ]]
 }
 
 @test "vm: a host without PSI records no stall, and reboots nothing" {
@@ -294,7 +336,7 @@ vm() {
 			[[ "$stderr" == "bench vm: --possible-cpus: '$p' is not a list of at most 16 counts, each in 1..8192 (e.g. 64,128,255)"* ]]
 		fi
 	done
-	bad "--possible-cpus 1 is below --cpus 2" vm --qemu "$Q" -p 4,1 "$IMG" -- run
+	bad "--possible-cpus 1 is below --cpus 2" vm --qemu "$Q" --clock timed -c 2 -p 4,1 "$IMG" -- run
 }
 
 @test "vm: a sweep: every kernel at every count, balanced rounds, NAME[-CMD]-pN.csv" {
@@ -320,13 +362,13 @@ $IMG 4" ]
 			[ "$(csv_meta "$f" runs)" = 2 ]
 			[ "$(csv_meta "$f" possible_cpus)" = "$p" ]
 			[ "$(csv_meta "$f" vm_name)" = "$k" ]
-			[ "$(csv_meta "$f" vm_boots)" = "1:$p/2 2:$p/2" ]
+			[ "$(csv_meta "$f" vm_boots)" = "1:$p/1 2:$p/1" ]
 		done
 	done
 	csvs=("$T"/out/*.csv)
 	[ "${#csvs[@]}" -eq 6 ]
 	# progress per boot, named by file
-	[[ "$stderr" == *"bench vm: A-p8 boot 2/2: "*" s, 8 possible CPUs, 2 online"* ]]
+	[[ "$stderr" == *"bench vm: A-p8 boot 2/2: "*" s, 8 possible CPUs, 1 online"* ]]
 	# two commands: NAME-CMD-pN.csv
 	vm -B 1 -p 4,8 --module tests/fixtures/vm/kstats_bench.ko "$IMG" -- kernel -n 16 -- run -n 16
 	[ "$status" -eq 0 ]
@@ -398,10 +440,11 @@ $IMG 4" ]
 @test "vm: -- sh SCRIPT: each boot's record beside its files, as a CSV's metadata" {
 	# shellcheck disable=SC2016 # the guest's $KSB_OUT, not ours
 	printf 'echo x >"$KSB_OUT/f"\n' >"$T/s.sh"
-	FAKE_QEMU=busy=1 vm -B 2 -p 4 "$IMG" -- sh "$T/s.sh"
+	FAKE_QEMU=busy=1 vm --clock timed -B 2 -p 4 "$IMG" -- sh "$T/s.sh"
 	[ "$status" -eq 0 ]
 	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_name)" = stock ]
 	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_boots)" = "1:4/2" ]
+	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_clock)" = timed ]
 	[ "$(csv_meta "$T/out/stock-sh/boot2.meta" vm_boots)" = "2:4/2" ]
 	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" vm_disturbed_tries)" = "1:100.00" ]
 	[ "$(csv_meta "$T/out/stock-sh/boot1.meta" psi_cpu_some_pct)" = "1:0.00" ]
@@ -449,8 +492,8 @@ $IMG 4" ]
 	[ "$status" -eq 0 ]
 	[ ! -e "$T/boots" ]
 	[ ! -e "$T/out" ]
-	[ "${lines[0]}" = "# stock-p4: 6 boots of 6.12.117, 4 possible CPUs" ]
-	[ "${lines[1]}" = "$Q -machine q35,accel=tcg,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -smp 2,maxcpus=4,sockets=1,cores=4,threads=1 -m 2048 -kernel $IMG -initrd WORK/stock.cpio -append 'console=ttyS0 panic=-1' -nodefaults -display none -no-reboot -serial file:WORK/console -serial file:WORK/data" ]
+	[ "${lines[0]}" = "# stock-p4: 2 boots of 6.12.117, 4 possible CPUs" ]
+	[ "${lines[1]}" = "$Q -machine q35,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench -accel tcg,thread=single -icount shift=0,sleep=off -rtc clock=vm -smp 1,maxcpus=4,sockets=1,cores=4,threads=1 -m 2048 -kernel $IMG -initrd WORK/stock.cpio -append 'console=ttyS0 panic=-1' -nodefaults -display none -no-reboot -serial file:WORK/console -serial file:WORK/data" ]
 	[[ "${lines[3]}" == *" -append 'console=ttyS0 panic=-1 possible_cpus=300' "* ]]
 	[ "${lines[4]}" = "# stock: $IMG (sha256 $(sha256sum "$IMG" | cut -d' ' -f1)), initramfs WORK/stock.cpio:" ]
 	[ "${lines[6]}" = "$(printf '/bin/busybox\t\t/bin/busybox')" ]

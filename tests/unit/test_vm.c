@@ -259,6 +259,16 @@ static void test_vm_config(void **state)
 	c.memory = 255;
 	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "--memory 255 over 4 nodes: at least 64 MiB a node");
+	/* the counted clock: TCG's alone, and one online vCPU */
+	c = (struct vm_config){ .cpus = 2, .possible = 8, .nodes = 1, .memory = 1024,
+				.clock = VM_COUNTED };
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--cpus 2 under --clock counted: qemu counts the instructions of every vCPU on one counter, so a figure would hold the other vCPUs' too (-c 1, or --clock timed)");
+	c.cpus = 1;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), 0);
+	c.accel = VM_KVM;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--clock counted needs --accel tcg: KVM runs the guest on this host's cores, whose clock qemu cannot count (--clock timed)");
 }
 
 static void test_vm_qemu_argv(void **state)
@@ -289,6 +299,18 @@ static void test_vm_qemu_argv(void **state)
 		"q -machine q35,accel=kvm -cpu host -smp 1,maxcpus=16,sockets=1,cores=16,threads=1"
 		" -m 512 -kernel i -initrd r -append 'console=ttyS0 panic=-1' -nodefaults"
 		" -display none -no-reboot -serial file:c -serial file:d");
+	/* counted: TCG's single thread, one virtual ns per instruction */
+	c = (struct vm_config) { .qemu = "q", .clock = VM_COUNTED, .cpus = 1, .possible = 64,
+				 .nodes = 1, .memory = 512 };
+	vm_qemu_argv(&a, &c, "i", "r", "c", "d");
+	spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
+	assert_string_equal(line,
+		"q -machine q35,vmport=on -cpu max,-hypervisor -smbios type=1,serial=VMware-kstats-bench"
+		" -accel tcg,thread=single -icount shift=0,sleep=off -rtc clock=vm"
+		" -smp 1,maxcpus=64,sockets=1,cores=64,threads=1 -m 512 -kernel i -initrd r"
+		" -append 'console=ttyS0 panic=-1' -nodefaults -display none -no-reboot"
+		" -serial file:c -serial file:d");
+	assert_null(a.argv[a.n]);
 }
 
 /* ---- vm: /init and the guest's results ---- */
