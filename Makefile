@@ -221,11 +221,12 @@ vmcheck: bench bench-static build/vm/sysloop
 	@tests/vm/vmcheck.sh
 
 # the patch gated on real kernels: Debian's linux-source-6.12 built six
-# times (tinyconfig + tests/kernel/kernelcheck.config), each booted 6 times
-# under qemu TCG by bench vm at 255 and 480 possible CPUs, compared, then
-# stock, patched and a per-CPU plant swept over 64,128,255 and gated on
-# the slope by bench scale (about 10 min on 2 idle cores, plus the
-# sweep's; a second run rebuilds only what changed)
+# times (tinyconfig + tests/kernel/kernelcheck.config), each booted twice
+# by bench vm on the counted clock (the guests' instructions, exact) at
+# 255 and 480 possible CPUs, two boots side by side, compared (a 1% plant
+# caught), then stock, patched and a per-CPU plant swept over 64,128,255
+# and gated on the slope by bench scale (about 7 min on 2 idle cores; a
+# second run rebuilds only what changed)
 KC_PKGS := $(VM_PKGS) linux-source-6.12 bison flex libelf-dev bc cpio
 kernelcheck: bench bench-static
 	@tests/deps.sh $(KC_PKGS)
@@ -233,7 +234,8 @@ kernelcheck: bench bench-static
 
 # distribution kernels as subjects: Debian 12's 6.1 (linux-image-amd64's,
 # in /boot) and 6.12 (apt-get download, unpacked under build/scalecheck,
-# never installed), each swept over 3 possible-CPU counts by bench vm:
+# never installed), each swept over 3 possible-CPU counts by bench vm on
+# the counted clock, the two kernels side by side:
 # the /proc/stat read grows, the null syscall is flat, show_stat traced
 # grows like the read (bench scale); and in 6.1, __irq_alloc_descs traced
 # by fentry grows as the module's own alloc series does
@@ -243,9 +245,9 @@ scalecheck: bench bench-static
 	@$(MAKE) -s --no-print-directory kmod-vm
 	@tests/kernel/scalecheck.sh
 
-# the audit on real kernels (about 6 minutes on an idle runner; run by
+# the audit on real kernels (about 5 minutes on an idle runner; run by
 # .ci/run): Debian 12's 6.1 and 6.12, as scalecheck boots them, each
-# swept once over 3 possible-CPU counts by bench vm with the whole
+# swept once over 3 possible-CPU counts by bench vm, counted, with the whole
 # battery (bench audit) in every boot and /proc/stat's candidates timed
 # by fentry in the same boots (AUDITCHECK_ATTRIBUTE=all: every entry's):
 # every control flat under Holm's correction, /proc/stat grows and
@@ -259,12 +261,12 @@ auditcheck: bench bench-static
 	@tests/kernel/auditcheck.sh
 
 # right on a busy runner: Debian's 6.12 swept idle, then beside a busy
-# loop pinned to CPU 1 (bounded, killed by its pid), and an A/A gate of
-# bench run in both; the commands' default --stat must keep /proc/version
-# flat, /proc/stat and cpu.stat growing, the A/A gate quiet, and the busy
-# slopes' intervals on the idle ones (about 5 min; after scalecheck, whose
-# 6.12 image it boots). `make busy-study` is the study that chose the
-# defaults: every --stat on the same files (docs/measurements.md)
+# loop pinned to CPU 1 (bounded, killed by its pid), counted, and an A/A
+# gate of bench run (timed) in both: /proc/version flat, /proc/stat and
+# cpu.stat growing, busy = idle (every figure within 0.5%, the median
+# shift 0), the A/A gate quiet (about 3 min; after scalecheck, whose 6.12
+# image it boots). `make busy-study` is the study of the timed clock's
+# statistics: every --stat on the same files (docs/measurements.md)
 busycheck: bench bench-static
 	@tests/deps.sh $(VM_PKGS)
 	@tests/perf/busy-study.sh --check
@@ -273,8 +275,9 @@ busy-study: bench bench-static
 	@tests/deps.sh $(VM_PKGS)
 	tests/perf/busy-study.sh
 
-# ./run.sh bisect must name the commit that planted a regression, in a git
-# history made of kernelcheck's tree (after kernelcheck; about 7 min)
+# ./run.sh bisect must name the commit that planted a 1% regression, in a
+# git history made of kernelcheck's tree, 2 counted boots a step (after
+# kernelcheck; about 4 min)
 bisectcheck: bench bench-static
 	@tests/kernel/bisectcheck.sh
 

@@ -26,7 +26,8 @@
 # Exit (git bisect run's codes): 0 good (no regression; a change that is
 # significant but below the threshold cannot decide and is taken as good,
 # and said so), 1 bad (a regression above the threshold), 125 skip (the
-# kernel did not build or boot), 128 abort (bench vm or bench compare
+# kernel did not build or boot, or its counted figures did not repeat:
+# no verdict either way), 128 abort (bench vm or bench compare
 # refused their input: a mistake of ours, not the commit's).
 #
 # Environment (./run.sh bisect sets the options from its own and its
@@ -134,7 +135,13 @@ judge() {
 		${cmp_opts[@]+"${cmp_opts[@]}"} "$out/good-$rev.csv" -- "$out/$rev.csv" >"$f" 2>&1 || rc=$?
 	case $rc in
 	1)
-		say "$rev: bad: $(first_row "$csv" regression)"
+		row=$(first_row "$csv" regression)
+		if [ -z "$row" ]; then
+			# counted figures that do not repeat: no verdict either way
+			say "$rev: skipped: $(first_row "$csv" 'not repeatable') (a side spread past compare's --spread)"
+			return 125
+		fi
+		say "$rev: bad: $row"
 		return 1 ;;
 	0)
 		row=$(first_row "$csv" 'significant below threshold')

@@ -42,9 +42,11 @@ die() {
 # bisect's defaults, said by its --help and its report; bisect-step.sh
 # takes what run.sh passes and has none of its own (bench compare's
 # threshold is compare's, passed only when -t is given)
-bisect_boots=6
+# counted boots repeat to a few parts in 10^4: 2 a side show it (bench
+# vm's counted clock, docs/measurements.md "The counted clock")
+bisect_boots=2
 bisect_possible=480
-bisect_cpus=2
+bisect_cpus=
 bisect_cmd=(kernel -w kernel-irq-alloc -n 512)
 
 usage() {
@@ -90,7 +92,7 @@ then the first bad commit, the compare line that condemned it, BISECT.
 EOF
 	cat <<EOF
 Options: -B, --boots N ($bisect_boots); -p, --possible-cpus N ($bisect_possible);
--c, --cpus N ($bisect_cpus); -t, --threshold PCT (compare's); --vm 'OPTIONS'
+-c, --cpus N (bench vm's: 1 counted); -t, --threshold PCT (compare's); --vm 'OPTIONS'
 (more bench vm options); --no-check-bad. COMMAND: the bench command in the
 guests (default ${bisect_cmd[*]}).
 EOF
@@ -352,7 +354,7 @@ quoted() {
 # --vm's words go as the user quoted them
 bisect_step_env() {
 	export KSB_BISECT_OUT=$1 KSB_BENCH=$bench
-	KSB_BISECT_VM="$(quoted -B "$b_boots" -p "$b_possible" -c "$b_cpus")${b_vm:+ $b_vm}"
+	KSB_BISECT_VM="$(quoted -B "$b_boots" -p "$b_possible" ${b_cpus:+-c "$b_cpus"})${b_vm:+ $b_vm}"
 	KSB_BISECT_COMPARE=${b_threshold:+$(quoted -t "$b_threshold")}
 	KSB_BISECT_CMD=$(quoted "${b_cmd[@]}")
 	export KSB_BISECT_VM KSB_BISECT_COMPARE KSB_BISECT_CMD

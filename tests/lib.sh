@@ -244,6 +244,52 @@ csv_meta() {
 	sed -n "s/^# $2: //p" "$1"
 }
 
+# ---- counted boots side by side ----
+
+# vm_sharded N OUT BENCH-VM-ARGS...: bench vm's plan cut into N shards
+# (--shard I/N) booted side by side, each into OUT.sI (its report in
+# OUT.sI.txt), then joined by bench merge into OUT: the files one bench
+# vm -o OUT would have written. For the counted clock only, which no
+# neighbour moves: qemu's single TCG thread takes one core a shard, and
+# a timed plan must boot alone. Returns the first shard's failure
+# (its exit code), else bench merge's.
+vm_sharded() {
+	local n=$1 out=$2 i st rc=0 pids=()
+	shift 2
+	rm -rf "$out" "$out".s[0-9]*
+	for ((i = 1; i <= n; i++)); do
+		"${bench:?tests/lib.sh: set bench first}" vm --shard "$i/$n" -o "$out.s$i" "$@" \
+			>"$out.s$i.txt" &
+		pids+=("$!")
+	done
+	for i in "${pids[@]}"; do
+		wait "$i" && continue
+		st=$?
+		[ "$rc" != 0 ] || rc=$st
+	done
+	[ "$rc" = 0 ] || return "$rc"
+	"$bench" merge -o "$out" "$out".s[0-9]*
+}
+
+# together CMD... -- CMD...: the two commands side by side, the first in
+# a subshell; returns the first failure's status (a die in either is
+# exit 3). Counted boots only, as vm_sharded's
+together() {
+	local first=() pid rc=0 st
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		first+=("$1")
+		shift
+	done
+	shift
+	"${first[@]}" &
+	pid=$!
+	"$@" || rc=$?
+	wait "$pid" && return "$rc"
+	st=$?
+	[ "$rc" != 0 ] || rc=$st
+	return "$rc"
+}
+
 # ---- a co-tenant: what a shared runner's neighbour does ----
 
 # cotenant_start CPU SECONDS: a busy loop pinned to CPU for at most
@@ -288,7 +334,7 @@ plant_module() {
 plant_boot() {
 	local out=$1 img=$2 possible=$3 append=$4 side=$5 name=$6
 	mkdir -p "$out/$side"
-	"${bench:?tests/lib.sh: set bench first}" vm -q -B 1 -p "$possible" -c 2 --module "$out/kmod/kstats_bench.ko" \
+	"${bench:?tests/lib.sh: set bench first}" vm -q -B 1 -p "$possible" --module "$out/kmod/kstats_bench.ko" \
 		--append "$append" -o "$out/$side" "$name=$img" \
 		-- kernel --module /kmod/kstats_bench.ko -w kernel-irq-alloc -n 512 >/dev/null
 }

@@ -103,12 +103,13 @@ refuses() {
 @test "bisect: run.sh's defaults, in its --help, are what the step gets; -t only when given" {
 	local defaults
 	defaults=$(sed -n 's/^bisect_\(boots\|possible\|cpus\|cmd\)=//p' run.sh | tr -d '"()' | tr '\n' ' ')
-	[ "$defaults" = "6 480 2 kernel -w kernel-irq-alloc -n 512 " ]
+	[ "$defaults" = "2 480  kernel -w kernel-irq-alloc -n 512 " ]
 	run ./run.sh --help
-	[[ "$output" == *"-B, --boots N (6); -p, --possible-cpus N (480);"* ]]
+	[[ "$output" == *"-B, --boots N (2); -p, --possible-cpus N (480);"* ]]
+	[[ "$output" == *"-c, --cpus N (bench vm's: 1 counted);"* ]]
 	[[ "$output" == *"guests (default kernel -w kernel-irq-alloc -n 512)."* ]]
 	# the step names no default: grep finds none of the numbers in its code
-	run grep -nE -- '-B 6|480|kernel-irq-alloc' <(grep -v '^#' bisect-step.sh)
+	run grep -nE -- '-B 2|480|kernel-irq-alloc' <(grep -v '^#' bisect-step.sh)
 	[ "$status" -eq 1 ]
 	# what run.sh exports for the step
 	# shellcheck disable=SC1090 # run.sh's functions, not its job
@@ -118,11 +119,13 @@ refuses() {
 	b_boots=$bisect_boots b_possible=$bisect_possible b_cpus=$bisect_cpus b_threshold='' b_vm=''
 	b_cmd=("${bisect_cmd[@]}")
 	bench=./bench bisect_step_env "$T/x"
-	[ "$KSB_BISECT_VM" = "-B 6 -p 480 -c 2" ]
+	[ "$KSB_BISECT_VM" = "-B 2 -p 480" ]
 	[ "$KSB_BISECT_CMD" = "kernel -w kernel-irq-alloc -n 512" ]
 	[ -z "$KSB_BISECT_COMPARE" ]
 	b_threshold=10 bisect_step_env "$T/x"
 	[ "$KSB_BISECT_COMPARE" = "-t 10" ]
+	b_cpus=2 bisect_step_env "$T/x"
+	[ "$KSB_BISECT_VM" = "-B 2 -p 480 -c 2" ]
 	# a word with a space or a quote goes shell-quoted, and the step
 	# splits it back whole, running nothing in it
 	# shellcheck disable=SC2034,SC2016 # read by bisect_step_env; a $(...) kept as text

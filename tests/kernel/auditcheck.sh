@@ -15,8 +15,10 @@
 #          (a for_each_possible_cpu() loop in /proc/version's read), both
 #          swept over AUDITCHECK_PLANT (64,128,255: 6.12 stops at 255)
 #
-# AUDITCHECK_BOOTS (3) boots per count, one bench vm sweep per kernel
-# (AUDITCHECK_VM_ARGS: more of bench vm's options):
+# AUDITCHECK_BOOTS (2) boots per count, one bench vm sweep per kernel on
+# the counted clock (a figure is the guest's instructions, exact), two
+# kernels' sweeps side by side, one a core (AUDITCHECK_VM_ARGS: more of
+# bench vm's options):
 # every boot runs the whole battery (tests/kernel/auditboot.sh: bench
 # audit -n AUDITCHECK_SAMPLES, 32), in an order rotated from boot to
 # boot, then attributes in the same boot the entries AUDITCHECK_ATTRIBUTE
@@ -32,14 +34,14 @@
 #
 #   - every control (syscall-null, proc-version, statfs, file-nr: the
 #     null syscall among them) flat after Holm's family-wise correction
-#     over the battery (the same files fitted again, --multiplicity holm):
+#     over the battery (the same files fitted again, --multiplicity holm),
+#     a slope up to bench scale's --flat for counted files (1
+#     instruction per possible CPU) flat: statfs walks a cpumask, an
+#     instruction per 8 CPUs, which is real and no loop over the CPUs.
 #     BH lets q of its discoveries be false, and with a dozen entries
-#     that really grow its level rises to about 0.03, at which a flat
-#     control reads grows or shrinks about once in 33 fits (6.1's
-#     file-nr shrank at p 0.0077 once, level 0.031): 8 control fits a
-#     run would fail CI about one run in five. Holm's first level is
-#     q/21, 0.0024, just above the least p that 9 points at 3 counts
-#     can give (0.0019)
+#     that really grow its level rises to about 0.03, at which a noisy
+#     control (file-nr repeats to 0.2%) could read grows or shrinks by
+#     chance: Holm's first level is q/21, 0.0024
 #   - /proc/stat's read grows, and the function that carries it is
 #     show_stat, with a share of at least AUDITCHECK_SHARE (0.5) of the
 #     read's slope and at most the read's upper bound over its slope:
@@ -60,7 +62,7 @@ sc=${KSB_SCALECHECK_DIR:-$top/build/scalecheck}
 kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
 ac=${KSB_AUDITCHECK_DIR:-$top/build/auditcheck}
 tree=${AUDITCHECK_TREE:-$kc/linux-source-6.12}
-boots=${AUDITCHECK_BOOTS:-3}
+boots=${AUDITCHECK_BOOTS:-2}
 counts_61=${AUDITCHECK_61:-64,255,480}
 counts_612=${AUDITCHECK_612:-16,128,255}
 counts_plant=${AUDITCHECK_PLANT:-64,128,255}
@@ -115,7 +117,7 @@ image_candidates() {
 	BENCH=$bench "$top/tests/kernel/image-symbols.sh" "$2" "$ac/kallsyms-$1" 2>"$ac/kallsyms-$1.log" ||
 		die "$(cat "$ac/kallsyms-$1.log")"
 	candidates "$1" "$2" "$ac/kallsyms-$1"
-	times+=("$1: candidates from its image in $((SECONDS - t0)) s")
+	echo "$1: candidates from its image in $((SECONDS - t0)) s" >>"$ac/out/times"
 }
 
 # tree_candidates NAME: candidates from kernelcheck's 6.12 tree, by name
@@ -167,15 +169,38 @@ sweep() {
 	local name=$1 img=$2 counts=$3 t0=$SECONDS
 	local guest=("$samples")
 	[ -z "${4:-}" ] || guest+=(/cand.tsv)
-	say "auditing $name ($(basename "$img")) over $counts possible CPUs, $boots boots each"
-	"$bench" vm -q -B "$boots" -p "$counts" -c 2 ${vm_args[@]+"${vm_args[@]}"} -o "$ac/out" \
+	say "auditing $name ($(basename "$img")) over $counts possible CPUs, $boots boots each, counted"
+	"$bench" vm -q -B "$boots" -p "$counts" ${vm_args[@]+"${vm_args[@]}"} -o "$ac/out" \
 		${4:+--file "$4=cand.tsv"} "$name=$img" \
 		-- sh "$top/tests/kernel/auditboot.sh" "${guest[@]}" \
 		>"$ac/out/vm-$name.txt" ||
 		die "bench vm $name over $counts exited $? (see $ac/out/$name.console)"
 	local nb
 	nb=$(find "$ac/out/$name-"p*-sh -name audit.csv | wc -l)
-	times+=("$name: $nb boots over $counts in $((SECONDS - t0)) s, $(((SECONDS - t0) / (nb ? nb : 1))) s a boot")
+	# a file: the sweeps of two kernels go side by side, in subshells
+	echo "$name: $nb boots over $counts in $((SECONDS - t0)) s, $(((SECONDS - t0) / (nb ? nb : 1))) s a boot" \
+		>>"$ac/out/times"
+}
+
+# d61: its candidates from its image (a boot), then its sweep
+audit_d61() {
+	local img
+	img=$(image_61)
+	image_candidates d61 "$img"
+	sweep d61 "$img" "$counts_61" "$ac/cand-d61-timed.tsv"
+}
+
+# d612: its candidates from kernelcheck's tree, then its sweep
+audit_d612() {
+	tree_candidates d612
+	sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612" "$ac/cand-d612-timed.tsv"
+}
+
+# the plant: both trees built, then both swept side by side
+audit_plant() {
+	build_plant
+	together sweep base "$ac/img/base/bzImage" "$counts_plant" -- \
+		sweep plant "$ac/img/plant/bzImage" "$counts_plant" || exit
 }
 
 # files NAME: the sweep's audit and trace files
@@ -208,15 +233,15 @@ check_kernel() {
 	grown=$(csv_rows "$ac/out/$name-holm.csv" workload verdict p level kind=fit control=yes verdict!=flat |
 		awk -F, '{ printf "%s%s %s (p %s, level %s)", n++ ? ", " : "", $1, $2, $3, $4 }')
 	if [ -z "$grown" ] && [ -n "$(row "$name" syscall-null verdict)" ]; then
-		ok "$name: every control flat under Holm, syscall-null $(row "$name" syscall-null slope) ns/CPU;" \
+		ok "$name: every control flat under Holm, syscall-null $(row "$name" syscall-null slope) insn/CPU;" \
 			"under BH: $(csv_rows "$ac/out/$name.csv" workload verdict kind=fit control=yes | paste -sd' ' | tr , ' ')"
 	else
 		fail "$name: controls not flat under Holm: ${grown:-no syscall-null}"
 	fi
 	if [ "$(row "$name" proc-stat verdict)" = grows ]; then
-		ok "$name: /proc/stat grows, $(row "$name" proc-stat slope) ns/CPU"
+		ok "$name: /proc/stat grows, $(row "$name" proc-stat slope) insn/CPU"
 	else
-		fail "$name: /proc/stat is $(row "$name" proc-stat verdict) ($(row "$name" proc-stat slope) ns/CPU), expected grows"
+		fail "$name: /proc/stat is $(row "$name" proc-stat verdict) ($(row "$name" proc-stat slope) insn/CPU), expected grows"
 	fi
 	f=$(row "$name" proc-stat function)
 	s=$(row "$name" proc-stat share)
@@ -252,7 +277,7 @@ check_plant() {
 }
 
 main() {
-	local k img
+	local k
 	if [ ! -x "$bench" ] || [ ! -x "$top/bench-static" ]; then
 		die "build bench and bench-static first (make all static)"
 	fi
@@ -264,25 +289,22 @@ main() {
 		mkdir -p "$ac/out"
 	fi
 	for k in $kernels; do
-		[ -z "$refit" ] || break
 		case $k in
-		d61)
-			img=$(image_61)
-			image_candidates d61 "$img"
-			sweep d61 "$img" "$counts_61" "$ac/cand-d61-timed.tsv"
-			;;
-		d612)
-			tree_candidates d612
-			sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612" "$ac/cand-d612-timed.tsv"
-			;;
-		plant)
-			build_plant
-			sweep base "$ac/img/base/bzImage" "$counts_plant"
-			sweep plant "$ac/img/plant/bzImage" "$counts_plant"
-			;;
+		d61 | d612 | plant) ;;
 		*) die "AUDITCHECK_KERNELS: '$k' is none of d61 d612 plant" ;;
 		esac
 	done
+	if [ -z "$refit" ]; then
+		# counted boots side by side: a neighbour cannot move a count
+		if [[ " $kernels " == *" d61 "* ]] && [[ " $kernels " == *" d612 "* ]]; then
+			together audit_d61 -- audit_d612 || exit
+		elif [[ " $kernels " == *" d61 "* ]]; then
+			audit_d61
+		elif [[ " $kernels " == *" d612 "* ]]; then
+			audit_d612
+		fi
+		[[ " $kernels " != *" plant "* ]] || audit_plant
+	fi
 	for k in $kernels; do
 		case $k in
 		plant) check_plant ;;
@@ -292,6 +314,7 @@ main() {
 			;;
 		esac
 	done
+	[ ! -f "$ac/out/times" ] || mapfile -t -O "${#times[@]}" times <"$ac/out/times"
 	echo "boots: ${times[*]}"
 	conclude
 }

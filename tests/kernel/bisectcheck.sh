@@ -10,32 +10,29 @@
 #   neutral 4..5    a comment, a documentation line
 #
 # and bisects good..tip: 6 commits, so at most ceil(log2(6)) = 3 steps,
-# with a threshold of 15%. The plant's delay is set on the command line
-# (irq_plant_ns, BISECTCHECK_PLANT_NS, 60 us): what 30 us adds depends on
-# the machine's speed under TCG, +25-30% of an allocation of 117 us on
-# xeon-vm but +12% of 240 us on a CI runner, where one step of the
-# plant read below 10% and the bisect named the commit after it. At 60 us
-# the plant is +25% or more on both, and 5 boots of a neutral commit
-# (-3% .. +4% in make kernel-plant's A/A rounds) must not pass for a
-# regression. 15%, not 10%: the gate judges the free series too, whose 5
-# boots spread +-15% under TCG, and a neutral step once read +12.2%
-# [-2.3%, +19.1%] p=0.048 on it, a regression at 10% (the plant's alloc
-# reads +55-63%).
+# at compare's threshold for counted files (0.5%). The boots are bench
+# vm's counted clock (a figure counts the guest's instructions, exact),
+# so the plant can be small: its delay is set on the command line
+# (irq_plant_ns, BISECTCHECK_PLANT_NS, 383 virtual ns, one instruction
+# each: about 1% of an allocation at 255 possible CPUs), and 2 boots of
+# a neutral commit repeat to within 0.2%, where the timed clock needed
+# 60 us (+25%), 5 boots a step and a threshold of 15% to stay out of
+# TCG's speed moving from boot to boot.
 # Checks the first bad commit is the plant and the steps, prints the
 # bisect log and one line: BISECTCHECK passed|FAILED: ... with the wall
 # time. Then takes the history away again (the tree back to stock, no
 # .git), as kernelcheck left it. KSB_KERNELCHECK_DIR as for kernelcheck;
-# BISECTCHECK_BOOTS (5) boots a step, BISECTCHECK_POSSIBLE (255),
-# BISECTCHECK_PLANT_NS (60000) the plant's delay per allocation.
+# BISECTCHECK_BOOTS (2) boots a step, BISECTCHECK_POSSIBLE (255),
+# BISECTCHECK_PLANT_NS (383) the plant's delay per allocation.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/kernel
 kc=${KSB_KERNELCHECK_DIR:-$top/build/kernelcheck}
 src=$kc/linux-source-6.12
-boots=${BISECTCHECK_BOOTS:-5}
+boots=${BISECTCHECK_BOOTS:-2}
 possible=${BISECTCHECK_POSSIBLE:-255}
-plant_ns=${BISECTCHECK_PLANT_NS:-60000}
+plant_ns=${BISECTCHECK_PLANT_NS:-383}
 t0=$SECONDS
 
 lib_prog=bisectcheck
@@ -125,7 +122,7 @@ main() {
 	say "bisecting good..HEAD (6 commits), $boots boots a step at $possible possible CPUs, the plant at $plant_ns ns"
 	# every kernel gets the same command line; those without the plant
 	# pass the unknown irq_plant_ns= on to init, which ignores it
-	out=$(KSB_NO_DEPS=1 "$top/run.sh" bisect -B "$boots" -p "$possible" -t 15 \
+	out=$(KSB_NO_DEPS=1 "$top/run.sh" bisect -B "$boots" -p "$possible" \
 		--vm "--append irq_plant_ns=$plant_ns" "$src" good HEAD) || rc=$?
 	echo "$out"
 	dir=$(sed -n 's/.*results=\(.*\)$/\1/p' <<<"$out")

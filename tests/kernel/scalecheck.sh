@@ -12,8 +12,10 @@
 #         6.12 stops at the firmware's 255, so the sweep starts low to
 #         span what it can (the slope's interval narrows with the span)
 #
-# Each kernel is swept twice, SCALECHECK_BOOTS (3) boots per count,
-# interleaved by bench vm:
+# Each kernel is swept twice, SCALECHECK_BOOTS (2) boots per count,
+# interleaved by bench vm, on the counted clock (a figure is the guest's
+# instructions, exact, whatever else the runner does), the two kernels'
+# sweeps side by side, one a core:
 #
 #   run -w file-read      open, read to EOF, close of /proc/stat, and in
 #   trace show_stat       the same boots show_stat() by fentry while
@@ -32,14 +34,15 @@
 #
 # and bench scale fits each over the counts (Theil-Sen, tm10 per boot).
 # Checks, per kernel: the /proc/stat read grows; the null syscall is
-# flat (--flat SCALECHECK_FLAT_NS, 0.5 ns per possible CPU, against the
-# read's ~1000); show_stat's time grows, with a slope of at least
+# flat (bench scale's --flat for counted files, 1 instruction per
+# possible CPU, against the read's ~370); show_stat's time grows, with a
+# slope of at least
 # SCALECHECK_SHARE (0.5) of the read's and at most the read's upper
 # bound plus the rest of the read's: show_stat is inside the read, and
 # its loops are what the read pays per possible CPU. In 6.1, the traced
 # __irq_alloc_descs() follows the module's own figures of the same calls:
 # the two lines diverge over the counts by at most what the probe adds
-# to a call (SCALECHECK_IRQ_ADDS_NS, 20000); their slopes and the
+# to a call (SCALECHECK_IRQ_ADDS_NS, 20000 instructions); their slopes and the
 # untraced one are printed, not checked (check_irq). Ends with one line,
 # SCALECHECK passed|FAILED: ...; exit 0 passed, 1 failed, 3 when a
 # kernel cannot be had or booted.
@@ -51,11 +54,10 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 sc=${KSB_SCALECHECK_DIR:-$top/build/scalecheck}
-boots=${SCALECHECK_BOOTS:-3}
+boots=${SCALECHECK_BOOTS:-2}
 counts_61=${SCALECHECK_61:-64,255,480}
 counts_612=${SCALECHECK_612:-16,128,255}
 pkg_612=${SCALECHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
-flat_ns=${SCALECHECK_FLAT_NS:-0.5}
 share=${SCALECHECK_SHARE:-0.5}
 reads=${SCALECHECK_READS:-256}
 irqs=${SCALECHECK_IRQS:-512}
@@ -78,18 +80,19 @@ lib_prog=scalecheck
 # refuses two run commands in one boot, their files would share a name
 sweep() {
 	local name=$1 img=$2 counts=$3 t0=$SECONDS
-	say "sweeping $name ($(basename "$img")) over $counts possible CPUs, $boots boots each"
-	"$bench" vm -q -B "$boots" -p "$counts" -c 2 -o "$sc/out" "$name=$img" \
+	say "sweeping $name ($(basename "$img")) over $counts possible CPUs, $boots boots each, counted"
+	"$bench" vm -q -B "$boots" -p "$counts" -o "$sc/out" "$name=$img" \
 		-- run -w file-read -n "$reads" \
 		-- trace show_stat -- /bench run -w file-read -n "$reads" -q \
 		>"$sc/out/vm-$name.txt" ||
 		die "bench vm $name over $counts exited $? (see $sc/out/$name.console)"
-	times+=("$name read+trace: $counts x $boots boots $((SECONDS - t0)) s")
+	# a file: the kernels' sweeps go side by side, in subshells
+	echo "$name read+trace: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
 	t0=$SECONDS
-	"$bench" vm -q -B "$boots" -p "$counts" -c 2 -o "$sc/out" "${name}0=$img" \
+	"$bench" vm -q -B "$boots" -p "$counts" -o "$sc/out" "${name}0=$img" \
 		-- run -w syscall-null -n 1024 >"$sc/out/vm-${name}0.txt" ||
 		die "bench vm ${name}0 over $counts exited $? (see $sc/out/${name}0.console)"
-	times+=("$name null: $counts x $boots boots $((SECONDS - t0)) s")
+	echo "$name null: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
 }
 
 # sweep_irq NAME IMAGE COUNTS: tests/kernel/irqtrace.sh in every boot,
@@ -102,11 +105,18 @@ sweep_irq() {
 	local name=$1 img=$2 counts=$3 t0=$SECONDS ko=$top/kmod/kstats_bench.ko
 	[ -f "$ko" ] || die "no $ko: make scalecheck builds it for $(basename "$img")"
 	say "sweeping ${name}k: kernel-irq-alloc, and __irq_alloc_descs traced under it, over $counts, $boots boots each"
-	"$bench" vm -q -B "$boots" -p "$counts" -c 2 --module "$ko" -o "$sc/out" "${name}k=$img" \
+	"$bench" vm -q -B "$boots" -p "$counts" --module "$ko" -o "$sc/out" "${name}k=$img" \
 		-- sh "$top/tests/kernel/irqtrace.sh" "$irqs" >"$sc/out/vm-${name}k.txt" ||
 		die "bench vm ${name}k over $counts exited $? (see $sc/out/${name}k.console)"
-	times+=("$name irq+trace: $counts x $boots boots $((SECONDS - t0)) s")
+	echo "$name irq+trace: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
 }
+
+sweep_d61() {
+	sweep d61 "$(image_61)" "$counts_61"
+	sweep_irq d61 "$(image_61)" "$counts_61"
+}
+
+sweep_d612() { sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612"; }
 
 # files NAME WORKLOAD: kernel NAME's files of WORKLOAD (file-read,
 # syscall-null, or show_stat for the trace), one per count, picked by
@@ -118,7 +128,7 @@ files() { grep -lx "# workload: $2" "$sc/out/$1"-*.csv "$sc/out/${1}0"-*.csv 2>/
 fit() {
 	local label=$1 rc=0
 	shift
-	"$bench" scale -s tm10 --flat "$flat_ns" --also csv="$sc/out/$label.csv" "$@" \
+	"$bench" scale -s tm10 --also csv="$sc/out/$label.csv" "$@" \
 		>"$sc/out/$label.txt" || rc=$?
 	sed 's/^/  /' "$sc/out/$label.txt"
 	[ "$rc" = 0 ] || fail "$label: bench scale exited $rc"
@@ -133,7 +143,7 @@ field() { [ ! -e "$sc/out/$1.csv" ] || csv_col "$sc/out/$1.csv" "$3" kind=fit va
 slope_of() {
 	[ -e "$sc/out/$1.csv" ] || return 0
 	csv_rows "$sc/out/$1.csv" slope slope_lo slope_hi verdict kind=fit variant="$2" |
-		awk -F, 'NR == 1 { printf "%.2f [%.2f, %.2f] ns/CPU %s", $1, $2, $3, $4 }'
+		awk -F, 'NR == 1 { printf "%.2f [%.2f, %.2f] insn/CPU %s", $1, $2, $3, $4 }'
 }
 
 # verdict_is LABEL VARIANT WANT WHAT: the fit's verdict is WANT
@@ -157,9 +167,9 @@ like_read() {
 	rhi=$(field "$name-read" read slope_hi)
 	if awk -v t="$t" -v r="$r" -v hi="$rhi" -v s="$share" \
 		'BEGIN { exit !(r > 0 && t >= s * r && t <= hi + (1 - s) * r) }'; then
-		ok "$name: show_stat grows like the read: $t of $r ns/CPU"
+		ok "$name: show_stat grows like the read: $t of $r insn/CPU"
 	else
-		fail "$name: show_stat's slope $t ns/CPU is not within $share..1 (+margin) of the read's $r"
+		fail "$name: show_stat's slope $t insn/CPU is not within $share..1 (+margin) of the read's $r"
 	fi
 }
 
@@ -188,7 +198,7 @@ like_module() {
 		hi = d + sqrt((M[3] - M[1]) ^ 2 + (T[1] - T[2]) ^ 2)
 		span = T[6] - T[5]
 		ok = T[6] > T[5] && (d < 0 ? -d : d) * span <= adds
-		printf "%d module %.2f, traced %.2f ns/CPU: difference %+.2f [%+.2f, %+.2f] ns/CPU, %+.0f ns over %d..%d (limit %d); intercepts %.0f and %.0f ns (the module %+.0f)",
+		printf "%d module %.2f, traced %.2f insn/CPU: difference %+.2f [%+.2f, %+.2f] insn/CPU, %+.0f insn over %d..%d (limit %d); intercepts %.0f and %.0f insn (the module %+.0f)",
 			ok, M[1], T[1], d, lo, hi, d * span, T[5], T[6], adds, M[4], T[4], M[4] - T[4] }')
 	if [ "${line%% *}" = 1 ]; then
 		ok "$name: __irq_alloc_descs by fentry follows the module's alloc: ${line#* }"
@@ -250,18 +260,23 @@ main() {
 	mkdir -p "$sc/out"
 	for k in $kernels; do
 		case $k in
-		d61)
-			sweep d61 "$(image_61)" "$counts_61"
-			sweep_irq d61 "$(image_61)" "$counts_61"
-			;;
-		d612) sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612" ;;
+		d61 | d612) ;;
 		*) die "SCALECHECK_KERNELS: '$k' is neither d61 nor d612" ;;
 		esac
 	done
+	# counted boots side by side: a neighbour cannot move a count
+	if [[ " $kernels " == *" d61 "* ]] && [[ " $kernels " == *" d612 "* ]]; then
+		together sweep_d61 -- sweep_d612 || exit
+	elif [[ " $kernels " == *" d61 "* ]]; then
+		sweep_d61
+	else
+		sweep_d612
+	fi
 	for k in $kernels; do
 		check_kernel "$k"
 		[ "$k" = d61 ] && check_irq d61
 	done
+	[ ! -f "$sc/out/times" ] || mapfile -t times <"$sc/out/times"
 	echo "boots: ${times[*]}"
 	conclude
 }
