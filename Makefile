@@ -46,7 +46,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -274,6 +274,13 @@ busycheck: bench bench-static
 busy-study: bench bench-static
 	@tests/deps.sh $(VM_PKGS)
 	tests/perf/busy-study.sh
+
+# timed against counted guest clocks: the study that chose the counted
+# files' rules and defaults (docs/measurements.md, "The counted clock");
+# after kernelcheck, about 35 minutes on 2 idle cores
+counted-study: bench bench-static
+	@tests/deps.sh $(VM_PKGS)
+	tests/perf/counted-study.sh
 
 # ./run.sh bisect must name the commit that planted a 1% regression, in a
 # git history made of kernelcheck's tree, 2 counted boots a step (after
