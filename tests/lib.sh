@@ -254,13 +254,14 @@ csv_meta() {
 # a timed plan must boot alone. Returns the first shard's failure
 # (its exit code), else bench merge's.
 vm_sharded() {
-	local n=$1 out=$2 i st rc=0 pids=()
+	local n=$1 out=$2 i st rc=0 pids=() dirs=()
 	shift 2
 	rm -rf "$out" "$out".s[0-9]*
 	for ((i = 1; i <= n; i++)); do
 		"${bench:?tests/lib.sh: set bench first}" vm --shard "$i/$n" -o "$out.s$i" "$@" \
 			>"$out.s$i.txt" &
 		pids+=("$!")
+		dirs+=("$out.s$i")
 	done
 	for i in "${pids[@]}"; do
 		wait "$i" && continue
@@ -268,7 +269,7 @@ vm_sharded() {
 		[ "$rc" != 0 ] || rc=$st
 	done
 	[ "$rc" = 0 ] || return "$rc"
-	"$bench" merge -o "$out" "$out".s[0-9]*
+	"$bench" merge -o "$out" "${dirs[@]}"
 }
 
 # together CMD... -- CMD...: the two commands side by side, the first in

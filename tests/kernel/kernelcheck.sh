@@ -137,7 +137,7 @@ verdict() { [ ! -e "$1" ] || csv_col "$1" verdict workload="$2" variant="$3"; }
 change() {
 	[ -e "$1" ] || return 0
 	csv_rows "$1" change_pct ci_lo_pct ci_hi_pct workload="$2" variant="$3" |
-		awk -F, '{ printf "%+.1f%% [%+.1f%%, %+.1f%%]", $1, $2, $3 }'
+		awk -F, '{ printf "%+.2f%% [%+.2f%%, %+.2f%%]", $1, $2, $3 }'
 }
 
 # gate LABEL BEFORE AFTER: compare, the lines on stdout, -f csv kept
