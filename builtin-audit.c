@@ -523,6 +523,14 @@ static int audit_setup(struct audit_global *ag)
 	return 0;
 }
 
+/* -o and --also, none over the battery the audit read: 0 or an exit code */
+static int audit_open_outputs(struct audit_global *ag)
+{
+	char *in[] = { (char *)ag->battery };
+
+	return bench_open_outputs(in, ag->battery ? 1 : 0, &ag->out, ag->output, &ag->also);
+}
+
 /* measure, then write and print the set; an exit code */
 static int audit_run(struct audit_global *ag)
 {
@@ -570,8 +578,7 @@ int cmd_audit(int argc, char **argv)
 	if (!ret && ag->dry_run)
 		ret = audit_dry_run(ag);
 	else if (!ret)
-		ret = bench_open_outputs(NULL, 0, &ag->out, ag->output, &ag->also) ?:
-		      bench_testbed(&ag->tb) ?: audit_run(ag);
+		ret = audit_open_outputs(ag) ?: bench_testbed(&ag->tb) ?: audit_run(ag);
 	outfile_abort(&ag->out);
 	outset_abort(&ag->also);
 	topo_fini(&ag->topo);
