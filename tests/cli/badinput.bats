@@ -144,3 +144,26 @@ set_field() {
 @test "run: --cpus with a CPU above NR_CPUS" { bad "--cpus: CPU 9000 is above the limit of 8192 CPUs" run --cpus 0,9000; }
 @test "run: --cpus with a range, then a CPU at NR_CPUS" { bad "--cpus: CPU 8192 is above the limit of 8192 CPUs" run --cpus 0-1,8192; }
 @test "run: --output with an empty name" { bad "--output: : Is a directory" run -o ""; }
+
+# ---- unbounded input: every line-oriented reader stops at its limit ----
+# (under a memory limit: a reader without one would grow until it runs out)
+
+@test "audit: a battery of /dev/zero is a line too long, exit 2 at once" {
+	ulimit -v 1048576
+	bad "--battery: /dev/zero:1: a line of more than 511 bytes" audit --dry-run -b /dev/zero
+	bad "--battery: /dev/zero:1: a line of more than 511 bytes" audit -q --no-builtin -b /dev/zero
+	head -c 600 /dev/zero | tr '\0' x >"$T/long.bat"
+	bad "--battery: $T/long.bat:1: a line of more than 511 bytes" audit --dry-run -b "$T/long.bat"
+}
+@test "csv: /dev/zero as a results file is a line too long, exit 2 at once" {
+	ulimit -v 1048576
+	bad "/dev/zero:1: line longer than 4096 bytes" show /dev/zero
+	bad "/dev/zero:1: line longer than 4096 bytes" compare "$GOOD" /dev/zero
+	bad "/dev/zero:1: line longer than 4096 bytes" trend /dev/zero
+}
+@test "hist: /dev/zero and a line of 5000 digits are a line too long, exit 2 at once" {
+	ulimit -v 1048576
+	bad "/dev/zero:1: a line longer than 4096 bytes, expected one integer per line" hist /dev/zero
+	head -c 5000 /dev/zero | tr '\0' 1 >"$T/long"
+	bad "$T/long:1: a line longer than 4096 bytes" hist "$T/long"
+}
