@@ -360,4 +360,18 @@ int cmd_kernel_check(int argc, char **argv, char *why, size_t len);
 int cmd_trace_check(int argc, char **argv, char *why, size_t len);
 int cmd_audit_check(int argc, char **argv, char *why, size_t len);
 
+struct vmprep_file;
+
+/*
+ * cmd_audit_vm_check - what bench vm checks of a guest's audit (@argc,
+ * @argv) before the first boot, beyond cmd_audit_check(), so that no
+ * boot refuses it: no --dry-run (a guest would send no CSV), and its
+ * --battery one of the @nr files @file puts in every guest
+ * (lib/kernel/vmprep.h), read from that file's SRC with the built-in
+ * entries as the guest's audit reads it. 0, -EINVAL with one line in
+ * @why, or -ENOMEM.
+ */
+int cmd_audit_vm_check(int argc, char **argv, const struct vmprep_file *file, unsigned int nr,
+		       char *why, size_t len);
+
 #endif /* KSB_BENCH_H */
