@@ -21,6 +21,7 @@
 #include "lib/report/iopath.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
+#include "lib/report/samples.h"
 #include "lib/report/strata.h"
 #include "lib/report/testbed.h"
 
@@ -134,13 +135,13 @@ static int merge_map(const struct results *set, const char *path, unsigned int *
 		     unsigned int *nr)
 {
 	const char *v = meta_get(&set->meta, "vm_plan_runs");
-	unsigned int want = results_max_run(set), n = 0, r;
-	int used;
+	unsigned int want = results_max_run(set), n = 0;
+	uint64_t r;
 
-	while (v && n < RESULTS_MAX_RUNS && sscanf(v, " %u%n", &r, &used) == 1 && r &&
-	       r <= RESULTS_MAX_RUNS) {
-		map[n++] = r;
-		v += used;
+	while (v && n < RESULTS_MAX_RUNS && !samples_take(&v, 1, RESULTS_MAX_RUNS, &r)) {
+		map[n++] = (unsigned int)r;
+		if (*v == ' ')
+			v++;
 	}
 	if (!v || *v || n != want || !n) {
 		pr_err("%s: vm_plan_runs '%s' does not name the plan run of each of its %u runs",
@@ -157,17 +158,14 @@ static void merge_list_add(struct merge_file *mf, const struct meta *m, const ch
 			   const unsigned int *map, unsigned int nr)
 {
 	const char *p = meta_get(m, key);
-	unsigned int j;
-	int used;
+	uint64_t j;
+	size_t n;
 
-	while (p && sscanf(p, " %u:%n", &j, &used) == 1) {
-		size_t n;
-
-		p += used;
+	while (p && !samples_take(&p, 0, UINT_MAX, &j) && *p++ == ':') {
 		n = strcspn(p, " ");
 		if (j && j <= nr)
 			busy_list_add(&mf->lists, key, map[j - 1], "%.*s", (int)n, p);
-		p += n;
+		p += n + (p[n] == ' ');
 	}
 }
 
@@ -277,6 +275,23 @@ static const struct results *merge_first(const struct merge_shard *s)
 	return NULL;
 }
 
+/* vm_shard_boots "5-8 of 12" (@v) into *@a, *@b and *@t: 0, or -EINVAL */
+static int merge_boots_of(const char *v, unsigned int *a, unsigned int *b, unsigned int *t)
+{
+	uint64_t lo, hi, total;
+
+	if (samples_take(&v, 1, UINT_MAX, &lo) || *v++ != '-' ||
+	    samples_take(&v, lo, UINT_MAX, &hi) || strncmp(v, " of ", 4))
+		return -EINVAL;
+	v += 4;
+	if (samples_take(&v, hi, UINT_MAX, &total) || *v)
+		return -EINVAL;
+	*a = (unsigned int)lo;
+	*b = (unsigned int)hi;
+	*t = (unsigned int)total;
+	return 0;
+}
+
 /* the shards' vm_shard_boots "5-8 of 12" joined: "1-8 of 12", "1-4 9-12 of 12" */
 static void merge_boots(struct meta *m, struct merge_shard *const *by, unsigned int n)
 {
@@ -289,7 +304,7 @@ static void merge_boots(struct meta *m, struct merge_shard *const *by, unsigned 
 		const struct results *r = merge_first(by[k]);
 
 		v = r ? meta_get(&r->meta, "vm_shard_boots") : NULL;
-		if (!v || sscanf(v, "%u-%u of %u", &a, &b, &t) != 3)
+		if (!v || merge_boots_of(v, &a, &b, &t))
 			continue;
 		if (lo && a == hi + 1) {
 			hi = b;

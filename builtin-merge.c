@@ -38,6 +38,7 @@
 #include "lib/report/iopath.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
+#include "lib/kernel/vm.h"
 
 struct merge_opts {
 	const char *output;		/* -o DIR */
@@ -137,10 +138,8 @@ static int merge_ident(struct merge_shard *s, const struct meta *m, const char *
 {
 	const char *plan = meta_get(m, "vm_plan"), *sh = meta_get(m, "vm_shard");
 	unsigned int i, n;
-	int used = 0;
 
-	if (!plan || !sh || sscanf(sh, "%u/%u%n", &i, &n, &used) != 2 || sh[used] || !i ||
-	    i > n || n > MERGE_MAX_SHARDS) {
+	if (!plan || !sh || vm_shard_parse(sh, MERGE_MAX_SHARDS, &i, &n)) {
 		pr_err("%s: not a shard of a plan (no vm_plan and vm_shard I/N: bench vm --shard I/N writes them)",
 		       path);
 		return EXIT_USAGE;

@@ -161,10 +161,8 @@ static int bv_opt_shard(const struct opt *o, const char *arg, char *why, size_t 
 {
 	struct vmsweep *sw = o->value;
 	unsigned int i, n;
-	int used = 0;
 
-	if (sscanf(arg, "%u/%u%n", &i, &n, &used) != 2 || arg[used] || *arg == '+' ||
-	    !n || n > VMSWEEP_MAX_SHARDS || !i || i > n) {
+	if (vm_shard_parse(arg, VMSWEEP_MAX_SHARDS, &i, &n)) {
 		snprintf(why, len, "--shard: '%s' is not I/N with N in 1..%d and I in 1..N (e.g. 2/3)",
 			 arg, VMSWEEP_MAX_SHARDS);
 		return -EINVAL;

@@ -15,6 +15,7 @@
 #include "lib/kernel/spawn.h"
 #include "lib/kernel/vm.h"
 #include "lib/report/readfile.h"
+#include "lib/report/samples.h"
 
 const char *const vm_accels[] = { "tcg", "kvm", NULL };
 
@@ -488,6 +489,18 @@ static void vm_cut(unsigned int total, unsigned int i, unsigned int n, unsigned 
 
 	*lo = i * q + (i > small ? i - small : 0);
 	*hi = *lo + q + (i >= small);
+}
+
+int vm_shard_parse(const char *s, unsigned int max, unsigned int *i, unsigned int *n)
+{
+	uint64_t a, b;
+
+	if (samples_take(&s, 1, max, &a) || *s++ != '/' || samples_take(&s, 1, max, &b) ||
+	    *s || a > b)
+		return -EINVAL;
+	*i = (unsigned int)a;
+	*n = (unsigned int)b;
+	return 0;
 }
 
 int vm_shard_range(unsigned int rounds, unsigned int slots, unsigned int i, unsigned int n,

@@ -212,6 +212,14 @@ void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigne
 		   unsigned int *k, unsigned int *c);
 
 /*
+ * vm_shard_parse - "I/N" (@s: bench vm --shard's, a file's vm_shard) into
+ * *@i and *@n: two decimals of digits alone (no sign, no space), N in
+ * 1..@max and I in 1..N, never wrapped. Returns 0, or -EINVAL (nothing
+ * stored).
+ */
+int vm_shard_parse(const char *s, unsigned int max, unsigned int *i, unsigned int *n);
+
+/*
  * vm_shard_range - the plan boots of shard @i (1..@n) of a plan of
  * @rounds rounds of @slots boots each, the plan's boots numbered 0..
  * rounds * slots - 1 in its order (round after round, slot after slot,

@@ -48,6 +48,18 @@ int samples_parse_line(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+int samples_take(const char **p, uint64_t min, uint64_t max, uint64_t *v)
+{
+	size_t n = strspn(*p, "0123456789");
+	uint64_t x;
+
+	if (!n || samples_parse_line(*p, n, &x) || x < min || x > max)
+		return -EINVAL;
+	*v = x;
+	*p += n;
+	return 0;
+}
+
 int samples_read(FILE *f, struct kstats_hist *h, unsigned long *line,
 		 uint64_t *n)
 {

@@ -38,6 +38,14 @@ int samples_parse_line(const char *s, size_t len, uint64_t *v);
 int samples_read(FILE *f, struct kstats_hist *h, unsigned long *line,
 		 uint64_t *n);
 
+/*
+ * samples_take - the decimal digits at *@p (at least one: no sign, no
+ * space, no other base) as a number in [@min, @max] into *@v, *@p moved
+ * past them: what a field of a list ("3 4", "1/3", "5-8 of 12") is read
+ * by, never wrapped. Returns 0, or -EINVAL (*@p and *@v as they were).
+ */
+int samples_take(const char **p, uint64_t min, uint64_t max, uint64_t *v);
+
 /* samples_strerror - what a samples_* error means, for a message. */
 const char *samples_strerror(int err);
 

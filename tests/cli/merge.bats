@@ -52,3 +52,18 @@ fake_shard() {
 	# MERGE's partial= is the plan's: every shard is there
 	[ "$output" = "MERGE plan=0123456789ab shards=2/2 files=1 runs=4 partial=no" ]
 }
+
+@test "merge: a vm_shard or a vm_plan_runs that would wrap is no shard, exit 2" {
+	fake_shard "$T/s1" 1 "$T/b2.csv"
+	fake_shard "$T/s2" 2 "$T/b2.csv"
+	sed -i 's|^# vm_shard: 1/2$|# vm_shard: 1/4294967298|' "$T/s1/A.csv"
+	bad "$T/s1/A.csv: not a shard of a plan (no vm_plan and vm_shard I/N" \
+		merge -o "$T/m" "$T/s1" "$T/s2"
+	sed -i 's|^# vm_shard: .*|# vm_shard: 4294967297/2|' "$T/s1/A.csv"
+	bad "$T/s1/A.csv: not a shard of a plan" merge -o "$T/m" "$T/s1" "$T/s2"
+	fake_shard "$T/s1" 1 "$T/b2.csv"
+	sed -i 's|^# vm_plan_runs: 1 2$|# vm_plan_runs: 4294967297 2|' "$T/s1/A.csv"
+	bad "$T/s1/A.csv: vm_plan_runs '4294967297 2' does not name the plan run of each of its 2 runs" \
+		merge -o "$T/m" "$T/s1" "$T/s2"
+	[ ! -e "$T/m" ]
+}

@@ -40,6 +40,13 @@ labels() {
 	bad "--shard: '1/1001' is not I/N" vm --qemu "$Q" --shard 1/1001 "$IMG" -- run
 	bad "--shard: '2' is not I/N" vm --qemu "$Q" --shard 2 "$IMG" -- run
 	bad "--shard: '1/2x' is not I/N" vm --qemu "$Q" --shard 1/2x "$IMG" -- run
+	# numbers that would wrap, a sign on either side: never 1/1
+	bad "--shard: '1/4294967297' is not I/N" vm --qemu "$Q" --shard 1/4294967297 "$IMG" -- run
+	bad "--shard: '4294967297/4294967297' is not I/N" \
+		vm --qemu "$Q" --shard 4294967297/4294967297 "$IMG" -- run
+	bad "--shard: '1/+3' is not I/N" vm --qemu "$Q" --shard 1/+3 "$IMG" -- run
+	bad "--shard: '+1/3' is not I/N" vm --qemu "$Q" --shard +1/3 "$IMG" -- run
+	bad "--shard: '1/ 3' is not I/N" vm --qemu "$Q" --shard "1/ 3" "$IMG" -- run
 	bad "--shard 7/7: the plan has 6 boots (-B 3 x 1 kernels x 2 counts): N is 1..6" \
 		vm --qemu "$Q" -B 3 -p 4,8 --shard 7/7 "$IMG" -- run
 	echo 'true' >"$T/s.sh"
