@@ -15,11 +15,13 @@ setup() {
 	./bench run -q --runs 2 -n 16 -b 3 -o "$T/b3.csv" >/dev/null
 }
 
-# fake_shard DIR I FILE [SED]: FILE as shard I/2 of one plan, in DIR/A.csv,
-# its runs 1 and 2 the plan's 2I-1 and 2I, then the sed script SED
+# fake_shard DIR I FILE [SED]: FILE as shard I/2 of one plan of one file
+# of 4 runs, in DIR/A.csv, its runs 1 and 2 the plan's 2I-1 and 2I (its
+# boots), then the sed script SED
 fake_shard() {
+	local runs="$((2 * $2 - 1)) $((2 * $2))"
 	mkdir -p "$1"
-	sed -e "1a # vm_plan: 0123456789abcdef0123\\n# vm_shard: $2/2\\n# vm_plan_runs: $((2 * $2 - 1)) $((2 * $2))" \
+	sed -e "1a # vm_plan: 0123456789abcdef0123\\n# vm_shard: $2/2\\n# vm_plan_runs: $runs\\n# vm_shard_boots: ${runs/ /-} of 4\\n# vm_plan_files: 1\\n# vm_plan_file_runs: 4" \
 		-e "${4:-}" "$3" >"$1/A.csv"
 }
 

@@ -259,6 +259,7 @@ static void test_add_run(void **state)
 	struct results *all = results_create(2), *a = one_run(100, 4, "no");
 	struct results *b = one_run(900, 2, "yes");
 	unsigned int *order, i;
+	char why[256];
 	static const unsigned int want_run[] = { 0, 0, 1, 1, 2 };
 
 	(void)state;
@@ -293,6 +294,11 @@ static void test_add_run(void **state)
 	kstats_hist_reset(results_find(all, "w", "old", 0, -1)->h);
 	assert_int_equal(results_merge_runs(all), 0);
 	assert_int_equal(kstats_hist_total(results_find(all, "w", "old", 0, -1)->h), 6);
+	/* every merge over the runs is their sum; cpu 3 of run 2 is in the merge alone */
+	assert_int_equal(results_check_runs(all, why, sizeof(why)), 0);
+	kstats_hist_record(results_find(all, "w", "old", 1, -1)->h, 7);
+	assert_int_equal(results_check_runs(all, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "w old cpu all: its runs hold 7 samples, their merge 6: rows are missing (a file cut short?)");
 	results_free(b);
 	results_free(a);
 	results_free(all);
