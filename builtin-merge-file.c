@@ -289,7 +289,7 @@ static void merge_boots(struct meta *m, struct merge_shard *const *by, unsigned 
 	for (k = 0; k < n; k++) {
 		const struct merge_shape *sh = by[k] ? &by[k]->shape : NULL;
 
-		if (!sh || !sh->files)
+		if (!sh || !sh->boots)
 			continue;
 		t = sh->boots;
 		if (lo && sh->first == hi + 1) {

@@ -26,7 +26,6 @@
  * not at all (lib/report/outfile.h).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -38,6 +37,7 @@
 #include "bench.h"
 #include "builtin-merge.h"
 #include "lib/report/csv.h"
+#include "lib/report/dirscan.h"
 #include "lib/report/iopath.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
@@ -99,46 +99,30 @@ static int merge_parse(int argc, char **argv, struct merge_opts *o)
 	return 0;
 }
 
-/* a directory's files, *.csv and *.console, sorted */
-static int merge_names_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* the files a shard's directory holds for the merge: *.csv and *.console */
 static bool merge_wanted(const char *name)
 {
 	size_t n = strlen(name);
 
-	return name[0] != '.' && ((n > 4 && !strcmp(name + n - 4, ".csv")) ||
-				  (n > 8 && !strcmp(name + n - 8, ".console")));
+	return (n > 4 && !strcmp(name + n - 4, ".csv")) ||
+	       (n > 8 && !strcmp(name + n - 8, ".console"));
 }
 
-/* @s's file names into s->name[]: 0 or EXIT_USAGE said */
+/* @s's file names, sorted and each a regular file, into s->name[]: 0 or an exit code said */
 static int merge_list(struct merge_shard *s)
 {
-	DIR *d = opendir(s->dir);
-	struct dirent *e;
-	char **nn;
+	struct dirscan d;
+	char why[PATH_MAX + 128];
+	int ret = dirscan(s->dir, merge_wanted, &d, why, sizeof(why));
 
-	if (!d) {
-		pr_err("%s: %s", s->dir, strerror(errno));
+	if (ret == -ENOMEM)
+		return bench_nomem();
+	if (ret) {
+		pr_err("%s", why);
 		return EXIT_USAGE;
 	}
-	while ((e = readdir(d))) {
-		if (!merge_wanted(e->d_name))
-			continue;
-		nn = realloc(s->name, (s->nr + 1) * sizeof(*nn));
-		if (!nn || !(nn[s->nr] = strdup(e->d_name))) {
-			s->name = nn ?: s->name;
-			closedir(d);
-			return bench_nomem();
-		}
-		s->name = nn;
-		s->nr++;
-	}
-	closedir(d);
-	if (s->nr)
-		qsort(s->name, s->nr, sizeof(*s->name), merge_names_cmp);
+	s->name = d.name;
+	s->nr = d.n;
 	return 0;
 }
 
@@ -174,21 +158,23 @@ static int merge_u(const struct meta *m, const char *key, unsigned int *v)
 }
 
 /*
- * what @m says of the whole plan into @sh: 0; -ENOENT when it says
- * nothing (an older bench vm's shard); EXIT_USAGE said when it says it
- * in part, or what it says does not add up
+ * what @m says of the whole plan into @sh (files 0: its shape not said,
+ * an older bench vm's shard; boots 0: no vm_shard_boots either): 0, or
+ * EXIT_USAGE said when it says it in part, or what it says does not add up
  */
 static int merge_shape_of(const struct meta *m, const char *path, struct merge_shape *sh)
 {
 	const char *b = meta_get(m, "vm_shard_boots");
 	int f = merge_u(m, "vm_plan_files", &sh->files), r = merge_u(m, "vm_plan_file_runs", &sh->runs);
+	int bad = b && merge_boots_of(b, &sh->first, &sh->last, &sh->boots);
 
-	if (f == -ENOENT && r == -ENOENT && !b) {
-		memset(sh, 0, sizeof(*sh));
-		return -ENOENT;
+	if (!b)
+		sh->first = sh->last = sh->boots = 0;
+	if (f == -ENOENT && r == -ENOENT && !bad) {
+		sh->files = sh->runs = 0;
+		return 0;
 	}
-	if (f || r || !b || merge_boots_of(b, &sh->first, &sh->last, &sh->boots) ||
-	    sh->last > sh->boots || sh->boots % sh->runs) {
+	if (f || r || !b || bad || sh->last > sh->boots || sh->boots % sh->runs) {
 		pr_err("%s: vm_plan_files '%s', vm_plan_file_runs '%s' and vm_shard_boots '%s' are not a plan's shape (N, -B, FIRST-LAST of -B x cells)",
 		       path, meta_get(m, "vm_plan_files") ?: "", meta_get(m, "vm_plan_file_runs") ?: "",
 		       b ?: "");
@@ -211,7 +197,7 @@ static int merge_ident(struct merge_shard *s, const struct meta *m, const char *
 		return EXIT_USAGE;
 	}
 	ret = merge_shape_of(m, path, &shape);
-	if (ret > 0)
+	if (ret)
 		return ret;
 	if (!s->n) {
 		snprintf(s->plan, sizeof(s->plan), "%s", plan);

@@ -69,3 +69,25 @@ fake_shard() {
 		merge -o "$T/m" "$T/s1" "$T/s2"
 	[ ! -e "$T/m" ]
 }
+
+@test "merge: a FIFO or a directory among a shard's files is refused, named, never waited on" {
+	fake_shard "$T/s1" 1 "$T/b2.csv"
+	fake_shard "$T/s2" 2 "$T/b2.csv"
+	mkfifo "$T/s2/B.console"
+	# bounded: a merge that opened the FIFO would wait for a writer for ever
+	run --separate-stderr timeout 30 ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "bench merge: $T/s2/B.console: not a regular file (a FIFO)" ]
+	rm "$T/s2/B.console"
+	mkfifo "$T/s1/B.csv"
+	run --separate-stderr timeout 30 ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench merge: $T/s1/B.csv: not a regular file (a FIFO)" ]
+	rm "$T/s1/B.csv"
+	mkdir "$T/s1/B.csv"
+	run --separate-stderr timeout 30 ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench merge: $T/s1/B.csv: not a regular file (a directory)" ]
+	[ ! -e "$T/m" ]
+}
