@@ -8,10 +8,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "builtin-merge.h"
@@ -583,6 +586,46 @@ static int merge_put(const char *out, const struct merge_file *mf, struct merge_
 	return ret ? bench_refused("writing %s: %s", path, strerror(-ret)) : 0;
 }
 
+/*
+ * every file of @mf into @out, SIGINT, SIGTERM and SIGHUP held while one
+ * is written (its temp file goes with it) and taken between two: 0, the
+ * signal's 128 + sig (the files before it whole, @out removed when this
+ * made it and wrote nothing into it), or EXIT_ENV said
+ */
+static int merge_put_all(const char *out, const struct merge_file *mf, unsigned int nf,
+			 struct merge_shard *const *by, unsigned int n)
+{
+	const struct timespec now = { 0, 0 };
+	unsigned int i, done = 0;
+	sigset_t stop, old;
+	bool made;
+	int ret = 0, sig = 0;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	made = !mkdir(out, 0755);
+	if (!made && errno != EEXIST)
+		ret = bench_refused("-o %s: %s", out, strerror(errno));
+	for (i = 0; !ret && i <= nf; i++) {
+		sig = sigtimedwait(&stop, NULL, &now);
+		if (sig > 0)
+			break;
+		if (i < nf && !(ret = merge_put(out, &mf[i], by, n)))
+			done++;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ret || sig <= 0)
+		return ret;
+	if (made && !done)
+		rmdir(out);
+	pr_err("stopped by %s: %u of %u files written into %s, each whole",
+	       sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP", done, nf, out);
+	return 128 + sig;
+}
+
 int merge_write(const char *out, const char *cmdline, struct merge_shard *const *by,
 		unsigned int n, const char *missing, bool partial)
 {
@@ -596,11 +639,8 @@ int merge_write(const char *out, const char *cmdline, struct merge_shard *const 
 	for (i = 0; !ret && i < nf; i++)
 		if (mf[i].set)
 			merge_meta(&mf[i], cmdline, by, n, missing, whole);
-	ret = ret ?: merge_iopath(out, mf, nf, by, n);
-	if (!ret && mkdir(out, 0755) && errno != EEXIST)
-		ret = bench_refused("-o %s: %s", out, strerror(errno));
-	for (i = 0; !ret && i < nf; i++) {
-		ret = merge_put(out, &mf[i], by, n);
+	ret = ret ?: merge_iopath(out, mf, nf, by, n) ?: merge_put_all(out, mf, nf, by, n);
+	for (i = 0; i < nf; i++) {
 		runs += mf[i].nr_runs;
 		files += mf[i].set != NULL;
 	}

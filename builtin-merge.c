@@ -65,7 +65,8 @@ static const char merge_tail[] =
 	"a shard given twice, a missing shard, file or run of the plan unless\n"
 	"--partial, a file cut short, a directory that holds no shard, copies of one\n"
 	"file in two units or bucket layouts, an OUT that is one of the shards), 3 a\n"
-	"file could not be written.\n";
+	"file could not be written, 130/143 interrupted (the files written before\n"
+	"it whole, no temp file).\n";
 
 static int merge_parse(int argc, char **argv, struct merge_opts *o)
 {

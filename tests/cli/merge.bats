@@ -91,3 +91,47 @@ fake_shard() {
 	[ "$stderr" = "bench merge: $T/s1/B.csv: not a regular file (a directory)" ]
 	[ ! -e "$T/m" ]
 }
+
+# signal_in_fsync SIG: $T/fsync.so, an fsync() that raises SIG first: the
+# signal comes while bench writes a file, its temp file there, every time
+signal_in_fsync() {
+	cat >"$T/f.c" <<-EOF
+		#define _GNU_SOURCE
+		#include <dlfcn.h>
+		#include <signal.h>
+		int fsync(int fd)
+		{
+			int (*real)(int) = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
+
+			raise($1);
+			return real(fd);
+		}
+	EOF
+	cc -shared -fPIC -o "$T/fsync.so" "$T/f.c" -ldl
+}
+
+@test "merge: SIGINT or SIGTERM while a file is written: 130/143, the files before whole, no temp file" {
+	fake_shard "$T/s1" 1 "$T/b2.csv"
+	fake_shard "$T/s2" 2 "$T/b2.csv"
+	cp "$T/s1/A.csv" "$T/s1/B.csv"
+	cp "$T/s2/A.csv" "$T/s2/B.csv"
+	sed -i 's/^# vm_plan_files: 1$/# vm_plan_files: 2/' "$T"/s*/*.csv
+	signal_in_fsync SIGINT
+	LD_PRELOAD=$T/fsync.so run --separate-stderr ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 130 ]
+	[ "$(ls -A "$T/m")" = A.csv ]
+	[ -z "$output" ]
+	[ "$stderr" = "bench merge: stopped by SIGINT: 1 of 2 files written into $T/m, each whole" ]
+	[ "$(csv_meta "$T/m/A.csv" runs)" = 4 ]
+	# into an -o that exists, SIGTERM: the same
+	rm "$T/m/A.csv"
+	signal_in_fsync SIGTERM
+	LD_PRELOAD=$T/fsync.so run --separate-stderr ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 143 ]
+	[ "$(ls -A "$T/m")" = A.csv ]
+	# without the signal: both
+	run ./bench merge -o "$T/m" "$T/s1" "$T/s2"
+	[ "$status" -eq 0 ]
+	[ -f "$T/m/A.csv" ] && [ -f "$T/m/B.csv" ]
+	[ -z "$(find "$T/m" -name '.kstats-bench.*')" ]
+}
