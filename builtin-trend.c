@@ -372,6 +372,10 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 	if (!ret && missing)
 		pr_err("note: %u of %u files have no timestamp metadata: the runs are taken in the order given",
 		       missing, h->nf);
+	missing = hist_missing_stamps(&o->control);
+	if (!ret && missing)
+		pr_err("note: --control: %u of %u files have no timestamp metadata: the control's nights are taken in the order given, and paired with the subject's in that order",
+		       missing, o->control.nf);
 	return ret;
 }
 

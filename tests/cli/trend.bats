@@ -225,6 +225,19 @@ nights() {
 	[ "$status" -eq 0 ]
 }
 
+@test "trend --control: a control file without a timestamp is said, as a subject's is" {
+	nights "$T/n"
+	sed -i '/^# timestamp: /d' "$T/n/control/n003.csv"
+	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bench trend: note: --control: 1 of 40 files have no timestamp metadata: the control's nights are taken in the order given, and paired with the subject's in that order" ]
+	# and both sides, each its own note
+	sed -i '/^# timestamp: /d' "$T/n/subject/n005.csv"
+	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
+	[ "${stderr_lines[0]}" = "bench trend: note: 1 of 40 files have no timestamp metadata: the runs are taken in the order given" ]
+	[[ "${stderr_lines[1]}" == "bench trend: note: --control: 1 of 40 files have no timestamp metadata: "* ]]
+}
+
 @test "trend: how many runs the host's cpu pressure disturbed, each side's when paired" {
 	nights "$T/n"
 	# two files of the subject, one of the control recorded it
