@@ -167,3 +167,23 @@ set_field() {
 	head -c 5000 /dev/zero | tr '\0' 1 >"$T/long"
 	bad "$T/long:1: a line longer than 4096 bytes" hist "$T/long"
 }
+
+# ---- completion's words: what is missing or extra is named ----
+
+@test "--list-values, --list-arg, --list-opts: a word missing or one too many is named" {
+	bad "--list-values scale: no OPTION (--list-values COMMAND OPTION)" --list-values scale
+	bad "--list-values: no COMMAND OPTION (--list-values COMMAND OPTION)" --list-values
+	bad "--list-values scale --stat: 'extra' is one word too many (--list-values COMMAND OPTION)" \
+		--list-values scale --stat extra
+	bad "--list-arg run: no OPTION" --list-arg run
+	bad "--list-opts: no COMMAND (--list-opts COMMAND)" --list-opts
+	bad "--list-opts scale: 'x' is one word too many" --list-opts scale x
+	bad "--list-cmds: 'x' is one word too many" --list-cmds x
+	bad "bench scale: --list-values: no OPTION (--list-values OPTION)" scale --list-values
+	bad "bench scale: --list-values --stat: 'x' is one word too many" scale --list-values --stat x
+	bad "bench scale: --list-opts: 'x' is one word too many" scale --list-opts x
+	bad "bench trend: --list-arg: no OPTION" trend --list-arg
+	# the right words: as before
+	[ "$(./bench --list-values scale --stat)" = "$(./bench scale --list-values --stat)" ]
+	[ -n "$(./bench --list-values scale --stat)" ]
+}
