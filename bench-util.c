@@ -140,10 +140,50 @@ int bench_operand_sep(int argc, char **argv, const char *sides)
 	return sep;
 }
 
+int bench_list_words(const struct bench_list *l, int argc, char **argv)
+{
+	const char *w;
+	char said[256];
+	int want = 0, i;
+	size_t used = 0;
+
+	for (; l->opt && (argc < 2 || strcmp(argv[1], l->opt)); l++)
+		;
+	if (!l->opt)
+		return 0;
+	for (w = l->words; *w; w += strcspn(w, " "), w += !!*w)
+		want++;
+	if (argc - 2 == want)
+		return 0;
+	/* what was given, to the word at fault */
+	for (i = 1; i < argc && i < want + 2 && used < sizeof(said); i++)
+		used += (size_t)snprintf(said + used, sizeof(said) - used, "%s%s", i > 1 ? " " : "",
+					 argv[i]);
+	for (w = l->words, i = 0; i < argc - 2; i++)
+		w += strcspn(w, " ") + 1;
+	if (argc - 2 < want)
+		bench_err("%s: no %s (%s %s)", said, w, l->opt, l->words);
+	else
+		bench_err("%s: '%s' is one word too many (%s%s%s)", said, argv[want + 2], l->opt,
+			  want ? " " : "", l->words);
+	return -1;
+}
+
+/* the words of completion each command takes (bench.c has the top level's) */
+static const struct bench_list bench_cmd_lists[] = {
+	{ "--list-opts", "" },
+	{ "--list-values", "OPTION" },
+	{ "--list-arg", "OPTION" },
+	{ NULL, NULL },
+};
+
 int bench_options(struct opt_parser *p, const char *head, const char *tail,
 		  int argc, char **argv)
 {
 	int ret;
+
+	if (bench_list_words(bench_cmd_lists, argc, argv))
+		return -1;
 
 	if (argc == 2 && !strcmp(argv[1], "--list-opts")) {
 		opt_list(stdout, p->tab);

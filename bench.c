@@ -100,6 +100,15 @@ static void usage(FILE *f)
 		   "3 the environment refused or writing an output failed, 130/143 interrupted.\n");
 }
 
+/* the words of completion bench itself takes, and what follows each */
+static const struct bench_list lists[] = {
+	{ "--list-cmds", "" },
+	{ "--list-opts", "COMMAND" },
+	{ "--list-values", "COMMAND OPTION" },
+	{ "--list-arg", "COMMAND OPTION" },
+	{ NULL, NULL },
+};
+
 int main(int argc, char **argv)
 {
 	static char name[64];
@@ -115,6 +124,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return bench_finish_stdout();
 	}
+	if (bench_list_words(lists, argc, argv))
+		return EXIT_USAGE;
 	if (!strcmp(argv[1], "--list-cmds") && argc == 2) {
 		for_each_cmd(c)
 			puts(c->name);

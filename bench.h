@@ -69,6 +69,20 @@ int bench_operand_sep(int argc, char **argv, const char *sides);
  */
 void bench_cmdline(char *buf, size_t len, int argc, char **argv);
 
+/* a word of completion's (--list-values) and the words it takes */
+struct bench_list {
+	const char *opt;		/* "--list-values"; NULL closes a table */
+	const char *words;		/* what follows it: "COMMAND OPTION", "" none */
+};
+
+/*
+ * bench_list_words - when @argv[1] is one of the words of @l (a table),
+ * are the words after it the ones it takes? 0 when they are or it is
+ * none of them; -1 after bench_err() naming the word missing ("--list-values
+ * scale: no OPTION") or the one too many.
+ */
+int bench_list_words(const struct bench_list *l, int argc, char **argv);
+
 /*
  * bench_options - parse @argv against the option tables of @p
  * (lib/report/options.h). Returns 0 to go on, the operands from optind; 1 after
@@ -359,5 +373,19 @@ int cmd_run_check(int argc, char **argv, char *why, size_t len);
 int cmd_kernel_check(int argc, char **argv, char *why, size_t len);
 int cmd_trace_check(int argc, char **argv, char *why, size_t len);
 int cmd_audit_check(int argc, char **argv, char *why, size_t len);
+
+struct vmprep_file;
+
+/*
+ * cmd_audit_vm_check - what bench vm checks of a guest's audit (@argc,
+ * @argv) before the first boot, beyond cmd_audit_check(), so that no
+ * boot refuses it: no --dry-run (a guest would send no CSV), and its
+ * --battery one of the @nr files @file puts in every guest
+ * (lib/kernel/vmprep.h), read from that file's SRC with the built-in
+ * entries as the guest's audit reads it. 0, -EINVAL with one line in
+ * @why, or -ENOMEM.
+ */
+int cmd_audit_vm_check(int argc, char **argv, const struct vmprep_file *file, unsigned int nr,
+		       char *why, size_t len);
 
 #endif /* KSB_BENCH_H */

@@ -37,6 +37,7 @@
 #include "lib/report/samples.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/spawn.h"
+#include "lib/kernel/vmprep.h"
 #include "workloads/battery.h"
 
 #define AUDIT_SAMPLES		256	/* an entry's samples without -n of its own */
@@ -136,40 +137,111 @@ static const struct opt audit_opts[] = {
 	OPT_END()
 };
 
+/* the configuration's defaults, no run state: before any parse */
+static void audit_defaults(struct audit_global *ag)
+{
+	memset(ag, 0, sizeof(*ag));
+	ag->format = FORMAT_TABLE;
+	ag->also = (struct outset)OUTSET_INIT(formats);
+}
+
+/* the words together: an audit with entries to run; 0 or -EINVAL with @why */
+static int audit_words(const struct audit_global *ag, char *why, size_t len)
+{
+	if (!ag->no_builtin || ag->battery)
+		return 0;
+	snprintf(why, len, "--no-builtin: no entry left (give --battery FILE)");
+	return -EINVAL;
+}
+
 int cmd_audit_check(int argc, char **argv, char *why, size_t len)
 {
 	const struct opt *tab[] = { audit_opts, NULL };
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 
-	return bench_check_parse(&p, argc, argv, why, len);
+	audit_defaults(&audit_global);
+	return bench_check_parse(&p, argc, argv, why, len) ?: audit_words(&audit_global, why, len);
 }
 
 /* ---- the battery and the boot ---- */
+
+/*
+ * the built-in entries unless --no-builtin, then those of the battery
+ * file @path (NULL: none) into @b; 0, or -errno with @why
+ */
+static int audit_load(const struct audit_global *ag, struct battery *b, const char *path,
+		      char *why, size_t len)
+{
+	int ret = 0;
+
+	if (!ag->no_builtin)
+		ret = battery_add_builtin(b, why, len);
+	if (!ret && path)
+		ret = battery_read_file(b, path, why, len);
+	if (!ret && !b->n) {
+		snprintf(why, len, "%s: no entry in it", path);
+		ret = -EINVAL;
+	}
+	return ret;
+}
 
 /* the built-in entries and --battery's; 0 or an exit code, said */
 static int audit_battery(struct audit_global *ag)
 {
 	char why[640];
-	int ret = 0;
+	int ret = audit_words(ag, why, sizeof(why));
 
-	if (ag->no_builtin && !ag->battery) {
-		bench_err("--no-builtin: no entry left (give --battery FILE)");
+	if (ret) {
+		bench_err("%s", why);
 		return EXIT_USAGE;
 	}
-	if (!ag->no_builtin)
-		ret = battery_add_builtin(&ag->b, why, sizeof(why));
-	if (!ret && ag->battery)
-		ret = battery_read_file(&ag->b, ag->battery, why, sizeof(why));
-	if (!ret && !ag->b.n) {
-		snprintf(why, sizeof(why), "%s: no entry in it", ag->battery);
-		ret = -EINVAL;
-	}
+	ret = audit_load(ag, &ag->b, ag->battery, why, sizeof(why));
 	if (!ret)
 		return 0;
 	if (ret == -ENOMEM)
 		return bench_nomem();
 	bench_err("--battery: %s", why);
 	return EXIT_USAGE;
+}
+
+/* --battery as a guest reads it: from the --file that puts it there; 0 or -errno, @why */
+static int audit_guest_battery(const struct audit_global *ag, const struct vmprep_file *file,
+			       unsigned int nr, char *why, size_t len)
+{
+	const struct vmprep_file *f = vmprep_guest_file(file, nr, ag->battery);
+	struct battery *b;
+	char msg[640];
+	int ret;
+
+	if (!f) {
+		snprintf(why, len, "--battery %s: no --file puts it in the guest (--file SRC=%s)",
+			 ag->battery, ag->battery);
+		return -EINVAL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	ret = audit_load(ag, b, f->src, msg, sizeof(msg));
+	if (ret && ret != -ENOMEM)
+		snprintf(why, len, "--battery %s: %s", ag->battery, msg);
+	battery_free(b);
+	free(b);
+	return ret == -ENOMEM ? ret : ret ? -EINVAL : 0;
+}
+
+int cmd_audit_vm_check(int argc, char **argv, const struct vmprep_file *file, unsigned int nr,
+		       char *why, size_t len)
+{
+	struct audit_global *ag = &audit_global;
+	int ret = cmd_audit_check(argc, argv, why, len);
+
+	if (ret)
+		return ret;
+	if (ag->dry_run) {
+		snprintf(why, len, "--dry-run: the guests would time nothing and send no CSV (run bench audit --dry-run here)");
+		return -EINVAL;
+	}
+	return ag->battery ? audit_guest_battery(ag, file, nr, why, len) : 0;
 }
 
 /* the boot's index: --boot, else ksb_boot= (the kernel passes it to init), else 1 */
@@ -523,6 +595,14 @@ static int audit_setup(struct audit_global *ag)
 	return 0;
 }
 
+/* -o and --also, none over the battery the audit read: 0 or an exit code */
+static int audit_open_outputs(struct audit_global *ag)
+{
+	char *in[] = { (char *)ag->battery };
+
+	return bench_open_outputs(in, ag->battery ? 1 : 0, &ag->out, ag->output, &ag->also);
+}
+
 /* measure, then write and print the set; an exit code */
 static int audit_run(struct audit_global *ag)
 {
@@ -557,9 +637,7 @@ int cmd_audit(int argc, char **argv)
 	/* as bench run: every signal blocked, so only bench_wait() takes them */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	memset(ag, 0, sizeof(*ag));
-	ag->format = FORMAT_TABLE;
-	ag->also = (struct outset)OUTSET_INIT(formats);
+	audit_defaults(ag);
 	bench_cmdline(ag->cmdline, sizeof(ag->cmdline), argc, argv);
 	ret = bench_options(&p, audit_head, audit_tail, argc, argv);
 	if (ret)
@@ -570,8 +648,7 @@ int cmd_audit(int argc, char **argv)
 	if (!ret && ag->dry_run)
 		ret = audit_dry_run(ag);
 	else if (!ret)
-		ret = bench_open_outputs(NULL, 0, &ag->out, ag->output, &ag->also) ?:
-		      bench_testbed(&ag->tb) ?: audit_run(ag);
+		ret = audit_open_outputs(ag) ?: bench_testbed(&ag->tb) ?: audit_run(ag);
 	outfile_abort(&ag->out);
 	outset_abort(&ag->also);
 	topo_fini(&ag->topo);

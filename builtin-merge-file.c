@@ -8,10 +8,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench.h"
 #include "builtin-merge.h"
@@ -21,6 +24,7 @@
 #include "lib/report/iopath.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
+#include "lib/report/samples.h"
 #include "lib/report/strata.h"
 #include "lib/report/testbed.h"
 
@@ -51,6 +55,7 @@ struct merge_file {
 	struct merge_ranges prov[MP_N];	/* its runs' provenance */
 	struct meta lists;		/* merge_lists[], renumbered */
 	char runs[META_VAL];		/* vm_plan_runs, in order */
+	char lacks[META_VAL];		/* the plan runs it lacks, "2 5"; "" none */
 	unsigned int nr_runs, asked;	/* runs merged; runs_asked summed */
 	struct fileset fs;		/* the shards' copies by the loader's rules */
 	char first[PATH_MAX];		/* the first copy's path, which fs names */
@@ -129,23 +134,26 @@ static void merge_testbed(const struct meta *m, char *buf, size_t len)
 	snprintf(buf, len, "%.12s", hex);
 }
 
-/* vm_plan_runs "3 4" into @map[0..], as many as @set's runs; 0 or EXIT_USAGE */
-static int merge_map(const struct results *set, const char *path, unsigned int *map,
-		     unsigned int *nr)
+/*
+ * vm_plan_runs "3 4" into @map[0..], as many as @set's runs, each once and
+ * in order, in 1..@runs (the plan's -B; 0: not said); 0 or EXIT_USAGE
+ */
+static int merge_map(const struct results *set, const char *path, unsigned int runs,
+		     unsigned int *map, unsigned int *nr)
 {
 	const char *v = meta_get(&set->meta, "vm_plan_runs");
-	unsigned int want = results_max_run(set), n = 0, r;
-	int used;
+	unsigned int want = results_max_run(set), n = 0, max = runs ?: RESULTS_MAX_RUNS;
+	uint64_t r;
 
-	while (v && n < RESULTS_MAX_RUNS && sscanf(v, " %u%n", &r, &used) == 1 && r &&
-	       r <= RESULTS_MAX_RUNS) {
-		map[n++] = r;
-		v += used;
+	while (v && n < RESULTS_MAX_RUNS &&
+	       !samples_take(&v, n ? map[n - 1] + 1 : 1, max, &r)) {
+		map[n++] = (unsigned int)r;
+		if (*v == ' ')
+			v++;
 	}
 	if (!v || *v || n != want || !n) {
-		pr_err("%s: vm_plan_runs '%s' does not name the plan run of each of its %u runs",
-		       path, v ? meta_get(&set->meta, "vm_plan_runs") : "",
-		       want);
+		pr_err("%s: vm_plan_runs '%s' does not name the plan run of each of its %u runs (each once, in order, in 1..%u)",
+		       path, meta_get(&set->meta, "vm_plan_runs") ?: "", want, max);
 		return EXIT_USAGE;
 	}
 	*nr = n;
@@ -157,17 +165,14 @@ static void merge_list_add(struct merge_file *mf, const struct meta *m, const ch
 			   const unsigned int *map, unsigned int nr)
 {
 	const char *p = meta_get(m, key);
-	unsigned int j;
-	int used;
+	uint64_t j;
+	size_t n;
 
-	while (p && sscanf(p, " %u:%n", &j, &used) == 1) {
-		size_t n;
-
-		p += used;
+	while (p && !samples_take(&p, 0, UINT_MAX, &j) && *p++ == ':') {
 		n = strcspn(p, " ");
 		if (j && j <= nr)
 			busy_list_add(&mf->lists, key, map[j - 1], "%.*s", (int)n, p);
-		p += n;
+		p += n + (p[n] == ' ');
 	}
 }
 
@@ -227,6 +232,17 @@ static void merge_prov(struct merge_file *mf, const struct merge_shard *s, const
 	}
 }
 
+/* @set's merge over the runs is their sum (no run's rows cut off): 0 or EXIT_USAGE */
+static int merge_whole_file(const struct results *set, const char *path)
+{
+	char why[512];
+
+	if (!results_check_runs(set, why, sizeof(why)))
+		return 0;
+	pr_err("%s: %s", path, why);
+	return EXIT_USAGE;
+}
+
 /* shard @s's file @set (@path) into @mf; 0 or an exit code */
 static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct results *set,
 		     const char *path)
@@ -238,9 +254,9 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 	/* the fileset keeps its first path: a copy that outlives the caller's */
 	if (!mf->fs.n)
 		path = strcpy(mf->first, path);
-	ret = bench_check_file(&mf->fs, path, 0, set);
+	ret = bench_check_file(&mf->fs, path, 0, set) ?: merge_whole_file(set, path);
 	if (!ret)
-		ret = map ? merge_map(set, path, map, &nr) : bench_nomem();
+		ret = map ? merge_map(set, path, s->shape.runs, map, &nr) : bench_nomem();
 	ret = ret ?: merge_renumber(set, mf->set, path, map);
 	if (!ret && !mf->set) {
 		mf->set = results_create(set->frac_bits);
@@ -266,48 +282,36 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 	return ret;
 }
 
-/* the first CSV of @s, or NULL */
-static const struct results *merge_first(const struct merge_shard *s)
-{
-	unsigned int f;
-
-	for (f = 0; s && f < s->nr; f++)
-		if (s->set[f])
-			return s->set[f];
-	return NULL;
-}
-
 /* the shards' vm_shard_boots "5-8 of 12" joined: "1-8 of 12", "1-4 9-12 of 12" */
 static void merge_boots(struct meta *m, struct merge_shard *const *by, unsigned int n)
 {
-	unsigned int k, a, b, t = 0, lo = 0, hi = 0;
+	unsigned int k, t = 0, lo = 0, hi = 0;
 	char buf[META_VAL] = "";
 	size_t used = 0;
-	const char *v;
 
 	for (k = 0; k < n; k++) {
-		const struct results *r = merge_first(by[k]);
+		const struct merge_shape *sh = by[k] ? &by[k]->shape : NULL;
 
-		v = r ? meta_get(&r->meta, "vm_shard_boots") : NULL;
-		if (!v || sscanf(v, "%u-%u of %u", &a, &b, &t) != 3)
+		if (!sh || !sh->boots)
 			continue;
-		if (lo && a == hi + 1) {
-			hi = b;
+		t = sh->boots;
+		if (lo && sh->first == hi + 1) {
+			hi = sh->last;
 			continue;
 		}
 		if (lo && used < sizeof(buf))
 			used += (size_t)snprintf(buf + used, sizeof(buf) - used, "%u-%u ", lo, hi);
-		lo = a;
-		hi = b;
+		lo = sh->first;
+		hi = sh->last;
 	}
 	if (lo && used < sizeof(buf))
 		snprintf(buf + used, sizeof(buf) - used, "%u-%u of %u", lo, hi, t);
 	meta_put(m, "vm_shard_boots", "%s", buf);
 }
 
-/* the merged file's metadata, once every shard is in */
+/* the merged file's metadata, once every shard is in and the plan proved whole or not */
 static void merge_meta(struct merge_file *mf, const char *cmdline, struct merge_shard *const *by,
-		       unsigned int n, const char *missing)
+		       unsigned int n, const char *missing, bool whole)
 {
 	struct meta *m = &mf->set->meta;
 	char shards[META_VAL] = "";
@@ -323,12 +327,14 @@ static void merge_meta(struct merge_file *mf, const char *cmdline, struct merge_
 						 used ? " " : "", k + 1, n);
 	meta_put(m, "runs", "%u", mf->nr_runs);
 	meta_put(m, "runs_asked", "%u", mf->asked);
-	meta_put(m, "partial", "%s", mf->fs.partial || missing[0] ? "yes" : "no");
+	meta_put(m, "partial", "%s", mf->fs.partial || !whole ? "yes" : "no");
 	meta_put(m, "vm_shard", "%s", shards);
 	meta_put(m, "vm_plan_runs", "%s", mf->runs);
 	merge_boots(m, by, n);
 	if (missing[0])
 		meta_put(m, "vm_shards_missing", "%s", missing);
+	if (mf->lacks[0])
+		meta_put(m, "vm_plan_runs_missing", "%s", mf->lacks);
 	for (k = 0; k < MP_N; k++) {
 		merge_range_flush(&mf->prov[k]);
 		meta_put(m, merge_prov_keys[k], "%s", mf->prov[k].buf);
@@ -374,9 +380,9 @@ static int merge_find(const struct merge_shard *s, const char *name)
 	return -1;
 }
 
-/* every CSV merged, in memory: 0 or an exit code */
-static int merge_all(struct merge_file *mf, unsigned int nf, const char *cmdline,
-		     struct merge_shard *const *by, unsigned int n, const char *missing)
+/* every CSV merged, in memory, no metadata yet: 0 or an exit code */
+static int merge_all(struct merge_file *mf, unsigned int nf, struct merge_shard *const *by,
+		     unsigned int n)
 {
 	char path[PATH_MAX];
 	unsigned int i, k;
@@ -392,10 +398,113 @@ static int merge_all(struct merge_file *mf, unsigned int nf, const char *cmdline
 			snprintf(path, sizeof(path), "%s/%s", by[k]->dir, mf[i].name);
 			ret = merge_add(&mf[i], by[k], by[k]->set[f], path);
 		}
-		if (!ret)
-			merge_meta(&mf[i], cmdline, by, n, missing);
 	}
 	return ret;
+}
+
+/* the plan's shape, as the shards say it (they agree); NULL: they say none */
+static const struct merge_shape *merge_plan_shape(struct merge_shard *const *by, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (by[k])
+			return by[k]->shape.files ? &by[k]->shape : NULL;
+	return NULL;
+}
+
+/* is plan run @r in @set? */
+static bool merge_has_run(const struct results *set, unsigned int r)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->n; i++)
+		if (set->s[i].run == r)
+			return true;
+	return false;
+}
+
+/* the plan runs 1..@runs @mf lacks into mf->lacks, "2 5"; the first, 0: none */
+static unsigned int merge_lacks(struct merge_file *mf, unsigned int runs)
+{
+	unsigned int r, first = 0;
+	size_t used = 0;
+
+	for (r = 1; r <= runs; r++) {
+		if (merge_has_run(mf->set, r))
+			continue;
+		first = first ?: r;
+		if (used < sizeof(mf->lacks))
+			used += (size_t)snprintf(mf->lacks + used, sizeof(mf->lacks) - used, "%s%u",
+						 used ? " " : "", r);
+	}
+	return first;
+}
+
+/* plan run @r of file @mf is in no shard's copy: EXIT_USAGE, naming where it should be */
+static int merge_say_lack(const struct merge_file *mf, struct merge_shard *const *by,
+			  unsigned int n, const struct merge_shape *sh, unsigned int r)
+{
+	unsigned int cells = sh->boots / sh->runs, k, nb = 0;
+	const struct merge_shard *s = NULL;
+	int f;
+
+	/* the shards whose boots reach round r: plan boots (r - 1) * cells + 1 .. r * cells */
+	for (k = 0; k < n; k++)
+		if (by[k] && by[k]->shape.first <= r * cells &&
+		    by[k]->shape.last > (r - 1) * cells && !nb++)
+			s = by[k];
+	f = s ? merge_find(s, mf->name) : -1;
+	if (nb == 1 && f < 0)
+		pr_err("%s/%s is missing: shard %u/%u boots plan run %u of %s's %u (--partial merges without it)",
+		       s->dir, mf->name, s->i, s->n, r, mf->name, sh->runs);
+	else if (nb == 1)
+		pr_err("%s/%s lacks plan run %u of %u: its vm_plan_runs are '%s' (--partial merges without it)",
+		       s->dir, mf->name, r, sh->runs, meta_get(&s->set[f]->meta, "vm_plan_runs"));
+	else
+		pr_err("%s: plan run %u of %u is in none of the shards' copies (--partial merges without it)",
+		       mf->name, r, sh->runs);
+	return EXIT_USAGE;
+}
+
+/*
+ * the plan whole: every CSV file it writes, each with every run; 0, with
+ * *@whole false where it is not and @partial allows it; else EXIT_USAGE
+ * said, naming the file and what it lacks
+ */
+static int merge_whole(struct merge_file *mf, unsigned int nf, struct merge_shard *const *by,
+		       unsigned int n, bool partial, bool *whole)
+{
+	const struct merge_shape *sh = merge_plan_shape(by, n);
+	unsigned int i, csv = 0, r;
+
+	if (!sh) {
+		*whole = false;
+		for (i = 0; i < nf && !mf[i].set; i++)
+			;
+		if (partial || i == nf)
+			return 0;
+		pr_err("%s: no vm_plan_files and vm_plan_file_runs: an older bench vm's shard proves no plan whole (--partial merges it, partial)",
+		       mf[i].first);
+		return EXIT_USAGE;
+	}
+	for (i = 0; i < nf; i++) {
+		if (!mf[i].set)
+			continue;
+		csv++;
+		r = merge_lacks(&mf[i], sh->runs);
+		*whole &= !r;
+		if (r && !partial)
+			return merge_say_lack(&mf[i], by, n, sh, r);
+	}
+	if (csv > sh->files || (csv < sh->files && !partial)) {
+		pr_err("the shards hold %u CSV files of a plan of %u (vm_plan_files)%s", csv, sh->files,
+		       csv > sh->files ? ": a copy under another name?" :
+		       ": one is in none of them (--partial merges without it)");
+		return EXIT_USAGE;
+	}
+	*whole &= csv == sh->files;
+	return 0;
 }
 
 /* the consoles of @name, in shard order, onto @out */
@@ -477,20 +586,61 @@ static int merge_put(const char *out, const struct merge_file *mf, struct merge_
 	return ret ? bench_refused("writing %s: %s", path, strerror(-ret)) : 0;
 }
 
+/*
+ * every file of @mf into @out, SIGINT, SIGTERM and SIGHUP held while one
+ * is written (its temp file goes with it) and taken between two: 0, the
+ * signal's 128 + sig (the files before it whole, @out removed when this
+ * made it and wrote nothing into it), or EXIT_ENV said
+ */
+static int merge_put_all(const char *out, const struct merge_file *mf, unsigned int nf,
+			 struct merge_shard *const *by, unsigned int n)
+{
+	const struct timespec now = { 0, 0 };
+	unsigned int i, done = 0;
+	sigset_t stop, old;
+	bool made;
+	int ret = 0, sig = 0;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	made = !mkdir(out, 0755);
+	if (!made && errno != EEXIST)
+		ret = bench_refused("-o %s: %s", out, strerror(errno));
+	for (i = 0; !ret && i <= nf; i++) {
+		sig = sigtimedwait(&stop, NULL, &now);
+		if (sig > 0)
+			break;
+		if (i < nf && !(ret = merge_put(out, &mf[i], by, n)))
+			done++;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ret || sig <= 0)
+		return ret;
+	if (made && !done)
+		rmdir(out);
+	pr_err("stopped by %s: %u of %u files written into %s, each whole",
+	       sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP", done, nf, out);
+	return 128 + sig;
+}
+
 int merge_write(const char *out, const char *cmdline, struct merge_shard *const *by,
-		unsigned int n, const char *missing)
+		unsigned int n, const char *missing, bool partial)
 {
 	struct merge_file *mf = NULL;
 	unsigned int nf = 0, i, runs = 0, files = 0, present = 0;
 	int ret = merge_names(by, n, &mf, &nf);
 	const struct merge_shard *first = NULL;
+	bool whole = !missing[0];
 
-	ret = ret ?: merge_all(mf, nf, cmdline, by, n, missing);
-	ret = ret ?: merge_iopath(out, mf, nf, by, n);
-	if (!ret && mkdir(out, 0755) && errno != EEXIST)
-		ret = bench_refused("-o %s: %s", out, strerror(errno));
-	for (i = 0; !ret && i < nf; i++) {
-		ret = merge_put(out, &mf[i], by, n);
+	ret = ret ?: merge_all(mf, nf, by, n) ?: merge_whole(mf, nf, by, n, partial, &whole);
+	for (i = 0; !ret && i < nf; i++)
+		if (mf[i].set)
+			merge_meta(&mf[i], cmdline, by, n, missing, whole);
+	ret = ret ?: merge_iopath(out, mf, nf, by, n) ?: merge_put_all(out, mf, nf, by, n);
+	for (i = 0; i < nf; i++) {
 		runs += mf[i].nr_runs;
 		files += mf[i].set != NULL;
 	}
@@ -500,7 +650,7 @@ int merge_write(const char *out, const char *cmdline, struct merge_shard *const 
 	}
 	if (!ret)
 		printf("MERGE plan=%.12s shards=%u/%u files=%u runs=%u partial=%s\n", first->plan,
-		       present, n, files, runs, missing[0] ? "yes" : "no");
+		       present, n, files, runs, whole ? "no" : "yes");
 	for (i = 0; mf && i < nf; i++)
 		results_free(mf[i].set);
 	free(mf);

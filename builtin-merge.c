@@ -18,12 +18,14 @@
  *	vm_run_testbed: 1-2:3f09c2a4b1e0 3-6:...	(its testbed's digest)
  *
  * The consoles are joined in shard order. Every shard is checked first:
- * one plan, each shard once, none missing (--partial: "partial: yes" and
- * vm_shards_missing). Nothing is written before every file is read, and
- * each file is written whole or not at all (lib/report/outfile.h).
+ * one plan, each shard once, none missing; then the merge is proved whole
+ * by the plan's shape its files record (vm_plan_files, vm_plan_file_runs):
+ * every file of the plan, each with every run once (--partial: each file
+ * "partial: yes", vm_shards_missing, vm_plan_runs_missing). Nothing is
+ * written before every file is read, and each file is written whole or
+ * not at all (lib/report/outfile.h).
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -35,9 +37,12 @@
 #include "bench.h"
 #include "builtin-merge.h"
 #include "lib/report/csv.h"
+#include "lib/report/dirscan.h"
 #include "lib/report/iopath.h"
 #include "lib/report/outfile.h"
 #include "lib/report/results.h"
+#include "lib/report/samples.h"
+#include "lib/kernel/vm.h"
 
 struct merge_opts {
 	const char *output;		/* -o DIR */
@@ -54,10 +59,14 @@ static const char merge_head[] =
 	"metadata; the consoles joined in shard order.\n";
 
 static const char merge_tail[] =
+	"The plan is proved whole by the shape its shards record (vm_plan_files,\n"
+	"vm_plan_file_runs): every file of the plan, each with every run once.\n"
 	"Exit: 0 done, 2 bad usage or input, one line naming it (shards of two plans,\n"
-	"a shard given twice, a missing shard unless --partial, a directory that\n"
-	"holds no shard, copies of one file in two units or bucket layouts, an OUT\n"
-	"that is one of the shards), 3 a file could not be written.\n";
+	"a shard given twice, a missing shard, file or run of the plan unless\n"
+	"--partial, a file cut short, a directory that holds no shard, copies of one\n"
+	"file in two units or bucket layouts, an OUT that is one of the shards), 3 a\n"
+	"file could not be written, 130/143 interrupted (the files written before\n"
+	"it whole, no temp file).\n";
 
 static int merge_parse(int argc, char **argv, struct merge_opts *o)
 {
@@ -65,8 +74,10 @@ static int merge_parse(int argc, char **argv, struct merge_opts *o)
 		OPT_STRING('o', "output", &o->output, "DIR",
 			   "the directory the merged files go to (made)"),
 		OPT_FLAG(0, "partial", &o->partial,
-			 "merge without a missing shard: the files say\n"
-			 "partial: yes and which (vm_shards_missing)"),
+			 "merge a plan that is not whole (a missing shard,\n"
+			 "file or run): every file says partial: yes, and\n"
+			 "what it lacks (vm_shards_missing,\n"
+			 "vm_plan_runs_missing)"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -89,46 +100,87 @@ static int merge_parse(int argc, char **argv, struct merge_opts *o)
 	return 0;
 }
 
-/* a directory's files, *.csv and *.console, sorted */
-static int merge_names_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
+/* the files a shard's directory holds for the merge: *.csv and *.console */
 static bool merge_wanted(const char *name)
 {
 	size_t n = strlen(name);
 
-	return name[0] != '.' && ((n > 4 && !strcmp(name + n - 4, ".csv")) ||
-				  (n > 8 && !strcmp(name + n - 8, ".console")));
+	return (n > 4 && !strcmp(name + n - 4, ".csv")) ||
+	       (n > 8 && !strcmp(name + n - 8, ".console"));
 }
 
-/* @s's file names into s->name[]: 0 or EXIT_USAGE said */
+/* @s's file names, sorted and each a regular file, into s->name[]: 0 or an exit code said */
 static int merge_list(struct merge_shard *s)
 {
-	DIR *d = opendir(s->dir);
-	struct dirent *e;
-	char **nn;
+	struct dirscan d;
+	char why[PATH_MAX + 128];
+	int ret = dirscan(s->dir, merge_wanted, &d, why, sizeof(why));
 
-	if (!d) {
-		pr_err("%s: %s", s->dir, strerror(errno));
+	if (ret == -ENOMEM)
+		return bench_nomem();
+	if (ret) {
+		pr_err("%s", why);
 		return EXIT_USAGE;
 	}
-	while ((e = readdir(d))) {
-		if (!merge_wanted(e->d_name))
-			continue;
-		nn = realloc(s->name, (s->nr + 1) * sizeof(*nn));
-		if (!nn || !(nn[s->nr] = strdup(e->d_name))) {
-			s->name = nn ?: s->name;
-			closedir(d);
-			return bench_nomem();
-		}
-		s->name = nn;
-		s->nr++;
+	s->name = d.name;
+	s->nr = d.n;
+	return 0;
+}
+
+/* vm_shard_boots "5-8 of 12" (@v) into *@a, *@b and *@t: 0, or -EINVAL */
+static int merge_boots_of(const char *v, unsigned int *a, unsigned int *b, unsigned int *t)
+{
+	uint64_t lo, hi, total;
+
+	if (samples_take(&v, 1, UINT_MAX, &lo) || *v++ != '-' ||
+	    samples_take(&v, lo, UINT_MAX, &hi) || strncmp(v, " of ", 4))
+		return -EINVAL;
+	v += 4;
+	if (samples_take(&v, hi, UINT_MAX, &total) || *v)
+		return -EINVAL;
+	*a = (unsigned int)lo;
+	*b = (unsigned int)hi;
+	*t = (unsigned int)total;
+	return 0;
+}
+
+/* @key of @m, a number in 1..UINT_MAX, into *@v: 0, -ENOENT (no key), -EINVAL */
+static int merge_u(const struct meta *m, const char *key, unsigned int *v)
+{
+	const char *p = meta_get(m, key);
+	uint64_t x;
+
+	if (!p)
+		return -ENOENT;
+	if (samples_take(&p, 1, UINT_MAX, &x) || *p)
+		return -EINVAL;
+	*v = (unsigned int)x;
+	return 0;
+}
+
+/*
+ * what @m says of the whole plan into @sh (files 0: its shape not said,
+ * an older bench vm's shard; boots 0: no vm_shard_boots either): 0, or
+ * EXIT_USAGE said when it says it in part, or what it says does not add up
+ */
+static int merge_shape_of(const struct meta *m, const char *path, struct merge_shape *sh)
+{
+	const char *b = meta_get(m, "vm_shard_boots");
+	int f = merge_u(m, "vm_plan_files", &sh->files), r = merge_u(m, "vm_plan_file_runs", &sh->runs);
+	int bad = b && merge_boots_of(b, &sh->first, &sh->last, &sh->boots);
+
+	if (!b)
+		sh->first = sh->last = sh->boots = 0;
+	if (f == -ENOENT && r == -ENOENT && !bad) {
+		sh->files = sh->runs = 0;
+		return 0;
 	}
-	closedir(d);
-	if (s->nr)
-		qsort(s->name, s->nr, sizeof(*s->name), merge_names_cmp);
+	if (f || r || !b || bad || sh->last > sh->boots || sh->boots % sh->runs) {
+		pr_err("%s: vm_plan_files '%s', vm_plan_file_runs '%s' and vm_shard_boots '%s' are not a plan's shape (N, -B, FIRST-LAST of -B x cells)",
+		       path, meta_get(m, "vm_plan_files") ?: "", meta_get(m, "vm_plan_file_runs") ?: "",
+		       b ?: "");
+		return EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -136,24 +188,33 @@ static int merge_list(struct merge_shard *s)
 static int merge_ident(struct merge_shard *s, const struct meta *m, const char *path)
 {
 	const char *plan = meta_get(m, "vm_plan"), *sh = meta_get(m, "vm_shard");
+	struct merge_shape shape;
 	unsigned int i, n;
-	int used = 0;
+	int ret;
 
-	if (!plan || !sh || sscanf(sh, "%u/%u%n", &i, &n, &used) != 2 || sh[used] || !i ||
-	    i > n || n > MERGE_MAX_SHARDS) {
+	if (!plan || !sh || vm_shard_parse(sh, MERGE_MAX_SHARDS, &i, &n)) {
 		pr_err("%s: not a shard of a plan (no vm_plan and vm_shard I/N: bench vm --shard I/N writes them)",
 		       path);
 		return EXIT_USAGE;
 	}
+	ret = merge_shape_of(m, path, &shape);
+	if (ret)
+		return ret;
 	if (!s->n) {
 		snprintf(s->plan, sizeof(s->plan), "%s", plan);
 		s->i = i;
 		s->n = n;
+		s->shape = shape;
 		return 0;
 	}
 	if (strcmp(s->plan, plan) || s->i != i || s->n != n) {
 		pr_err("%s is shard %s of plan %.12s, the directory's other files shard %u/%u of %.12s",
 		       path, sh, plan, s->i, s->n, s->plan);
+		return EXIT_USAGE;
+	}
+	if (memcmp(&s->shape, &shape, sizeof(shape))) {
+		pr_err("%s says another shape of its plan (vm_plan_files, vm_plan_file_runs, vm_shard_boots) than the directory's other files",
+		       path);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -183,6 +244,12 @@ static int merge_read_shard(struct merge_shard *s)
 	return ret;
 }
 
+/* do two shards' files say one shape of their plan (their boots aside)? */
+static bool merge_one_shape(const struct merge_shape *a, const struct merge_shape *b)
+{
+	return a->files == b->files && a->runs == b->runs && a->boots == b->boots;
+}
+
 /* one plan, each shard once, every shard there (or --partial); 0 or EXIT_USAGE */
 static int merge_check(const struct merge_opts *o, struct merge_shard *sh, unsigned int n,
 		       struct merge_shard **by, char *missing, size_t len)
@@ -196,6 +263,11 @@ static int merge_check(const struct merge_opts *o, struct merge_shard *sh, unsig
 			pr_err("%s is shard %u/%u of plan %.12s, %s shard %u/%u of plan %.12s: shards of two plans",
 			       sh[k].dir, sh[k].i, sh[k].n, sh[k].plan, sh[0].dir,
 			       sh[0].i, sh[0].n, sh[0].plan);
+			return EXIT_USAGE;
+		}
+		if (!merge_one_shape(&sh[k].shape, &sh[0].shape)) {
+			pr_err("%s and %s say two shapes of plan %.12s (vm_plan_files, vm_plan_file_runs, vm_shard_boots' total)",
+			       sh[0].dir, sh[k].dir, sh[0].plan);
 			return EXIT_USAGE;
 		}
 		if (by[sh[k].i - 1]) {
@@ -262,7 +334,7 @@ int cmd_merge(int argc, char **argv)
 	ret = ret ?: merge_check(&o, sh, n, by, missing, sizeof(missing)) ?:
 	      merge_check_output(&o, sh, n);
 	if (!ret)
-		ret = merge_write(o.output, o.cmdline, by, sh[0].n, missing);
+		ret = merge_write(o.output, o.cmdline, by, sh[0].n, missing, o.partial);
 	for (k = 0; k < n; k++)
 		merge_shard_free(&sh[k]);
 	free(sh);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <malloc.h>
 #include <math.h>
@@ -122,9 +123,25 @@ static int trend_min_change(const struct opt *o, const char *arg, char *why, siz
 	return trend_double(o, arg, 0, 0, ">= 0 (percent)", why, len);
 }
 
+/*
+ * @arg (stat()ed into @st) into @h: a file as it is, a directory as its
+ * CSVs or its nights'; 0, -ENOMEM, or another -errno with @why
+ */
+static int trend_add(struct hist *h, const char *arg, const struct stat *st, char *why,
+		     size_t len)
+{
+	int ret;
+
+	if (!S_ISDIR(st->st_mode))
+		return hist_add_file(h, NULL, arg);
+	ret = hist_add_dir(h, arg, why, len);
+	return ret == -ENODATA ? hist_add_nights(h, arg, why, len) : ret;
+}
+
 /* --control FILE|DIR: a file as it is, a directory as its CSVs */
 static int trend_control(const struct opt *o, const char *arg, char *why, size_t len)
 {
+	char msg[PATH_MAX + 128];
 	struct stat st;
 	int ret;
 
@@ -132,19 +149,11 @@ static int trend_control(const struct opt *o, const char *arg, char *why, size_t
 		snprintf(why, len, "--control: '%s': %s", arg, strerror(errno));
 		return -EINVAL;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		ret = hist_add_dir(o->value, arg);
-		if (ret == -ENODATA)
-			ret = hist_add_nights(o->value, arg);
-	} else
-		ret = hist_add_file(o->value, NULL, arg);
+	ret = trend_add(o->value, arg, &st, msg, sizeof(msg));
 	if (!ret)
 		return 0;
-	if (ret == -ENODATA)
-		snprintf(why, len, "--control: %s: no .csv files in it", arg);
-	else
-		snprintf(why, len, "--control: %s: %s", arg, strerror(-ret));
 	/* the parser prints @why for -EINVAL */
+	snprintf(why, len, "--control: %s", ret == -ENOMEM ? strerror(ENOMEM) : msg);
 	return -EINVAL;
 }
 
@@ -215,6 +224,7 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 /* every operand: a file as it is, a directory as its CSVs; 0 or an exit code */
 static int trend_files(struct hist *h, int argc, char **argv)
 {
+	char why[PATH_MAX + 128];
 	struct stat st;
 	int i, ret = 0;
 
@@ -223,15 +233,9 @@ static int trend_files(struct hist *h, int argc, char **argv)
 			pr_err("FILE|DIR '%s': %s", argv[i], strerror(errno));
 			return EXIT_USAGE;
 		}
-		if (S_ISDIR(st.st_mode)) {
-			ret = hist_add_dir(h, argv[i]);
-			if (ret == -ENODATA)
-				ret = hist_add_nights(h, argv[i]);
-		} else
-			ret = hist_add_file(h, NULL, argv[i]);
-		if (ret == -ENODATA || (ret && ret != -ENOMEM)) {
-			pr_err("%s: %s", argv[i],
-			       ret == -ENODATA ? "no .csv files in it" : strerror(-ret));
+		ret = trend_add(h, argv[i], &st, why, sizeof(why));
+		if (ret && ret != -ENOMEM) {
+			pr_err("%s", why);
 			return EXIT_USAGE;
 		}
 	}
@@ -388,6 +392,10 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 	if (!ret && missing)
 		pr_err("note: %u of %u files have no timestamp metadata: the runs are taken in the order given",
 		       missing, h->nf);
+	missing = hist_missing_stamps(&o->control);
+	if (!ret && missing)
+		pr_err("note: --control: %u of %u files have no timestamp metadata: the control's nights are taken in the order given, and paired with the subject's in that order",
+		       missing, o->control.nf);
 	return ret;
 }
 

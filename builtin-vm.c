@@ -162,10 +162,8 @@ static int bv_opt_shard(const struct opt *o, const char *arg, char *why, size_t 
 {
 	struct vmsweep *sw = o->value;
 	unsigned int i, n;
-	int used = 0;
 
-	if (sscanf(arg, "%u/%u%n", &i, &n, &used) != 2 || arg[used] || *arg == '+' ||
-	    !n || n > VMSWEEP_MAX_SHARDS || !i || i > n) {
+	if (vm_shard_parse(arg, VMSWEEP_MAX_SHARDS, &i, &n)) {
 		snprintf(why, len, "--shard: '%s' is not I/N with N in 1..%d and I in 1..N (e.g. 2/3)",
 			 arg, VMSWEEP_MAX_SHARDS);
 		return -EINVAL;
@@ -339,6 +337,20 @@ static int bv_add_tuxmake(struct bv_global *bv, const char *arg)
 	return bv_add_kernel(bv, x->arg_buf);
 }
 
+/* an audit that every boot would refuse: -EINVAL with @why (-ENOMEM: said so) */
+static int bv_check_audit(const struct vmsweep *sw, struct vm_cmd *c, char *why,
+			  size_t len)
+{
+	int ret;
+
+	if (strcmp(c->argv[0], "audit"))
+		return 0;
+	ret = cmd_audit_vm_check((int)c->argc, c->argv, sw->file, sw->nr_file, why, len);
+	if (ret == -ENOMEM)
+		snprintf(why, len, "%s", strerror(ENOMEM));
+	return ret;
+}
+
 /* one command after a "--" (lib/kernel/vmprep.h: trace's own "--" is its PROG's) */
 static int bv_add_cmd(struct vmsweep *sw, int argc, char **argv, int i)
 {
@@ -356,7 +368,8 @@ static int bv_add_cmd(struct vmsweep *sw, int argc, char **argv, int i)
 		return -1;
 	}
 	/* the guest's bench parses it so: refused here, before anything boots */
-	if (bench_check_cmd((int)c->argc, c->argv, why, sizeof(why))) {
+	if (bench_check_cmd((int)c->argc, c->argv, why, sizeof(why)) ||
+	    bv_check_audit(sw, c, why, sizeof(why))) {
 		bench_err("-- %s: %s", c->argv[0], why);
 		return -1;
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/report/options.h"
+#include "lib/report/readfile.h"
 #include "battery.h"
 #include "registry.h"
 
@@ -424,38 +425,46 @@ int battery_add_builtin(struct battery *b, char *why, size_t len)
 	return 0;
 }
 
+/* @lr's lines into @b, each named "PATH:LINE"; 0 or -errno with @why */
+static int battery_read_lines(struct battery *b, struct readfile_lines *lr, const char *path,
+			      char *why, size_t len)
+{
+	char where[96];
+	int ret;
+
+	while ((ret = readfile_lines_next(lr)) > 0) {
+		snprintf(where, sizeof(where), "%.80s:%lu", path, lr->no);
+		if (strlen(lr->line) != lr->len) {
+			snprintf(why, len, "%s: a NUL byte: not a battery", where);
+			return -EINVAL;
+		}
+		ret = battery_add_line(b, lr->line, where, why, len);
+		if (ret)
+			return ret;
+	}
+	snprintf(where, sizeof(where), "%.80s:%lu", path, lr->no);
+	if (ret == -E2BIG)
+		snprintf(why, len, "%s: a line of more than %zu bytes", where,
+			 sizeof(b->e[0].line) - 1);
+	else if (ret)
+		snprintf(why, len, "%s: %s", path, strerror(-ret));
+	return ret == -E2BIG ? -EINVAL : ret;
+}
+
 int battery_read_file(struct battery *b, const char *path, char *why, size_t len)
 {
 	FILE *f = fopen(path, "re");
-	char *line = NULL, where[96];
-	unsigned int no = 0;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
+	struct readfile_lines lr;
+	int ret;
 
 	if (!f) {
 		ret = -errno;
 		snprintf(why, len, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	while (!ret && (n = getline(&line, &cap, f)) >= 0) {
-		no++;
-		if (n && line[n - 1] == '\n')
-			line[--n] = 0;
-		snprintf(where, sizeof(where), "%.80s:%u", path, no);
-		if ((size_t)n >= sizeof(b->e[0].line) || strlen(line) != (size_t)n) {
-			snprintf(why, len, "%s: a line of more than %zu bytes, or with a NUL",
-				 where, sizeof(b->e[0].line) - 1);
-			ret = -EINVAL;
-		} else {
-			ret = battery_add_line(b, line, where, why, len);
-		}
-	}
-	if (!ret && ferror(f)) {
-		ret = -EIO;
-		snprintf(why, len, "%s: %s", path, strerror(EIO));
-	}
-	free(line);
+	readfile_lines_init(&lr, f, sizeof(b->e[0].line) - 1);
+	ret = battery_read_lines(b, &lr, path, why, len);
+	readfile_lines_free(&lr);
 	fclose(f);
 	return ret;
 }

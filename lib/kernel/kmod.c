@@ -242,15 +242,13 @@ static int kmod_copy_one(const char *src, const char *dst, const char *name)
 	return ret;
 }
 
-/* copy the module's sources (kmod_is_src()) from @src into the new directory @dst */
+/* copy the module's sources (kmod_is_src()) from @src into the directory @dst */
 static int kmod_copy_src(const char *src, const char *dst)
 {
 	struct dirent *de;
 	DIR *d;
 	int ret = 0;
 
-	if (mkdir(dst, 0755))
-		return -errno;
 	d = opendir(src);
 	if (!d)
 		return -errno;
@@ -269,16 +267,24 @@ int kmod_build(const char *tree, const char *dst, int log_fd)
 
 	if (ret)
 		return ret;
-	if (dst) {
-		ret = kmod_copy_src(src, dst);
-		if (ret)
-			return ret;
-		/* kbuild runs in @tree: M= must not be relative to here */
-		if (!realpath(dst, at))
-			return -errno;
+	if (!dst) {
+		snprintf(mflag, sizeof(mflag), "M=%s", src);
+		return spawn_make(tree, args, log_fd);
 	}
-	snprintf(mflag, sizeof(mflag), "M=%s", dst ? at : src);
-	return spawn_make(tree, args, log_fd);
+	if (mkdir(dst, 0755))
+		return -errno;
+	ret = kmod_copy_src(src, dst);
+	/* kbuild runs in @tree: M= must not be relative to here */
+	if (!ret && !realpath(dst, at))
+		ret = -errno;
+	if (!ret) {
+		snprintf(mflag, sizeof(mflag), "M=%s", at);
+		ret = spawn_make(tree, args, log_fd);
+	}
+	/* a failed build leaves no directory: the same command can run again */
+	if (ret)
+		spawn_remove_tree(dst);
+	return ret;
 }
 
 void kmod_build_why(char *why, size_t len, int ret, const char *tree, const char *dir)

@@ -106,7 +106,8 @@ int kmod_dir(char *dir, size_t len);
  * Afterwards DIR/kstats_bench.ko. bench kernel, bench kernel --build
  * (for scripts) and bench vm --kbuild build through it. Returns 0,
  * -ENOENT (no sources), -errno of copying them (-EEXIST: @dst exists),
- * or make's exit code (> 0) when it failed.
+ * or make's exit code (> 0) when it failed; a @dst it made is removed
+ * again, with what the build left in it, on any failure.
  */
 int kmod_build(const char *tree, const char *dst, int log_fd);
 

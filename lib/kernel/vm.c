@@ -14,6 +14,8 @@
 #include "lib/kernel/cpio.h"
 #include "lib/kernel/spawn.h"
 #include "lib/kernel/vm.h"
+#include "lib/report/readfile.h"
+#include "lib/report/samples.h"
 
 const char *const vm_accels[] = { "tcg", "kvm", NULL };
 const char *const vm_clocks[] = { "timed", "counted", NULL };
@@ -449,21 +451,22 @@ static int vm_guest_line(struct vm_guest *g, const char *line, struct vm_cursor 
 int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n)
 {
 	struct vm_cursor cur = { .cmd = -1, .n = n < VM_MAX_CMDS ? n : VM_MAX_CMDS };
-	char *line = NULL;
-	size_t cap = 0;
+	struct readfile_lines lr;
 	unsigned int i;
-	ssize_t len;
-	int ret = 0;
+	int ret;
 
 	memset(g, 0, sizeof(*g));
 	for (i = 0; i < VM_MAX_CMDS; i++)
 		g->rc[i] = -1;
-	while (!ret && (len = getline(&line, &cap, f)) > 0) {
-		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = 0;
-		ret = vm_guest_line(g, line, &cur);
+	readfile_lines_init(&lr, f, VM_MAX_LINE);
+	while ((ret = readfile_lines_next(&lr)) > 0) {
+		while (lr.len && lr.line[lr.len - 1] == '\r')
+			lr.line[--lr.len] = 0;
+		ret = vm_guest_line(g, lr.line, &cur);
+		if (ret)
+			break;
 	}
-	free(line);
+	readfile_lines_free(&lr);
 	for (i = 0; i < VM_MAX_CMDS; i++)
 		if (g->csv[i])
 			rewind(g->csv[i]);
@@ -505,6 +508,18 @@ static void vm_cut(unsigned int total, unsigned int i, unsigned int n, unsigned 
 
 	*lo = i * q + (i > small ? i - small : 0);
 	*hi = *lo + q + (i >= small);
+}
+
+int vm_shard_parse(const char *s, unsigned int max, unsigned int *i, unsigned int *n)
+{
+	uint64_t a, b;
+
+	if (samples_take(&s, 1, max, &a) || *s++ != '/' || samples_take(&s, 1, max, &b) ||
+	    *s || a > b)
+		return -EINVAL;
+	*i = (unsigned int)a;
+	*n = (unsigned int)b;
+	return 0;
 }
 
 int vm_shard_range(unsigned int rounds, unsigned int slots, unsigned int i, unsigned int n,

@@ -78,6 +78,7 @@
 #define VM_APPEND_MAX	1024		/* bytes of --append (the kernel takes 2048) */
 #define VM_MAX_FILES	1024		/* files one boot's sh commands send back */
 #define VM_FILE_NAME	128		/* bytes of such a file's name */
+#define VM_MAX_LINE	(1 << 20)	/* bytes of a line a guest sends: longer is an error */
 
 enum vm_accel {
 	VM_TCG,				/* software: works everywhere, no caches */
@@ -198,8 +199,10 @@ struct vm_guest {
 
 /*
  * vm_guest_read - parse what a guest of @n commands sent, from @f (CRs
- * dropped, unknown "@ksb" lines ignored). Returns 0 or -errno (a temp
- * file for a CSV). @g is filled either way; vm_guest_free() releases it.
+ * dropped, unknown "@ksb" lines ignored). Returns 0, -E2BIG for a line
+ * of more than VM_MAX_LINE bytes (read no further), or -errno (reading
+ * @f, a temp file for a CSV). @g is filled either way; vm_guest_free()
+ * releases it.
  */
 int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n);
 
@@ -228,6 +231,14 @@ void vm_guest_free(struct vm_guest *g);
  */
 void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
 		   unsigned int *k, unsigned int *c);
+
+/*
+ * vm_shard_parse - "I/N" (@s: bench vm --shard's, a file's vm_shard) into
+ * *@i and *@n: two decimals of digits alone (no sign, no space), N in
+ * 1..@max and I in 1..N, never wrapped. Returns 0, or -EINVAL (nothing
+ * stored).
+ */
+int vm_shard_parse(const char *s, unsigned int max, unsigned int *i, unsigned int *n);
 
 /*
  * vm_shard_range - the plan boots of shard @i (1..@n) of a plan of

@@ -13,6 +13,7 @@
 
 #include "lib/report/busy.h"
 #include "lib/report/meta.h"
+#include "lib/report/readfile.h"
 #include "lib/kernel/spawn.h"
 #include "lib/kernel/vmboot.h"
 
@@ -35,30 +36,31 @@ enum vmboot_try {
 
 void vmboot_tail(const char *path, unsigned int n, char *buf, size_t len)
 {
-	char *line = NULL, *ring[VMBOOT_TAIL_MAX] = { NULL };
+	char *ring[VMBOOT_TAIL_MAX] = { NULL };
 	unsigned int i, seen = 0;
-	size_t cap = 0, used = 0;
+	struct readfile_lines lr;
 	FILE *f = fopen(path, "re");
+	size_t used = 0;
 
 	buf[0] = 0;
 	n = n < 1 ? 1 : n > VMBOOT_TAIL_MAX ? VMBOOT_TAIL_MAX : n;
-	if (f) {
-		while (getline(&line, &cap, f) > 0) {
-			line[strcspn(line, "\r\n")] = 0;
-			if (!line[0])
-				continue;
-			free(ring[seen % n]);
-			ring[seen++ % n] = strdup(line);
-		}
-		fclose(f);
+	readfile_lines_init(&lr, f, VM_MAX_LINE);
+	while (f && readfile_lines_next(&lr) > 0) {
+		lr.line[strcspn(lr.line, "\r\n")] = 0;
+		if (!lr.line[0])
+			continue;
+		free(ring[seen % n]);
+		ring[seen++ % n] = strdup(lr.line);
 	}
+	readfile_lines_free(&lr);
+	if (f)
+		fclose(f);
 	for (i = seen > n ? seen - n : 0; i < seen; i++)
 		if (ring[i % n] && used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? " | " : "",
 						 ring[i % n]);
 	for (i = 0; i < n; i++)
 		free(ring[i]);
-	free(line);
 	if (!buf[0])
 		snprintf(buf, len, "(nothing on the console)");
 }
@@ -157,7 +159,13 @@ static enum vmboot_try vmboot_try(struct vmboot *b, const struct vm_argv *a,
 	}
 	ret = vmboot_read_guest(b, f->data);
 	if (ret) {
-		snprintf(b->why, sizeof(b->why), "reading what the guest sent: %s", strerror(-ret));
+		if (ret == -E2BIG)
+			snprintf(b->why, sizeof(b->why),
+				 "reading what the guest sent: a line of more than %d bytes",
+				 VM_MAX_LINE);
+		else
+			snprintf(b->why, sizeof(b->why), "reading what the guest sent: %s",
+				 strerror(-ret));
 		*end = VMBOOT_ERROR;
 		return VMBOOT_TRY_END;
 	}

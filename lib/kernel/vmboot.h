@@ -120,8 +120,9 @@ void vmboot_meta_one(struct meta *m, const struct vmboot_stat *st, unsigned int 
 
 /*
  * vmboot_tail - the last @n (at most 8) non-empty lines of the file
- * @path, CRs dropped, joined by " | ", into @buf; "(nothing on the
- * console)" when there are none.
+ * @path, CRs dropped, joined by " | ", into @buf (read up to a line of
+ * more than VM_MAX_LINE bytes, if any); "(nothing on the console)" when
+ * there are none.
  */
 void vmboot_tail(const char *path, unsigned int n, char *buf, size_t len);
 

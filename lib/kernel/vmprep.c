@@ -235,6 +235,19 @@ int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len)
 	return 0;
 }
 
+const struct vmprep_file *vmprep_guest_file(const struct vmprep_file *file, unsigned int n,
+					    const char *path)
+{
+	char dst[sizeof(file->dst)];
+	unsigned int i;
+
+	vmprep_norm(dst, sizeof(dst), path);
+	for (i = 0; i < n; i++)
+		if (!strcmp(file[i].dst, dst))
+			return &file[i];
+	return NULL;
+}
+
 int vmprep_cmd(struct vm_cmd *c, int argc, char **argv, int i, char *why, size_t len)
 {
 	memset(c, 0, sizeof(*c));

@@ -66,6 +66,14 @@ struct vmprep_file {
 int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len);
 
 /*
+ * vmprep_guest_file - the one of the @n files @file that puts @path (a
+ * path in the guest, whose commands run in /: "/b.bat", "b.bat" and
+ * "./b.bat" are one) into every initramfs, or NULL when none does.
+ */
+const struct vmprep_file *vmprep_guest_file(const struct vmprep_file *file, unsigned int n,
+					    const char *path);
+
+/*
  * vmprep_image - kernel @name's bzImage @image (built in the tree @tree,
  * NULL: given as an image): its release into @rel (@rlen bytes), and for
  * a tree the tree's release, which must be the image's.

@@ -148,6 +148,9 @@ void vmsweep_plan_meta(const struct vmsweep *sw, const struct vmsweep_cell *c, s
 	meta_put(m, "vm_shard_boots", "%u-%u of %u", sw->plan_first + 1, sw->plan_end,
 		 vmsweep_plan_total(sw));
 	meta_put(m, "vm_plan_runs", "%s", runs);
+	/* what bench merge proves the plan whole by (a shard has no sh command) */
+	meta_put(m, "vm_plan_files", "%u", sw->nr_k * sw->nr_p * sw->nr_c);
+	meta_put(m, "vm_plan_file_runs", "%lu", (unsigned long)sw->boots);
 }
 
 /* ---- the cells ---- */

@@ -52,8 +52,11 @@
  *	vm_shard: 2/3
  *	vm_shard_boots: 5-8 of 12	the plan's boots this shard ran
  *	vm_plan_runs: 3 4		the plan run of each of the file's runs
+ *	vm_plan_files: 4		the CSV files of the whole plan
+ *	vm_plan_file_runs: 6		the runs each holds in the whole plan (-B)
  *
- * bench merge joins the shards' files by them.
+ * bench merge joins the shards' files by them, and proves by the last
+ * two that the shards it was given hold the whole plan.
  *
  * RETURNS AND THREADS
  *
@@ -212,8 +215,9 @@ int vmsweep_plan_key(struct vmsweep *sw);
 
 /*
  * vmsweep_plan_meta - the plan and the shard (A SHARD) into cell @c's
- * metadata @m: vm_plan, and for a shard vm_shard, vm_shard_boots and
- * vm_plan_runs of the boots @c has finished.
+ * metadata @m: vm_plan, and for a shard vm_shard, vm_shard_boots,
+ * vm_plan_runs of the boots @c has finished, vm_plan_files and
+ * vm_plan_file_runs.
  */
 void vmsweep_plan_meta(const struct vmsweep *sw, const struct vmsweep_cell *c, struct meta *m);
 

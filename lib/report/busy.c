@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "lib/report/busy.h"
 #include "lib/report/counted.h"
 #include "lib/report/meta.h"
+#include "lib/report/results.h"
 
 bool busy_disturbed(double psi_pct)
 {
@@ -46,36 +48,65 @@ static int busy_next(const char **p, unsigned int *run, const char **val, size_t
 	return 0;
 }
 
-/* @run's figure of @key's list in @m, >= 0, into *@v: 0, or -1 when none parses */
+/* @s as a figure, finite and >= 0, into *@v: 0, or -1 (inf, nan, -1, "x" are none) */
+static int busy_figure(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return end == s || *end || !isfinite(*v) || *v < 0 ? -1 : 0;
+}
+
+/* @run's figure of @key's list in @m into *@v: 0, or -1 when none is one */
 static int busy_value(const struct meta *m, const char *key, unsigned int run, double *v)
 {
-	char buf[32], *end;
+	char buf[32];
 
 	if (busy_list_get(m, key, run, buf, sizeof(buf)))
 		return -1;
-	*v = strtod(buf, &end);
-	return end == buf || *end || *v < 0 ? -1 : 0;
+	return busy_figure(buf, v);
 }
 
-int busy_count(const struct meta *m, struct busy_count *bc)
+/* was @run among the first @n pairs of @m's psi_cpu_some_pct list? */
+static bool busy_seen(const struct meta *m, unsigned int run, unsigned int n)
 {
 	const char *p = meta_get(m, BUSY_KEY_PSI_PCT), *val;
-	unsigned int run;
+	unsigned int r, i;
 	size_t vlen;
-	char num[32], *end;
+
+	for (i = 0; i < n && !busy_next(&p, &r, &val, &vlen); i++)
+		if (val && r == run)
+			return true;
+	return false;
+}
+
+/* is run @run one of @r's: a numbered series, or run 1 of a set of one run? */
+static bool busy_run_exists(const struct results *r, unsigned int run)
+{
+	unsigned int i;
+
+	for (i = 0; run && i < r->n; i++)
+		if (r->s[i].run == run)
+			return true;
+	return run == 1 && !results_max_run(r);
+}
+
+int busy_count(const struct results *r, struct busy_count *bc)
+{
+	const struct meta *m = &r->meta;
+	const char *p = meta_get(m, BUSY_KEY_PSI_PCT), *val;
 	double pct, cpu, wall;
+	unsigned int run, i;
+	size_t vlen;
 
 	/* a count the host's load cannot move: no rule of time applies */
 	if (!p || counted_unit(meta_get(m, "unit")))
 		return -ENOENT;
 	bc->files++;
-	while (!busy_next(&p, &run, &val, &vlen)) {
-		if (!val || vlen >= sizeof(num))
-			continue;
-		memcpy(num, val, vlen);
-		num[vlen] = 0;
-		pct = strtod(num, &end);
-		if (end == num || *end || pct < 0)
+	for (i = 0; !busy_next(&p, &run, &val, &vlen); i++) {
+		/* each run that exists once, at its first pair, by its last (busy_list_get()'s) */
+		if (!val || busy_seen(m, run, i) || !busy_run_exists(r, run) ||
+		    busy_value(m, BUSY_KEY_PSI_PCT, run, &pct))
 			continue;
 		bc->runs++;
 		bc->psi_over += busy_disturbed(pct);

@@ -40,7 +40,7 @@
  *	struct busy_count bc = { 0 };
  *	char line[128];
  *
- *	busy_count(&set->meta, &bc);		each file of a side
+ *	busy_count(set, &bc);			each file of a side
  *	busy_line(&bc, "runs", line, sizeof(line));
  *		"1 of 6 runs disturbed (psi cpu some > 40% of the window)"
  *
@@ -53,6 +53,7 @@
 #include <stddef.h>
 
 struct meta;
+struct results;
 
 /* the rule's limit: PSI cpu some, percent of a run's window */
 #define BUSY_PSI_PCT		40.0
@@ -89,14 +90,17 @@ struct busy_count {
 };
 
 /*
- * busy_count - add the runs of @m's psi_cpu_some_pct list to @bc (a
- * pair that does not parse is not counted), each judged by
- * busy_boot_disturbed() where @m has the run's vm_qemu_cpu_seconds and
- * vm_boot_seconds, by busy_disturbed() otherwise. Returns 0, or -ENOENT
- * when @m has no such key or counts instructions (not recorded; @bc
- * unchanged).
+ * busy_count - add the runs of the psi_cpu_some_pct list of @r's
+ * metadata to @bc: each run that @r has (a numbered series, or run 1 of
+ * a set of one run) once, by its last pair, as busy_list_get() reads
+ * it; a pair of another run, or whose figure is not a finite number >= 0
+ * (inf, nan), is not counted. Each is judged by busy_boot_disturbed()
+ * where the metadata has the run's vm_qemu_cpu_seconds and
+ * vm_boot_seconds (finite), by busy_disturbed() otherwise. Returns 0, or
+ * -ENOENT when there is no such key, or @r counts instructions (not
+ * recorded; @bc unchanged).
  */
-int busy_count(const struct meta *m, struct busy_count *bc);
+int busy_count(const struct results *r, struct busy_count *bc);
 
 /*
  * busy_line - @bc as one line into @buf: "N of M @what disturbed (psi

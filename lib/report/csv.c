@@ -11,6 +11,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/csv.h"
+#include "lib/report/readfile.h"
 #include "lib/report/results.h"
 #include "lib/report/samples.h"
 #include "lib/report/writer.h"
@@ -476,22 +477,21 @@ static int csv_check_series(struct csv_parse *p)
 
 static int csv_read_lines(FILE *f, struct csv_parse *p)
 {
-	size_t cap = 0;
-	char *buf = NULL;
-	ssize_t len;
-	int ret = 0;
+	struct readfile_lines lr;
+	int ret;
 
-	errno = 0;
-	while (!ret && (len = getline(&buf, &cap, f)) >= 0) {
-		p->line++;
-		if (len && buf[len - 1] == '\n')
-			buf[--len] = 0;
-		ret = len > CSV_MAX_LINE ? csv_err(p, "line longer than %d bytes", CSV_MAX_LINE) :
-					   csv_line(p, buf, (size_t)len);
+	readfile_lines_init(&lr, f, CSV_MAX_LINE);
+	while ((ret = readfile_lines_next(&lr)) > 0) {
+		p->line = lr.no;
+		ret = csv_line(p, lr.line, lr.len);
+		if (ret)
+			break;
 	}
-	free(buf);
-	if (!ret && ferror(f))
-		return -(errno ? errno : EIO);
+	readfile_lines_free(&lr);
+	if (ret == -E2BIG) {
+		p->line = lr.no;
+		return csv_err(p, "line longer than %d bytes", CSV_MAX_LINE);
+	}
 	return ret;
 }
 

@@ -54,7 +54,7 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 	}
 	fs->n++;
 	fs->partial += results_partial(r);
-	busy_count(&r->meta, &fs->busy[group < FILESET_GROUPS ? group : 0]);
+	busy_count(r, &fs->busy[group < FILESET_GROUPS ? group : 0]);
 	return 0;
 }
 

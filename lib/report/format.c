@@ -211,7 +211,7 @@ static void fmt_busy(FILE *f, const struct results *r)
 	struct busy_count bc = { 0 };
 	char line[128];
 
-	if (busy_count(&r->meta, &bc))
+	if (busy_count(r, &bc))
 		return;
 	busy_line(&bc, meta_get(&r->meta, "vm_boots") ? "boots" : "runs", line, sizeof(line));
 	fprintf(f, "%s\n", line);
@@ -223,7 +223,7 @@ static void fmt_busy_json(struct json *j, const struct results *r)
 	static const char *const name[1] = { "file" };
 	struct busy_count bc = { 0 };
 
-	if (!busy_count(&r->meta, &bc))
+	if (!busy_count(r, &bc))
 		fileset_busy_json(j, &bc, name, 1);
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/report/dirscan.h"
 #include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/meta.h"
@@ -56,29 +57,27 @@ int hist_add_file(struct hist *h, const char *dir, const char *name)
 	return 0;
 }
 
-/* *.csv, not hidden (run.sh's and bench's temp files start with a dot) */
-static int hist_csv_name(const struct dirent *d)
+/* *.csv (dirscan() leaves out the hidden ones: run.sh's and bench's temp files) */
+static bool hist_csv_name(const char *name)
 {
-	size_t n = strlen(d->d_name);
+	size_t n = strlen(name);
 
-	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".csv");
+	return n > 4 && !strcmp(name + n - 4, ".csv");
 }
 
-int hist_add_dir(struct hist *h, const char *dir)
+int hist_add_dir(struct hist *h, const char *dir, char *why, size_t len)
 {
-	struct dirent **list;
-	int i, n = scandir(dir, &list, hist_csv_name, alphasort), ret = 0;
+	struct dirscan d;
+	unsigned int i;
+	int ret = dirscan(dir, hist_csv_name, &d, why, len);
 
-	if (n < 0)
-		return -errno;
-	if (!n)
+	if (!ret && !d.n) {
+		snprintf(why, len, "%s: no .csv files in it", dir);
 		ret = -ENODATA;
-	for (i = 0; i < n; i++) {
-		if (!ret)
-			ret = hist_add_file(h, dir, list[i]->d_name);
-		free(list[i]);
 	}
-	free(list);
+	for (i = 0; !ret && i < d.n; i++)
+		ret = hist_add_file(h, dir, d.name[i]);
+	dirscan_free(&d);
 	return ret;
 }
 
@@ -88,30 +87,42 @@ static int hist_visible(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
-int hist_add_nights(struct hist *h, const char *dir)
+/* @dir's entry @name, a night when a directory with CSVs: 0, -ENODATA (none), -errno */
+static int hist_add_night(struct hist *h, const char *dir, const char *name, char *why,
+			  size_t len)
+{
+	struct stat st;
+	char *sub;
+	int ret;
+
+	if (asprintf(&sub, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	ret = stat(sub, &st) || !S_ISDIR(st.st_mode) ? -ENODATA : hist_add_dir(h, sub, why, len);
+	free(sub);
+	return ret;
+}
+
+int hist_add_nights(struct hist *h, const char *dir, char *why, size_t len)
 {
 	struct dirent **list;
 	int i, n = scandir(dir, &list, hist_visible, alphasort), ret = -ENODATA, r;
-	struct stat st;
-	char *sub;
 
-	if (n < 0)
-		return -errno;
+	if (n < 0) {
+		ret = -errno;
+		snprintf(why, len, "%s: %s", dir, strerror(errno));
+		return ret;
+	}
 	for (i = 0; i < n; i++) {
 		if (ret == -ENODATA || !ret) {
-			if (asprintf(&sub, "%s/%s", dir, list[i]->d_name) < 0) {
-				ret = -ENOMEM;
-			} else {
-				r = stat(sub, &st) || !S_ISDIR(st.st_mode) ? -ENODATA :
-				    hist_add_dir(h, sub);
-				if (r != -ENODATA)
-					ret = r;
-				free(sub);
-			}
+			r = hist_add_night(h, dir, list[i]->d_name, why, len);
+			if (r != -ENODATA)
+				ret = r;
 		}
 		free(list[i]);
 	}
 	free(list);
+	if (ret == -ENODATA)
+		snprintf(why, len, "%s: no .csv files in it", dir);
 	return ret;
 }
 

@@ -7,7 +7,7 @@
  *
  *	struct hist h = { 0 };
  *
- *	hist_add_dir(&h, "nightly/");			every *.csv, by name
+ *	hist_add_dir(&h, "nightly/", why, len);		every *.csv, by name
  *	for (i = 0; i < h.nf; i++) {
  *		bench_load_file(&fs, h.f[i].path, 0, &cf);	the caller reads it,
  *							fileset's rules checking it
@@ -114,19 +114,22 @@ int hist_add_file(struct hist *h, const char *dir, const char *name);
 
 /*
  * hist_add_dir - append every *.csv of @dir that is not hidden (temp
- * files start with a dot), by name. Returns 0, -ENODATA when there is
- * none, -ENOMEM, or scandir()'s -errno.
+ * files start with a dot), by name, each a regular file
+ * (lib/report/dirscan.h). Returns 0; -ENODATA when there is none;
+ * -EINVAL for one that is not a regular file (a FIFO would block the
+ * reader); -ENOMEM; or the -errno of reading @dir: each but -ENOMEM with
+ * one line in @why naming the directory or the file.
  */
-int hist_add_dir(struct hist *h, const char *dir);
+int hist_add_dir(struct hist *h, const char *dir, char *why, size_t len);
 
 /*
  * hist_add_nights - for a @dir without *.csv of its own: the *.csv of
  * each of its subdirectories that is not hidden (a night of a sweep, as
  * bench vm -p A,B,... -o DIR/NIGHT writes it), subdirectories and files
- * by name. Returns 0, -ENODATA when no subdirectory has one, -ENOMEM, or
- * scandir()'s -errno.
+ * by name. Returns as hist_add_dir(), -ENODATA when no subdirectory has
+ * one.
  */
-int hist_add_nights(struct hist *h, const char *dir);
+int hist_add_nights(struct hist *h, const char *dir, char *why, size_t len);
 
 /*
  * hist_read - take file @fi's runs from @cf, its contents: every run's

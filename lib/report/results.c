@@ -356,6 +356,62 @@ unsigned int results_max_run(const struct results *r)
 	return max;
 }
 
+/* "cpu 3" or "cpu all" of @s into @buf */
+static const char *results_cpu_name(const struct results_series *s, char *buf, size_t len)
+{
+	if (s->cpu == RESULTS_CPU_ALL)
+		return "all";
+	snprintf(buf, len, "%d", s->cpu);
+	return buf;
+}
+
+/* the samples of @a's runs, every numbered series of its workload, variant and cpu */
+static void results_runs_total(const struct results *r, const struct results_series *a,
+			       uint64_t *sum)
+{
+	unsigned int j;
+
+	*sum = 0;
+	for (j = 0; j < r->n; j++)
+		if (r->s[j].run != RESULTS_RUN_ALL && r->s[j].cpu == a->cpu &&
+		    !strcmp(r->s[j].variant, a->variant) && !strcmp(r->s[j].workload, a->workload))
+			*sum += kstats_hist_total(r->s[j].h);
+}
+
+int results_check_runs(const struct results *r, char *why, size_t len)
+{
+	const struct results_series *s;
+	uint64_t runs, all;
+	unsigned int i;
+	char cpu[16];
+
+	if (!results_max_run(r))
+		return 0;
+	for (i = 0; i < r->n; i++) {
+		s = &r->s[i];
+		if (s->run != RESULTS_RUN_ALL) {
+			if (results_find(r, s->workload, s->variant, RESULTS_RUN_ALL, s->cpu))
+				continue;
+			snprintf(why, len, "%s %s cpu %s: run %u has no merge over the runs",
+				 s->workload, s->variant, results_cpu_name(s, cpu, sizeof(cpu)),
+				 s->run);
+			return -EINVAL;
+		}
+		/* a CPU's series may be in the merge alone (RESULTS_MERGED_CPUS_ONLY) */
+		if (s->cpu != RESULTS_CPU_ALL)
+			continue;
+		results_runs_total(r, s, &runs);
+		all = kstats_hist_total(s->h);
+		if (runs == all)
+			continue;
+		snprintf(why, len, "%s %s cpu %s: its runs hold %lu samples, their merge %lu: rows are missing (a file cut short?)",
+			 s->workload, s->variant, results_cpu_name(s, cpu, sizeof(cpu)),
+			 (unsigned long)runs, (unsigned long)all);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int results_cmp_order(const void *a, const void *b, void *arg)
 {
 	const struct results *r = arg;

@@ -212,6 +212,16 @@ const struct kstats_hist *results_run_hist(const struct results *r,
 unsigned int results_max_run(const struct results *r);
 
 /*
+ * results_check_runs - when @r has numbered runs, each series merged
+ * over them and the CPUs (run "all", cpu "all") holds exactly its runs'
+ * samples (a CPU's may hold more: RESULTS_MERGED_CPUS_ONLY), and each
+ * run's series has its merge: what a file cut where a run's rows begin
+ * is not.
+ * Returns 0, or -EINVAL with "WORKLOAD VARIANT cpu CPU: ..." in @why.
+ */
+int results_check_runs(const struct results *r, char *why, size_t len);
+
+/*
  * results_order - the indices of @r's series in the order the writers
  * print them: run "all" first, then run 1, 2, ...; within a run, the
  * order they were added. An array of r->n to free(), or NULL (ENOMEM;

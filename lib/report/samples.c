@@ -8,7 +8,12 @@
 #include <string.h>
 
 #include "kstats_hist.h"
+#include "lib/report/readfile.h"
 #include "lib/report/samples.h"
+
+/* a macro's value as a string, for a message */
+#define SAMPLES_STR_(x)	#x
+#define SAMPLES_STR(x)	SAMPLES_STR_(x)
 
 static int samples_is_space(char c)
 {
@@ -43,36 +48,39 @@ int samples_parse_line(const char *s, size_t len, uint64_t *v)
 	return 0;
 }
 
+int samples_take(const char **p, uint64_t min, uint64_t max, uint64_t *v)
+{
+	size_t n = strspn(*p, "0123456789");
+	uint64_t x;
+
+	if (!n || samples_parse_line(*p, n, &x) || x < min || x > max)
+		return -EINVAL;
+	*v = x;
+	*p += n;
+	return 0;
+}
+
 int samples_read(FILE *f, struct kstats_hist *h, unsigned long *line,
 		 uint64_t *n)
 {
-	size_t cap = 0;
-	char *buf = NULL;
-	ssize_t len;
+	struct readfile_lines lr;
 	uint64_t v;
-	int ret = 0;
+	int ret;
 
-	*line = 0;
 	*n = 0;
-	errno = 0;
-	while ((len = getline(&buf, &cap, f)) >= 0) {
-		++*line;
-		if (len && buf[len - 1] == '\n')
-			len--;
-		ret = samples_parse_line(buf, (size_t)len, &v);
+	readfile_lines_init(&lr, f, SAMPLES_MAX_LINE);
+	while ((ret = readfile_lines_next(&lr)) > 0) {
+		ret = samples_parse_line(lr.line, lr.len, &v);
 		if (ret < 0)
-			goto out_free_buf;
+			break;
 		if (ret == 0) {
 			kstats_hist_record(h, v);
 			++*n;
 		}
 	}
-	ret = ferror(f) ? -(errno ? errno : EIO) : 0;
-	if (ret)
-		++*line;
-out_free_buf:
-	free(buf);
-	return ret;
+	*line = lr.no;
+	readfile_lines_free(&lr);
+	return ret < 0 ? ret : 0;
 }
 
 const char *samples_strerror(int err)
@@ -86,6 +94,8 @@ const char *samples_strerror(int err)
 		return "negative value (samples are 0..2^64-1)";
 	case -EILSEQ:
 		return "binary data (NUL byte), expected one integer per line";
+	case -E2BIG:
+		return "a line longer than " SAMPLES_STR(SAMPLES_MAX_LINE) " bytes, expected one integer per line";
 	default:
 		return strerror(-err);
 	}

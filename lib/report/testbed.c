@@ -19,9 +19,12 @@
 #endif
 
 #include "lib/report/meta.h"
+#include "lib/report/readfile.h"
 #include "lib/report/testbed.h"
 
 /* ---- reading files under the root ---- */
+
+#define TB_CPUINFO_LINE	65536	/* bytes of a /proc/cpuinfo line read at most */
 
 /* @root and the path @fmt... joined into @buf */
 static void __attribute__((format(printf, 4, 0)))
@@ -281,9 +284,9 @@ static const char *tb_cpuinfo_val(const char *line, const char *key)
 /* microcode of every CPU, and the first CPU's hypervisor flag */
 static void tb_cpuinfo(struct testbed *tb, const char *root)
 {
-	char path[512], *line = NULL;
+	struct readfile_lines lr;
 	bool flags_seen = false;
-	size_t cap = 0;
+	char path[512];
 	const char *v;
 	FILE *f;
 
@@ -291,21 +294,21 @@ static void tb_cpuinfo(struct testbed *tb, const char *root)
 	f = fopen(path, "r");
 	if (!f)
 		return;
-	while (getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = 0;
-		if ((v = tb_cpuinfo_val(line, "microcode"))) {
+	readfile_lines_init(&lr, f, TB_CPUINFO_LINE);
+	while (readfile_lines_next(&lr) > 0) {
+		if ((v = tb_cpuinfo_val(lr.line, "microcode"))) {
 			if (!tb->microcode[0])
 				snprintf(tb->microcode, sizeof(tb->microcode), "%s", v);
 			else if (strcmp(tb->microcode, v))
 				tb->microcode_mixed = true;
-		} else if (!flags_seen && (v = tb_cpuinfo_val(line, "flags"))) {
+		} else if (!flags_seen && (v = tb_cpuinfo_val(lr.line, "flags"))) {
 			flags_seen = true;
 			v = strstr(v, "hypervisor");
 			if (v && (v[-1] == ' ' || v[-1] == ':') && (v[10] == ' ' || !v[10]))
 				tb->hypervisor = true;
 		}
 	}
-	free(line);
+	readfile_lines_free(&lr);
 	fclose(f);
 }
 

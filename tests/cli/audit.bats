@@ -186,17 +186,14 @@ cheap() {
 }
 
 @test "audit: bench vm takes -- audit, and each boot says its index on the kernel command line" {
-	Q=tests/cli/fake-qemu
-	IMG=$T/stock/bzImage
-	mkdir -p "$T/stock"
-	fake_bzimage "$IMG"
+	vm_setup
 	cheap
 	run ./bench vm --qemu "$Q" --dry-run --file "$B=battery" "$IMG" -- audit --no-builtin -b /battery -n 8
 	[ "$status" -eq 0 ]
 	grep -qx "run 1 audit --no-builtin -b /battery -n 8" <<<"$output"
-	# fake-qemu runs this host's bench, which reads this host's files
-	run --separate-stderr ./bench vm --qemu "$Q" -q -B 2 -o "$T/vm" "$IMG" \
-		-- audit --no-builtin -b "$B" -n 8
+	# fake-qemu runs this host's bench, the battery the initramfs's
+	run --separate-stderr ./bench vm --qemu "$Q" -q -B 2 -o "$T/vm" --file "$B=b.bat" "$IMG" \
+		-- audit --no-builtin -b /b.bat -n 8
 	echo "$stderr"
 	[ "$status" -eq 0 ]
 	[ "$(csv_meta "$T/vm/stock.csv" vm_boots)" = "1:1/1 2:1/1" ]
@@ -208,6 +205,34 @@ cheap() {
 	run ./bench vm --qemu "$Q" -q -B 1 -o "$T/vm2" "$IMG" -- run -w syscall-null -n 8
 	[ "$status" -eq 0 ]
 	[[ "$(csv_meta "$T/vm2/stock.csv" vm_qemu)" == *" -append 'console=ttyS0 panic=-1' "* ]]
+}
+
+@test "audit: bench vm refuses before any boot a guest audit that every boot would refuse" {
+	vm_setup
+	cheap
+	printf 'file-read --path /proc/version\nnosuch --path /x\n' >"$T/bad.bat"
+	export FAKE_QEMU_LOG=$T/boots
+	for dry in --dry-run ""; do
+		bad "-- audit: --battery /b.bat: $T/bad.bat:2: 'nosuch' is not a workload (see 'bench list')" \
+			vm --qemu "$Q" $dry -o "$T/vm" --file "$T/bad.bat=b.bat" "$IMG" -- audit -b /b.bat
+		bad "-- audit: --no-builtin: no entry left (give --battery FILE)" \
+			vm --qemu "$Q" $dry -o "$T/vm" "$IMG" -- audit --no-builtin
+		bad "-- audit: --dry-run: the guests would time nothing and send no CSV" \
+			vm --qemu "$Q" $dry -o "$T/vm" "$IMG" -- audit --dry-run
+		bad "-- audit: --battery /nosuch: no --file puts it in the guest (--file SRC=/nosuch)" \
+			vm --qemu "$Q" $dry -o "$T/vm" "$IMG" -- audit --battery /nosuch
+		bad "-- audit: --battery $B: no --file puts it in the guest" \
+			vm --qemu "$Q" $dry -o "$T/vm" --file "$B=b.bat" "$IMG" -- audit -b "$B"
+		bad "-- audit: --samples: '0' is not an integer in 1..4294967296" \
+			vm --qemu "$Q" $dry -o "$T/vm" "$IMG" -- audit -n 0
+	done
+	[ ! -e "$T/boots" ]
+	[ ! -e "$T/vm" ]
+	# the guest's path of a --file, however written, is that file
+	for b in /b.bat b.bat ./b.bat; do
+		run ./bench vm --qemu "$Q" --dry-run --file "$B=b.bat" "$IMG" -- audit --no-builtin -b "$b"
+		[ "$status" -eq 0 ]
+	done
 }
 
 # a kernel tree of three files: show_stat loops and calls fold(), which

@@ -144,3 +144,46 @@ set_field() {
 @test "run: --cpus with a CPU above NR_CPUS" { bad "--cpus: CPU 9000 is above the limit of 8192 CPUs" run --cpus 0,9000; }
 @test "run: --cpus with a range, then a CPU at NR_CPUS" { bad "--cpus: CPU 8192 is above the limit of 8192 CPUs" run --cpus 0-1,8192; }
 @test "run: --output with an empty name" { bad "--output: : Is a directory" run -o ""; }
+
+# ---- unbounded input: every line-oriented reader stops at its limit ----
+# (under a memory limit: a reader without one would grow until it runs out)
+
+@test "audit: a battery of /dev/zero is a line too long, exit 2 at once" {
+	ulimit -v 1048576
+	bad "--battery: /dev/zero:1: a line of more than 511 bytes" audit --dry-run -b /dev/zero
+	bad "--battery: /dev/zero:1: a line of more than 511 bytes" audit -q --no-builtin -b /dev/zero
+	head -c 600 /dev/zero | tr '\0' x >"$T/long.bat"
+	bad "--battery: $T/long.bat:1: a line of more than 511 bytes" audit --dry-run -b "$T/long.bat"
+}
+@test "csv: /dev/zero as a results file is a line too long, exit 2 at once" {
+	ulimit -v 1048576
+	bad "/dev/zero:1: line longer than 4096 bytes" show /dev/zero
+	bad "/dev/zero:1: line longer than 4096 bytes" compare "$GOOD" /dev/zero
+	bad "/dev/zero:1: line longer than 4096 bytes" trend /dev/zero
+}
+@test "hist: /dev/zero and a line of 5000 digits are a line too long, exit 2 at once" {
+	ulimit -v 1048576
+	bad "/dev/zero:1: a line longer than 4096 bytes, expected one integer per line" hist /dev/zero
+	head -c 5000 /dev/zero | tr '\0' 1 >"$T/long"
+	bad "$T/long:1: a line longer than 4096 bytes" hist "$T/long"
+}
+
+# ---- completion's words: what is missing or extra is named ----
+
+@test "--list-values, --list-arg, --list-opts: a word missing or one too many is named" {
+	bad "--list-values scale: no OPTION (--list-values COMMAND OPTION)" --list-values scale
+	bad "--list-values: no COMMAND OPTION (--list-values COMMAND OPTION)" --list-values
+	bad "--list-values scale --stat: 'extra' is one word too many (--list-values COMMAND OPTION)" \
+		--list-values scale --stat extra
+	bad "--list-arg run: no OPTION" --list-arg run
+	bad "--list-opts: no COMMAND (--list-opts COMMAND)" --list-opts
+	bad "--list-opts scale: 'x' is one word too many" --list-opts scale x
+	bad "--list-cmds: 'x' is one word too many" --list-cmds x
+	bad "bench scale: --list-values: no OPTION (--list-values OPTION)" scale --list-values
+	bad "bench scale: --list-values --stat: 'x' is one word too many" scale --list-values --stat x
+	bad "bench scale: --list-opts: 'x' is one word too many" scale --list-opts x
+	bad "bench trend: --list-arg: no OPTION" trend --list-arg
+	# the right words: as before
+	[ "$(./bench --list-values scale --stat)" = "$(./bench scale --list-values --stat)" ]
+	[ -n "$(./bench --list-values scale --stat)" ]
+}

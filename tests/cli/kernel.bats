@@ -103,11 +103,21 @@ EOM
 		kernel --build "$T/bare" -o "$T/m"
 	mkdir "$T/m"
 	bad "-o $T/m: exists; --build makes a new directory" kernel --build "$T/tree" -o "$T/m"
-	printf 'modules:\n\t@echo no compiler >&2; exit 1\n' >"$T/tree/Makefile"
+	cat >"$T/tree/Makefile" <<'EOM'
+modules:
+	@touch $(M)/half.o; echo no compiler >&2; exit 1
+EOM
 	run --separate-stderr ./bench kernel -q --build "$T/tree" -o "$T/n"
 	[ "$status" -eq 3 ]
 	[ "${stderr_lines[0]}" = "no compiler" ]
 	[ "${stderr_lines[${#stderr_lines[@]} - 1]}" = "bench kernel: building the module against $T/tree failed (make -C $T/tree M=$T/n modules)" ]
+	# no directory left, the sources and what make left in it gone: the
+	# same command runs again, and is refused for the build, not for -o
+	[ ! -e "$T/n" ]
+	run --separate-stderr ./bench kernel -q --build "$T/tree" -o "$T/n"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" != *"exists"* ]]
+	[ ! -e "$T/n" ]
 }
 
 @test "kernel: scripts build the module through bench kernel --build, never make M= themselves" {

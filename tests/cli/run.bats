@@ -229,6 +229,22 @@ variants() {
 	[ "$(jq -c .runs_disturbed <<<"$output")" = null ]
 }
 
+@test "disturbed runs: each run of the file once, by its last figure; none of another run, none not finite" {
+	./bench run -q --runs 2 -n 64 -o "$T/r.csv" >/dev/null
+	# run 2 twice, a run 3 and a run 0 the file has not, a figure of nan and of inf
+	sed -i 's/^# psi_cpu_some_pct: .*/# psi_cpu_some_pct: 1:50.00 2:1.00 2:60.00 3:90.00 0:99 4:nan/' "$T/r.csv"
+	run ./bench show "$T/r.csv"
+	[ "${lines[-1]}" = "2 of 2 runs disturbed (psi cpu some > 40% of the window)" ]
+	sed -i 's/^# psi_cpu_some_pct: .*/# psi_cpu_some_pct: 1:inf 2:nan/' "$T/r.csv"
+	run ./bench show "$T/r.csv"
+	[ "${lines[-1]}" = "0 of 0 runs disturbed (psi cpu some > 40% of the window)" ]
+	# over files: six runs are six, whatever their lists say
+	./bench run -q --runs 6 -n 16 -o "$T/c.csv" >/dev/null
+	sed -i 's/^# psi_cpu_some_pct: .*/# psi_cpu_some_pct: 1:99 1:99 2:99 3:0 3:99 4:0 5:0 6:0 7:99 8:99 9:nan 10:inf/' "$T/c.csv"
+	run ./bench show -f json "$T/c.csv"
+	[ "$(jq -c .runs_disturbed <<<"$output")" = '{"file":{"runs":6,"disturbed":3}}' ]
+}
+
 @test "--runs 3: each run's rows, their merge, runs: 3" {
 	./bench run -q --runs 3 -n 64 -o "$T/r.csv" >"$T/out"
 	[ "$(csv_meta "$T/r.csv" runs)" = 3 ]

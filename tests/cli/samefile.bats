@@ -82,6 +82,17 @@ unchanged() {
 	unchanged
 	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
 }
+@test "audit -o or --also over its battery (./ and a symlink): refused, the battery kept" {
+	printf 'syscall-null --control\n' >"$T/b.bat"
+	cp "$T/b.bat" "$T/keep.bat"
+	bad "-o $T/./b.bat would replace the input $T/b.bat" \
+		audit -q --no-builtin -n 4 -b "$T/b.bat" -o "$T/./b.bat"
+	ln -s b.bat "$T/link"
+	bad "--also $T/link would replace the input $T/b.bat" \
+		audit -q --no-builtin -n 4 -b "$T/b.bat" --also "csv=$T/link"
+	cmp "$T/keep.bat" "$T/b.bat"
+	[ -z "$(find "$T" -name '.kstats-bench.*')" ]
+}
 @test "compare: one file twice on one side (a symlink): refused" {
 	ln -s "$PWD/$A" "$T/l.csv"
 	bad "$A and $T/l.csv are one file: its runs would count twice" \

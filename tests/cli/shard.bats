@@ -28,6 +28,25 @@ buckets() {
 		workload=irqdesc-alloc variant=old run="$2" cpu=all
 }
 
+# cut_at FILE VARIANT RUN: FILE's lines up to the first row of VARIANT's
+# run RUN, the columns read by name: a file cut where those rows begin
+cut_at() {
+	python3 - "$@" <<-'EOF'
+		import sys
+		path, variant, run = sys.argv[1:]
+		head = None
+		for line in open(path):
+		    f = line.rstrip("\n").split(",")
+		    if head is None and f[:2] == ["workload", "variant"]:
+		        head = f
+		    elif head and not line.startswith("#") and len(f) == len(head):
+		        row = dict(zip(head, f))
+		        if row["variant"] == variant and row["run"] == run:
+		            break
+		    sys.stdout.write(line)
+	EOF
+}
+
 # labels FILE: the (workload, variant, run, cpu, node) of its series
 labels() {
 	csv_rows "$1" workload variant run cpu node | sort -u
@@ -40,6 +59,13 @@ labels() {
 	bad "--shard: '1/1001' is not I/N" vm --qemu "$Q" --shard 1/1001 "$IMG" -- run
 	bad "--shard: '2' is not I/N" vm --qemu "$Q" --shard 2 "$IMG" -- run
 	bad "--shard: '1/2x' is not I/N" vm --qemu "$Q" --shard 1/2x "$IMG" -- run
+	# numbers that would wrap, a sign on either side: never 1/1
+	bad "--shard: '1/4294967297' is not I/N" vm --qemu "$Q" --shard 1/4294967297 "$IMG" -- run
+	bad "--shard: '4294967297/4294967297' is not I/N" \
+		vm --qemu "$Q" --shard 4294967297/4294967297 "$IMG" -- run
+	bad "--shard: '1/+3' is not I/N" vm --qemu "$Q" --shard 1/+3 "$IMG" -- run
+	bad "--shard: '+1/3' is not I/N" vm --qemu "$Q" --shard +1/3 "$IMG" -- run
+	bad "--shard: '1/ 3' is not I/N" vm --qemu "$Q" --shard "1/ 3" "$IMG" -- run
 	bad "--shard 7/7: the plan has 6 boots (-B 3 x 1 kernels x 2 counts): N is 1..6" \
 		vm --qemu "$Q" -B 3 -p 4,8 --shard 7/7 "$IMG" -- run
 	echo 'true' >"$T/s.sh"
@@ -170,6 +196,70 @@ labels() {
 	# and the readers warn of it
 	run --separate-stderr ./bench scale "$T"/m/B-p*.csv
 	[[ "$stderr" == *"(partial: yes)"* ]]
+}
+
+@test "merge: a shard's CSV missing, or a file missing from every shard: exit 2 naming it" {
+	for i in 1 2 3; do
+		shard "$T/s$i" --shard "$i/3"
+	done
+	mv "$T/s2/A-p4.csv" "$T/A-p4.csv"
+	bad "$T/s2/A-p4.csv is missing: shard 2/3 boots plan run 2 of A-p4.csv's 3 (--partial merges without it)" \
+		merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	[ ! -e "$T/m" ]
+	# what proves it: the plan's shape, in every shard's files
+	[ "$(csv_meta "$T/A-p4.csv" vm_plan_files)" = 4 ]
+	[ "$(csv_meta "$T/A-p4.csv" vm_plan_file_runs)" = 3 ]
+	# --partial: merged, and every file says the plan is not whole
+	run --separate-stderr ./bench merge --partial -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" shards=3/3 files=4 runs=11 partial=yes" ]]
+	[ "$(csv_meta "$T/m/A-p4.csv" runs)" = 2 ]
+	[ "$(csv_meta "$T/m/A-p4.csv" partial)" = yes ]
+	[ "$(csv_meta "$T/m/A-p4.csv" vm_plan_runs_missing)" = 2 ]
+	[ "$(csv_meta "$T/m/B-p8.csv" partial)" = yes ]
+	[ -z "$(csv_meta "$T/m/B-p8.csv" vm_plan_runs_missing)" ]
+	# one file in none of the shards
+	mv "$T/A-p4.csv" "$T/s2/"
+	rm "$T"/s*/B-p8.csv
+	bad "the shards hold 3 CSV files of a plan of 4 (vm_plan_files): one is in none of them (--partial merges without it)" \
+		merge -o "$T/m2" "$T/s1" "$T/s2" "$T/s3"
+	[ ! -e "$T/m2" ]
+}
+
+@test "merge: a shard file cut short, or a vm_plan_runs that folds or invents runs: exit 2" {
+	PLAN=(-B 6 -p 4 "$IMG" -- run -n 16)
+	for i in 1 2 3; do
+		shard "$T/s$i" --shard "$i/3"
+	done
+	f=$T/s2/stock.csv
+	[ "$(csv_meta "$f" vm_plan_runs)" = "3 4" ]
+	cp "$f" "$T/keep.csv"
+	# cut where the rows of run 2's second variant begin
+	cut_at "$T/keep.csv" new 2 >"$f"
+	bad "$f: irqdesc-alloc new cpu all: its runs hold 16 samples, their merge 32: rows are missing (a file cut short?)" \
+		merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	# cut where run 2's rows begin, its vm_plan_runs told so
+	cut_at "$T/keep.csv" old 2 >"$T/cut.csv"
+	sed 's/^# vm_plan_runs: 3 4$/# vm_plan_runs: 3/' "$T/cut.csv" >"$f"
+	bad "$f: irqdesc-alloc old cpu all: its runs hold 16 samples, their merge 32" \
+		merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	# two boots as one run, a run the plan has not
+	sed 's/^# vm_plan_runs: 3 4$/# vm_plan_runs: 3 3/' "$T/keep.csv" >"$f"
+	bad "$f: vm_plan_runs '3 3' does not name the plan run of each of its 2 runs (each once, in order, in 1..6)" \
+		merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	sed 's/^# vm_plan_runs: 3 4$/# vm_plan_runs: 3 99/' "$T/keep.csv" >"$f"
+	bad "$f: vm_plan_runs '3 99' does not name the plan run of each of its 2 runs" \
+		merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	# a run moved: the one it left is missing
+	sed 's/^# vm_plan_runs: 3 4$/# vm_plan_runs: 3 5/' "$T/keep.csv" >"$f"
+	bad "plan run 5 is in another shard's file too" merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	sed 's/^# vm_plan_runs: 3 4$/# vm_plan_runs: 2 3/' "$T/keep.csv" >"$f"
+	bad "plan run 2 is in another shard's file too" merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	[ ! -e "$T/m" ]
+	cp "$T/keep.csv" "$f"
+	run --separate-stderr ./bench merge -o "$T/m" "$T/s1" "$T/s2" "$T/s3"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" shards=3/3 files=1 runs=6 partial=no" ]]
 }
 
 @test "strata: compare and scale refuse runs of two runner classes unless --pool" {

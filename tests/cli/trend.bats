@@ -69,6 +69,28 @@ setup() {
 	[[ "$output" == *" files=9 "* ]]
 }
 
+@test "trend: a FIFO or a directory among a directory's *.csv is refused, named, never waited on" {
+	gate_ref_history "$T/h"
+	mkfifo "$T/h/zz.csv"
+	# a FIFO that is no *.csv is none of the history's: left alone
+	mkfifo "$T/h/notes"
+	# bounded: a reader that opened the FIFO would wait for a writer for ever
+	run --separate-stderr timeout 30 ./bench trend "$T/h/"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "bench trend: $T/h/zz.csv: not a regular file (a FIFO)" ]
+	run --separate-stderr timeout 30 ./bench trend -c "$T/h" "$F/runs6-480.csv"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench trend: --control: $T/h/zz.csv: not a regular file (a FIFO) (see 'bench trend --help')" ]
+	# a night's directory, for --slope
+	rm "$T/h/zz.csv"
+	mkdir -p "$T/n/night1/x.csv"
+	cp "$T/h/r480a_1.csv" "$T/n/night1/"
+	run --separate-stderr timeout 30 ./bench trend --slope "$T/n"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench trend: $T/n/night1/x.csv: not a regular file (a directory)" ]
+}
+
 @test "trend: files without timestamps keep the order given, and the output says so" {
 	run --separate-stderr ./bench trend "$F"/gate-ref/r480a_*.csv "$F"/gate-ref/r480b_*.csv "$F"/gate-ref/r528_*.csv
 	[ "$status" -eq 1 ]
@@ -201,6 +223,19 @@ nights() {
 	[[ "${lines[0]}" == *"  regression, recent  subject 11.07us -> 11.60us, control 9.92us -> 9.49us, theta 0.97" ]]
 	run ./bench trend --recent 15 "${c[@]}" "$T/n/subject"
 	[ "$status" -eq 0 ]
+}
+
+@test "trend --control: a control file without a timestamp is said, as a subject's is" {
+	nights "$T/n"
+	sed -i '/^# timestamp: /d' "$T/n/control/n003.csv"
+	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "bench trend: note: --control: 1 of 40 files have no timestamp metadata: the control's nights are taken in the order given, and paired with the subject's in that order" ]
+	# and both sides, each its own note
+	sed -i '/^# timestamp: /d' "$T/n/subject/n005.csv"
+	run --separate-stderr ./bench trend --control "$T/n/control" "$T/n/subject"
+	[ "${stderr_lines[0]}" = "bench trend: note: 1 of 40 files have no timestamp metadata: the runs are taken in the order given" ]
+	[[ "${stderr_lines[1]}" == "bench trend: note: --control: 1 of 40 files have no timestamp metadata: "* ]]
 }
 
 @test "trend: how many runs the host's cpu pressure disturbed, each side's when paired" {

@@ -17,9 +17,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "kstats_hist.h"
 #include "lib/measure/contend.h"
 #include "lib/report/busy.h"
 #include "lib/report/meta.h"
+#include "lib/report/results.h"
 
 static const char psi_text[] =
 	"some avg10=1.50 avg60=0.80 avg300=0.20 total=36852042\n"
@@ -157,24 +159,52 @@ static void test_list_full(void **state)
 	assert_int_equal(meta_get(&m, "k")[strlen(meta_get(&m, "k")) - 1], '5');
 }
 
+/*
+ * a set of the runs @runs (a space-separated list; "" one run, labelled
+ * "all") whose metadata's psi_cpu_some_pct is @psi (NULL: none)
+ */
+static struct results *with_runs(const char *runs, const char *psi)
+{
+	struct results *r = results_create(2);
+	struct kstats_hist *h = kstats_hist_create(2);
+	struct results_label l = { .workload = "w", .variant = "old", .cpu = RESULTS_CPU_ALL,
+				   .node = -1 };
+	char *end;
+
+	assert_non_null(r);
+	assert_non_null(h);
+	kstats_hist_record(h, 100);
+	assert_int_equal(results_add_hist(r, &l, h), 0);
+	for (; *runs; runs = end) {
+		l.run = (unsigned int)strtoul(runs, &end, 10);
+		assert_int_equal(results_add_hist(r, &l, h), 0);
+	}
+	if (psi)
+		meta_set(&r->meta, "psi_cpu_some_pct", "%s", psi);
+	kstats_hist_free(h);
+	return r;
+}
+
 /* a counted file: its PSI kept, never ruled on */
 static void test_count_counted(void **state)
 {
 	struct busy_count bc = { 0 };
-	struct meta m = { 0 };
+	struct results *r = with_runs("1 2", "1:99.00 2:98.00");
 
 	(void)state;
-	meta_set(&m, "unit", "insn");
-	meta_set(&m, "psi_cpu_some_pct", "1:99.00 2:98.00");
-	assert_int_equal(busy_count(&m, &bc), -ENOENT);
+	meta_set(&r->meta, "unit", "insn");
+	assert_int_equal(busy_count(r, &bc), -ENOENT);
 	assert_int_equal(bc.files, 0);
 	assert_int_equal(bc.runs, 0);
+	results_free(r);
 }
 
 static void test_count(void **state)
 {
 	struct busy_count bc = { 0 };
-	struct meta a = { 0 }, b = { 0 }, old = { 0 };
+	struct results *a = with_runs("1 2 3 4", "1:0.42 2:71.07 3:40.00 4:40.01");
+	struct results *b = with_runs("1 2 3 4 5 6", "1:2.5 bad 3: 4:x 5:-1 6:99");
+	struct results *old = with_runs("1 2", NULL);
 	char line[128];
 
 	(void)state;
@@ -183,13 +213,10 @@ static void test_count(void **state)
 	busy_field(&bc, line, sizeof(line));
 	assert_string_equal(line, "not recorded");
 
-	meta_set(&a, "psi_cpu_some_pct", "1:0.42 2:71.07 3:40.00 4:40.01");
-	meta_set(&b, "psi_cpu_some_pct", "1:2.5 bad 3: 4:x 5:-1 6:99");
-	meta_set(&old, "runs_asked", "6");
-	assert_int_equal(busy_count(&old, &bc), -ENOENT);
+	assert_int_equal(busy_count(old, &bc), -ENOENT);
 	assert_int_equal(bc.files, 0);
-	assert_int_equal(busy_count(&a, &bc), 0);
-	assert_int_equal(busy_count(&b, &bc), 0);
+	assert_int_equal(busy_count(a, &bc), 0);
+	assert_int_equal(busy_count(b, &bc), 0);
 	assert_int_equal(bc.files, 2);
 	assert_int_equal(bc.runs, 6);
 	assert_int_equal(bc.disturbed, 3);
@@ -197,20 +224,59 @@ static void test_count(void **state)
 	assert_string_equal(line, "3 of 6 boots disturbed (psi cpu some > 40% of the window)");
 	busy_field(&bc, line, sizeof(line));
 	assert_string_equal(line, "3/6");
+	results_free(a);
+	results_free(b);
+	results_free(old);
+}
+
+/* @r's runs counted alone: @runs of them, @disturbed disturbed */
+static void count_is(const struct results *r, unsigned int runs, unsigned int disturbed)
+{
+	struct busy_count bc = { 0 };
+
+	assert_int_equal(busy_count(r, &bc), 0);
+	assert_int_equal(bc.runs, runs);
+	assert_int_equal(bc.disturbed, disturbed);
+}
+
+/* each run once, by its last pair; runs the file lacks and figures not finite are none */
+static void test_count_runs_once(void **state)
+{
+	struct busy_count bc = { 0 };
+	struct results *two = with_runs("1 2", "1:90 1:95 2:50 2:10 3:99 0:99");
+	struct results *odd = with_runs("1 2 3 4 5", "1:inf 2:nan 3:-inf 4:1e999 5:41");
+	struct results *one = with_runs("", "1:80 2:80");
+	struct results *gap = with_runs("1 3", "1:1 2:99 3:99");
+
+	(void)state;
+	count_is(two, 2, 1);
+	count_is(odd, 1, 1);
+	count_is(one, 1, 1);
+	/* a merge of plan runs 1 and 3 (bench merge --partial): run 2 is none of its */
+	count_is(gap, 2, 1);
+	/* qemu's figures: a boot's that is not finite is PSI's alone */
+	meta_set(&two->meta, "vm_qemu_cpu_seconds", "1:nan 2:1");
+	meta_set(&two->meta, "vm_boot_seconds", "1:10 2:10");
+	assert_int_equal(busy_count(two, &bc), 0);
+	assert_int_equal(bc.qemu_runs, 1);
+	results_free(two);
+	results_free(odd);
+	results_free(one);
+	results_free(gap);
 }
 
 static void test_count_boots(void **state)
 {
 	struct busy_count bc = { 0 };
-	struct meta m = { 0 };
+	struct results *r = with_runs("1 2 3", "1:2.00 2:99.50 3:99.00");
+	struct meta *m = &r->meta;
 	char line[128];
 
 	(void)state;
 	/* boot 1 quiet; 2 past PSI, qemu starved; 3 past PSI, qemu had its cpu */
-	meta_set(&m, "psi_cpu_some_pct", "1:2.00 2:99.50 3:99.00");
-	meta_set(&m, "vm_qemu_cpu_seconds", "1:12.00 2:11.50 3:24.00");
-	meta_set(&m, "vm_boot_seconds", "1:12.0 2:25.4 3:25.0");
-	assert_int_equal(busy_count(&m, &bc), 0);
+	meta_set(m, "vm_qemu_cpu_seconds", "1:12.00 2:11.50 3:24.00");
+	meta_set(m, "vm_boot_seconds", "1:12.0 2:25.4 3:25.0");
+	assert_int_equal(busy_count(r, &bc), 0);
 	assert_int_equal(bc.runs, 3);
 	assert_int_equal(bc.psi_over, 2);
 	assert_int_equal(bc.qemu_runs, 3);
@@ -219,13 +285,14 @@ static void test_count_boots(void **state)
 	assert_string_equal(line,
 			    "1 of 3 boots disturbed (psi cpu some > 40% of the window, qemu < 0.7 cpu)");
 	/* a boot without qemu's window is PSI's alone, and the line says PSI's rule */
-	meta_put(&m, "vm_boot_seconds", "1:12.0 2:25.4");
+	meta_put(m, "vm_boot_seconds", "1:12.0 2:25.4");
 	bc = (struct busy_count){ 0 };
-	assert_int_equal(busy_count(&m, &bc), 0);
+	assert_int_equal(busy_count(r, &bc), 0);
 	assert_int_equal(bc.qemu_runs, 2);
 	assert_int_equal(bc.disturbed, 2);
 	busy_line(&bc, "boots", line, sizeof(line));
 	assert_string_equal(line, "2 of 3 boots disturbed (psi cpu some > 40% of the window)");
+	results_free(r);
 }
 
 int main(void)
@@ -238,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_lists),
 		cmocka_unit_test(test_list_full),
 		cmocka_unit_test(test_count),
+		cmocka_unit_test(test_count_runs_once),
 		cmocka_unit_test(test_count_counted),
 		cmocka_unit_test(test_count_boots),
 	};

@@ -4,7 +4,8 @@
  * the writer's histograms exactly (counts, 128-bit sums, min, max);
  * formats 1 and 2 are still read; every check of a format 3 row can
  * fail; runs added to a set keep their labels, their merge and their
- * metadata; the module's results text parsed (lib/kernel/kmod.h).
+ * metadata; the module's results text parsed (lib/kernel/kmod.h); the
+ * bounded line reader under every text input (lib/report/readfile.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -20,6 +21,7 @@
 #include "lib/report/csv.h"
 #include "lib/kernel/kmod.h"
 #include "lib/report/meta.h"
+#include "lib/report/readfile.h"
 #include "lib/report/results.h"
 
 static const struct results_label merged = {
@@ -257,6 +259,7 @@ static void test_add_run(void **state)
 	struct results *all = results_create(2), *a = one_run(100, 4, "no");
 	struct results *b = one_run(900, 2, "yes");
 	unsigned int *order, i;
+	char why[256];
 	static const unsigned int want_run[] = { 0, 0, 1, 1, 2 };
 
 	(void)state;
@@ -291,6 +294,11 @@ static void test_add_run(void **state)
 	kstats_hist_reset(results_find(all, "w", "old", 0, -1)->h);
 	assert_int_equal(results_merge_runs(all), 0);
 	assert_int_equal(kstats_hist_total(results_find(all, "w", "old", 0, -1)->h), 6);
+	/* every merge over the runs is their sum; cpu 3 of run 2 is in the merge alone */
+	assert_int_equal(results_check_runs(all, why, sizeof(why)), 0);
+	kstats_hist_record(results_find(all, "w", "old", 1, -1)->h, 7);
+	assert_int_equal(results_check_runs(all, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "w old cpu all: its runs hold 7 samples, their merge 6: rows are missing (a file cut short?)");
 	results_free(b);
 	results_free(a);
 	results_free(all);
@@ -424,6 +432,71 @@ static void test_add_slot(void **state)
 }
 
 /* the timestamp key: written in UTC, read back, impossible dates refused */
+/* @s's lines through a reader of lines of at most @max bytes, joined by '|' */
+static int read_lines(const char *s, size_t n, size_t max, char *out, size_t len,
+		      unsigned long *no)
+{
+	FILE *f = fmemopen((void *)s, n, "r");
+	struct readfile_lines lr;
+	size_t used = 0;
+	int ret;
+
+	assert_non_null(f);
+	out[0] = 0;
+	readfile_lines_init(&lr, f, max);
+	while ((ret = readfile_lines_next(&lr)) > 0) {
+		assert_int_equal(lr.line[lr.len], 0);
+		if (used < len)
+			used += (size_t)snprintf(out + used, len - used, "%s%zu:%s",
+						 used ? "|" : "", lr.len, lr.line);
+	}
+	*no = lr.no;
+	/* done: every later call is the end */
+	assert_int_equal(readfile_lines_next(&lr), 0);
+	readfile_lines_free(&lr);
+	readfile_lines_free(&lr);
+	fclose(f);
+	return ret;
+}
+
+static void test_readfile_lines(void **state)
+{
+	static const char nul[] = "ab\0c\nd";
+	char out[256], *big;
+	unsigned long no;
+
+	(void)state;
+	assert_int_equal(read_lines("a\n\nbcd\ne", 8, 3, out, sizeof(out), &no), 0);
+	assert_string_equal(out, "1:a|0:|3:bcd|1:e");
+	assert_int_equal(no, 4);
+	assert_int_equal(read_lines("a\nb\n", 4, 3, out, sizeof(out), &no), 0);
+	assert_string_equal(out, "1:a|1:b");
+	assert_int_equal(no, 2);
+	assert_int_equal(read_lines("", 0, 3, out, sizeof(out), &no), 0);
+	assert_string_equal(out, "");
+	assert_int_equal(no, 0);
+	/* a NUL inside is kept and counted */
+	assert_int_equal(read_lines(nul, sizeof(nul) - 1, 8, out, sizeof(out), &no), 0);
+	assert_string_equal(out, "4:ab|1:d");
+	/* one byte over, with its newline or at the end: line 2 at fault */
+	assert_int_equal(read_lines("ab\nabcd\nx\n", 10, 3, out, sizeof(out), &no), -E2BIG);
+	assert_string_equal(out, "2:ab");
+	assert_int_equal(no, 2);
+	assert_int_equal(read_lines("abcd", 4, 3, out, sizeof(out), &no), -E2BIG);
+	assert_int_equal(no, 1);
+	/* lines across the reader's chunks, and a long run of zeros without a newline */
+	big = malloc(300000);
+	assert_non_null(big);
+	memset(big, 'x', 300000);
+	big[99999] = big[199999] = '\n';
+	assert_int_equal(read_lines(big, 300000, 100000, out, 32, &no), 0);
+	assert_int_equal(no, 3);
+	memset(big, 0, 300000);
+	assert_int_equal(read_lines(big, 300000, 4096, out, sizeof(out), &no), -E2BIG);
+	assert_int_equal(no, 1);
+	free(big);
+}
+
 static void test_meta_timestamp(void **state)
 {
 	static const char *const bad[] = {
@@ -460,6 +533,7 @@ int main(void)
 		cmocka_unit_test(test_kmod_parse),
 		cmocka_unit_test(test_kmod_parse_bad),
 		cmocka_unit_test(test_add_slot),
+		cmocka_unit_test(test_readfile_lines),
 	};
 
 	return cmocka_run_group_tests_name("csv", tests, NULL, NULL);

@@ -32,10 +32,12 @@ static char dir[] = "/tmp/test_fileset.XXXXXX";
 
 /*
  * DIR/@name: a results file of one series "w old", 10 samples of 100,
- * in @frac_bits' layout, its metadata "key: value" lines @kv (NULL-ended
+ * in @frac_bits' layout, the same again as each of @runs runs (0: a
+ * file of one run), its metadata "key: value" lines @kv (NULL-ended
  * pairs; a NULL value leaves the key out). Returns the path (static).
  */
-static const char *file(const char *name, unsigned int frac_bits, const char *const *kv)
+static const char *file_runs(const char *name, unsigned int frac_bits, const char *const *kv,
+			     unsigned int runs)
 {
 	static char path[4][256];
 	static unsigned int next;
@@ -50,6 +52,8 @@ static const char *file(const char *name, unsigned int frac_bits, const char *co
 	assert_non_null(h);
 	kstats_hist_record_n(h, 100, 10);
 	assert_int_equal(results_add_hist(r, &l, h), 0);
+	for (l.run = 1; l.run <= runs; l.run++)
+		assert_int_equal(results_add_hist(r, &l, h), 0);
 	meta_put(&r->meta, "frac_bits", "%u", frac_bits);
 	for (; kv && kv[0]; kv += 2)
 		if (kv[1])
@@ -62,6 +66,12 @@ static const char *file(const char *name, unsigned int frac_bits, const char *co
 	kstats_hist_free(h);
 	results_free(r);
 	return p;
+}
+
+/* file_runs() of one run */
+static const char *file(const char *name, unsigned int frac_bits, const char *const *kv)
+{
+	return file_runs(name, frac_bits, kv, 0);
 }
 
 /* fileset_read() of @path into @fs, group @g: its return, the set freed */
@@ -221,7 +231,7 @@ static void test_busy(void **state)
 	char why[512], line[128];
 
 	(void)state;
-	assert_int_equal(readf(&fs, file("b1.csv", 2, two), 0, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, file_runs("b1.csv", 2, two, 2), 0, why, sizeof(why)), 0);
 	assert_int_equal(readf(&fs, file("b2.csv", 2, NULL), 0, why, sizeof(why)), 0);
 	assert_int_equal(readf(&fs, file("b3.csv", 2, one), 1, why, sizeof(why)), 0);
 	assert_int_equal(fs.busy[0].runs, 2);

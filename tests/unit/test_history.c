@@ -72,11 +72,12 @@ static void test_dir(void **state)
 	static const char *const names[] = { "b.csv", "a.csv", ".tmp.csv", "notes.txt", "c.csv" };
 	struct hist h = { 0 };
 	unsigned int i;
+	char why[512];
 	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(hist_add_dir(&h, dir), -ENODATA);
+	assert_int_equal(hist_add_dir(&h, dir, why, sizeof(why)), -ENODATA);
 	for (i = 0; i < 5; i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
 		f = fopen(p, "w");
@@ -84,7 +85,7 @@ static void test_dir(void **state)
 		fclose(f);
 	}
 	snprintf(p, sizeof(p), "%s/", dir);
-	assert_int_equal(hist_add_dir(&h, p), 0);
+	assert_int_equal(hist_add_dir(&h, p, why, sizeof(why)), 0);
 	assert_int_equal(h.nf, 3);
 	snprintf(p, sizeof(p), "%s/a.csv", dir);
 	assert_string_equal(h.f[0].path, p);
@@ -96,7 +97,7 @@ static void test_dir(void **state)
 		unlink(p);
 	}
 	rmdir(dir);
-	assert_int_equal(hist_add_dir(&h, dir), -ENOENT);
+	assert_int_equal(hist_add_dir(&h, dir, why, sizeof(why)), -ENOENT);
 	hist_free(&h);
 }
 

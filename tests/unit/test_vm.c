@@ -596,6 +596,29 @@ static void test_vm_shard_range(void **state)
 	assert_int_equal(vm_shard_range(2, 6, 1, 0, &f, &e), -EINVAL);
 }
 
+/* "I/N": digits alone, never wrapped; N in 1..max, I in 1..N */
+static void test_vm_shard_parse(void **state)
+{
+	static const char *const bad[] = {
+		"1/4294967297", "4294967297/3", "1/+3", "+1/3", "-1/3", " 1/3", "1/3 ", "1/ 3",
+		"1/3x", "1//3", "1/3/", "/3", "1/", "0/3", "4/3", "1/1001", "0x1/3", "",
+		"18446744073709551617/1", NULL
+	};
+	unsigned int i = 7, n = 7, k;
+
+	(void)state;
+	for (k = 0; bad[k]; k++) {
+		assert_int_equal(vm_shard_parse(bad[k], 1000, &i, &n), -EINVAL);
+		assert_int_equal(i, 7);
+		assert_int_equal(n, 7);
+	}
+	assert_int_equal(vm_shard_parse("2/3", 1000, &i, &n), 0);
+	assert_int_equal(i, 2);
+	assert_int_equal(n, 3);
+	assert_int_equal(vm_shard_parse("1000/1000", 1000, &i, &n), 0);
+	assert_int_equal(i, 1000);
+}
+
 /* -p's list: counts in order, each 1..limit, none twice, at most max */
 static void test_vmprep_counts(void **state)
 {
@@ -757,6 +780,7 @@ int main(void)
 		cmocka_unit_test(test_vm_guest_cut),
 		cmocka_unit_test(test_vm_sweep_order),
 		cmocka_unit_test(test_vm_shard_range),
+		cmocka_unit_test(test_vm_shard_parse),
 		cmocka_unit_test(test_vmprep_counts),
 		cmocka_unit_test(test_vmprep_cmd),
 		cmocka_unit_test(test_sha256),
