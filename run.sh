@@ -474,7 +474,7 @@ bisect_report() {
 }
 
 bisect() {
-	local tree good bad orig dir rc=0 t0=$SECONDS first sha subject line steps check_bad=1
+	local tree good bad orig dir rc=0 t0=$SECONDS first sha subject line steps check_bad=1 exact
 	b_boots=$bisect_boots b_possible=$bisect_possible b_cpus=$bisect_cpus b_threshold='' b_vm=
 	b_cmd=("${bisect_cmd[@]}")
 	while [ $# -gt 0 ]; do
@@ -539,8 +539,15 @@ bisect() {
 	[ -n "$first" ] || die "git bisect found no first bad commit (see $dir/bisect-run.txt)"
 	sha=$(git -C "$tree" rev-parse --short "$first")
 	subject=$(git -C "$tree" log -1 --format=%s "$first")
+	# counted files: no p judged them, and their change reads to 0.01%
+	exact=$([ "$(csv_key "$dir/good-$sha.csv" unit)" != insn ] || echo 1)
 	line=$(first_regression "$dir/$sha.compare.csv" 2>/dev/null |
-		awk '{ printf "%s.%s.%s %+.1f%% regression, p=%s, n=%s+%s\n", $1, $2, $4, $3, $5, $6, $7 }')
+		awk -v exact="$exact" '{
+			if (exact)
+				printf "%s.%s.%s %+.2f%% regression, exact, n=%s+%s\n", $1, $2, $4, $3, $6, $7
+			else
+				printf "%s.%s.%s %+.1f%% regression, p=%s, n=%s+%s\n", $1, $2, $4, $3, $5, $6, $7
+		}')
 	# one line per step: bisect start names GOOD and BAD in a line of its own
 	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
 	{
