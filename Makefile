@@ -186,9 +186,11 @@ build/fuzz/%: build/fuzzobj/tests/fuzz/%.o $(call objs,fuzzobj,$(FUZZ_SRCS))
 TOOLS := build/bench-tsan build/bench-asan build/fuzz/fuzz_samples build/fuzz/fuzz_csv
 
 # Debian's arm64 libc headers, for `make reporting`'s arm64 build
+# the build on every CPU (four flavours of every object), then the suites
+# side by side (tests/run-all.sh)
 check: test-deps
 	@if command -v apt-get >/dev/null; then tests/deps.sh libc6-dev-arm64-cross; fi
-	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory -j$$(nproc) test
 
 test: bench bench-static $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) $(TOOLS) reporting
 	@tests/run-all.sh $(UNITS:%=build/tests/%) $(UNITS:%=build/tests-san/%) \
