@@ -26,19 +26,27 @@ ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PK
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
 BENCH_SRCS := bench.c bench-util.c $(wildcard builtin-*.c)
-# lib/ in three folders, one per side, each built by wildcard:
-#   lib/report   the results model, its files, formats and writers, the
-#                gate's statistics: plain C for any host (bench compare,
-#                the fuzzers); `make reporting` builds it without libnuma,
-#                liburcu or x86 assembly;
-#   lib/measure  the engine, per-CPU memory, topology, TSC, reference
-#                loop, workload interface;
-#   lib/kernel   processes and kernels: the process runner and the runs
-#                through it, the VM, its initramfs, images, the module's
-#                client, BPF tracing.
-# An arrow goes only kernel -> measure -> report, never back
-# (tests/cli/source.bats checks each folder's includes).
-REPORT_SRCS  := kstats_hist.c $(wildcard lib/report/*.c)
+# lib/ in folders by job, each built by wildcard, each including only
+# from itself and the folders before it in LIB_LAYERS (tests/cli/source.bats
+# checks each folder's includes):
+#   lib/subcmd   what a command is made of: options, input files (bounded
+#                lines, numbers, a directory's files), output files written
+#                whole, the writers' table, text and JSON, the process runner
+#   lib/results  the results model: labelled exact histograms, metadata,
+#                CSV, the loader's rules, contention, counted files
+#   lib/host     this host: its testbed keys and CPU model
+#   lib/stats    the statistics: the gate, slopes, change points, the audit
+#                and the histories they read
+#   lib/report   the writers: every report of every command
+#   lib/measure  the engine, per-CPU memory, topology, TSC, reference loop,
+#                workload interface, bench run --runs
+#   lib/kernel   kernels: the VM, its initramfs and plan, images, the
+#                module's client, BPF tracing
+# The first five are the reporting side: plain C for any host (bench
+# compare, the fuzzers); `make reporting` builds them without libnuma,
+# liburcu or x86 assembly.
+LIB_LAYERS   := subcmd results host stats report measure kernel
+REPORT_SRCS  := kstats_hist.c $(foreach d,subcmd results host stats report,$(wildcard lib/$(d)/*.c))
 LIB_SRCS   := $(REPORT_SRCS) $(wildcard lib/measure/*.c) $(wildcard lib/kernel/*.c) \
 	      $(wildcard workloads/*.c)
 MEASURE_SRCS := $(filter-out $(REPORT_SRCS),$(LIB_SRCS))
@@ -46,7 +54,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs lib-layers FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -169,6 +177,9 @@ reporting: build/report/linked
 
 report-srcs:
 	@echo $(REPORT_SRCS)
+
+lib-layers:
+	@echo $(LIB_LAYERS)
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
