@@ -21,15 +21,15 @@
 #include "lib/report/csv.h"
 #include "lib/report/fileset.h"
 #include "lib/report/format.h"
-#include "lib/report/iopath.h"
+#include "lib/subcmd/iopath.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/outfile.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outfile.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/strata.h"
 #include "lib/report/testbed.h"
 #include "lib/measure/engine.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 /* ---- the checks' parse, for bench_check_value() in bench.c ---- */
 
@@ -425,7 +425,7 @@ int bench_open_also(struct outset *also)
 	return EXIT_USAGE;
 }
 
-/* an lib/report/iopath.h refusal: its line and EXIT_USAGE, or EXIT_ENV */
+/* an lib/subcmd/iopath.h refusal: its line and EXIT_USAGE, or EXIT_ENV */
 static int bench_iopath_err(int ret, const char *why)
 {
 	if (!ret)

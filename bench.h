@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "lib/report/testbed.h"
 
 struct meta;
@@ -85,7 +85,7 @@ int bench_list_words(const struct bench_list *l, int argc, char **argv);
 
 /*
  * bench_options - parse @argv against the option tables of @p
- * (lib/report/options.h). Returns 0 to go on, the operands from optind; 1 after
+ * (lib/subcmd/options.h). Returns 0 to go on, the operands from optind; 1 after
  * --help printed on stdout: @head ("Usage: ..." and what the command
  * does), the option lines, then @tail (NULL: none), or after
  * `CMD --list-opts` (@argv's only word) printed its long options on one
@@ -160,7 +160,7 @@ struct outset;
 struct results;
 
 /*
- * bench_outputs - before anything is read: refuse (lib/report/iopath.h)
+ * bench_outputs - before anything is read: refuse (lib/subcmd/iopath.h)
  * an output, -o @output (NULL: none) or one of @also's (NULL: none),
  * that would replace one of the @nin inputs @in, and two outputs that
  * name one file. EXIT_DONE, or EXIT_USAGE after one line naming both.

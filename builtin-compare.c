@@ -15,7 +15,7 @@
 
 #include "bench.h"
 #include "lib/report/busy.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
 #include "lib/report/counted.h"

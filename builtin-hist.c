@@ -13,9 +13,9 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/report/format.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/results.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/samples.h"
 
 /* ---- bench hist ---- */
 

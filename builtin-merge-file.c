@@ -21,10 +21,10 @@
 #include "lib/report/busy.h"
 #include "lib/report/csv.h"
 #include "lib/report/fileset.h"
-#include "lib/report/iopath.h"
-#include "lib/report/outfile.h"
+#include "lib/subcmd/iopath.h"
+#include "lib/subcmd/outfile.h"
 #include "lib/report/results.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/samples.h"
 #include "lib/report/strata.h"
 #include "lib/report/testbed.h"
 
@@ -530,7 +530,7 @@ static int merge_console(FILE *out, struct merge_shard *const *by, unsigned int 
 	return 0;
 }
 
-/* no output names an input (lib/report/iopath.h): 0 or EXIT_USAGE */
+/* no output names an input (lib/subcmd/iopath.h): 0 or EXIT_USAGE */
 static int merge_iopath(const char *out, const struct merge_file *mf, unsigned int nf,
 			struct merge_shard *const *by, unsigned int n)
 {

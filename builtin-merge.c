@@ -23,7 +23,7 @@
  * every file of the plan, each with every run once (--partial: each file
  * "partial: yes", vm_shards_missing, vm_plan_runs_missing). Nothing is
  * written before every file is read, and each file is written whole or
- * not at all (lib/report/outfile.h).
+ * not at all (lib/subcmd/outfile.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -37,11 +37,11 @@
 #include "bench.h"
 #include "builtin-merge.h"
 #include "lib/report/csv.h"
-#include "lib/report/dirscan.h"
-#include "lib/report/iopath.h"
-#include "lib/report/outfile.h"
+#include "lib/subcmd/dirscan.h"
+#include "lib/subcmd/iopath.h"
+#include "lib/subcmd/outfile.h"
 #include "lib/report/results.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/samples.h"
 #include "lib/kernel/vm.h"
 
 struct merge_opts {

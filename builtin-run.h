@@ -17,8 +17,8 @@
 #include "lib/measure/topo.h"
 #include "lib/measure/tsc.h"
 #include "lib/measure/workload.h"
-#include "lib/report/outfile.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outfile.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/testbed.h"
 #include "bench.h"
 

@@ -25,8 +25,8 @@
 #include "lib/report/counted.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
-#include "lib/report/outfile.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outfile.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/scalefmt.h"
 

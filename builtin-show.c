@@ -15,7 +15,7 @@
 #include "lib/report/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/results.h"
 #include "lib/measure/topo.h"
 

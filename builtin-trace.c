@@ -21,11 +21,11 @@
 #include "lib/report/format.h"
 #include "lib/report/host.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/outfile.h"
-#include "lib/report/outset.h"
-#include "lib/report/readfile.h"
+#include "lib/subcmd/outfile.h"
+#include "lib/subcmd/outset.h"
+#include "lib/subcmd/readfile.h"
 #include "lib/report/results.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/trace.h"
 
@@ -189,7 +189,7 @@ static int tr_parse(struct tr *tr, int argc, char **argv)
 
 /* ---- recording ---- */
 
-/* COMMAND in a child with the signals of a fresh process (lib/kernel/spawn.h): 0,
+/* COMMAND in a child with the signals of a fresh process (lib/subcmd/spawn.h): 0,
  * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
 static int tr_spawn(struct tr *tr)
 {

@@ -24,7 +24,7 @@
 #include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/results.h"
 #include "lib/report/trend.h"
 #include "lib/report/trendfmt.h"

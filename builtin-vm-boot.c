@@ -20,7 +20,7 @@
 #include "bench.h"
 #include "builtin-vm.h"
 #include "lib/kernel/kmod.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 /* a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
 int bv_said(int ret, const char *why)

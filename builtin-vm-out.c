@@ -27,7 +27,7 @@
 #include "lib/report/host.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 /* what bench vm keeps beside cell @c's kernel */
 static const struct bv_kernel *bv_kernel_of(const struct bv_global *bv,

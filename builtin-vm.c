@@ -39,7 +39,7 @@
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/results.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "builtin-vm.h"
 
 /*

@@ -21,9 +21,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "lib/report/options.h"
-#include "lib/report/outfile.h"
-#include "lib/report/outset.h"
+#include "lib/subcmd/options.h"
+#include "lib/subcmd/outfile.h"
+#include "lib/subcmd/outset.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/vmsweep.h"
 #include "bench.h"

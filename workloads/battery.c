@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/options.h"
-#include "lib/report/readfile.h"
+#include "lib/subcmd/options.h"
+#include "lib/subcmd/readfile.h"
 #include "battery.h"
 #include "registry.h"
 

@@ -25,7 +25,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "kentry.h"
 
 static const char cgroup_default[] = "/sys/fs/cgroup";

@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "kentry.h"
 
 #define FILE_READ_BUF_MIN	(64u << 10)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "lib/measure/pcpu.h"
 #include "irqdesc.h"
 

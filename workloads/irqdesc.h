@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "lib/measure/workload.h"
 
 /* struct irqstat: cnt, plus ref with CONFIG_GENERIC_IRQ_STAT_SNAPSHOT */

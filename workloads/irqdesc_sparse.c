@@ -56,7 +56,7 @@
 #include <urcu/urcu-memb.h>
 #include <urcu/rculfhash.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/topo.h"
 #include "irqdesc.h"

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/statfs.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "kentry.h"
 
 static const char *statfs_path = "/tmp";	/* --statfs-path */

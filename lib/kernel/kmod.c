@@ -18,7 +18,7 @@
 #include "lib/kernel/kmod.h"
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 int kmod_control(const char *cmd)
 {

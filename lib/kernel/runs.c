@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "lib/measure/contend.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/report/busy.h"
 #include "lib/report/csv.h"
 #include "lib/report/meta.h"

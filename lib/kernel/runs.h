@@ -35,7 +35,7 @@
  *
  * THE CHILD
  *
- * A function child of the process runner (lib/kernel/spawn.h: .fn,
+ * A function child of the process runner (lib/subcmd/spawn.h: .fn,
  * SPAWN_GROUP, SPAWN_PDEATHSIG): forked from the caller, in its own
  * process group (a terminal's SIGINT reaches the parent alone, which
  * passes it on once, so that the child stops at a sample boundary and
@@ -73,7 +73,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 struct csv_error;
 struct results;
@@ -90,7 +90,7 @@ struct runs {
 
 /* one run's child process, for the wait callback */
 struct runs_child {
-	struct spawn sp;		/* the child (lib/kernel/spawn.h): pid, status, rusage */
+	struct spawn sp;		/* the child (lib/subcmd/spawn.h): pid, status, rusage */
 	unsigned int run;		/* its run, 1..asked */
 };
 

@@ -18,7 +18,7 @@
 #include <linux/filter.h>
 
 #include "kstats_hist.h"
-#include "lib/report/readfile.h"
+#include "lib/subcmd/readfile.h"
 #include "lib/kernel/trace.h"
 #include "ksb_trace.skel.h"
 

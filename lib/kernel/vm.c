@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "lib/kernel/cpio.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/kernel/vm.h"
-#include "lib/report/readfile.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/readfile.h"
+#include "lib/subcmd/samples.h"
 
 const char *const vm_accels[] = { "tcg", "kvm", NULL };
 const char *const vm_clocks[] = { "timed", "counted", NULL };

@@ -13,8 +13,8 @@
 
 #include "lib/report/busy.h"
 #include "lib/report/meta.h"
-#include "lib/report/readfile.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/readfile.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/kernel/vmboot.h"
 
 #define VMBOOT_TAIL	4		/* lines quoted from a console or qemu's stderr */

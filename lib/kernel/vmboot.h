@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/measure/contend.h"
 #include "lib/kernel/vm.h"
 

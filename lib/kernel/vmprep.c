@@ -14,7 +14,7 @@
 #include <json-c/json.h>
 
 #include "lib/kernel/kimage.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/kernel/vmprep.h"
 
 /* the bench commands a guest may run: each writes a CSV with -o */

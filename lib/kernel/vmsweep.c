@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/kernel/vmsweep.h"
 #include "lib/report/busy.h"
 #include "lib/report/csv.h"

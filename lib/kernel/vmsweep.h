@@ -61,7 +61,7 @@
  * RETURNS AND THREADS
  *
  * Actions return 0 or -errno, with one line in @why where they say so.
- * Not thread-safe: the boots fork and wait for qemu (lib/kernel/spawn.h);
+ * Not thread-safe: the boots fork and wait for qemu (lib/subcmd/spawn.h);
  * call from one thread.
  */
 #ifndef KSB_VMSWEEP_H

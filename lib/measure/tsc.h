@@ -52,6 +52,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "lib/subcmd/spawn.h"
+
 enum tsc_fence {
 	TSC_FENCE_SFENCE,	/* order the region's stores before the stamp */
 	TSC_FENCE_MFENCE,	/* drain every store and load */
@@ -130,15 +132,12 @@ static inline uint64_t tsc_clock_ns(void)
 
 /*
  * tsc_mono_s - CLOCK_MONOTONIC in seconds: the clock of the windows and
- * timeouts around a measurement (lib/measure/contend.h's window,
- * lib/kernel/spawn.h's spawn_now()), never of a sample.
+ * timeouts around a measurement (lib/measure/contend.h's window), never
+ * of a sample; lib/subcmd/spawn.h's spawn_now(), the process runner's.
  */
 static inline double tsc_mono_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return spawn_now();
 }
 
 /* tsc_to_ns - @cycles in ns with the integer mult of @t, rounded. */

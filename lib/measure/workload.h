@@ -85,7 +85,7 @@ struct workload {
 	unsigned int (*stats)(struct wl_stat *st, unsigned int max, int *err);
 	/*
 	 * options (optional): a NULL-terminated list of option tables
-	 * (lib/report/options.h), each opened by a group heading, for `bench run`
+	 * (lib/subcmd/options.h), each opened by a group heading, for `bench run`
 	 * to parse and list in --help; workloads may share a table (the
 	 * irqdesc-* ones share --irqstat-snapshot's); the values stay in
 	 * the workload.

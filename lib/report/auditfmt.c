@@ -15,7 +15,7 @@
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
-#include "lib/report/textfmt.h"
+#include "lib/subcmd/textfmt.h"
 
 const char *auditfmt_method(enum audit_method m)
 {

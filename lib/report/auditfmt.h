@@ -23,7 +23,7 @@
 #include <stdio.h>
 
 #include "lib/report/audit.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 struct meta;
 
@@ -42,7 +42,7 @@ struct auditfmt {
 };
 
 /*
- * auditfmt_writers - the table (lib/report/writer.h), each writer's
+ * auditfmt_writers - the table (lib/subcmd/writer.h), each writer's
  * model a const struct auditfmt: table, csv, json, markdown, kcidb,
  * ended by a NULL name
  */

@@ -18,7 +18,7 @@
 #include "lib/report/lkp.h"
 #include "lib/report/meta.h"
 #include "lib/report/testbed.h"
-#include "lib/report/textfmt.h"
+#include "lib/subcmd/textfmt.h"
 
 /* ---- what every format shares ---- */
 

@@ -92,12 +92,12 @@
 
 #include "lib/report/cmpline.h"
 #include "lib/report/compare.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 #define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"
 
 /*
- * cmpfmt_writers - the table (lib/report/writer.h), each writer's model
+ * cmpfmt_writers - the table (lib/subcmd/writer.h), each writer's model
  * a const struct cmpfmt, in the order above, ended by a row with a NULL
  * name; an option's value is an index into it (OPT_FORMAT(..,
  * cmpfmt_writers, ..)); CMPFMT_TABLE is the table's. REPORT_TESTBED

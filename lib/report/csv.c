@@ -11,10 +11,10 @@
 
 #include "kstats_hist.h"
 #include "lib/report/csv.h"
-#include "lib/report/readfile.h"
+#include "lib/subcmd/readfile.h"
 #include "lib/report/results.h"
-#include "lib/report/samples.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/samples.h"
+#include "lib/subcmd/writer.h"
 
 /* ---- writing ---- */
 

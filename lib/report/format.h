@@ -51,12 +51,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 struct results;
 
 /*
- * formats - the table (lib/report/writer.h), each writer's model a
+ * formats - the table (lib/subcmd/writer.h), each writer's model a
  * const struct results, ended by a row with a NULL name; an option's
  * value is an index into it (OPT_FORMAT(.., formats, ..)).
  * FORMAT_TABLE, FORMAT_CSV: the indices of the table and csv rows.

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/report/dirscan.h"
+#include "lib/subcmd/dirscan.h"
 #include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/meta.h"

@@ -115,7 +115,7 @@ int hist_add_file(struct hist *h, const char *dir, const char *name);
 /*
  * hist_add_dir - append every *.csv of @dir that is not hidden (temp
  * files start with a dot), by name, each a regular file
- * (lib/report/dirscan.h). Returns 0; -ENODATA when there is none;
+ * (lib/subcmd/dirscan.h). Returns 0; -ENODATA when there is none;
  * -EINVAL for one that is not a regular file (a FIFO would block the
  * reader); -ENOMEM; or the -errno of reading @dir: each but -ENOMEM with
  * one line in @why naming the directory or the file.

@@ -12,9 +12,9 @@
 #include "lib/report/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 #include "lib/report/testbed.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 #define KCIDB_PATH_MAX	512	/* bytes of a test path */
 

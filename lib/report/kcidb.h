@@ -70,7 +70,7 @@ int kcidb_opt_origin(const struct opt *o, const char *arg, char *why, size_t len
 
 /*
  * OPT_ORIGIN - the --origin NAME row of every command that writes -f
- * kcidb (an OPT_CALL, lib/report/options.h; OPT_ALSO's neighbour): @fn
+ * kcidb (an OPT_CALL, lib/subcmd/options.h; OPT_ALSO's neighbour): @fn
  * parses it, kcidb_opt_origin() into the const char * @v for a command
  * that reads files, or a measuring command's own that keeps it in the
  * file (bench_opt_origin()); @more ends its help: "" or ", kept in the

@@ -10,7 +10,7 @@
 #include "lib/report/cmpline.h"
 #include "lib/report/lkp.h"
 #include "lib/report/meta.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 /* 0-day shows a row's ± only from this relative stddev on, percent */
 #define LKP_NOISY_PCT	2

@@ -17,7 +17,7 @@
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
 #include "lib/report/scalefmt.h"
-#include "lib/report/textfmt.h"
+#include "lib/subcmd/textfmt.h"
 
 /* the audit's report in format @name (auditfmt.h): what an audit's rows write */
 static int sf_audit(FILE *f, const struct scalefmt *o, const char *name)

@@ -32,7 +32,7 @@
  *	scalefmt_writers[0].write(stdout, &sf);		0, -EIO, -ENOMEM
  *
  * Each writer prints only to the FILE it is given; strings are escaped
- * for the format (lib/report/textfmt.h, lib/report/json.h). Pure: any
+ * for the format (lib/subcmd/textfmt.h, lib/report/json.h). Pure: any
  * thread.
  */
 #ifndef KSB_SCALEFMT_H
@@ -43,7 +43,7 @@
 #include "lib/report/compare.h"
 #include "lib/report/fileset.h"
 #include "lib/report/scale.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 struct auditfmt;
 struct results;
@@ -115,7 +115,7 @@ struct scalefmt {
 };
 
 /*
- * scalefmt_writers - the table (lib/report/writer.h), each writer's
+ * scalefmt_writers - the table (lib/subcmd/writer.h), each writer's
  * model a const struct scalefmt, in the order above, ended by a NULL name
  */
 extern const struct report_writer scalefmt_writers[];

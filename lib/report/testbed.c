@@ -19,7 +19,7 @@
 #endif
 
 #include "lib/report/meta.h"
-#include "lib/report/readfile.h"
+#include "lib/subcmd/readfile.h"
 #include "lib/report/testbed.h"
 
 /* ---- reading files under the root ---- */

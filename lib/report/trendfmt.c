@@ -13,7 +13,7 @@
 #include "lib/report/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/meta.h"
-#include "lib/report/textfmt.h"
+#include "lib/subcmd/textfmt.h"
 #include "lib/report/trendfmt.h"
 
 /* ---- what every format shares ---- */

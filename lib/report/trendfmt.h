@@ -33,7 +33,7 @@
  *	trendfmt_writers[TRENDFMT_TABLE].write(stdout, &t);	0, -EIO, -ENOMEM
  *
  * Each writer prints only to the FILE it is given; strings are escaped
- * for the format (lib/report/textfmt.h, lib/report/json.h). Pure: any thread.
+ * for the format (lib/subcmd/textfmt.h, lib/report/json.h). Pure: any thread.
  */
 #ifndef KSB_TRENDFMT_H
 #define KSB_TRENDFMT_H
@@ -43,7 +43,7 @@
 
 #include "lib/report/compare.h"
 #include "lib/report/history.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 #define TRENDFMT_CSV_COLUMNS "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent"
 /* paired: after TRENDFMT_CSV_COLUMNS */
@@ -62,7 +62,7 @@ struct trendfmt {
 };
 
 /*
- * trendfmt_writers - the table (lib/report/writer.h), each writer's
+ * trendfmt_writers - the table (lib/subcmd/writer.h), each writer's
  * model a const struct trendfmt, in the order above, ended by a NULL name
  */
 extern const struct report_writer trendfmt_writers[];

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # needs: -
-# One file named twice (lib/report/iopath.h): an output over one of the
+# One file named twice (lib/subcmd/iopath.h): an output over one of the
 # command's inputs, two outputs that are one file, an input given twice.
 # Files compare by device and inode, so symlinks, hard links and ./ count.
 # Every refusal is exit 2, one line, nothing on stdout, every file as it

@@ -13,7 +13,7 @@ setup() {
 
 # perf's check_vtype: an option's value must have the type it stores
 opt_cc() {
-	printf '#include "lib/report/options.h"\nconst char *const names[] = { "a", "b", NULL };\n%s\nconst struct opt o[] = { %s, OPT_END() };\n' \
+	printf '#include "lib/subcmd/options.h"\nconst char *const names[] = { "a", "b", NULL };\n%s\nconst struct opt o[] = { %s, OPT_END() };\n' \
 		"$1" "$2" >"$T/opt.c"
 	cc -std=gnu11 -I. -Wall -Werror -c -o "$T/opt.o" "$T/opt.c"
 }
@@ -48,9 +48,9 @@ layers() { make -s --no-print-directory lib-layers; }
 	local d want=kstats_hist.c f
 	read -r -a l <<<"$(layers)"
 	[ "${l[*]}" = "subcmd results host stats report measure kernel" ]
-	for d in $(find lib -mindepth 1 -maxdepth 1 -type d -printf '%f\n'); do
+	while read -r d; do
 		[[ " ${l[*]} " == *" $d "* ]] || { echo "lib/$d is no layer"; false; }
-	done
+	done < <(find lib -mindepth 1 -maxdepth 1 -type d -printf '%f\n')
 	[ -z "$(find lib -maxdepth 1 -type f)" ]
 	for d in "${l[@]:0:5}"; do
 		for f in lib/"$d"/*.c; do
@@ -66,6 +66,7 @@ layers() { make -s --no-print-directory lib-layers; }
 	read -r -a l <<<"$(layers)"
 	for ((i = 0; i < ${#l[@]}; i++)); do
 		below+="${below:+|}${l[i]}"
+		[ -d "lib/${l[i]}" ] || continue
 		run includes_in "lib/${l[i]}"
 		echo "lib/${l[i]}: $output"
 		# the engine's layers take libnuma and liburcu, the reporting side nothing
@@ -119,13 +120,14 @@ include_edges() {
 # REPORT_SRCS): the results model, its files and writers, the gate's
 # statistics; bench compare and the fuzzers need nothing else
 @test "the reporting side builds without libnuma, liburcu or x86 assembly" {
-	local f reporting
+	local f reporting l
 	reporting=$(make -s --no-print-directory report-srcs)
 	for f in results meta csv format json compare outfile; do
 		[[ " $reporting " =~ \ lib/[a-z]+/$f\.c\  ]]
 	done
 	read -r -a l <<<"$(layers)"
-	run includes_in $(printf 'lib/%s ' "${l[@]:0:5}")
+	l=("${l[@]:0:5}")
+	run includes_in "${l[@]/#/lib/}"
 	none_but '^(subcmd|results|host|stats|report)/'
 	# built with no package's flags, linked with libc and libm alone
 	run make -s --no-print-directory reporting

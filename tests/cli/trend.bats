@@ -7,7 +7,7 @@ load common
 
 setup() {
 	common_setup
-	# $T as a markdown cell holds it (lib/report/textfmt.h's escapes)
+	# $T as a markdown cell holds it (lib/subcmd/textfmt.h's escapes)
 	# shellcheck disable=SC2001
 	md_T=$(sed 's/[][\\|*_~`<]/\\&/g' <<<"$T")
 }

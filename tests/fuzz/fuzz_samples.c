@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "kstats_hist.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/samples.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

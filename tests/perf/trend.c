@@ -48,7 +48,7 @@
 #include "lib/report/meta.h"
 #include "lib/report/results.h"
 #include "lib/report/trend.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 /* ---- noise ---- */
 
@@ -381,7 +381,7 @@ static int gen_history(const char *dir, unsigned int files, unsigned int runs,
 /* ---- scale ---- */
 
 /*
- * wall seconds of ./bench trend -r REF DIR (lib/kernel/spawn.h), its
+ * wall seconds of ./bench trend -r REF DIR (lib/subcmd/spawn.h), its
  * output thrown away; -1 when it does not exit 0 or 1
  */
 static double time_trend(const char *dir, const char *ref)

@@ -5,7 +5,7 @@
  * formats 1 and 2 are still read; every check of a format 3 row can
  * fail; runs added to a set keep their labels, their merge and their
  * metadata; the module's results text parsed (lib/kernel/kmod.h); the
- * bounded line reader under every text input (lib/report/readfile.h).
+ * bounded line reader under every text input (lib/subcmd/readfile.h).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -21,7 +21,7 @@
 #include "lib/report/csv.h"
 #include "lib/kernel/kmod.h"
 #include "lib/report/meta.h"
-#include "lib/report/readfile.h"
+#include "lib/subcmd/readfile.h"
 #include "lib/report/results.h"
 
 static const struct results_label merged = {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_history.c - a history of results (lib/report/history.h) and the shared
- * escapes (lib/report/textfmt.h): files of a directory by name, hidden and
+ * escapes (lib/subcmd/textfmt.h): files of a directory by name, hidden and
  * other files left out; the runs read from the gate-ref fixtures as
  * compare takes them; time order whatever the order given, equal stamps
  * and missing ones keeping it; the unit, timestamp and reference refused
@@ -28,7 +28,7 @@
 #include "lib/report/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/meta.h"
-#include "lib/report/textfmt.h"
+#include "lib/subcmd/textfmt.h"
 #include "lib/report/trend.h"
 #include "tests/synth_nights.h"
 
@@ -403,7 +403,7 @@ static void test_control_synthetic(void **state)
 	assert_true(alone >= 10);
 }
 
-/* ---- lib/report/textfmt.h ---- */
+/* ---- lib/subcmd/textfmt.h ---- */
 
 static char *capture(void (*fn)(FILE *, const char *), const char *s)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/report/options.h"
+#include "lib/subcmd/options.h"
 
 static const char *const colours[] = { "red", "green", NULL };
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_outfile.c - the output-path rules of lib/report/outfile.c: regular files
+ * test_outfile.c - the output-path rules of lib/subcmd/outfile.c: regular files
  * replaced through a temp file with their mode kept, symlinks (absolute,
  * relative, dangling, chains, loops) resolved to what they name, FIFOs,
  * character devices and /proc magic links written in place, "-" as
@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/report/outfile.h"
+#include "lib/subcmd/outfile.h"
 
 static char dir[] = "/tmp/ksb-outfile.XXXXXX";
 

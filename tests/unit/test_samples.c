@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/samples.h"
 
 static int parse(const char *s, uint64_t *v)
 {

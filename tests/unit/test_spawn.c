@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_spawn.c - the process runner (lib/kernel/spawn.h): exit codes and
+ * test_spawn.c - the process runner (lib/subcmd/spawn.h): exit codes and
  * signals as a shell's $?, an exec that fails, the timeout that kills
  * (the child's whole process group), stdout and stderr redirected, the
  * PATH lookup, a function child (.fn), the tree removed without rm, and
@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 
 static char *tmpdir(void)
 {

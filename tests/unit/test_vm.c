@@ -23,7 +23,7 @@
 #include "lib/kernel/cpio.h"
 #include "lib/kernel/kimage.h"
 #include "lib/kernel/sha256.h"
-#include "lib/kernel/spawn.h"
+#include "lib/subcmd/spawn.h"
 #include "lib/kernel/vm.h"
 #include "lib/kernel/vmprep.h"
 

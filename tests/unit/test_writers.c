@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_writers.c - every row of every table of report writers
- * (lib/report/writer.h) on one small model each, built from results
+ * (lib/subcmd/writer.h) on one small model each, built from results
  * sets as the commands build theirs: formats[] on a set, cmpfmt_writers[]
  * on a compare of two sets, trendfmt_writers[] on a history of two
  * files, scalefmt_writers[] on a sweep of two files, auditfmt_writers[]

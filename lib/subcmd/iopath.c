@@ -9,8 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/report/iopath.h"
-#include "lib/report/outfile.h"
+#include "lib/subcmd/iopath.h"
+#include "lib/subcmd/outfile.h"
 
 /* what a path names: a file, or a name yet to be created in a directory */
 struct iopath_id {

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/report/dirscan.h"
+#include "lib/subcmd/dirscan.h"
 
 static int dirscan_cmp(const void *a, const void *b)
 {

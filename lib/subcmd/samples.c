@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/readfile.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/readfile.h"
+#include "lib/subcmd/samples.h"
 
 /* a macro's value as a string, for a message */
 #define SAMPLES_STR_(x)	#x

@@ -19,7 +19,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
-#include "lib/report/outfile.h"
+#include "lib/subcmd/outfile.h"
 
 #define OUTFILE_MAX_LINKS	40	/* as the kernel's MAXSYMLINKS */
 #define OUTFILE_TMP_NAME	".kstats-bench.XXXXXX"

@@ -2,8 +2,8 @@
 /*
  * outset.h - the extra reports of one invocation: `--also FMT=FILE`,
  * repeatable, each FMT a row of a command's writer table (struct
- * report_writer, lib/report/writer.h) and each FILE written through
- * lib/report/outfile.h, so that no report is ever seen half-written and
+ * report_writer, lib/subcmd/writer.h) and each FILE written through
+ * lib/subcmd/outfile.h, so that no report is ever seen half-written and
  * a failed command leaves every FILE as it was.
  *
  *	struct outset also = OUTSET_INIT(cmpfmt_writers);
@@ -22,9 +22,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lib/report/options.h"
-#include "lib/report/outfile.h"
-#include "lib/report/writer.h"
+#include "lib/subcmd/options.h"
+#include "lib/subcmd/outfile.h"
+#include "lib/subcmd/writer.h"
 
 /* --also options one invocation takes at most */
 #define OUTSET_MAX	8

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/readfile.h"
+#include "lib/subcmd/readfile.h"
 
 /* what one fread() asks for at most, beside a line's worth */
 #define READFILE_CHUNK	65536

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/options.h"
-#include "lib/report/samples.h"
+#include "lib/subcmd/options.h"
+#include "lib/subcmd/samples.h"
 
 /* getopt value of a long-only option: this plus its index */
 #define OPT_LONG_BASE	256

@@ -43,7 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 enum opt_type {
 	OPT_T_END,		/* closes a table */
@@ -114,7 +114,7 @@ struct opt {
 	  .value = opt_vsize(v, int), .names = (n), .argh = (a), .help = (h) }
 /*
  * OPT_FORMAT - an enum whose names are the rows of the report writer
- * table @t (lib/report/writer.h, e.g. lib/report/format.h's formats[]):
+ * table @t (lib/subcmd/writer.h, e.g. lib/report/format.h's formats[]):
  * the value is the row's index, and --help lists every row's name and
  * help under @h, so that a row added to the table is an option value
  * and a --help line at once.

@@ -13,8 +13,8 @@
  *	scalefmt_writers[]	struct scalefmt		lib/report/scalefmt.h
  *	auditfmt_writers[]	struct auditfmt		lib/report/auditfmt.h
  *
- * A table is picked from with -f (OPT_FORMAT, lib/report/options.h) and
- * --also FMT=FILE (lib/report/outset.h), which both hold an index of
+ * A table is picked from with -f (OPT_FORMAT, lib/subcmd/options.h) and
+ * --also FMT=FILE (lib/subcmd/outset.h), which both hold an index of
  * the table; report_emit() writes the -f report and every --also one.
  *
  *	static int my_table(FILE *f, const void *model)

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "lib/report/textfmt.h"
+#include "lib/subcmd/textfmt.h"
 
 void tf_md_cell(FILE *f, const char *s)
 {

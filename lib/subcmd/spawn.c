@@ -17,8 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lib/kernel/spawn.h"
-#include "lib/measure/tsc.h"
+#include "lib/subcmd/spawn.h"
 
 #define SPAWN_MAKE_ARGS	16		/* words after make -s -C DIR */
 
@@ -61,7 +60,10 @@ int spawn_exe_dir(char *dir, size_t len)
 
 double spawn_now(void)
 {
-	return tsc_mono_s();
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /*

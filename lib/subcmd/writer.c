@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "lib/report/writer.h"
+#include "lib/subcmd/writer.h"
 
 const struct report_writer *report_find(const struct report_writer *t, const char *name)
 {

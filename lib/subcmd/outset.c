@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/outset.h"
+#include "lib/subcmd/outset.h"
 
 /* the row of @s's table named @name (@n bytes), or -1 */
 static int outset_find(const struct outset *s, const char *name, size_t n)
