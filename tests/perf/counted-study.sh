@@ -38,7 +38,8 @@
 #
 # Needs make kernelcheck's images (KSB_KERNELCHECK_DIR, default
 # build/kernelcheck) and qemu; about 35 minutes on 2 idle cores. DIR
-# (default build/counted-study) keeps every file; STUDY_REFIT=1 measures
+# (default build/counted-study) keeps every file, and DIR/load each
+# sweep's load average at its start, newest last; STUDY_REFIT=1 measures
 # nothing and reads DIR's files again; STUDY_PARTS (audit patch plant)
 # picks the parts, STUDY_AUDIT the audit's conditions (NAME-CLOCK[-busy|
 # -c2], all seven). Exit 0, 2 bad usage, 3 an image or qemu missing.
@@ -139,7 +140,8 @@ part_plant() {
 mkdir -p "$dir"
 t0=$SECONDS
 if [ -z "${STUDY_REFIT:-}" ]; then
-	: >"$dir/load"
+	# each sweep's load average at its start, appended: parts run apart
+	# keep the others' lines
 	for p in $parts; do
 		case $p in
 		audit | patch | plant) "part_$p" ;;

@@ -61,10 +61,17 @@ def meta(f, key):
 
 
 def cells(cond, stat):
-    """{(workload, variant, possible): [per-boot figure]}, each file's runs
-    as bench compare takes them (-f runs)"""
+    """{(workload, variant, possible): [per-boot figure]}: a sweep's points
+    as bench scale takes them (-f points), a single count's runs as bench
+    compare does (-f runs, counted files: 2 runs a side are enough)"""
     out = {}
-    for f in files(cond):
+    fs = files(cond)
+    if len({meta(f, "possible_cpus") for f in fs}) > 1:
+        for r in rows(bench("scale", "-s", stat, "-f", "points", *fs)):
+            key = (r["workload"], r["variant"], int(r["possible_cpus"]))
+            out.setdefault(key, []).append(float(r[stat]))
+        return out
+    for f in fs:
         p = int(meta(f, "possible_cpus"))
         for r in rows(bench("compare", "-s", stat, "-f", "runs", f, "--", f, ok=(0, 1))):
             if r["side"] == "before":
