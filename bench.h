@@ -224,7 +224,7 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct
 /*
  * bench_load_file - fileset_read() the results file @path ("-": stdin)
  * into a new set *@r, checked by @fs's rules and counted in its group
- * @group (lib/report/fileset.h; NULL: no rule, bench_check_file() later),
+ * @group (lib/results/fileset.h; NULL: no rule, bench_check_file() later),
  * with the one warning of a partial file on stderr. EXIT_DONE;
  * EXIT_USAGE after one line naming the file and line, or the two files a
  * rule sets apart; EXIT_ENV (no memory).
@@ -254,7 +254,7 @@ int bench_load_files(struct fileset *fs, char *const *path, unsigned int n, unsi
 /*
  * bench_one_class - the runs of every file of the @nsides sides (@set[k],
  * named @path[k], @n[k] files each) are of one runner class
- * (lib/report/strata.h), or @pool (--pool) says to pool them. EXIT_DONE,
+ * (lib/results/strata.h), or @pool (--pool) says to pool them. EXIT_DONE,
  * or EXIT_USAGE after one line naming the two classes.
  */
 int bench_one_class(struct results *const *const *set, char *const *const *path,

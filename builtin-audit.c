@@ -33,7 +33,7 @@
 #include "lib/report/kcidb.h"
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
 #include "lib/report/testbed.h"
 #include "lib/subcmd/spawn.h"

@@ -14,14 +14,14 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/report/busy.h"
+#include "lib/results/busy.h"
 #include "lib/subcmd/outset.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/compare.h"
-#include "lib/report/counted.h"
-#include "lib/report/fileset.h"
+#include "lib/results/counted.h"
+#include "lib/results/fileset.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/report/testbed.h"
 
 /* ---- bench compare ---- */
@@ -68,7 +68,7 @@ struct compare_state {
 	bool scaled;			/* figures scaled by the reference: decided */
 	char warn[8192];		/* the testbed warning, said with the verdict; "": none */
 	const char *unit;		/* the files' unit, "ns" when they say none */
-	bool exact;			/* counted files: lib/report/counted.h's rules */
+	bool exact;			/* counted files: lib/results/counted.h's rules */
 };
 
 static const char compare_head[] =

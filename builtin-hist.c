@@ -14,7 +14,7 @@
 #include "kstats_hist.h"
 #include "lib/report/format.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
 
 /* ---- bench hist ---- */

@@ -36,7 +36,7 @@
 #include "lib/subcmd/readfile.h"
 #include "lib/subcmd/spawn.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/report/testbed.h"
 #include "lib/measure/topo.h"
 

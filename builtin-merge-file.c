@@ -18,14 +18,14 @@
 
 #include "bench.h"
 #include "builtin-merge.h"
-#include "lib/report/busy.h"
-#include "lib/report/csv.h"
-#include "lib/report/fileset.h"
+#include "lib/results/busy.h"
+#include "lib/results/csv.h"
+#include "lib/results/fileset.h"
 #include "lib/subcmd/iopath.h"
 #include "lib/subcmd/outfile.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
-#include "lib/report/strata.h"
+#include "lib/results/strata.h"
 #include "lib/report/testbed.h"
 
 /* the per-boot "RUN:VALUE" lists of bench vm's files (lib/kernel/vmboot.h, busy.h) */

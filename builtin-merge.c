@@ -14,7 +14,7 @@
  *
  *	vm_run_shard: 1-2:1/3 3-4:2/3 5-6:3/3
  *	vm_run_runner: 1-2:runner-a 3-6:runner-b	(vm_host_name)
- *	vm_run_class: 1-6:tcg/AMD-EPYC-7763		(lib/report/strata.h)
+ *	vm_run_class: 1-6:tcg/AMD-EPYC-7763		(lib/results/strata.h)
  *	vm_run_testbed: 1-2:3f09c2a4b1e0 3-6:...	(its testbed's digest)
  *
  * The consoles are joined in shard order. Every shard is checked first:
@@ -36,11 +36,11 @@
 
 #include "bench.h"
 #include "builtin-merge.h"
-#include "lib/report/csv.h"
+#include "lib/results/csv.h"
 #include "lib/subcmd/dirscan.h"
 #include "lib/subcmd/iopath.h"
 #include "lib/subcmd/outfile.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
 #include "lib/kernel/vm.h"
 

@@ -40,7 +40,7 @@ struct merge_shard {
 
 /*
  * merge_load - the result file @path into a new set *@r, through the one
- * loader (lib/report/fileset.h), its partial warning said and no rule
+ * loader (lib/results/fileset.h), its partial warning said and no rule
  * checked yet: merge_write() checks the shards' copies of each file
  * through one fileset. The one place bench merge reads one. 0,
  * EXIT_USAGE after one line naming the file, or EXIT_ENV (no memory).
@@ -51,7 +51,7 @@ int merge_load(const char *path, struct results **r);
  * merge_write - every file of the shards @by[0..@n-1] (NULL: missing,
  * named in @missing) merged into the directory @out, each atomically,
  * and one MERGE line on stdout. The shards' copies of a file are held to
- * the loader's rules (lib/report/fileset.h: one unit, one frac_bits, a
+ * the loader's rules (lib/results/fileset.h: one unit, one frac_bits, a
  * partial one makes the merge partial), each whole (its merge over the
  * runs their sum); the merge is proved whole by the plan's shape: every
  * file of the plan, each with every run, or with @partial (--partial)

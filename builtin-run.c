@@ -20,7 +20,7 @@
 
 #include "bench.h"
 #include "kstats_hist.h"
-#include "lib/report/csv.h"
+#include "lib/results/csv.h"
 #include "lib/measure/engine.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
@@ -28,7 +28,7 @@
 #include "lib/subcmd/outset.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/kernel/runs.h"
 #include "lib/subcmd/samples.h"
 #include "lib/report/testbed.h"

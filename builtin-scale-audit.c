@@ -16,8 +16,8 @@
 #include "builtin-scale.h"
 #include "lib/report/audit.h"
 #include "lib/report/auditfmt.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 struct scale_audit {
 	struct audit a;

@@ -20,14 +20,14 @@
 #include "builtin-scale.h"
 #include "lib/report/audit.h"
 #include "lib/report/auditfmt.h"
-#include "lib/report/busy.h"
+#include "lib/results/busy.h"
 #include "lib/report/compare.h"
-#include "lib/report/counted.h"
+#include "lib/results/counted.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/report/scalefmt.h"
 
 struct scale_opts {
@@ -280,7 +280,7 @@ static void group_name(struct scale_group *g, const char *dflt)
 }
 
 /*
- * How many of @g's runs the host's cpu pressure disturbed (lib/report/busy.h),
+ * How many of @g's runs the host's cpu pressure disturbed (lib/results/busy.h),
  * on stderr, so that every format gets it and none changes: the slope is
  * fitted on them all, and min per run (the default) is what a
  * neighbour moves least. Nothing when no file recorded it.

@@ -12,11 +12,11 @@
 #include <string.h>
 
 #include "bench.h"
-#include "lib/report/fileset.h"
+#include "lib/results/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/measure/topo.h"
 
 /* ---- bench show ---- */

@@ -24,7 +24,7 @@
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
 #include "lib/subcmd/readfile.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/spawn.h"
 #include "lib/report/testbed.h"
 #include "lib/kernel/trace.h"

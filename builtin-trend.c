@@ -18,14 +18,14 @@
 #include <sys/stat.h>
 
 #include "bench.h"
-#include "lib/report/busy.h"
+#include "lib/results/busy.h"
 #include "lib/report/compare.h"
-#include "lib/report/counted.h"
-#include "lib/report/fileset.h"
+#include "lib/results/counted.h"
+#include "lib/results/fileset.h"
 #include "lib/report/history.h"
 #include "lib/report/kcidb.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/report/trend.h"
 #include "lib/report/trendfmt.h"
 
@@ -404,7 +404,7 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 /*
  * the table's last lines: how many runs of the history (and of the
  * control's, paired) the host's cpu pressure disturbed
- * (lib/report/busy.h); none when no file recorded it
+ * (lib/results/busy.h); none when no file recorded it
  */
 static void trend_busy(const struct trend_opts *o, const struct hist *h)
 {

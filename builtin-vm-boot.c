@@ -271,7 +271,7 @@ static void bv_retry(void *priv, const struct vmsweep_cell *c, unsigned int b, c
 	pr_err("%s boot %u %s%s", c->label, b + 1, why, again ? "; booting it again" : "");
 }
 
-/* a boot the rule calls disturbed (lib/report/busy.h), said */
+/* a boot the rule calls disturbed (lib/results/busy.h), said */
 static void bv_disturbed(void *priv, const struct vmsweep_cell *c, unsigned int b,
 			 const char *why, bool again)
 {

@@ -9,7 +9,7 @@
  *
  * Every file, sharded or not, says what ran it: vm_accel,
  * vm_host_cpu_model and vm_host_name, the runner class of
- * lib/report/strata.h; and the plan it is part of (vmsweep_plan_meta()).
+ * lib/results/strata.h; and the plan it is part of (vmsweep_plan_meta()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,12 +21,12 @@
 
 #include "bench.h"
 #include "builtin-vm.h"
-#include "lib/report/counted.h"
-#include "lib/report/csv.h"
+#include "lib/results/counted.h"
+#include "lib/results/csv.h"
 #include "lib/report/format.h"
 #include "lib/report/host.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/spawn.h"
 
 /* what bench vm keeps beside cell @c's kernel */
@@ -36,7 +36,7 @@ static const struct bv_kernel *bv_kernel_of(const struct bv_global *bv,
 	return &bv->k[c->k - bv->sw.k];
 }
 
-/* the runner: its accelerator, CPU model and name (lib/report/strata.h) */
+/* the runner: its accelerator, CPU model and name (lib/results/strata.h) */
 static void bv_runner_meta(const struct bv_global *bv, struct meta *m)
 {
 	struct utsname u;
@@ -67,7 +67,7 @@ static void bv_meta(struct bv_global *bv, struct vmsweep_cell *c, unsigned int i
 	 * Under the counted clock the guest's ns, and its TSC's cycles, are
 	 * instructions (vm.h, enum vm_clock): the unit says so, so that no
 	 * report reads them as time on hardware and no command mixes them
-	 * with timed files (lib/report/fileset.h, the unit rule)
+	 * with timed files (lib/results/fileset.h, the unit rule)
 	 */
 	if (bv->sw.clock == VM_COUNTED)
 		meta_put(m, "unit", "%s", COUNTED_UNIT);

@@ -34,11 +34,11 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/report/counted.h"
-#include "lib/report/csv.h"
+#include "lib/results/counted.h"
+#include "lib/results/csv.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/spawn.h"
 #include "builtin-vm.h"
 

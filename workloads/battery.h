@@ -25,7 +25,7 @@
  *
  * THE FILE AN AUDIT WRITES (the contract with the readers)
  *
- * One results CSV (lib/report/csv.h, format 3) per audit, per boot
+ * One results CSV (lib/results/csv.h, format 3) per audit, per boot
  * inside bench vm (whose file for the kernel and count then holds the
  * boots as runs 1..B, as for any command). Every entry that ran is one
  * series: workload = the entry's name, variant = its workload's label

@@ -16,8 +16,8 @@
 
 #include "kstats_hist.h"
 #include "lib/kernel/kmod.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/spawn.h"
 
 int kmod_control(const char *cmd)

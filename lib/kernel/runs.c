@@ -13,10 +13,10 @@
 
 #include "lib/measure/contend.h"
 #include "lib/subcmd/spawn.h"
-#include "lib/report/busy.h"
-#include "lib/report/csv.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/busy.h"
+#include "lib/results/csv.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/kernel/runs.h"
 
 /* ---- the child ---- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * runs.h - independent runs, each in a fresh process, read back into
- * one set of runs (lib/report/results.h) exactly: `bench run --runs R`, and the
+ * one set of runs (lib/results/results.h) exactly: `bench run --runs R`, and the
  * boots of `bench vm` (runs_absorb(), runs_meta(), runs_stop_pending()).
  *
  * WHY PROCESSES
@@ -56,7 +56,7 @@
  *
  * Each run's window is its child's life, fork to reap. Over it
  * runs_measure() records, in the set's metadata as "RUN:VALUE" lists
- * (lib/report/busy.h): run_seconds, run_nivcsw (the involuntary context
+ * (lib/results/busy.h): run_seconds, run_nivcsw (the involuntary context
  * switches of the child's threads, from its rusage), and where the host
  * has PSI psi_cpu_some_us and psi_cpu_some_pct (lib/measure/contend.h).
  *
@@ -140,7 +140,7 @@ int runs_poll(struct runs_child *c);
 int runs_signal(struct runs_child *c, int sig);
 
 /*
- * runs_absorb - read one run's CSV (any format, lib/report/csv.h) from @f into
+ * runs_absorb - read one run's CSV (any format, lib/results/csv.h) from @f into
  * @rs as run @run, and into the merge over the runs; per-CPU series
  * into the merge only when @rs->asked x its series pass
  * RUNS_MAX_CPU_SERIES. The set is created at the first run, with its

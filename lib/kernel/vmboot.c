@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lib/report/busy.h"
-#include "lib/report/meta.h"
+#include "lib/results/busy.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/readfile.h"
 #include "lib/subcmd/spawn.h"
 #include "lib/kernel/vmboot.h"
@@ -255,7 +255,7 @@ static void vmboot_meta_list(struct meta *m, const struct vmboot_stat *st, unsig
 }
 
 /*
- * the host's contention over each boot, lib/report/busy.h's lists, put
+ * the host's contention over each boot, lib/results/busy.h's lists, put
  * whole: a file's metadata is written again after every boot
  */
 static void vmboot_meta_busy(struct meta *m, const struct vmboot_stat *st, unsigned int n,

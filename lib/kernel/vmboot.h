@@ -105,7 +105,7 @@ struct meta;
  * vm_boots "1:480/2 2:480/2" (possible/online), vm_boot_seconds
  * "1:6.1 2:5.9", vm_boot_tries "1:1 2:2", vm_qemu_cpu_seconds
  * "1:5.71 2:4.02", and where the host has PSI psi_cpu_some_us and
- * psi_cpu_some_pct (lib/report/busy.h); vm_disturbed_tries "2:31.07"
+ * psi_cpu_some_pct (lib/results/busy.h); vm_disturbed_tries "2:31.07"
  * the boots booted again as disturbed, with their psi %, and
  * vm_unquiet_boots "3:40.10" the boots kept though disturbed.
  */

@@ -11,9 +11,9 @@
 
 #include "lib/subcmd/spawn.h"
 #include "lib/kernel/vmsweep.h"
-#include "lib/report/busy.h"
-#include "lib/report/csv.h"
-#include "lib/report/meta.h"
+#include "lib/results/busy.h"
+#include "lib/results/csv.h"
+#include "lib/results/meta.h"
 
 bool vmsweep_is_sh(const struct vmsweep *sw, unsigned int i)
 {
@@ -289,7 +289,7 @@ static int vmsweep_try(const struct vmsweep *sw, struct vmsweep_cell *c, unsigne
 }
 
 /*
- * is boot @b's try disturbed (lib/report/busy.h), and another one left?
+ * is boot @b's try disturbed (lib/results/busy.h), and another one left?
  * Said through @ops and in the console file either way; false: keep it.
  * Never under the counted clock: the host's load cannot move a count
  */

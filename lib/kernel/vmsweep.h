@@ -7,7 +7,7 @@
  * Here are the sweep's state, the plan's order, its key, the shard
  * arithmetic and the boot loop: each cell booted in the plan's order
  * through lib/kernel/vmboot.h (its tries after a hang or a crash), booted
- * again when the host disturbed it (lib/report/busy.h's rule), and what
+ * again when the host disturbed it (lib/results/busy.h's rule), and what
  * the guest sent absorbed into the cell's runs. Nothing here prints or
  * exits: the caller waits for qemu (its signals, its progress line), says
  * what it prints through struct vmsweep_ops, and writes the files.

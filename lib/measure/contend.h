@@ -5,7 +5,7 @@
  * information, /proc/pressure/cpu: the microseconds in which at least one
  * runnable task waited for a CPU), read before and after the window.
  * What the window was (a run of bench run, a boot of bench vm) and what
- * it means is the caller's: lib/report/busy.h holds the rule.
+ * it means is the caller's: lib/results/busy.h holds the rule.
  *
  *	struct contend c;
  *

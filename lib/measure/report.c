@@ -10,10 +10,10 @@
 #include "kstats_hist.h"
 #include "lib/measure/engine.h"
 #include "lib/report/host.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/measure/topo.h"
 
 const char *const report_caches[] = { "kernel", "cold", "remote", NULL };

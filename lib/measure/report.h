@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * report.h - a finished `bench run` as a results set (lib/report/results.h):
+ * report.h - a finished `bench run` as a results set (lib/results/results.h):
  * its metadata, every worker's histograms and their merge per variant,
  * the reference loop's; lib/report/format.h prints and writes it. Reads the
  * engine after engine_join(); prints nothing.

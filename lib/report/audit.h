@@ -129,7 +129,7 @@ struct audit {
 	double flat;			/* ns per CPU that count as flat, >= 0 */
 	double spread;			/* > 0: a side whose spread passes it is not
 					 * repeatable, and its gate never a pass (counted
-					 * files, lib/report/counted.h); 0: no such rule */
+					 * files, lib/results/counted.h); 0: no such rule */
 	unsigned int *order;		/* out: [n] the ranking, audit_free() frees */
 	double level[2];		/* out: per side, the smallest adjusted level */
 	double diff_level;		/* out: the gate's smallest */

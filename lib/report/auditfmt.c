@@ -11,10 +11,10 @@
 
 #include "lib/report/auditfmt.h"
 #include "lib/report/cmpline.h"
-#include "lib/report/counted.h"
-#include "lib/report/json.h"
+#include "lib/results/counted.h"
+#include "lib/results/json.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/textfmt.h"
 
 const char *auditfmt_method(enum audit_method m)

@@ -12,11 +12,11 @@
 
 #include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
-#include "lib/report/fileset.h"
-#include "lib/report/json.h"
+#include "lib/results/fileset.h"
+#include "lib/results/json.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/lkp.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/report/testbed.h"
 #include "lib/subcmd/textfmt.h"
 

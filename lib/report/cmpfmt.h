@@ -30,7 +30,7 @@
  *				each row (lib/report/lkp.h)
  *
  * Where the files recorded the host's cpu pressure (c->busy,
- * lib/report/fileset.h), table ends with a "before: N of M runs
+ * lib/results/fileset.h), table ends with a "before: N of M runs
  * disturbed ..." line per side, markdown with the same lines as a list,
  * and json has "runs_disturbed": { "before": { "runs": M, "disturbed": N },
  * "after": ... }.
@@ -80,7 +80,7 @@
  *
  * Each writer prints only to the FILE it is given and returns 0, -EIO
  * when a write failed, or -ENOMEM; strings are escaped for the format
- * (XML entities, markdown's punctuation, JSON by lib/report/json.h, workflow
+ * (XML entities, markdown's punctuation, JSON by lib/results/json.h, workflow
  * commands' %-encoding). Pure: any thread, on its own FILE.
  */
 #ifndef KSB_CMPFMT_H

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lib/report/cmpline.h"
-#include "lib/report/counted.h"
+#include "lib/results/counted.h"
 #include "lib/report/testbed.h"
 
 /* a fraction as a signed percentage with @prec decimals: "+16.4%", "-inf" */

@@ -47,7 +47,7 @@ struct cmpfmt {
 
 /*
  * cmpline_exact - whether @c's figures are counted ones, judged by
- * lib/report/counted.h's rules (c->unit COUNTED_UNIT).
+ * lib/results/counted.h's rules (c->unit COUNTED_UNIT).
  */
 bool cmpline_exact(const struct cmpfmt *c);
 

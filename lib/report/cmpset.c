@@ -12,7 +12,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 
 unsigned int cmp_run_figures(const struct results *set, const char *wl, const char *var,
 			     enum cmp_stat stat, double *x, double *ref)

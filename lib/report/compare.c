@@ -12,7 +12,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
-#include "lib/report/counted.h"
+#include "lib/results/counted.h"
 
 const char *const cmp_stat_names[] = {
 	"tm10", "median", "mean", "p90", "p99", "p25", "p10", "min", NULL,

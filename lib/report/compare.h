@@ -22,7 +22,7 @@
  *     the two-sided 95% one whatever alpha is, so at alpha 0.05 (a 90%
  *     two-sided test) a regression's interval may just reach below 0.
  *
- * Below them, the same gate over results sets (lib/report/results.h), one per
+ * Below them, the same gate over results sets (lib/results/results.h), one per
  * file, as bench compare runs it: which runs a side holds, each run's
  * figure and the reference figure it pairs with, the scaling by the
  * reference, the test per series (COMPARING RESULTS SETS). bench trend
@@ -212,7 +212,7 @@ int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 	     double alpha, double threshold, struct cmp_result *r);
 
 /*
- * cmp_runs_exact - the gate for exact figures (lib/report/counted.h):
+ * cmp_runs_exact - the gate for exact figures (lib/results/counted.h):
  * each side's spread (max/min - 1) at most @spread (a fraction), else
  * CMP_NOT_REPEATABLE; the sides' ranges apart, else CMP_SAME; the change
  * (Hodges-Lehmann, its interval every after/before ratio, conf 1) beyond
@@ -249,7 +249,7 @@ int cmp_runs_exact(double *b, unsigned int nb, double *a, unsigned int na, doubl
  *    fitted within each side (cmp_ref_share()), and every figure brought
  *    to the median reference of both sides (cmp_ref_adjust());
  *  - then cmp_runs() on the figures of the two sides, or cmp_runs_exact()
- *    for counted ones (g->exact, lib/report/counted.h).
+ *    for counted ones (g->exact, lib/results/counted.h).
  *
  *	const struct results *b[] = { before1, before2 }, *a[] = { after1 };
  *	struct cmp_side side[2] = { { b, 2 }, { a, 1 } };

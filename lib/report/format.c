@@ -10,15 +10,15 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/busy.h"
+#include "lib/results/busy.h"
 #include "lib/report/compare.h"
-#include "lib/report/counted.h"
-#include "lib/report/csv.h"
-#include "lib/report/fileset.h"
+#include "lib/results/counted.h"
+#include "lib/results/csv.h"
+#include "lib/results/fileset.h"
 #include "lib/report/format.h"
-#include "lib/report/json.h"
+#include "lib/results/json.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 
 #define FORMAT_MAX_VARIANTS	16	/* merged series of one workload */
 
@@ -203,7 +203,7 @@ int format_summary(FILE *f, const struct results *r, const char *wl)
 
 /*
  * the last line: how many of the file's runs (boots, for bench vm's) the
- * host's cpu pressure disturbed, by lib/report/busy.h's rule; none when
+ * host's cpu pressure disturbed, by lib/results/busy.h's rule; none when
  * no PSI figure was recorded
  */
 static void fmt_busy(FILE *f, const struct results *r)

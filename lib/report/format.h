@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * format.h - every output format of a results set (lib/report/results.h), one
+ * format.h - every output format of a results set (lib/results/results.h), one
  * writer each, picked from one table: what `bench run`, `bench show`,
  * `bench hist` and `bench kernel` print with -f, and what `bench show`
  * prints again from a file, byte for byte.
@@ -14,9 +14,9 @@
  *	        alone, byte for byte the patch's format.
  *	kstats  kstats' own lines: per merged variant every CPU's, then
  *	        the merge ("CPUS" and the CPUs merged)
- *	csv     the CSV, format 3 (lib/report/csv.h)
+ *	csv     the CSV, format 3 (lib/results/csv.h)
  *	bars    as table, with bars instead of the patch's table
- *	json    the JSON document (lib/report/json.h)
+ *	json    the JSON document (lib/results/json.h)
  *	kcidb   KernelCI's KCIDB v5.3 (lib/report/kcidb.h): per merged series
  *	        one DONE test per statistic (min, p50, p90, p99, max, mean,
  *	        tm10), its figure in seconds; the origin is the metadata's

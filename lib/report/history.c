@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 
 #include "lib/subcmd/dirscan.h"
-#include "lib/report/fileset.h"
+#include "lib/results/fileset.h"
 #include "lib/report/history.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/report/scale.h"
 
 /*
@@ -207,7 +207,7 @@ static int hist_labels(struct hist_file *f, const struct meta *m)
 
 /*
  * the first file's unit and frac_bits, which the caller's fileset holds
- * every other file to (lib/report/fileset.h); every file's timestamp and
+ * every other file to (lib/results/fileset.h); every file's timestamp and
  * labels
  */
 static int hist_file_check(struct hist *h, struct hist_file *f, const struct results *cf,

@@ -48,9 +48,9 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "lib/report/busy.h"
+#include "lib/results/busy.h"
 #include "lib/report/compare.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/report/trend.h"
 
 /* two files of one night, subject and control, taken at most this far apart */
@@ -135,7 +135,7 @@ int hist_add_nights(struct hist *h, const char *dir, char *why, size_t len);
  * hist_read - take file @fi's runs from @cf, its contents: every run's
  * figure @stat of every (workload, variant), its timestamp, labels and
  * partial flag. @cf was read through one fileset with the history's
- * other files (lib/report/fileset.h), whose rules hold its unit and
+ * other files (lib/results/fileset.h), whose rules hold its unit and
  * frac_bits to the first file's; the first file's are h->unit and
  * h->frac_bits. @cf can be freed afterwards. Returns 0, -ENOMEM, or
  * -EINVAL with one line in @why (a bad timestamp, a run whose figure is 0).
@@ -219,7 +219,7 @@ int hist_fit_detect(struct hist_series *s, const struct trend_cfg *cfg);
  * typical level, so theta 1 is the ratio sub_i / con_i. s->subject and
  * s->control keep the two medians. The two sides measure in one unit:
  * the caller's filesets hold them to it (fileset_check_unit(),
- * lib/report/fileset.h). Returns 0, -ENOMEM, or -EINVAL with one line in
+ * lib/results/fileset.h). Returns 0, -ENOMEM, or -EINVAL with one line in
  * @why (a different number of files, a night whose files are more than
  * HIST_PAIR_SKEW apart, a series or night the control lacks).
  */

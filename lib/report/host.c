@@ -7,7 +7,7 @@
 #include <sys/utsname.h>
 
 #include "lib/report/host.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 
 void host_cpu_model(char *buf, size_t len)
 {

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "lib/report/cmpline.h"
-#include "lib/report/fileset.h"
+#include "lib/results/fileset.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/options.h"
 #include "lib/report/testbed.h"
 #include "lib/subcmd/writer.h"
@@ -290,7 +290,7 @@ static void kc_differs(struct kcidb *k, const struct cmpfmt *c)
 	json_object_end(&k->j);
 }
 
-/* the sides, as the runs_disturbed object names them (lib/report/fileset.h) */
+/* the sides, as the runs_disturbed object names them (lib/results/fileset.h) */
 static const char *const kc_sides[2] = { "before", "after" };
 
 /* one series' gate: PASS or FAIL, and why in misc */

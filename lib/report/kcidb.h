@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kcidb.h - KernelCI's KCIDB report (kcidb-io schema v5.3), built with
- * lib/report/json.h's writer: what `-f kcidb` prints, for a results set
+ * lib/results/json.h's writer: what `-f kcidb` prints, for a results set
  * (lib/report/format.c: one DONE test per series and statistic) and for bench
  * compare's gate (lib/report/cmpfmt.c: one PASS or FAIL test per series).
  *
@@ -33,7 +33,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "lib/report/json.h"
+#include "lib/results/json.h"
 
 struct cmpfmt;
 struct meta;

@@ -9,7 +9,7 @@
 
 #include "lib/report/cmpline.h"
 #include "lib/report/lkp.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/writer.h"
 
 /* 0-day shows a row's ± only from this relative stddev on, percent */

@@ -154,7 +154,7 @@ enum scale_verdict scale_verdict(const struct scale_fit *f, double flat);
  * scale_spread - how far the @n points (@x, @y) repeat: the largest
  * max/min - 1 of the y at one x, over the x with two points or more (0
  * when none has; INFINITY when such a y is not above 0). What a counted
- * fit repeats to (lib/report/counted.h).
+ * fit repeats to (lib/results/counted.h).
  */
 double scale_spread(const double *x, const double *y, unsigned int n);
 

@@ -11,11 +11,11 @@
 #include "kstats_hist.h"
 #include "lib/report/auditfmt.h"
 #include "lib/report/cmpline.h"
-#include "lib/report/counted.h"
-#include "lib/report/fileset.h"
-#include "lib/report/json.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/counted.h"
+#include "lib/results/fileset.h"
+#include "lib/results/json.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/report/scalefmt.h"
 #include "lib/subcmd/textfmt.h"
 
@@ -311,7 +311,7 @@ static void json_diff(struct json *j, const struct scale_row *row)
 	json_object_end(j);
 }
 
-/* the groups' names, for the disturbed runs (lib/report/fileset.h) */
+/* the groups' names, for the disturbed runs (lib/results/fileset.h) */
 static void sf_groups(const struct scale_report *r, const char **name)
 {
 	unsigned int k;

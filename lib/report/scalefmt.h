@@ -32,7 +32,7 @@
  *	scalefmt_writers[0].write(stdout, &sf);		0, -EIO, -ENOMEM
  *
  * Each writer prints only to the FILE it is given; strings are escaped
- * for the format (lib/subcmd/textfmt.h, lib/report/json.h). Pure: any
+ * for the format (lib/subcmd/textfmt.h, lib/results/json.h). Pure: any
  * thread.
  */
 #ifndef KSB_SCALEFMT_H
@@ -41,7 +41,7 @@
 #include <stdbool.h>
 
 #include "lib/report/compare.h"
-#include "lib/report/fileset.h"
+#include "lib/results/fileset.h"
 #include "lib/report/scale.h"
 #include "lib/subcmd/writer.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/report/testbed.h"
 
 const char *const tb_kind_names[] = { "testbed", "config", "build", NULL };

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/report/testbed.h"
 
 static bool tb_label_key_ok(const char *s, size_t n)

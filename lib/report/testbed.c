@@ -18,7 +18,7 @@
 #include <cpuid.h>
 #endif
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/readfile.h"
 #include "lib/report/testbed.h"
 

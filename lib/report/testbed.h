@@ -3,7 +3,7 @@
  * testbed.h - what a result ran on beyond the CPU model and the kernel:
  * the host settings that move timings, read from /proc and /sys; who
  * wrote the result (the build of bench, the user's labels; when it was
- * taken is meta_timestamp()'s, lib/report/meta.h); and
+ * taken is meta_timestamp()'s, lib/results/meta.h); and
  * which of these differ between the files bench compare is given.
  *
  *	struct testbed tb;
@@ -55,7 +55,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 
 #define TB_MAX_GOVERNORS	8	/* governors told apart (Linux has 6); the rest "other" */
 #define TB_LIST			256	/* a cpulist, a list of names */

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "lib/report/cmpline.h"
-#include "lib/report/counted.h"
-#include "lib/report/fileset.h"
-#include "lib/report/json.h"
+#include "lib/results/counted.h"
+#include "lib/results/fileset.h"
+#include "lib/results/json.h"
 #include "lib/report/kcidb.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/textfmt.h"
 #include "lib/report/trendfmt.h"
 

@@ -33,7 +33,7 @@
  *	trendfmt_writers[TRENDFMT_TABLE].write(stdout, &t);	0, -EIO, -ENOMEM
  *
  * Each writer prints only to the FILE it is given; strings are escaped
- * for the format (lib/subcmd/textfmt.h, lib/report/json.h). Pure: any thread.
+ * for the format (lib/subcmd/textfmt.h, lib/results/json.h). Pure: any thread.
  */
 #ifndef KSB_TRENDFMT_H
 #define KSB_TRENDFMT_H

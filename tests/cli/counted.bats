@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # needs: busybox jq
 # Counted files: bench vm's counted clock (qemu -icount, unit insn), judged
-# by size (lib/report/counted.h) by compare, scale and trend, and never
+# by size (lib/results/counted.h) by compare, scale and trend, and never
 # with a timed file. tests/fixtures/counted/ holds real boots of
 # kernelcheck's 6.12 kernels at 255 possible CPUs, 2 a side (plant-*:
 # stock, stock again, and planted with irq_plant_ns=383, about 1% of

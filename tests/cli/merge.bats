@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # needs: -
-# bench merge against the loader's rules (lib/report/fileset.h): the
+# bench merge against the loader's rules (lib/results/fileset.h): the
 # shards' copies of one file measure in one unit and one bucket layout,
 # else exit 2 with the message every reader gives, naming the two
 # files; a partial copy is read with the one warning and makes the merge

@@ -3,7 +3,7 @@
 # bench vm --shard I/N and bench merge, with tests/cli/fake-qemu for qemu:
 # the shards cover the plan once, the merge has the unsharded run's
 # cells, runs and series, and each refusal; the runner classes that
-# compare and scale never pool (lib/report/strata.h).
+# compare and scale never pool (lib/results/strata.h).
 
 load common
 

@@ -115,7 +115,7 @@ vm() {
 	[ "$(csv_meta "$f" cpufreq_governor)" = performance ]
 	[ "$(csv_meta "$f" vm_host_cpufreq_governor)" = "powersave x3, performance x1" ]
 	[ "$(csv_meta "$f" vm_host_irqbalance)" = running ]
-	# the testbed's 13, then the runner's class and name (lib/report/strata.h)
+	# the testbed's 13, then the runner's class and name (lib/results/strata.h)
 	[ "$(grep -c '^# vm_host_' "$f")" -eq 15 ]
 	[ "$(csv_meta "$f" vm_accel)" = tcg ]
 	[ "$(csv_meta "$f" vm_host_name)" = "$(uname -n)" ]

@@ -14,8 +14,8 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
-#include "lib/report/csv.h"
-#include "lib/report/results.h"
+#include "lib/results/csv.h"
+#include "lib/results/results.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

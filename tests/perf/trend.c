@@ -44,9 +44,9 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
-#include "lib/report/csv.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/csv.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/report/trend.h"
 #include "lib/subcmd/spawn.h"
 

@@ -2,7 +2,7 @@
 /*
  * test_busy.c - the host's contention: lib/measure/contend.c parsing PSI
  * files (a fake /proc/pressure/cpu written here, and one that does not
- * exist) and timing a window over one, and lib/report/busy.c: the rule at
+ * exist) and timing a window over one, and lib/results/busy.c: the rule at
  * its limit, the per-run lists, the count over files and its lines.
  */
 #define _GNU_SOURCE
@@ -19,9 +19,9 @@
 
 #include "kstats_hist.h"
 #include "lib/measure/contend.h"
-#include "lib/report/busy.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/busy.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 static const char psi_text[] =
 	"some avg10=1.50 avg60=0.80 avg300=0.20 total=36852042\n"

@@ -99,7 +99,7 @@ static bool testbed(const char *name)
 	return report_find(cmpfmt_writers, name)->flags & REPORT_TESTBED;
 }
 
-/* counted figures: two boots a side, judged by size (lib/report/counted.h) */
+/* counted figures: two boots a side, judged by size (lib/results/counted.h) */
 static double x_plant[4] = { 38272, 38290, 38691, 38710 };
 static double x_fork[4] = { 976449, 972224, 986573, 1014809 };
 

@@ -22,8 +22,8 @@
 
 #include "kstats_hist.h"
 #include "lib/report/compare.h"
-#include "lib/report/counted.h"
-#include "lib/report/results.h"
+#include "lib/results/counted.h"
+#include "lib/results/results.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

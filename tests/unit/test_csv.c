@@ -18,11 +18,11 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/report/csv.h"
+#include "lib/results/csv.h"
 #include "lib/kernel/kmod.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/readfile.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 
 static const struct results_label merged = {
 	.workload = "w", .variant = "old", .run = RESULTS_RUN_ALL,

@@ -20,9 +20,9 @@
 
 #include "kstats_hist.h"
 #include "lib/measure/engine.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/measure/report.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/measure/topo.h"
 #include "lib/measure/tsc.h"
 

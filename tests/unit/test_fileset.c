@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_fileset.c - the one loader of results files (lib/report/fileset.h),
+ * test_fileset.c - the one loader of results files (lib/results/fileset.h),
  * one test per rule: a file without a unit is in ns, and a unit other
  * than the first file's is refused naming both, within a set and between
  * two sets read apart; a frac_bits other than the first's is refused
@@ -22,11 +22,11 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/report/csv.h"
-#include "lib/report/fileset.h"
-#include "lib/report/json.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/csv.h"
+#include "lib/results/fileset.h"
+#include "lib/results/json.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 static char dir[] = "/tmp/test_fileset.XXXXXX";
 

@@ -24,10 +24,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/report/csv.h"
-#include "lib/report/fileset.h"
+#include "lib/results/csv.h"
+#include "lib/results/fileset.h"
 #include "lib/report/history.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/subcmd/textfmt.h"
 #include "lib/report/trend.h"
 #include "tests/synth_nights.h"
@@ -169,7 +169,7 @@ static void test_refusals(void **state)
 
 	(void)state;
 	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "", why, sizeof(why)), 0);
-	/* another unit: the loader's rule refuses it (lib/report/fileset.h) */
+	/* another unit: the loader's rule refuses it (lib/results/fileset.h) */
 	assert_int_equal(fileset_check(&fs, FIX "r480a_1.csv", 0, r, why, sizeof(why)), 0);
 	meta_put(&r->meta, "unit", "cycles");
 	assert_int_equal(fileset_check(&fs, "cy.csv", 0, r, why, sizeof(why)), -EINVAL);

@@ -16,9 +16,9 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/report/json.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/json.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 /* a writer on a memory buffer */
 struct mem {

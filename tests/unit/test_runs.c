@@ -21,9 +21,9 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/report/csv.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/csv.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/kernel/runs.h"
 
 /* what the test's children do, per run */

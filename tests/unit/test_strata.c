@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_strata.c - the runner class of a file (lib/report/strata.h), and
+ * test_strata.c - the runner class of a file (lib/results/strata.h), and
  * the rule that one fit takes one: TCG against KVM, two CPU models, a
  * merged file's runs of two classes, and files written before the keys.
  */
@@ -13,8 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/report/meta.h"
-#include "lib/report/strata.h"
+#include "lib/results/meta.h"
+#include "lib/results/strata.h"
 
 #define EPYC "AMD EPYC 7763 64-Core Processor"
 #define XEON "Intel(R) Xeon(R) Platinum 8272CL CPU @ 2.60GHz"

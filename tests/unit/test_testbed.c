@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 #include "lib/report/testbed.h"
 
 #define HOSTS "tests/fixtures/hosts/"

@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "lib/kernel/vmsweep.h"
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 
 static char cmd_run[] = "run", cmd_n[] = "-n", cmd_64[] = "64", cmd_sh[] = "sh",
 	    cmd_script[] = "s.sh", cmd_n64[] = "-n 64";

@@ -29,8 +29,8 @@
 #include "lib/report/cmpfmt.h"
 #include "lib/report/format.h"
 #include "lib/report/history.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 #include "lib/report/scalefmt.h"
 #include "lib/report/trendfmt.h"
 

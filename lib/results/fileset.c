@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/counted.h"
-#include "lib/report/csv.h"
-#include "lib/report/fileset.h"
-#include "lib/report/json.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/counted.h"
+#include "lib/results/csv.h"
+#include "lib/results/fileset.h"
+#include "lib/results/json.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 const char *fileset_unit(const struct results *r)
 {

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * strata.c - the runner class of a result, and the rule that one fit
- * takes one class (lib/report/strata.h).
+ * takes one class (lib/results/strata.h).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/counted.h"
-#include "lib/report/strata.h"
+#include "lib/results/counted.h"
+#include "lib/results/strata.h"
 
 /* @s as one word: runs of other than [A-Za-z0-9.+_] one '-', none at the ends */
 static void strata_word(const char *s, char *buf, size_t len)

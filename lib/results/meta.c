@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 
 static int meta_find(const struct meta *m, const char *key)
 {

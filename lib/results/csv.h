@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * csv.h - the kstats-bench CSV, written from and read into a results
- * set (lib/report/results.h), exactly.
+ * set (lib/results/results.h), exactly.
  *
  * Format 3 (what is written): "# kstats-bench-csv 3", the metadata as
  * "# key: value" lines, the column header CSV_COLUMNS, then one row per

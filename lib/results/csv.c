@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/csv.h"
+#include "lib/results/csv.h"
 #include "lib/subcmd/readfile.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
 #include "lib/subcmd/writer.h"
 

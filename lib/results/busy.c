@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/busy.h"
-#include "lib/report/counted.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/busy.h"
+#include "lib/results/counted.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 bool busy_disturbed(double psi_pct)
 {

@@ -13,7 +13,7 @@
  *	native/AMD-EPYC-7763-64-Core-Processor	bench run, kernel, trace
  *	counted/QEMU-TCG-CPU-version-2.5+	bench vm's counted clock
  *
- * A counted file (unit COUNTED_UNIT, lib/report/counted.h) counts the
+ * A counted file (unit COUNTED_UNIT, lib/results/counted.h) counts the
  * instructions of the CPU qemu emulates, the same on any host: its class
  * is "counted" and the guest's cpu_model, so that runners of any host
  * CPU pool. Otherwise ACCEL is the file's vm_accel, else the accel= of its vm_qemu line (files
@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 
 #define STRATA_CLASS	160	/* bytes of a class, NUL included */
 

@@ -6,13 +6,13 @@
  * WHAT IT IS
  *
  * A results set is what one measurement (or several, merged) produced:
- * its metadata (lib/report/meta.h) and a list of series, each labelled
+ * its metadata (lib/results/meta.h) and a list of series, each labelled
  * (workload, variant, run, cpu, node) and each an exact kstats
  * histogram: per slot the count and the 128-bit sum of its samples,
  * and the smallest and largest sample. Every producer fills one (the
  * engine's workers in bench run, the --runs children read back, the
  * module's results in bench kernel, bench hist's samples, the CSV
- * reader, lib/report/csv.h); every output format is one writer over one (lib/report/format.h).
+ * reader, lib/results/csv.h); every output format is one writer over one (lib/report/format.h).
  * Nothing travels through a lossy format on the way: a CSV read back
  * holds the writer's histograms exactly (format 3), so `bench show` of
  * a file prints what the command that wrote it printed.
@@ -68,7 +68,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lib/report/meta.h"
+#include "lib/results/meta.h"
 
 struct kstats_hist;
 

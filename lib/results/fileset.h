@@ -2,7 +2,7 @@
 /*
  * fileset.h - the one loader of results files: what bench compare,
  * scale, trend and show read, and what bench merge reads and checks
- * per merged file. Each file is read once (lib/report/csv.h) and checked against
+ * per merged file. Each file is read once (lib/results/csv.h) and checked against
  * the set's first file, one rule per check, and what the sets say of
  * their runs is summed as they come:
  *
@@ -20,7 +20,7 @@
  *			refused: results_partial() says so, the caller warns
  *			once per file (bench_load_file() does, with
  *			FILESET_PARTIAL_WARNING), and fs->partial counts them
- *	contention	busy_count() (lib/report/busy.h) of every file into
+ *	contention	busy_count() (lib/results/busy.h) of every file into
  *			fs->busy[group]: how many runs the host disturbed, per
  *			group of files (compare's two sides, scale's A and B);
  *			a file that recorded none adds nothing
@@ -55,7 +55,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "lib/report/busy.h"
+#include "lib/results/busy.h"
 
 struct results;
 

@@ -21,7 +21,7 @@
  *
  * A file written before these keys, or on a host without PSI, has no
  * psi_cpu_some_pct: its runs are "not recorded", never an error. Nor are
- * a counted file's (unit COUNTED_UNIT, lib/report/counted.h): its figures
+ * a counted file's (unit COUNTED_UNIT, lib/results/counted.h): its figures
  * count instructions, which the host's load cannot move, so the rule
  * judges none of them; their PSI stays in the file, said, not ruled on.
  *

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "lib/report/counted.h"
+#include "lib/results/counted.h"
 
 bool counted_unit(const char *unit)
 {

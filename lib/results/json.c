@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/json.h"
-#include "lib/report/meta.h"
-#include "lib/report/results.h"
+#include "lib/results/json.h"
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 void json_init(struct json *j, FILE *f)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/results.h"
+#include "lib/results/results.h"
 
 /* ---- building a set ---- */
 
