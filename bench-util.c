@@ -27,7 +27,7 @@
 #include "lib/subcmd/outset.h"
 #include "lib/results/results.h"
 #include "lib/results/strata.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/measure/engine.h"
 #include "lib/subcmd/spawn.h"
 

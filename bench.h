@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "lib/subcmd/options.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 struct meta;
 
@@ -127,7 +127,7 @@ int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len
 
 /*
  * bench_meta_origin - bench_release, bench_git and every label of @who
- * into @m (lib/report/testbed.h), and its origin as KCIDB_META_ORIGIN
+ * into @m (lib/host/testbed.h), and its origin as KCIDB_META_ORIGIN
  * when one was given: the file keeps it, so that bench show -f kcidb of
  * it later names the same CI system.
  */

@@ -35,7 +35,7 @@
 #include "lib/subcmd/outset.h"
 #include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/subcmd/spawn.h"
 #include "lib/kernel/vmprep.h"
 #include "workloads/battery.h"

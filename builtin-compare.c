@@ -22,7 +22,7 @@
 #include "lib/results/fileset.h"
 #include "lib/report/kcidb.h"
 #include "lib/results/results.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 /* ---- bench compare ---- */
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/measure/topo.h"
 
 /* what every check reads */

@@ -28,7 +28,7 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/report/format.h"
-#include "lib/report/host.h"
+#include "lib/host/host.h"
 #include "lib/report/kcidb.h"
 #include "lib/kernel/kimage.h"
 #include "lib/kernel/kmod.h"
@@ -37,7 +37,7 @@
 #include "lib/subcmd/spawn.h"
 #include "lib/subcmd/outset.h"
 #include "lib/results/results.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/measure/topo.h"
 
 #define KK_MODNAME	KMOD_NAME

@@ -26,7 +26,7 @@
 #include "lib/results/results.h"
 #include "lib/subcmd/samples.h"
 #include "lib/results/strata.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 /* the per-boot "RUN:VALUE" lists of bench vm's files (lib/kernel/vmboot.h, busy.h) */
 static const char *const merge_lists[] = {

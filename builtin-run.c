@@ -31,7 +31,7 @@
 #include "lib/results/results.h"
 #include "lib/kernel/runs.h"
 #include "lib/subcmd/samples.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/measure/topo.h"
 #include "lib/measure/tsc.h"
 #include "workloads/registry.h"
@@ -336,7 +336,7 @@ static int run_measure(struct global *g)
 
 /* ---- bench run: reporting ---- */
 
-/* the testbed, the workload's options, who wrote it (lib/report/testbed.h) */
+/* the testbed, the workload's options, who wrote it (lib/host/testbed.h) */
 static void run_meta_testbed(struct global *g, struct meta *m)
 {
 	char opts[512];

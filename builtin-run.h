@@ -19,7 +19,7 @@
 #include "lib/measure/workload.h"
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "bench.h"
 
 struct engine;

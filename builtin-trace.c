@@ -19,14 +19,14 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/report/format.h"
-#include "lib/report/host.h"
+#include "lib/host/host.h"
 #include "lib/report/kcidb.h"
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
 #include "lib/subcmd/readfile.h"
 #include "lib/results/results.h"
 #include "lib/subcmd/spawn.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/kernel/trace.h"
 
 #define TR_MAX_DURATION	31536000.0	/* --duration below it: a year, s */

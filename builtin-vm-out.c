@@ -24,7 +24,7 @@
 #include "lib/results/counted.h"
 #include "lib/results/csv.h"
 #include "lib/report/format.h"
-#include "lib/report/host.h"
+#include "lib/host/host.h"
 #include "lib/results/meta.h"
 #include "lib/results/results.h"
 #include "lib/subcmd/spawn.h"

@@ -24,7 +24,7 @@
 #include "lib/subcmd/options.h"
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/kernel/vmsweep.h"
 #include "bench.h"
 

@@ -9,7 +9,7 @@
 
 #include "kstats_hist.h"
 #include "lib/measure/engine.h"
-#include "lib/report/host.h"
+#include "lib/host/host.h"
 #include "lib/results/meta.h"
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"

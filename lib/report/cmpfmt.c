@@ -17,7 +17,7 @@
 #include "lib/report/kcidb.h"
 #include "lib/report/lkp.h"
 #include "lib/results/meta.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/subcmd/textfmt.h"
 
 /* ---- what every format shares ---- */

@@ -9,7 +9,7 @@
 
 #include "lib/report/cmpline.h"
 #include "lib/results/counted.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 /* a fraction as a signed percentage with @prec decimals: "+16.4%", "-inf" */
 static const char *cl_pct(char *buf, size_t len, double frac, int prec)

@@ -13,7 +13,7 @@
 #include "lib/report/kcidb.h"
 #include "lib/results/meta.h"
 #include "lib/subcmd/options.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 #include "lib/subcmd/writer.h"
 
 #define KCIDB_PATH_MAX	512	/* bytes of a test path */

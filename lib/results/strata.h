@@ -25,7 +25,7 @@
  * 3-4:CLASS"): its runs are checked one range at a time. A file that
  * names no CPU (written before vm_host_cpu_model) is "ACCEL/unknown",
  * which only its accelerator tells apart: a key is compared only where
- * both files record it, as lib/report/testbed.h's testbed_diff() does.
+ * both files record it, as lib/host/testbed.h's testbed_diff() does.
  *
  *	if (strata_check(metas, paths, n, why, sizeof(why)))
  *		...				exit 2, why names both classes

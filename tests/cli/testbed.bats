@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # needs: python3 jq gfm
-# The testbed in the metadata of bench run: the keys of lib/report/testbed.h from
+# The testbed in the metadata of bench run: the keys of lib/host/testbed.h from
 # a fixture host (KSB_TESTBED_ROOT), the build, the timestamp, --label,
 # the workload's options; CSV and JSON, one run and --runs.
 

@@ -23,7 +23,7 @@
 #include "lib/report/cmpfmt.h"
 #include "lib/report/kcidb.h"
 #include "lib/report/lkp.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 #define REG { \
 	.before = 13150.2, .after = 15330, .before_spread = 0.04, .after_spread = 0.05, \

@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "lib/results/meta.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 #define HOSTS "tests/fixtures/hosts/"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lib/results/meta.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 const char *const testbed_keys[] = {
 	"cpufreq_governor", "cpufreq_driver", "turbo", "smt", "thp", "vulnerabilities",

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "lib/report/host.h"
+#include "lib/host/host.h"
 #include "lib/results/meta.h"
 
 void host_cpu_model(char *buf, size_t len)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "lib/results/meta.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 static bool tb_label_key_ok(const char *s, size_t n)
 {

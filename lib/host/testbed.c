@@ -20,7 +20,7 @@
 
 #include "lib/results/meta.h"
 #include "lib/subcmd/readfile.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 /* ---- reading files under the root ---- */
 

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "lib/results/meta.h"
-#include "lib/report/testbed.h"
+#include "lib/host/testbed.h"
 
 const char *const tb_kind_names[] = { "testbed", "config", "build", NULL };
 
