@@ -2,7 +2,7 @@
 /*
  * builtin-compare.c - bench compare: the CI gate, AFTER's runs against
  * BEFORE's, read back from kstats-bench CSVs. It reads the files, checks
- * them and says what is wrong with them; lib/report/compare.h computes the
+ * them and says what is wrong with them; lib/stats/compare.h computes the
  * gate, lib/report/cmpfmt.h writes it in the format asked for.
  */
 #define _GNU_SOURCE
@@ -17,7 +17,7 @@
 #include "lib/results/busy.h"
 #include "lib/subcmd/outset.h"
 #include "lib/report/cmpfmt.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/counted.h"
 #include "lib/results/fileset.h"
 #include "lib/report/kcidb.h"
@@ -27,7 +27,7 @@
 /* ---- bench compare ---- */
 
 /*
- * The gate compares runs, not samples (lib/report/compare.h says why): each
+ * The gate compares runs, not samples (lib/stats/compare.h says why): each
  * side's runs are pooled over its files, one figure per run, an exact
  * one-sided U test across them, the Hodges-Lehmann change with its 95%
  * interval, and a 5% floor under which a significant change is only
@@ -59,7 +59,7 @@ struct compare_side {
 /* what was read and found, before anything prints */
 struct compare_state {
 	struct compare_side side[2];	/* BEFORE, AFTER */
-	struct cmp_side cs[2];		/* the same sets, as lib/report/compare.h reads them */
+	struct cmp_side cs[2];		/* the same sets, as lib/stats/compare.h reads them */
 	struct fileset fs;		/* both sides' rules, each side's contention */
 	const struct results_series **list; /* [n] the series, cmp_list_series() */
 	unsigned int n;			/* series */

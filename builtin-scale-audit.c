@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-scale-audit.c - bench scale --audit: the series of a battery's
- * sweep as one family (lib/report/audit.h), ranked by their cost at 8192
+ * sweep as one family (lib/stats/audit.h), ranked by their cost at 8192
  * possible CPUs (lib/report/auditfmt.h writes it). A series from a bench
  * trace file ("time" per call of a kernel function) is not an entry but
  * a candidate: the function that may carry an entry's growth.
@@ -14,7 +14,7 @@
 
 #include "bench.h"
 #include "builtin-scale.h"
-#include "lib/report/audit.h"
+#include "lib/stats/audit.h"
 #include "lib/report/auditfmt.h"
 #include "lib/results/meta.h"
 #include "lib/results/results.h"

@@ -3,7 +3,7 @@
  * builtin-scale.c - bench scale: what a series costs per possible CPU,
  * from a sweep of results files, one per possible-CPU count. Every run
  * of every file is a point (the file's possible_cpus, the run's figure
- * as bench compare takes it); lib/report/scale.h fits the line and gates the
+ * as bench compare takes it); lib/stats/scale.h fits the line and gates the
  * slope of B against A. The reports are lib/report/scalefmt.c's.
  */
 #define _GNU_SOURCE
@@ -18,10 +18,10 @@
 
 #include "bench.h"
 #include "builtin-scale.h"
-#include "lib/report/audit.h"
+#include "lib/stats/audit.h"
 #include "lib/report/auditfmt.h"
 #include "lib/results/busy.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/counted.h"
 #include "lib/report/kcidb.h"
 #include "lib/results/meta.h"

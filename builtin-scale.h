@@ -23,7 +23,7 @@ const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfm
 
 /*
  * scale_audit_compute - @r's series as one battery into r->audit
- * (lib/report/audit.h), judged by @method (enum audit_method) at the
+ * (lib/stats/audit.h), judged by @method (enum audit_method) at the
  * family's level @q, a slope up to @flat ns per CPU flat, a gated entry
  * whose side spreads past @spread (a fraction; 0: no such rule) not
  * repeatable: trace files' "time" series are the candidates, every other

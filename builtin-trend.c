@@ -2,8 +2,8 @@
 /*
  * builtin-trend.c - bench trend: change points over a history of
  * results, each run's figure taken as bench compare takes it, found by
- * E-divisive means with a seeded permutation test (lib/report/trend.h); the
- * history read and ordered by lib/report/history.h, written by lib/report/trendfmt.h.
+ * E-divisive means with a seeded permutation test (lib/stats/trend.h); the
+ * history read and ordered by lib/stats/history.h, written by lib/report/trendfmt.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,14 +19,14 @@
 
 #include "bench.h"
 #include "lib/results/busy.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/counted.h"
 #include "lib/results/fileset.h"
-#include "lib/report/history.h"
+#include "lib/stats/history.h"
 #include "lib/report/kcidb.h"
 #include "lib/subcmd/outset.h"
 #include "lib/results/results.h"
-#include "lib/report/trend.h"
+#include "lib/stats/trend.h"
 #include "lib/report/trendfmt.h"
 
 /*
@@ -280,7 +280,7 @@ static int trend_not_self(const struct hist *h, const struct hist *ctl)
 	return EXIT_USAGE;
 }
 
-/* a lib/report/history.h error: 0, the message of @why and EXIT_USAGE, or EXIT_ENV */
+/* a lib/stats/history.h error: 0, the message of @why and EXIT_USAGE, or EXIT_ENV */
 static int trend_hist_err(int ret, const char *why)
 {
 	if (!ret)

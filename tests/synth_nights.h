@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lib/report/history.h"
+#include "lib/stats/history.h"
 
 struct synth_cfg {
 	unsigned int nights, runs;	/* nights, runs per night and side */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""trend_ref.py - an independent reference for lib/report/trend.c, written from
-the definitions in lib/report/trend.h rather than from the C: the energy
+"""trend_ref.py - an independent reference for lib/stats/trend.c, written from
+the definitions in lib/stats/trend.h rather than from the C: the energy
 statistic Q summed pair by pair for every split (no prefix sums; over
 both ends, Y grown a run at a time), the seeded permutation test,
 Otava's two passes, and the Hodges-Lehmann estimate as the median of
@@ -236,7 +236,7 @@ def series(name, n, steps, noise):
 
 
 def fixture():
-    out = ["# trend-ref 1: written by tests/trend_ref.py (an independent reference for lib/report/trend.c)",
+    out = ["# trend-ref 1: written by tests/trend_ref.py (an independent reference for lib/stats/trend.c)",
            "# case NAME ALPHA MIN_CHANGE WINDOW SEED N; x: the runs; q: Q(t) of the whole series,",
            "# t = 3..N-3; test T P PERMS: the permutation test of its best split, seeded with",
            "# trend_seed(SEED, 0, N); span T K Q: the best split over both ends (trend_span);",

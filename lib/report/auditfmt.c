@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * auditfmt.c - the audit's ranked report, one writer per format over
- * what lib/report/audit.c found (see auditfmt.h). Entries print in rank
+ * what lib/stats/audit.c found (see auditfmt.h). Entries print in rank
  * order, the most costly at AUDIT_AT possible CPUs first.
  */
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * auditfmt.h - the ranked report of an audit (lib/report/audit.h) in
+ * auditfmt.h - the ranked report of an audit (lib/stats/audit.h) in
  * table, csv, json, markdown and kcidb, one writer per format over one
  * structure, picked from one table, auditfmt_writers[]: every entry
  * ranked by its cost at AUDIT_AT possible CPUs, with its slope and
@@ -22,7 +22,7 @@
 
 #include <stdio.h>
 
-#include "lib/report/audit.h"
+#include "lib/stats/audit.h"
 #include "lib/subcmd/writer.h"
 
 struct meta;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cmpfmt.h - every report of bench compare, one writer per format over
- * one structure (the series lib/report/compare.h computed, the gate's settings,
+ * one structure (the series lib/stats/compare.h computed, the gate's settings,
  * the testbed keys that differ), picked from one table, cmpfmt_writers[]:
  * what `bench compare -f NAME` prints. A new format is one writer and
  * one row there.
@@ -91,7 +91,7 @@
 #include <stdio.h>
 
 #include "lib/report/cmpline.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/subcmd/writer.h"
 
 #define CMPFMT_CSV_COLUMNS "workload,variant,stat,before,before_spread_pct,after,after_spread_pct,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict"

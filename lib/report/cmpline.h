@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 
 struct busy_count;
 struct meta;

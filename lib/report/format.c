@@ -11,7 +11,7 @@
 
 #include "kstats_hist.h"
 #include "lib/results/busy.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/counted.h"
 #include "lib/results/csv.h"
 #include "lib/results/fileset.h"

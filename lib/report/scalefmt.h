@@ -3,7 +3,7 @@
  * scalefmt.h - every report of bench scale, one writer per format over
  * one structure (the groups of files, every point, every series' fit
  * per group and the gate on the slope difference, which builtin-scale.c
- * computes with lib/report/scale.h, and the settings), picked from one
+ * computes with lib/stats/scale.h, and the settings), picked from one
  * table, scalefmt_writers[]: what `bench scale -f NAME` and `--also
  * NAME=FILE` write.
  *
@@ -40,9 +40,9 @@
 
 #include <stdbool.h>
 
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/fileset.h"
-#include "lib/report/scale.h"
+#include "lib/stats/scale.h"
 #include "lib/subcmd/writer.h"
 
 struct auditfmt;
@@ -74,7 +74,7 @@ struct scale_fitted {
 	bool has;			/* the group has the series */
 	struct scale_point *pt;		/* [npt] file after file, run after run */
 	unsigned int npt, cap;		/* in use, allocated */
-	struct scale_fit fit;		/* lib/report/scale.h's */
+	struct scale_fit fit;		/* lib/stats/scale.h's */
 	double spread;			/* the largest max/min - 1 of its points at one count */
 	bool repeats;			/* spread within --spread, or not counted */
 };

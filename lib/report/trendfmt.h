@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trendfmt.h - every report of bench trend, one writer per format over
- * one structure (the history lib/report/history.h read, its change points, the
+ * one structure (the history lib/stats/history.h read, its change points, the
  * settings), picked from one table, trendfmt_writers[]: what `bench
  * trend -f NAME` and `--also NAME=FILE` write. A new format is one writer
  * and one row there.
@@ -22,7 +22,7 @@
  *			in misc
  *
  * With a control (h->paired) each figure is a night's subject/control,
- * the control adjusted by the series' theta (lib/report/history.h),
+ * the control adjusted by the series' theta (lib/stats/history.h),
  * written "x1.012", and every format also gives the subject's and the
  * control's own medians and theta (csv and runs: extra columns at the
  * end; json and kcidb: "theta" per series).
@@ -41,8 +41,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "lib/report/compare.h"
-#include "lib/report/history.h"
+#include "lib/stats/compare.h"
+#include "lib/stats/history.h"
 #include "lib/subcmd/writer.h"
 
 #define TRENDFMT_CSV_COLUMNS "workload,variant,stat,index,runs,timestamp,labels,file,run,before,after,change_pct,ci_lo_pct,ci_hi_pct,p,n_before,n_after,verdict,recent"

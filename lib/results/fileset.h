@@ -28,7 +28,7 @@
  * A command with two groups that must measure alike (compare's BEFORE
  * and AFTER, scale's A and B) gives both to one fileset; one whose
  * groups are checked apart (trend's subject and control, paired by
- * lib/report/history.h) takes one fileset each, and holds the two to
+ * lib/stats/history.h) takes one fileset each, and holds the two to
  * the unit rule with fileset_check_unit().
  *
  *	struct fileset fs = { 0 };
@@ -78,7 +78,7 @@ struct fileset {
 /*
  * fileset_unit - the unit of @r by the rule above: its "unit" key, or
  * "ns" when it has none. The one reading of a set's unit: the rules here,
- * the history's (lib/report/history.h) and every writer of a results set
+ * the history's (lib/stats/history.h) and every writer of a results set
  * (lib/report/format.h) take it.
  */
 const char *fileset_unit(const struct results *r);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # needs: python3 mandoc scipy jq
 # bench scale: the Theil-Sen slope per possible CPU over a sweep
-# (lib/report/scale.h), its gate, its formats, its bad input, scipy's
+# (lib/stats/scale.h), its gate, its formats, its bad input, scipy's
 # theilslopes on the same points, and ./run.sh scale's picture. The
 # fixtures (tests/fixtures/scale/gen.sh) hold runs of equal samples, so
 # each run's figure is known: stock's old path costs 1000 + 10 N ns at

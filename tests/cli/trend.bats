@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # needs: python3 jq busybox
-# bench trend: change points over a history of runs (lib/report/trend.h), and
+# bench trend: change points over a history of runs (lib/stats/trend.h), and
 # the independent reference its unit test is checked against.
 
 load common

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/csv.h"
 #include "lib/results/results.h"
 

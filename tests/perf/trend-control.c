@@ -25,9 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lib/report/history.h"
-#include "lib/report/scale.h"
-#include "lib/report/trend.h"
+#include "lib/stats/history.h"
+#include "lib/stats/scale.h"
+#include "lib/stats/trend.h"
 #include "tests/synth_nights.h"
 
 #define SEEDS	20

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * trend.c - `make perf-trend`: bench trend's figures (lib/report/trend.h), to
+ * trend.c - `make perf-trend`: bench trend's figures (lib/stats/trend.h), to
  * read, never asserted.
  *
  *   false_per_100_runs  change points found in stationary noise, per 100
@@ -43,11 +43,11 @@
 #include <unistd.h>
 
 #include "kstats_hist.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/csv.h"
 #include "lib/results/meta.h"
 #include "lib/results/results.h"
-#include "lib/report/trend.h"
+#include "lib/stats/trend.h"
 #include "lib/subcmd/spawn.h"
 
 /* ---- noise ---- */

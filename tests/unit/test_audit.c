@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_audit.c - a battery judged as one family (lib/report/audit.h):
+ * test_audit.c - a battery judged as one family (lib/stats/audit.h):
  * the normal quantile at any level and the interval it widens
- * (lib/report/scale.h), Benjamini-Hochberg and Holm by hand, p by
+ * (lib/stats/scale.h), Benjamini-Hochberg and Holm by hand, p by
  * inverting the interval, the ranking, and audit_run() on a battery of
  * a growing entry, a flat one and a candidate function, gated.
  */
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "lib/report/audit.h"
+#include "lib/stats/audit.h"
 
 #define assert_close(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * (1 + fabs((double)(b))))
 

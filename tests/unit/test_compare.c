@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "kstats_hist.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/counted.h"
 #include "lib/results/results.h"
 

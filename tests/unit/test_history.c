@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_history.c - a history of results (lib/report/history.h) and the shared
+ * test_history.c - a history of results (lib/stats/history.h) and the shared
  * escapes (lib/subcmd/textfmt.h): files of a directory by name, hidden and
  * other files left out; the runs read from the gate-ref fixtures as
  * compare takes them; time order whatever the order given, equal stamps
@@ -26,10 +26,10 @@
 
 #include "lib/results/csv.h"
 #include "lib/results/fileset.h"
-#include "lib/report/history.h"
+#include "lib/stats/history.h"
 #include "lib/results/meta.h"
 #include "lib/subcmd/textfmt.h"
-#include "lib/report/trend.h"
+#include "lib/stats/trend.h"
 #include "tests/synth_nights.h"
 
 #define FIX "tests/fixtures/gate-ref/"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_scale.c - the slope per possible CPU (lib/report/scale.h): Theil-Sen by
+ * test_scale.c - the slope per possible CPU (lib/stats/scale.h): Theil-Sen by
  * hand on four points, and against scipy.stats.theilslopes(y, x, 0.95,
  * method='joint') (scipy 1.10.1, Debian 12) on a sweep of 4 counts x 3
  * runs with one preempted run, and on a flat one; the extrapolation,
@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "lib/report/scale.h"
+#include "lib/stats/scale.h"
 
 #define assert_close(a, b) assert_true(fabs((a) - (b)) <= 1e-9 * (1 + fabs((double)(b))))
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_trend.c - change points (lib/report/trend.h): the energy statistic by
+ * test_trend.c - change points (lib/stats/trend.h): the energy statistic by
  * hand and against an independent Python reference (tests/trend_ref.py,
  * its output in tests/fixtures/trend-ref.txt: Q of every split, the best
  * split over both ends, the permutation p and the shuffles drawn, every
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "lib/report/trend.h"
+#include "lib/stats/trend.h"
 
 #define assert_close(a, b, eps) assert_true(fabs((a) - (b)) <= (eps))
 

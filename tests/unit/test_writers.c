@@ -28,7 +28,7 @@
 #include "lib/report/auditfmt.h"
 #include "lib/report/cmpfmt.h"
 #include "lib/report/format.h"
-#include "lib/report/history.h"
+#include "lib/stats/history.h"
 #include "lib/results/meta.h"
 #include "lib/results/results.h"
 #include "lib/report/scalefmt.h"

@@ -15,9 +15,9 @@
 
 #include "lib/subcmd/dirscan.h"
 #include "lib/results/fileset.h"
-#include "lib/report/history.h"
+#include "lib/stats/history.h"
 #include "lib/results/meta.h"
-#include "lib/report/scale.h"
+#include "lib/stats/scale.h"
 
 /*
  * Room for one more element in the array *@p of @n in use and *@cap

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/scale.h"
+#include "lib/stats/scale.h"
 
 const char *const scale_verdict_names[] = { "flat", "grows", "shrinks" };
 

@@ -49,9 +49,9 @@
 #include <time.h>
 
 #include "lib/results/busy.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/results.h"
-#include "lib/report/trend.h"
+#include "lib/stats/trend.h"
 
 /* two files of one night, subject and control, taken at most this far apart */
 #define HIST_PAIR_SKEW	(12 * 3600)
@@ -229,7 +229,7 @@ int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len);
  * hist_slope - turn every series of @h (sorted, its figures made) into
  * one figure per night, a night being the files of one directory (a
  * bench vm -p sweep's output, or one bench scale input): the Theil-Sen
- * slope (lib/report/scale.h) of its runs' figures against their files'
+ * slope (lib/stats/scale.h) of its runs' figures against their files'
  * possible_cpus. The files become the nights, in the order of each
  * night's first file: the directory as path, its first file's timestamp
  * and labels; a run's number is the night's runs. Call before

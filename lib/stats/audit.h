@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * audit.h - a battery of entry points judged as one family: each entry's
- * slope per possible CPU (lib/report/scale.h) with an interval widened
+ * slope per possible CPU (lib/stats/scale.h) with an interval widened
  * for the multiplicity of the battery, its cost extrapolated to
  * AUDIT_AT possible CPUs, the ranking by that cost, the kernel function
  * that carries its growth, and the gate of B's slopes against A's.
@@ -63,7 +63,7 @@
 
 #include <stdbool.h>
 
-#include "lib/report/scale.h"
+#include "lib/stats/scale.h"
 
 /* the extrapolation the ranking sorts by: NR_CPUS's Kconfig maximum */
 #define AUDIT_AT	8192

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/audit.h"
+#include "lib/stats/audit.h"
 
 const char *const audit_method_names[] = { "bh", "holm", "none", NULL };
 

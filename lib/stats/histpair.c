@@ -11,8 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "lib/report/history.h"
-#include "lib/report/scale.h"
+#include "lib/stats/history.h"
+#include "lib/stats/scale.h"
 
 static const struct hist_series *hist_find(const struct hist *h, const struct hist_series *s)
 {

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/report/trend.h"
+#include "lib/stats/trend.h"
 
 /* ---- the energy statistic ---- */
 

@@ -58,7 +58,7 @@
  * side for alpha: 6 + 6 runs cannot give p below 2 / C(12, 6) = 0.002.
  *
  * The change is compare's: the Hodges-Lehmann estimate of after/before
- * - 1 over the runs the test saw, with its 95% interval (lib/report/compare.h).
+ * - 1 over the runs the test saw, with its 95% interval (lib/stats/compare.h).
  * Cost: window^2 / 2 absolute differences per permutation of the second
  * pass (1.9 us at 50 runs on xeon-vm), twice that in the
  * first, TREND_STOP / p permutations for a test of p and 2 / alpha at
@@ -71,7 +71,7 @@
 
 #include <stdint.h>
 
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 
 /* fewest runs on either side of a change point */
 #define TREND_MIN_SEG	3

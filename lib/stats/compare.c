@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/counted.h"
 
 const char *const cmp_stat_names[] = {

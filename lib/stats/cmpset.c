@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kstats_hist.h"
-#include "lib/report/compare.h"
+#include "lib/stats/compare.h"
 #include "lib/results/results.h"
 
 unsigned int cmp_run_figures(const struct results *set, const char *wl, const char *var,

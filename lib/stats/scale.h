@@ -118,7 +118,7 @@ int scale_theil_sen(const double *x, const double *y, unsigned int n, struct sca
  * scale_theil_sen_z - scale_theil_sen() with the interval at the two-sided
  * normal quantile @z (>= 0, finite) for SCALE_Z95: scale_z(alpha) gives
  * the interval of confidence 1 - alpha, which a battery's multiplicity
- * correction needs (lib/report/audit.h). Returns as scale_theil_sen(),
+ * correction needs (lib/stats/audit.h). Returns as scale_theil_sen(),
  * and -EINVAL for a @z that is not.
  */
 int scale_theil_sen_z(const double *x, const double *y, unsigned int n, double z,
