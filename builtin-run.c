@@ -3,7 +3,7 @@
  * builtin-run.c - bench run: set up the topology, the clock and the
  * per-CPU allocator (builtin-run-setup.c), start the pinned workers, wait
  * for them (or for SIGINT/SIGTERM), report; with --runs R, each run in a
- * child process (lib/kernel/runs.h).
+ * child process (lib/measure/runs.h).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,7 +29,7 @@
 #include "lib/measure/pcpu.h"
 #include "lib/measure/report.h"
 #include "lib/results/results.h"
-#include "lib/kernel/runs.h"
+#include "lib/measure/runs.h"
 #include "lib/subcmd/samples.h"
 #include "lib/host/testbed.h"
 #include "lib/measure/topo.h"
@@ -414,7 +414,7 @@ static int run_once(struct global *g)
 	return ret;
 }
 
-/* ---- bench run --runs R: one fresh process per run (lib/kernel/runs.h) ---- */
+/* ---- bench run --runs R: one fresh process per run (lib/measure/runs.h) ---- */
 
 /* in the child: run @run, its CSV to @out, nothing printed */
 static int runs_child(void *priv, unsigned int run, FILE *out)

@@ -3,7 +3,7 @@
  * vmsweep.h - bench vm's sweep: kernels under test, each booted at every
  * possible-CPU count of a list, -B times, in a balanced order (the plan),
  * or one shard of that plan; every boot runs the same commands, and what
- * each command sent back is one run of its cell's set (lib/kernel/runs.h).
+ * each command sent back is one run of its cell's set (lib/measure/runs.h).
  * Here are the sweep's state, the plan's order, its key, the shard
  * arithmetic and the boot loop: each cell booted in the plan's order
  * through lib/kernel/vmboot.h (its tries after a hang or a crash), booted
@@ -73,7 +73,7 @@
 #include <stdio.h>
 
 #include "lib/kernel/kimage.h"
-#include "lib/kernel/runs.h"
+#include "lib/measure/runs.h"
 #include "lib/kernel/sha256.h"
 #include "lib/kernel/vm.h"
 #include "lib/kernel/vmboot.h"

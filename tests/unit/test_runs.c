@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_runs.c - the --runs process runner (lib/kernel/runs.h): every run in a
+ * test_runs.c - the --runs process runner (lib/measure/runs.h): every run in a
  * child of its own, read back exactly as its run and into the merge; a
  * child that fails, is killed, writes garbage or stops before its
  * first sample; a stop between two runs; the per-CPU series kept only
@@ -24,7 +24,7 @@
 #include "lib/results/csv.h"
 #include "lib/results/meta.h"
 #include "lib/results/results.h"
-#include "lib/kernel/runs.h"
+#include "lib/measure/runs.h"
 
 /* what the test's children do, per run */
 enum child_does {

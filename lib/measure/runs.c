@@ -17,7 +17,7 @@
 #include "lib/results/csv.h"
 #include "lib/results/meta.h"
 #include "lib/results/results.h"
-#include "lib/kernel/runs.h"
+#include "lib/measure/runs.h"
 
 /* ---- the child ---- */
 
