@@ -26,7 +26,7 @@
 #include "bench.h"
 #include "kstats_hist.h"
 #include "lib/measure/engine.h"
-#include "lib/measure/report.h"
+#include "lib/measure/runset.h"
 #include "lib/measure/topo.h"
 #include "lib/measure/tsc.h"
 #include "lib/report/format.h"
@@ -364,15 +364,15 @@ static int audit_time(struct audit_global *ag, const struct battery_entry *e,
 static int audit_add(struct audit_global *ag, struct results *res, const struct battery_entry *e,
 		     struct audit_done *d)
 {
-	struct report_run r = { .e = ag->e, .unit = "ns", .name = e->name };
+	struct runset r = { .e = ag->e, .unit = "ns", .name = e->name };
 	struct engine_results er;
 	int ret = -ENOMEM;
 
 	r.merged[0] = kstats_hist_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
 	if (r.merged[0] && !engine_merge(ag->e, WL_OLD, r.merged[0]))
-		ret = report_results(res, &r);
+		ret = runset_results(res, &r);
 	if (!ret && !ag->meta_done) {
-		report_meta_list(&res->meta, ag->e, ag->cmdline, ag->mlock, r.unit);
+		runset_meta_list(&res->meta, ag->e, ag->cmdline, ag->mlock, r.unit);
 		ag->meta_done = true;
 	}
 	engine_results(ag->e, &er);

@@ -27,7 +27,7 @@
 #include "lib/subcmd/outfile.h"
 #include "lib/subcmd/outset.h"
 #include "lib/measure/pcpu.h"
-#include "lib/measure/report.h"
+#include "lib/measure/runset.h"
 #include "lib/results/results.h"
 #include "lib/measure/runs.h"
 #include "lib/subcmd/samples.h"
@@ -138,7 +138,7 @@ static const struct opt run_opts[] = {
 		 "vmalloc layout: back the units with transparent huge\n"
 		 "pages (2 MiB per unit: 8192 CPUs need 16 GiB)"),
 	OPT_GROUP("Cache state and schedule:"),
-	OPT_ENUM('C', "cache", &global.cache, report_caches, "MODE",
+	OPT_ENUM('C', "cache", &global.cache, runset_caches, "MODE",
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
 		 "flushed first; remote: each worker dirties its own\n"
@@ -199,7 +199,7 @@ static bool run_refuse_emulation(struct global *g, char *why, size_t len)
 	}
 	if (g->cache != WL_CACHE_KERNEL) {
 		snprintf(why, len, "--cache %s: %s times the running kernel, whose cache lines user space cannot flush or dirty; only --cache kernel applies",
-			 report_caches[g->cache], g->wl->name);
+			 runset_caches[g->cache], g->wl->name);
 		return true;
 	}
 	return false;
@@ -349,8 +349,8 @@ static void run_meta_testbed(struct global *g, struct meta *m)
 
 static int run_report(struct global *g)
 {
-	static struct wl_stat stats[REPORT_MAX_STATS];
-	struct report_run r = {
+	static struct wl_stat stats[RUNSET_MAX_STATS];
+	struct runset r = {
 		.e = g->e,
 		.unit = g->unit == RUN_CYCLES && g->tsc.usable ? "cycles" : "ns",
 		.partial = engine_partial(g->e),
@@ -373,10 +373,10 @@ static int run_report(struct global *g)
 	}
 	run_check_nodes(g);
 	if (g->wl->stats)
-		r.nr_stats = g->wl->stats(stats, REPORT_MAX_STATS, &wl_err);
-	if (!res || report_results(res, &r))
+		r.nr_stats = g->wl->stats(stats, RUNSET_MAX_STATS, &wl_err);
+	if (!res || runset_results(res, &r))
 		goto out_nomem;
-	report_meta(&res->meta, &r, g->cmdline, g->mlock, g->pcpu_nodes,
+	runset_meta(&res->meta, &r, g->cmdline, g->mlock, g->pcpu_nodes,
 		    (unsigned long)g->pcpu_unit, g->hugepages);
 	run_meta_testbed(g, &res->meta);
 	if (g->run_out && (csv_write(g->run_out, res) || fflush(g->run_out)))

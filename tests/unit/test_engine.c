@@ -21,7 +21,7 @@
 #include "kstats_hist.h"
 #include "lib/measure/engine.h"
 #include "lib/results/meta.h"
-#include "lib/measure/report.h"
+#include "lib/measure/runset.h"
 #include "lib/results/results.h"
 #include "lib/measure/topo.h"
 #include "lib/measure/tsc.h"
@@ -157,7 +157,7 @@ static void test_one_variant_parallel(void **state)
 static void test_one_variant_report(void **state)
 {
 	struct engine *e = run(1, false);
-	struct report_run r = { .e = e, .unit = "ns" };
+	struct runset r = { .e = e, .unit = "ns" };
 	struct results *res = results_create(2);
 	unsigned int i;
 
@@ -167,8 +167,8 @@ static void test_one_variant_report(void **state)
 		assert_int_equal(engine_merge(e, i, r.merged[i]), 0);
 	}
 	assert_int_equal(kstats_hist_total(r.merged[WL_NEW]), 0);
-	assert_int_equal(report_results(res, &r), 0);
-	report_meta(&res->meta, &r, "bench run -w count", "yes", "none", 4096, false);
+	assert_int_equal(runset_results(res, &r), 0);
+	runset_meta(&res->meta, &r, "bench run -w count", "yes", "none", 4096, false);
 	assert_int_equal(res->n, 2);		/* merged, CPU 0 */
 	for (i = 0; i < res->n; i++)
 		assert_string_equal(res->s[i].variant, "one");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.c - a finished run's metadata and results set (see report.h).
+ * runset.c - a finished run's metadata and results set (see runset.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,11 +12,11 @@
 #include "lib/host/host.h"
 #include "lib/results/meta.h"
 #include "lib/measure/pcpu.h"
-#include "lib/measure/report.h"
+#include "lib/measure/runset.h"
 #include "lib/results/results.h"
 #include "lib/measure/topo.h"
 
-const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
+const char *const runset_caches[] = { "kernel", "cold", "remote", NULL };
 
 /* ---- metadata ---- */
 
@@ -24,7 +24,7 @@ const char *const report_caches[] = { "kernel", "cold", "remote", NULL };
  * @key: "cpu:a/b" per worker, a and b the two figures @pair picks from
  * it ("cpu:a" alone when @one); " ..." where the metadata line is full.
  */
-static void report_per_cpu(struct meta *m, const char *key, const struct engine *e, bool one,
+static void runset_per_cpu(struct meta *m, const char *key, const struct engine *e, bool one,
 			   void (*pair)(const struct engine_worker_results *w, uint64_t *a,
 					uint64_t *b))
 {
@@ -51,27 +51,27 @@ static void report_per_cpu(struct meta *m, const char *key, const struct engine 
 	meta_set(m, key, "%s", buf);
 }
 
-static void report_overhead_pair(const struct engine_worker_results *w, uint64_t *a, uint64_t *b)
+static void runset_overhead_pair(const struct engine_worker_results *w, uint64_t *a, uint64_t *b)
 {
 	*a = w->overhead_min;
 	*b = w->overhead_median;
 }
 
-static void report_disturbed_pair(const struct engine_worker_results *w, uint64_t *a, uint64_t *b)
+static void runset_disturbed_pair(const struct engine_worker_results *w, uint64_t *a, uint64_t *b)
 {
 	*a = w->disturbed[WL_OLD];
 	*b = w->disturbed[WL_NEW];
 }
 
 /* per-CPU timer overhead, "cpu:min/median" cycles (ns without the TSC) */
-static void report_overhead(struct meta *m, const struct engine *e)
+static void runset_overhead(struct meta *m, const struct engine *e)
 {
-	report_per_cpu(m,
+	runset_per_cpu(m,
 		       engine_cfg(e)->tsc->usable ? "timer_overhead_cycles" : "timer_overhead_ns",
-		       e, false, report_overhead_pair);
+		       e, false, runset_overhead_pair);
 }
 
-static void report_host(struct meta *m, const struct engine *e)
+static void runset_host(struct meta *m, const struct engine *e)
 {
 	const struct tsc_info *t = engine_cfg(e)->tsc;
 
@@ -86,17 +86,17 @@ static void report_host(struct meta *m, const struct engine *e)
 }
 
 /* per worker CPU, "cpu:old/new" ("cpu:n" for a workload of one variant) */
-static void report_disturbed_cpus(struct meta *m, const struct engine *e)
+static void runset_disturbed_cpus(struct meta *m, const struct engine *e)
 {
-	report_per_cpu(m, "disturbed_per_cpu", e, wl_nr_variants(engine_cfg(e)->wl) == 1,
-		       report_disturbed_pair);
+	runset_per_cpu(m, "disturbed_per_cpu", e, wl_nr_variants(engine_cfg(e)->wl) == 1,
+		       runset_disturbed_pair);
 }
 
 /*
  * @key: "old/new" of @n, or "n" alone for a workload of one variant:
  * a pair would show a second series that does not exist.
  */
-static void report_pair(struct meta *m, const char *key, const struct engine *e,
+static void runset_pair(struct meta *m, const char *key, const struct engine *e,
 			const uint64_t *n)
 {
 	if (wl_nr_variants(engine_cfg(e)->wl) == 1)
@@ -105,11 +105,11 @@ static void report_pair(struct meta *m, const char *key, const struct engine *e,
 		meta_set(m, key, "%lu/%lu", (unsigned long)n[WL_OLD], (unsigned long)n[WL_NEW]);
 }
 
-static void report_disturbed(struct meta *m, const struct engine *e,
+static void runset_disturbed(struct meta *m, const struct engine *e,
 			     const struct engine_results *res)
 {
-	report_pair(m, "disturbed", e, res->disturbed);
-	report_disturbed_cpus(m, e);
+	runset_pair(m, "disturbed", e, res->disturbed);
+	runset_disturbed_cpus(m, e);
 	meta_set(m, "drop_disturbed", "%s", engine_cfg(e)->drop_disturbed ? "yes" : "no");
 	if (engine_cfg(e)->wl->sleeps)
 		meta_set(m, "disturbed_by", "%s",
@@ -126,7 +126,7 @@ static void report_disturbed(struct meta *m, const struct engine *e,
 }
 
 /* the CPUs: possible (emulated and real), online, allowed, used; nodes */
-static void report_topo(struct meta *m, const struct topo *t)
+static void runset_topo(struct meta *m, const struct topo *t)
 {
 	meta_set(m, "possible_cpus", "%u", t->nr_possible);
 	meta_set(m, "real_possible_cpus", "%u", t->nr_real_possible);
@@ -138,7 +138,7 @@ static void report_topo(struct meta *m, const struct topo *t)
 }
 
 /* the live lines packed beside the workload's per-CPU object, if it has one */
-static void report_neighbours(struct meta *m, const struct workload *wl,
+static void runset_neighbours(struct meta *m, const struct workload *wl,
 			      const struct engine_results *res)
 {
 	if (!res->packed_bytes) {
@@ -151,13 +151,13 @@ static void report_neighbours(struct meta *m, const struct workload *wl,
 }
 
 /* "variant_old": the metadata key of a variant's description */
-static const char *report_key(char *buf, size_t len, const char *label)
+static const char *runset_key(char *buf, size_t len, const char *label)
 {
 	snprintf(buf, len, "variant_%s", label);
 	return buf;
 }
 
-void report_meta(struct meta *m, const struct report_run *r,
+void runset_meta(struct meta *m, const struct runset *r,
 		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
 		 unsigned long pcpu_unit, bool hugepages)
 {
@@ -172,17 +172,17 @@ void report_meta(struct meta *m, const struct report_run *r,
 	engine_results(e, &res);
 	meta_set(m, "command", "%s", cmdline);
 	meta_timestamp(m, time(NULL));
-	report_host(m, e);
+	runset_host(m, e);
 	meta_set(m, "workload", "%s", c->wl->name);
 	for (i = 0; i < nv; i++) {
-		meta_set(m, report_key(key, sizeof(key), c->wl->label[i]), "%s", c->wl->variant[i]);
+		meta_set(m, runset_key(key, sizeof(key), c->wl->label[i]), "%s", c->wl->variant[i]);
 		taken[i] = kstats_hist_total(r->merged[i]);
 	}
-	report_topo(m, c->topo);
+	runset_topo(m, c->topo);
 	meta_set(m, "samples_per_variant", "%lu", (unsigned long)c->samples);
-	report_pair(m, "samples_taken", e, taken);
+	runset_pair(m, "samples_taken", e, taken);
 	meta_set(m, "mode", "%s", c->parallel ? "parallel" : "serial");
-	meta_set(m, "cache", "%s", report_caches[c->cache]);
+	meta_set(m, "cache", "%s", runset_caches[c->cache]);
 	meta_set(m, "unit", "%s", r->unit);
 	meta_set(m, "frac_bits", "%u", c->frac_bits);
 	meta_set(m, "end_fence", "%s", tsc_fence_names[c->fence]);
@@ -195,14 +195,14 @@ void report_meta(struct meta *m, const struct report_run *r,
 		meta_set(m, "pcpu_layout", "%s", layout);
 		meta_set(m, "pcpu_groups", "%u", c->pcpu->nr_groups);
 	}
-	report_neighbours(m, c->wl, &res);
+	runset_neighbours(m, c->wl, &res);
 	meta_set(m, "hugepages", "%s", hugepages ? "madvise" : "no");
 	meta_set(m, "pcpu_nodes", "%s", pcpu_nodes);
 	meta_set(m, "mlock", "%s", mlock);
 	meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
-	report_overhead(m, e);
+	runset_overhead(m, e);
 	meta_set(m, "migrations", "%lu", (unsigned long)res.migrations);
-	report_disturbed(m, e, &res);
+	runset_disturbed(m, e, &res);
 	for (i = 0; i < r->nr_stats; i++)
 		meta_set(m, r->stats[i].key, "%s", r->stats[i].val);
 	if (r->ref && kstats_hist_total(r->ref)) {
@@ -213,31 +213,31 @@ void report_meta(struct meta *m, const struct report_run *r,
 	meta_set(m, "partial", "%s", r->partial ? "yes" : "no");
 }
 
-void report_meta_list(struct meta *m, const struct engine *e, const char *cmdline,
+void runset_meta_list(struct meta *m, const struct engine *e, const char *cmdline,
 		      const char *mlock, const char *unit)
 {
 	const struct engine_cfg *c = engine_cfg(e);
 
 	meta_set(m, "command", "%s", cmdline);
 	meta_timestamp(m, time(NULL));
-	report_host(m, e);
-	report_topo(m, c->topo);
+	runset_host(m, e);
+	runset_topo(m, c->topo);
 	meta_set(m, "mode", "%s", c->parallel ? "parallel" : "serial");
-	meta_set(m, "cache", "%s", report_caches[c->cache]);
+	meta_set(m, "cache", "%s", runset_caches[c->cache]);
 	meta_set(m, "unit", "%s", unit);
 	meta_set(m, "frac_bits", "%u", c->frac_bits);
 	meta_set(m, "end_fence", "%s", tsc_fence_names[c->fence]);
 	meta_set(m, "stamps", "%s", tsc_stamps_names[c->stamps]);
 	meta_set(m, "mlock", "%s", mlock);
 	meta_set(m, "overhead_subtracted", "%s", c->subtract_overhead ? "yes" : "no");
-	report_overhead(m, e);
+	runset_overhead(m, e);
 	meta_set(m, "drop_disturbed", "%s", c->drop_disturbed ? "yes" : "no");
 }
 
 /* ---- the results ---- */
 
 /* every worker's histograms of @v, and their merge @merged, into @res */
-static int report_variant(struct results *res, const struct report_run *r, const char *wl,
+static int runset_variant(struct results *res, const struct runset *r, const char *wl,
 			  enum wl_variant v)
 {
 	struct results_label l = {
@@ -258,7 +258,7 @@ static int report_variant(struct results *res, const struct report_run *r, const
 	return ret;
 }
 
-int report_results(struct results *res, const struct report_run *r)
+int runset_results(struct results *res, const struct runset *r)
 {
 	const char *wl = r->name ? r->name : engine_cfg(r->e)->wl->name;
 	struct results_label l = {
@@ -269,7 +269,7 @@ int report_results(struct results *res, const struct report_run *r)
 	int ret = 0;
 
 	for (v = 0; !ret && v < wl_nr_variants(engine_cfg(r->e)->wl); v++)
-		ret = report_variant(res, r, wl, v);
+		ret = runset_variant(res, r, wl, v);
 	/* the reference loop's samples, merged: what bench compare scales by */
 	if (!ret && r->ref && kstats_hist_total(r->ref))
 		ret = results_add_hist(res, &l, r->ref);
