@@ -54,7 +54,7 @@ static const char *const kk_workloads[] = {
  * address cmd_kernel() passes down (perf's struct record); kk_opts[]
  * names it, a table's values being addresses.
  */
-static struct kk {
+static struct kk_global {
 	/* configuration */
 	int wl;				/* -w, index in kk_workloads */
 	uint64_t samples;		/* -n, per variant, all CPUs */
@@ -80,7 +80,7 @@ static struct kk {
 	struct meta hdr;		/* its "key value" lines */
 	struct results *res;		/* its histograms, then the metadata */
 	char variant[2][32];		/* the two variant names */
-} kng;
+} kk_global;
 
 /*
  * -c LIST: a cpulist of this machine's possible CPUs, checked before
@@ -115,33 +115,33 @@ static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 }
 
 static const struct opt kk_opts[] = {
-	OPT_ENUM('w', "workload", &kng.wl, kk_workloads, "NAME",
+	OPT_ENUM('w', "workload", &kk_global.wl, kk_workloads, "NAME",
 		 "kernel-set-defaults (default): desc_set_defaults()\n"
 		 "before (old) and after (new) the patch, interrupts\n"
 		 "off, ABBA\n"
 		 "kernel-irq-alloc: irq_alloc_descs() (alloc) and\n"
 		 "irq_free_descs() (free), timed apart, interrupts on"),
-	OPT_U64('n', "samples", &kng.samples, 1, UINT64_C(1) << 32, "N",
+	OPT_U64('n', "samples", &kk_global.samples, 1, UINT64_C(1) << 32, "N",
 		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
-	OPT_CALL('c', "cpus", &kng.cpus, kk_cpus, "LIST",
+	OPT_CALL('c', "cpus", &kk_global.cpus, kk_cpus, "LIST",
 		 "CPUs to run on, the kernel's list syntax (default:\n"
 		 "online)"),
-	OPT_U64('b', "frac-bits", &kng.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+	OPT_U64('b', "frac-bits", &kk_global.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_FORMAT('f', "format", &kng.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &kng.output, "FILE",
+	OPT_FORMAT('f', "format", &kk_global.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &kk_global.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
-	OPT_ALSO_PICK(&kng.also),
-	OPT_STRING(0, "module", &kng.module, "FILE", "the kstats_bench.ko to load"),
-	OPT_STRING(0, "build", &kng.build, "TREE",
+	OPT_ALSO_PICK(&kk_global.also),
+	OPT_STRING(0, "module", &kk_global.module, "FILE", "the kstats_bench.ko to load"),
+	OPT_STRING(0, "build", &kk_global.build, "TREE",
 		   "only build kstats_bench.ko against the configured\n"
 		   "kernel tree TREE into the new directory -o DIR (the\n"
 		   "sources beside it) and exit: no root, nothing\n"
 		   "loaded; scripts build the module so"),
-	OPT_CALL(0, "label", &kng.who, bench_opt_label, "KEY=VALUE",
+	OPT_CALL(0, "label", &kk_global.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_ORIGIN(&kng.who, bench_opt_origin, ", kept in the file"),
-	OPT_FLAG('q', "quiet", &kng.quiet, "no progress on stderr"),
+	OPT_ORIGIN(&kk_global.who, bench_opt_origin, ", kept in the file"),
+	OPT_FLAG('q', "quiet", &kk_global.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -199,7 +199,7 @@ static bool kk_ko_matches(const char *ko, const char *release)
  * kmod/ beside bench, or ../share/kstats-bench/kmod), built there when it
  * is not for this kernel
  */
-static int kk_find_module(struct kk *kk)
+static int kk_find_module(struct kk_global *kk)
 {
 	char dir[PATH_MAX], build[PATH_MAX + 64];
 	int ret;
@@ -251,7 +251,7 @@ static void kk_why_refused(char *buf, size_t len)
 	snprintf(buf, len, "%s", strerror(EPERM));
 }
 
-static int kk_load(struct kk *kk)
+static int kk_load(struct kk_global *kk)
 {
 	char why[192];
 	struct stat st;
@@ -283,7 +283,7 @@ static int kk_load(struct kk *kk)
 	return bench_refused("loading %s: %s", kk->ko, strerror(errno));
 }
 
-static void kk_unload(struct kk *kk)
+static void kk_unload(struct kk_global *kk)
 {
 	if (kk->loaded && syscall(SYS_delete_module, KK_MODNAME, O_NONBLOCK))
 		pr_err("warning: unloading %s: %s", KK_MODNAME,
@@ -293,7 +293,7 @@ static void kk_unload(struct kk *kk)
 
 /* ---- a run: control, wait, results ---- */
 
-static const char *kk_state(const struct kk *kk)
+static const char *kk_state(const struct kk_global *kk)
 {
 	const char *s = strstr(kk->results, "\nstate ");
 
@@ -303,7 +303,7 @@ static const char *kk_state(const struct kk *kk)
 /* bench_wait() on the module's run: done when its state is not "running" */
 static int kk_poll(void *priv)
 {
-	struct kk *kk = priv;
+	struct kk_global *kk = priv;
 	int ret = kmod_read_results(&kk->results);
 
 	return ret ? ret : !!strncmp(kk_state(kk), "running", 7);
@@ -318,7 +318,7 @@ static void kk_stop(void *priv, int sig)
 
 static void kk_leave(void *priv)
 {
-	struct kk *kk = priv;
+	struct kk_global *kk = priv;
 
 	outfile_abort(&kk->out);
 	outset_abort(&kk->also);
@@ -327,7 +327,7 @@ static void kk_leave(void *priv)
 
 static void kk_progress(void *priv)
 {
-	const struct kk *kk = priv;
+	const struct kk_global *kk = priv;
 	const char *t = strstr(kk->results, "\ntaken ");
 
 	fprintf(stderr, "%lu/%lu samples", t ? strtoul(t + 7, NULL, 10) : 0,
@@ -338,7 +338,7 @@ static void kk_progress(void *priv)
  * Start the run and wait for its end; SIGINT/SIGTERM stop it with what
  * it measured, a second one leaves (bench_wait()).
  */
-static int kk_run(struct kk *kk)
+static int kk_run(struct kk_global *kk)
 {
 	const struct bench_wait w = {
 		.poll = kk_poll, .stop = kk_stop, .leave = kk_leave, .progress = kk_progress,
@@ -368,14 +368,14 @@ static int kk_run(struct kk *kk)
 /* ---- the results ---- */
 
 /* the module's "key value" line @key, or "" */
-static const char *kk_res(const struct kk *kk, const char *key)
+static const char *kk_res(const struct kk_global *kk, const char *key)
 {
 	const char *v = meta_get(&kk->hdr, key);
 
 	return v ? v : "";
 }
 
-static int kk_parse_results(struct kk *kk)
+static int kk_parse_results(struct kk_global *kk)
 {
 	struct kmod_error err;
 	unsigned int v;
@@ -399,14 +399,14 @@ static int kk_parse_results(struct kk *kk)
 }
 
 /* samples of variant @v, merged */
-static unsigned long kk_taken(const struct kk *kk, unsigned int v)
+static unsigned long kk_taken(const struct kk_global *kk, unsigned int v)
 {
 	return (unsigned long)kstats_hist_total(results_find(kk->res, kk_res(kk, "workload"),
 							     kk->variant[v], RESULTS_RUN_ALL,
 							     RESULTS_CPU_ALL)->h);
 }
 
-static void kk_meta(const struct kk *kk, struct meta *m)
+static void kk_meta(const struct kk_global *kk, struct meta *m)
 {
 	char clocksource[64], key[48];
 	unsigned int v;
@@ -445,21 +445,21 @@ static void kk_meta(const struct kk *kk, struct meta *m)
 	bench_meta_origin(m, &kk->who);
 }
 
-static int kk_report(struct kk *kk)
+static int kk_report(struct kk_global *kk)
 {
 	kk_meta(kk, &kk->res->meta);
 	return bench_report(&kk->out, kk->output, (unsigned int)kk->format, &kk->also,
 			    kk->res);
 }
 
-static void kk_free(struct kk *kk)
+static void kk_free(struct kk_global *kk)
 {
 	results_free(kk->res);
 	free(kk->results);
 }
 
 /* --build TREE -o DIR: the module alone, as scripts need it; an exit code */
-static int kk_build_only(const struct kk *kk)
+static int kk_build_only(const struct kk_global *kk)
 {
 	char rel[KIMAGE_RELEASE_MAX], why[3 * PATH_MAX];
 	int ret;
@@ -490,7 +490,7 @@ static int kk_build_only(const struct kk *kk)
 
 int cmd_kernel(int argc, char **argv)
 {
-	struct kk *kk = &kng;
+	struct kk_global *kk = &kk_global;
 	struct utsname u;
 	sigset_t all;
 	int ret;

@@ -16,7 +16,7 @@
 #include "bench.h"
 #include "builtin-run.h"
 
-static int run_topo(struct global *g)
+static int run_topo(struct run_global *g)
 {
 	const char *opt;
 	char why[512];
@@ -38,7 +38,7 @@ static int run_topo(struct global *g)
  * stacks) fail, so we only say what we lack. MCL_ONFAULT locks pages as
  * they are touched and never faults in the lazy per-CPU reservation.
  */
-static void run_mlock(struct global *g)
+static void run_mlock(struct run_global *g)
 {
 	struct rlimit rl;
 
@@ -53,7 +53,7 @@ static void run_mlock(struct global *g)
 		snprintf(g->mlock, sizeof(g->mlock), "yes");
 }
 
-int run_setup(struct global *g)
+int run_setup(struct run_global *g)
 {
 	char why[256];
 	int ret = run_topo(g);
@@ -94,7 +94,7 @@ out_mlock:
 	return 0;
 }
 
-void run_check_nodes(struct global *g)
+void run_check_nodes(struct run_global *g)
 {
 	void *p;
 	int bad = -1, got = -1, n;

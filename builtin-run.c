@@ -47,9 +47,9 @@ static const char *const run_units[] = { "ns", "cycles", NULL };
  * The one state, whose address cmd_run() passes down (perf's struct
  * record); run_opts[] names it, a table's values being addresses.
  */
-static struct global global;
+static struct run_global run_global;
 
-static void run_defaults(struct global *g)
+static void run_defaults(struct run_global *g)
 {
 	g->wl = &wl_irqdesc_alloc;
 	g->samples = 8192;		/* as in the patch's table */
@@ -110,76 +110,76 @@ static const char run_tail[] =
 
 static const struct opt run_opts[] = {
 	OPT_GROUP("What to time:"),
-	OPT_CALL('w', "workload", &global.wl, run_workload, "NAME",
+	OPT_CALL('w', "workload", &run_global.wl, run_workload, "NAME",
 		 "what to time (default irqdesc-alloc; see bench list)"),
-	OPT_U64('n', "samples", &global.samples, 1, UINT64_C(1) << 32, "N",
+	OPT_U64('n', "samples", &run_global.samples, 1, UINT64_C(1) << 32, "N",
 		"samples per variant, all CPUs, 1..2^32 (default 8192)"),
-	OPT_U64('R', "runs", &global.runs, 1, RESULTS_MAX_RUNS, "R",
+	OPT_U64('R', "runs", &run_global.runs, 1, RESULTS_MAX_RUNS, "R",
 		"R independent runs, each in a fresh process (fresh\n"
 		"per-CPU area, descriptors, workers), 1..1000\n"
 		"(default 1); the CSV keeps each run and the merge;\n"
 		"bench compare needs 5 or more runs a side"),
 	OPT_GROUP("CPUs and per-CPU memory:"),
-	OPT_STRING('c', "cpus", &global.cpus, "LIST",
+	OPT_STRING('c', "cpus", &run_global.cpus, "LIST",
 		   "worker CPUs, numactl syntax (default: every\n"
 		   "allowed CPU)"),
-	OPT_U64('p', "possible-cpus", &global.possible, 1, TOPO_MAX_CPUS, "N",
+	OPT_U64('p', "possible-cpus", &run_global.possible, 1, TOPO_MAX_CPUS, "N",
 		"emulate N possible CPUs, 1..8192 (default: the\n"
 		"real count); refused by the workloads that time\n"
 		"the running kernel (docs/workloads.md)"),
-	OPT_ENUM(0, "pcpu-layout", &global.pcpu_layout, pcpu_layout_names, "L",
+	OPT_ENUM(0, "pcpu-layout", &run_global.pcpu_layout, pcpu_layout_names, "L",
 		 "embedded (default): node groups, each one contiguous\n"
 		 "region on 2 MiB pages where granted, as the kernel's\n"
 		 "first chunk; vmalloc: 4 KiB pages, as later chunks"),
-	OPT_CALL(0, "pcpu-unit", &global.pcpu_unit, run_size, "SIZE",
+	OPT_CALL(0, "pcpu-unit", &run_global.pcpu_unit, run_size, "SIZE",
 		 "bytes between per-CPU units, a power of two >= 4K\n"
 		 "(K/M/G suffixes; default 256K)"),
-	OPT_FLAG(0, "hugepages", &global.hugepages,
+	OPT_FLAG(0, "hugepages", &run_global.hugepages,
 		 "vmalloc layout: back the units with transparent huge\n"
 		 "pages (2 MiB per unit: 8192 CPUs need 16 GiB)"),
 	OPT_GROUP("Cache state and schedule:"),
-	OPT_ENUM('C', "cache", &global.cache, runset_caches, "MODE",
+	OPT_ENUM('C', "cache", &run_global.cache, runset_caches, "MODE",
 		 "kernel (default): lines as the allocator's zeroing\n"
 		 "left them; cold: every line the region touches\n"
 		 "flushed first; remote: each worker dirties its own\n"
 		 "CPU's counter first (kernel only for the workloads\n"
 		 "that time the running kernel)"),
-	OPT_ENUM('m', "mode", &global.mode, run_modes, "MODE",
+	OPT_ENUM('m', "mode", &run_global.mode, run_modes, "MODE",
 		 "serial (default): one sample at a time machine-wide\n"
 		 "parallel: every worker at once (not with --cache\n"
 		 "remote)"),
 	OPT_GROUP("Timing:"),
-	OPT_ENUM('u', "unit", &global.unit, run_units, "UNIT", "ns (default) or cycles"),
-	OPT_U64('b', "frac-bits", &global.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+	OPT_ENUM('u', "unit", &run_global.unit, run_units, "UNIT", "ns (default) or cycles"),
+	OPT_U64('b', "frac-bits", &run_global.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_ENUM(0, "end-fence", &global.fence, tsc_fence_names, "F",
+	OPT_ENUM(0, "end-fence", &run_global.fence, tsc_fence_names, "F",
 		 "sfence (default), mfence or none before the end stamp"),
-	OPT_FLAG(0, "subtract-overhead", &global.subtract,
+	OPT_FLAG(0, "subtract-overhead", &run_global.subtract,
 		 "subtract each CPU's median empty-region cost"),
-	OPT_ENUM(0, "stamps", &global.stamps, tsc_stamps_names, "S",
+	OPT_ENUM(0, "stamps", &run_global.stamps, tsc_stamps_names, "S",
 		 "fenced (default): mfence;lfence;rdtsc .. rdtscp\n"
 		 "kstats: a bare rdtsc at both ends, as kstats stamps"),
-	OPT_FLAG(0, "drop-disturbed", &global.drop_disturbed,
+	OPT_FLAG(0, "drop-disturbed", &run_global.drop_disturbed,
 		 "leave interrupted or preempted samples out of the\n"
 		 "histograms (their count is recorded either way)"),
-	OPT_ENUM(0, "reference", &global.reference, run_refs, "WHEN",
+	OPT_ENUM(0, "reference", &run_global.reference, run_refs, "WHEN",
 		 "time a reference loop (512 cold stores) before each\n"
 		 "old/new pair, written as variant 'reference', by\n"
 		 "which bench compare takes the machine's drift out:\n"
 		 "auto (default) with --cache cold only, on, off"),
 	OPT_GROUP("Output:"),
-	OPT_FORMAT('f', "format", &global.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &global.output, "FILE",
+	OPT_FORMAT('f', "format", &run_global.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &run_global.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE: a\n"
 		   "regular file is replaced whole (a symlink's target,\n"
 		   "mode kept), a FIFO or device written in place;\n"
 		   "- is stdout, and then the report goes to stderr"),
-	OPT_ALSO_PICK(&global.also),
-	OPT_CALL(0, "label", &global.who, bench_opt_label, "KEY=VALUE",
+	OPT_ALSO_PICK(&run_global.also),
+	OPT_CALL(0, "label", &run_global.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata (a commit,\n"
 		 "branch, build id; KEY of a-z, 0-9, _); repeatable"),
-	OPT_ORIGIN(&global.who, bench_opt_origin, ", kept in the file"),
-	OPT_FLAG('q', "quiet", &global.quiet, "no progress on stderr"),
+	OPT_ORIGIN(&run_global.who, bench_opt_origin, ", kept in the file"),
+	OPT_FLAG('q', "quiet", &run_global.quiet, "no progress on stderr"),
 	OPT_END()
 };
 
@@ -190,7 +190,7 @@ static const struct opt run_opts[] = {
  * dirty: -p and --cache cold/remote would label the figures with a
  * state they were not taken in. Returns true after saying why.
  */
-static bool run_refuse_emulation(struct global *g, char *why, size_t len)
+static bool run_refuse_emulation(struct run_global *g, char *why, size_t len)
 {
 	if (g->possible) {
 		snprintf(why, len, "--possible-cpus: %s times the running kernel, whose possible CPUs are its own (/sys/devices/system/cpu/possible); boot it with more (bench vm -p N) instead",
@@ -206,7 +206,7 @@ static bool run_refuse_emulation(struct global *g, char *why, size_t len)
 }
 
 /* the options together, after @p parsed @n tables @tab: 0, or -EINVAL with @why */
-static int run_check_given(struct global *g, const struct opt_parser *p,
+static int run_check_given(struct run_global *g, const struct opt_parser *p,
 			   const struct opt *const *tab, unsigned int n, char *why, size_t len)
 {
 	char who[256];
@@ -233,7 +233,7 @@ static int run_check_given(struct global *g, const struct opt_parser *p,
 }
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
-static int run_parse(struct global *g, int argc, char **argv)
+static int run_parse(struct run_global *g, int argc, char **argv)
 {
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
@@ -251,7 +251,7 @@ int cmd_run_check(int argc, char **argv, char *why, size_t len)
 	const struct opt *tab[OPT_MAX_TABLES];
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	unsigned int n = workload_tables(tab, OPT_MAX_TABLES, run_opts);
-	struct global *g = &global;
+	struct run_global *g = &run_global;
 
 	run_defaults(g);
 	return bench_check_parse(&p, argc, argv, why, len) ?:
@@ -263,7 +263,7 @@ int cmd_run_check(int argc, char **argv, char *why, size_t len)
 /* bench_wait_engine()'s progress: the samples of every variant, all workers */
 static void run_progress(void *priv, uint64_t done)
 {
-	const struct global *g = priv;
+	const struct run_global *g = priv;
 	uint64_t total = wl_nr_variants(g->wl) * g->samples;
 
 	fprintf(stderr, "%lu/%lu samples (%lu%%)", (unsigned long)done,
@@ -275,7 +275,7 @@ static void run_progress(void *priv, uint64_t done)
  * first one stops them at the next sample boundary, a second one leaves
  * at once.
  */
-static void run_wait(struct global *g)
+static void run_wait(struct run_global *g)
 {
 	const struct bench_engine_wait w = {
 		.e = g->e, .out = &g->out, .also = &g->also, .progress = run_progress,
@@ -291,13 +291,13 @@ static void run_wait(struct global *g)
  * so; elsewhere it evicts lines the workload keeps warm (the figures:
  * docs/design.md, "The gate's reference loop").
  */
-static bool run_reference(struct global *g)
+static bool run_reference(struct run_global *g)
 {
 	return g->reference == RUN_REF_ON ||
 	       (g->reference == RUN_REF_AUTO && g->cache == WL_CACHE_COLD);
 }
 
-static int run_measure(struct global *g)
+static int run_measure(struct run_global *g)
 {
 	struct engine_cfg cfg = {
 		.wl = g->wl,
@@ -337,7 +337,7 @@ static int run_measure(struct global *g)
 /* ---- bench run: reporting ---- */
 
 /* the testbed, the workload's options, who wrote it (lib/host/testbed.h) */
-static void run_meta_testbed(struct global *g, struct meta *m)
+static void run_meta_testbed(struct run_global *g, struct meta *m)
 {
 	char opts[512];
 
@@ -347,7 +347,7 @@ static void run_meta_testbed(struct global *g, struct meta *m)
 	bench_meta_origin(m, &g->who);
 }
 
-static int run_report(struct global *g)
+static int run_report(struct run_global *g)
 {
 	static struct wl_stat stats[RUNSET_MAX_STATS];
 	struct runset r = {
@@ -401,7 +401,7 @@ out_free:
 }
 
 /* one run in this process: set up, measure, report */
-static int run_once(struct global *g)
+static int run_once(struct run_global *g)
 {
 	int ret = run_setup(g);
 
@@ -419,7 +419,7 @@ static int run_once(struct global *g)
 /* in the child: run @run, its CSV to @out, nothing printed */
 static int runs_child(void *priv, unsigned int run, FILE *out)
 {
-	struct global *g = priv;
+	struct run_global *g = priv;
 
 	memset(&g->out, 0, sizeof(g->out));	/* the parent's -o and --also, not ours */
 	g->output = NULL;
@@ -433,17 +433,17 @@ static int runs_child(void *priv, unsigned int run, FILE *out)
 /* bench_wait() on one run's child */
 static int runs_poll_child(void *priv)
 {
-	return runs_poll(((struct global *)priv)->child);
+	return runs_poll(((struct run_global *)priv)->child);
 }
 
 static void runs_stop(void *priv, int sig)
 {
-	runs_signal(((struct global *)priv)->child, sig);
+	runs_signal(((struct run_global *)priv)->child, sig);
 }
 
 static void runs_leave(void *priv)
 {
-	struct global *g = priv;
+	struct run_global *g = priv;
 
 	runs_signal(g->child, SIGKILL);
 	outfile_abort(&g->out);
@@ -452,7 +452,7 @@ static void runs_leave(void *priv)
 
 static void runs_progress(void *priv)
 {
-	struct global *g = priv;
+	struct run_global *g = priv;
 
 	fprintf(stderr, "run %u/%lu", g->child->run, (unsigned long)g->runs);
 }
@@ -460,7 +460,7 @@ static void runs_progress(void *priv)
 /* the first SIGINT/SIGTERM is passed on to the child, a second one leaves at once */
 static int runs_wait(void *priv, struct runs_child *c)
 {
-	struct global *g = priv;
+	struct run_global *g = priv;
 	const struct bench_wait w = {
 		.poll = runs_poll_child, .stop = runs_stop, .leave = runs_leave,
 		.progress = runs_progress, .priv = g, .tick_ms = 200, .wake = SIGCHLD,
@@ -472,7 +472,7 @@ static int runs_wait(void *priv, struct runs_child *c)
 }
 
 /* bench run --runs R: measure in children, then write and print the set */
-static int runs_main(struct global *g)
+static int runs_main(struct run_global *g)
 {
 	struct runs rs = { .asked = (unsigned int)g->runs };
 	const struct runs_ops ops = {
@@ -501,7 +501,7 @@ static int runs_main(struct global *g)
 
 int cmd_run(int argc, char **argv)
 {
-	struct global *g = &global;
+	struct run_global *g = &run_global;
 	sigset_t all;
 	char *in;
 	int ret;

@@ -46,7 +46,7 @@ enum run_ref {
  * bench run's state: configuration, then run state. builtin-run.c holds
  * the one instance and passes its address down.
  */
-struct global {
+struct run_global {
 	/* configuration: defaults in run_defaults(), then run_opts[] */
 	const struct workload *wl;	/* -w */
 	uint64_t samples;		/* -n, per variant, all workers */
@@ -92,9 +92,9 @@ struct global {
  * emulated per-CPU area and memory locked, into @g. Returns 0 or an exit
  * code after a message.
  */
-int run_setup(struct global *g);
+int run_setup(struct run_global *g);
 
 /* run_check_nodes - where the per-CPU area's units went, in words into g->pcpu_nodes */
-void run_check_nodes(struct global *g);
+void run_check_nodes(struct run_global *g);
 
 #endif /* KSB_BUILTIN_RUN_H */

@@ -40,7 +40,7 @@ static const char *const tr_variants[KSB_TRACE_NR_SERIES] = { "time", "gap" };
  * address cmd_trace() passes down (perf's struct record); tr_opts[]
  * names it, a table's values being addresses.
  */
-static struct tr {
+static struct tr_global {
 	/* configuration */
 	struct trace_cfg cfg;		/* function, --end, --probe, -v */
 	uint64_t frac_bits;		/* -b, into cfg.frac_bits */
@@ -67,35 +67,35 @@ static struct tr {
 	double start;			/* CLOCK_MONOTONIC s when recording began */
 	bool stopped;			/* recording has stopped */
 	double elapsed;			/* s recorded */
-} trg;
+} tr_global;
 
 /* ---- options ---- */
 
 static const struct opt tr_opts[] = {
-	OPT_ENUM('p', "probe", &trg.cfg.probe, trace_probe_names, "KIND",
+	OPT_ENUM('p', "probe", &tr_global.cfg.probe, trace_probe_names, "KIND",
 		 "auto (default): fentry/fexit where the kernel's BTF\n"
 		 "describes the function, else kprobe/kretprobe;\n"
 		 "fentry; kprobe"),
-	OPT_STRING('s', "start", &trg.cfg.func, "F1",
+	OPT_STRING('s', "start", &tr_global.cfg.func, "F1",
 		   "the function timed, or the section's start\n"
 		   "(default FUNC, which names the tables)"),
-	OPT_STRING('e', "end", &trg.cfg.end, "F2",
+	OPT_STRING('e', "end", &tr_global.cfg.end, "F2",
 		   "time the section from the entry of F1 to the\n"
 		   "entry of F2 on one CPU, not F1's calls"),
-	OPT_U64('b', "frac-bits", &trg.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
+	OPT_U64('b', "frac-bits", &tr_global.frac_bits, 0, KSTATS_HIST_FRAC_BITS_MAX, "B",
 		"histogram sub-bucket bits, 0..12 (default 2)"),
-	OPT_DOUBLE('d', "duration", &trg.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
+	OPT_DOUBLE('d', "duration", &tr_global.duration, 0, TR_MAX_DURATION, "in (0,31536000) s", "SECS",
 		   "record for SECS seconds (default: until COMMAND\n"
 		   "exits, or until SIGINT)"),
-	OPT_FORMAT('f', "format", &trg.format, formats, "FMT", "what goes to stdout:"),
-	OPT_STRING('o', "output", &trg.output, "FILE",
+	OPT_FORMAT('f', "format", &tr_global.format, formats, "FMT", "what goes to stdout:"),
+	OPT_STRING('o', "output", &tr_global.output, "FILE",
 		   "also write the CSV (per-CPU and merged) to FILE"),
-	OPT_ALSO(&trg.also),
-	OPT_CALL(0, "label", &trg.who, bench_opt_label, "KEY=VALUE",
+	OPT_ALSO(&tr_global.also),
+	OPT_CALL(0, "label", &tr_global.who, bench_opt_label, "KEY=VALUE",
 		 "record label_KEY: VALUE in the metadata; repeatable"),
-	OPT_ORIGIN(&trg.who, bench_opt_origin, ", kept in the file"),
-	OPT_FLAG('q', "quiet", &trg.quiet, "no progress on stderr"),
-	OPT_FLAG('v', "verbose", &trg.cfg.verbose, "libbpf's messages on stderr"),
+	OPT_ORIGIN(&tr_global.who, bench_opt_origin, ", kept in the file"),
+	OPT_FLAG('q', "quiet", &tr_global.quiet, "no progress on stderr"),
+	OPT_FLAG('v', "verbose", &tr_global.cfg.verbose, "libbpf's messages on stderr"),
 	OPT_END()
 };
 
@@ -146,7 +146,7 @@ int cmd_trace_check(int argc, char **argv, char *why, size_t len)
  * Everything before the first "--" is options and FUNC, everything after
  * it COMMAND. Returns 0 to run, 1 after --help, -1 after a usage error.
  */
-static int tr_parse(struct tr *tr, int argc, char **argv)
+static int tr_parse(struct tr_global *tr, int argc, char **argv)
 {
 	const struct opt *tab[] = { tr_opts, NULL };
 	struct opt_parser p = { .tab = tab };
@@ -191,7 +191,7 @@ static int tr_parse(struct tr *tr, int argc, char **argv)
 
 /* COMMAND in a child with the signals of a fresh process (lib/subcmd/spawn.h): 0,
  * EXIT_USAGE when it cannot be run, EXIT_ENV when no process can be made */
-static int tr_spawn(struct tr *tr)
+static int tr_spawn(struct tr_global *tr)
 {
 	int ret;
 
@@ -208,7 +208,7 @@ static int tr_spawn(struct tr *tr)
 }
 
 /* reap COMMAND if it ended; true when it has */
-static bool tr_reaped(struct tr *tr)
+static bool tr_reaped(struct tr_global *tr)
 {
 	if (!tr->child_started || tr->child_done)
 		return tr->child_done;
@@ -218,7 +218,7 @@ static bool tr_reaped(struct tr *tr)
 }
 
 /* stop recording, once: what the slots hold from then on is what is reported */
-static void tr_stop_recording(struct tr *tr)
+static void tr_stop_recording(struct tr_global *tr)
 {
 	if (tr->stopped)
 		return;
@@ -230,7 +230,7 @@ static void tr_stop_recording(struct tr *tr)
 /* bench_wait() while recording: done when COMMAND exits, --duration passes */
 static int tr_poll(void *priv)
 {
-	struct tr *tr = priv;
+	struct tr_global *tr = priv;
 
 	if (tr_reaped(tr) || (tr->signo && !tr->child_started))
 		return 1;
@@ -250,7 +250,7 @@ static bool tr_from_terminal(int sig)
  */
 static void tr_stop(void *priv, int sig)
 {
-	struct tr *tr = priv;
+	struct tr_global *tr = priv;
 
 	tr_stop_recording(tr);
 	tr->partial = tr->command || tr->duration > 0;
@@ -261,7 +261,7 @@ static void tr_stop(void *priv, int sig)
 /* the second: COMMAND must not outlive us, nor a half-written -o */
 static void tr_leave(void *priv)
 {
-	struct tr *tr = priv;
+	struct tr_global *tr = priv;
 
 	if (!tr_reaped(tr))
 		spawn_kill(&tr->child, SIGKILL);
@@ -271,7 +271,7 @@ static void tr_leave(void *priv)
 
 static void tr_progress(void *priv)
 {
-	const struct tr *tr = priv;
+	const struct tr_global *tr = priv;
 
 	fprintf(stderr, "%s by %s, %.1f s", tr->name,
 		trace_probe_names[trace_probe_used(tr->t)], spawn_now() - tr->start);
@@ -280,7 +280,7 @@ static void tr_progress(void *priv)
 /* bench_wait() on COMMAND after --duration ended first: sent SIGTERM */
 static int tr_poll_child(void *priv)
 {
-	struct tr *tr = priv;
+	struct tr_global *tr = priv;
 
 	return tr_reaped(tr);
 }
@@ -288,13 +288,13 @@ static int tr_poll_child(void *priv)
 /* a signal while COMMAND does not end on its SIGTERM: it is killed */
 static void tr_stop_child(void *priv, int sig)
 {
-	struct tr *tr = priv;
+	struct tr_global *tr = priv;
 
 	(void)sig;
 	spawn_kill(&tr->child, SIGKILL);
 }
 
-static int tr_record(struct tr *tr)
+static int tr_record(struct tr_global *tr)
 {
 	struct bench_wait w = {
 		.poll = tr_poll, .stop = tr_stop, .leave = tr_leave, .progress = tr_progress,
@@ -333,7 +333,7 @@ static int tr_record(struct tr *tr)
 /* ---- reporting ---- */
 
 /* CPUs with samples of the function's series */
-static unsigned int tr_used_cpus(const struct tr *tr)
+static unsigned int tr_used_cpus(const struct tr_global *tr)
 {
 	unsigned int cpu, n = 0;
 
@@ -350,7 +350,7 @@ static int tr_node(unsigned int cpu)
 }
 
 /* what each series is, in words */
-static void tr_describe(const struct tr *tr, unsigned int s, char *buf, size_t len)
+static void tr_describe(const struct tr_global *tr, unsigned int s, char *buf, size_t len)
 {
 	if (s == KSB_TRACE_GAP)
 		snprintf(buf, len, "from the end of one %s to the start of the next on the same CPU",
@@ -363,7 +363,7 @@ static void tr_describe(const struct tr *tr, unsigned int s, char *buf, size_t l
 }
 
 /* the series, merged over CPUs then each CPU's, into the results set */
-static int tr_results(struct tr *tr)
+static int tr_results(struct tr_global *tr)
 {
 	struct results_label l = { .workload = tr->name, .run = RESULTS_RUN_ALL };
 	const struct kstats_hist *h;
@@ -389,7 +389,7 @@ static int tr_results(struct tr *tr)
 	return ret;
 }
 
-static void tr_meta_command(const struct tr *tr, struct meta *m)
+static void tr_meta_command(const struct tr_global *tr, struct meta *m)
 {
 	char buf[1024] = "";
 	size_t used = 0;
@@ -408,7 +408,7 @@ static void tr_meta_command(const struct tr *tr, struct meta *m)
 }
 
 /* what the probe was and what it lost */
-static void tr_meta_probe(const struct tr *tr, struct meta *m)
+static void tr_meta_probe(const struct tr_global *tr, struct meta *m)
 {
 	struct trace_counts c;
 
@@ -427,7 +427,7 @@ static void tr_meta_probe(const struct tr *tr, struct meta *m)
 		meta_set(m, "ends_without_start", "%lu", (unsigned long)c.c[KSB_TRACE_NO_START]);
 }
 
-static void tr_meta(const struct tr *tr, struct meta *m)
+static void tr_meta(const struct tr_global *tr, struct meta *m)
 {
 	char buf[256], key[48];
 	unsigned int s;
@@ -464,7 +464,7 @@ static void tr_meta(const struct tr *tr, struct meta *m)
 	bench_meta_origin(m, &tr->who);
 }
 
-static int tr_report(struct tr *tr)
+static int tr_report(struct tr_global *tr)
 {
 	int ret = tr_results(tr);
 
@@ -477,7 +477,7 @@ static int tr_report(struct tr *tr)
 
 /* ---- the command ---- */
 
-static int tr_attach(struct tr *tr)
+static int tr_attach(struct tr_global *tr)
 {
 	char why[512];
 	int ret = trace_open(&tr->t, &tr->cfg, why, sizeof(why));
@@ -490,7 +490,7 @@ static int tr_attach(struct tr *tr)
 
 int cmd_trace(int argc, char **argv)
 {
-	struct tr *tr = &trg;
+	struct tr_global *tr = &tr_global;
 	sigset_t all;
 	int ret;
 

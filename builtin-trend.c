@@ -50,7 +50,7 @@ struct trend_opts {
 	uint64_t seed;			/* --seed */
 	int format;			/* --format, an index of trendfmt_writers[] */
 	struct outset also;		/* --also FMT=FILE */
-	struct hist control;		/* --control FILE|DIR: its files */
+	struct history control;		/* --control FILE|DIR: its files */
 	bool slope;			/* --slope: a night's figure is its sweep's slope */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 	struct fileset fs[2];		/* the subject's files' rules and runs, the control's */
@@ -127,15 +127,15 @@ static int trend_min_change(const struct opt *o, const char *arg, char *why, siz
  * @arg (stat()ed into @st) into @h: a file as it is, a directory as its
  * CSVs or its nights'; 0, -ENOMEM, or another -errno with @why
  */
-static int trend_add(struct hist *h, const char *arg, const struct stat *st, char *why,
+static int trend_add(struct history *h, const char *arg, const struct stat *st, char *why,
 		     size_t len)
 {
 	int ret;
 
 	if (!S_ISDIR(st->st_mode))
-		return hist_add_file(h, NULL, arg);
-	ret = hist_add_dir(h, arg, why, len);
-	return ret == -ENODATA ? hist_add_nights(h, arg, why, len) : ret;
+		return history_add_file(h, NULL, arg);
+	ret = history_add_dir(h, arg, why, len);
+	return ret == -ENODATA ? history_add_nights(h, arg, why, len) : ret;
 }
 
 /* --control FILE|DIR: a file as it is, a directory as its CSVs */
@@ -222,7 +222,7 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 /* ---- the history ---- */
 
 /* every operand: a file as it is, a directory as its CSVs; 0 or an exit code */
-static int trend_files(struct hist *h, int argc, char **argv)
+static int trend_files(struct history *h, int argc, char **argv)
 {
 	char why[PATH_MAX + 128];
 	struct stat st;
@@ -246,7 +246,7 @@ static int trend_files(struct hist *h, int argc, char **argv)
  * Before any file is read: no --also over a file of either side, none
  * given twice within a side; 0 or an exit code.
  */
-static int trend_paths(const struct hist *h, const struct hist *control,
+static int trend_paths(const struct history *h, const struct history *control,
 		       const struct outset *also)
 {
 	char **p = calloc(h->nf + control->nf + 1, sizeof(*p));
@@ -266,10 +266,10 @@ static int trend_paths(const struct hist *h, const struct hist *control,
 }
 
 /* a control that is (in part) the subject's own files: its ratio is 1 every night */
-static int trend_not_self(const struct hist *h, const struct hist *ctl)
+static int trend_not_self(const struct history *h, const struct history *ctl)
 {
 	unsigned int a, b;
-	int ret = hist_shared_file(ctl, h, &a, &b);
+	int ret = history_shared_file(ctl, h, &a, &b);
 
 	if (ret < 0)
 		return bench_nomem();
@@ -303,7 +303,7 @@ static enum cmp_ref trend_reference(const struct trend_opts *o, const struct fil
  * history of a thousand files never holds more than one file's
  * histograms); then order, reference and figures. 0 or an exit code.
  */
-static int trend_read(const struct trend_opts *o, struct hist *h, struct fileset *fs)
+static int trend_read(const struct trend_opts *o, struct history *h, struct fileset *fs)
 {
 	struct results *cf;
 	char why[1024];
@@ -314,7 +314,7 @@ static int trend_read(const struct trend_opts *o, struct hist *h, struct fileset
 		ret = bench_load_file(fs, h->f[i].path, 0, &cf);
 		if (ret)
 			return ret;
-		ret = hist_read(h, i, cf, o->stat, why, sizeof(why));
+		ret = history_read(h, i, cf, o->stat, why, sizeof(why));
 		results_free(cf);
 		ret = trend_hist_err(ret, why);
 	}
@@ -324,16 +324,16 @@ static int trend_read(const struct trend_opts *o, struct hist *h, struct fileset
 		return EXIT_USAGE;
 	}
 	if (!ret)
-		ret = hist_sort(h) ? bench_nomem() : 0;
+		ret = history_sort(h) ? bench_nomem() : 0;
 	if (!ret)
-		ret = trend_hist_err(hist_decide_ref(h, trend_reference(o, fs), why, sizeof(why)),
-				     why);
+		ret = trend_hist_err(history_decide_ref(h, trend_reference(o, fs), why,
+							sizeof(why)), why);
 	for (i = 0; i < h->ns && !ret; i++)
-		ret = hist_figures(h, &h->s[i]) ? bench_nomem() : 0;
+		ret = history_figures(h, &h->s[i]) ? bench_nomem() : 0;
 	return ret;
 }
 
-static int trend_detect_all(const struct trend_opts *o, struct hist *h)
+static int trend_detect_all(const struct trend_opts *o, struct history *h)
 {
 	struct trend_cfg cfg = {
 		.alpha = o->alpha, .min_change = o->min_change_pct / 100,
@@ -343,9 +343,9 @@ static int trend_detect_all(const struct trend_opts *o, struct hist *h)
 	int ret;
 
 	for (i = 0; i < h->ns; i++) {
-		struct hist_series *s = &h->s[i];
+		struct history_series *s = &h->s[i];
 
-		ret = h->paired ? hist_fit_detect(s, &cfg) :
+		ret = h->paired ? history_fit_detect(s, &cfg) :
 				  trend_detect(s->x, s->n, &cfg, &s->cp, &s->nr_cp);
 		if (ret == -ENOMEM)
 			return bench_nomem();
@@ -359,7 +359,7 @@ static int trend_detect_all(const struct trend_opts *o, struct hist *h)
 }
 
 /* everything read and computed before anything prints */
-static int trend_run(struct trend_opts *o, struct hist *h)
+static int trend_run(struct trend_opts *o, struct history *h)
 {
 	unsigned int missing;
 	char why[1024];
@@ -374,7 +374,7 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 		return EXIT_USAGE;
 	}
 	if (!ret && o->slope)
-		ret = trend_hist_err(hist_slope(h, why, sizeof(why)), why);
+		ret = trend_hist_err(history_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
 		/* the control apart from the subject, in its unit */
 		ret = trend_read(o, &o->control, &o->fs[1]);
@@ -382,17 +382,17 @@ static int trend_run(struct trend_opts *o, struct hist *h)
 			ret = trend_hist_err(fileset_check_unit(&o->fs[0], &o->fs[1], why,
 								sizeof(why)), why);
 		if (!ret && o->slope)
-			ret = trend_hist_err(hist_slope(&o->control, why, sizeof(why)), why);
+			ret = trend_hist_err(history_slope(&o->control, why, sizeof(why)), why);
 		if (!ret)
-			ret = trend_hist_err(hist_pair(h, &o->control, why, sizeof(why)), why);
+			ret = trend_hist_err(history_pair(h, &o->control, why, sizeof(why)), why);
 	}
 	if (!ret)
 		ret = trend_detect_all(o, h);
-	missing = hist_missing_stamps(h);
+	missing = history_missing_stamps(h);
 	if (!ret && missing)
 		pr_err("note: %u of %u files have no timestamp metadata: the runs are taken in the order given",
 		       missing, h->nf);
-	missing = hist_missing_stamps(&o->control);
+	missing = history_missing_stamps(&o->control);
 	if (!ret && missing)
 		pr_err("note: --control: %u of %u files have no timestamp metadata: the control's nights are taken in the order given, and paired with the subject's in that order",
 		       missing, o->control.nf);
@@ -406,7 +406,7 @@ static int trend_run(struct trend_opts *o, struct hist *h)
  * control's, paired) the host's cpu pressure disturbed
  * (lib/results/busy.h); none when no file recorded it
  */
-static void trend_busy(const struct trend_opts *o, const struct hist *h)
+static void trend_busy(const struct trend_opts *o, const struct history *h)
 {
 	char line[128];
 
@@ -421,7 +421,7 @@ static void trend_busy(const struct trend_opts *o, const struct hist *h)
 }
 
 /* the format asked for on stdout and every --also; the exit code */
-static int trend_report(struct trend_opts *o, const struct hist *h)
+static int trend_report(struct trend_opts *o, const struct history *h)
 {
 	const struct trendfmt t = {
 		.h = h, .stat = cmp_stat_names[o->stat], .alpha = o->alpha,
@@ -467,7 +467,7 @@ int cmd_trend(int argc, char **argv)
 		.format = TRENDFMT_TABLE,
 		.also = OUTSET_INIT(trendfmt_writers),
 	};
-	struct hist h = { 0 };
+	struct history h = { 0 };
 	char why[1024];
 	int ret;
 
@@ -482,7 +482,7 @@ int cmd_trend(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	ret = trend_parse(argc, argv, &o);
 	if (ret) {
-		hist_free(&o.control);
+		history_free(&o.control);
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
 	}
 	ret = trend_files(&h, argc, argv);
@@ -499,7 +499,7 @@ int cmd_trend(int argc, char **argv)
 		else
 			ret = trend_report(&o, &h);
 	}
-	hist_free(&h);
-	hist_free(&o.control);
+	history_free(&h);
+	history_free(&o.control);
 	return ret;
 }

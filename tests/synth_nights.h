@@ -47,10 +47,10 @@ static inline double synth_gauss(uint64_t *s)
 }
 
 /* one side's history: its files and one series (synth old) */
-static inline int synth_side(struct hist *h, const struct synth_cfg *c, const double *level,
+static inline int synth_side(struct history *h, const struct synth_cfg *c, const double *level,
 			     double base, int subject, uint64_t *s)
 {
-	struct hist_series *hs = calloc(1, sizeof(*hs));
+	struct history_series *hs = calloc(1, sizeof(*hs));
 	unsigned int i, j;
 	char name[32];
 
@@ -66,27 +66,27 @@ static inline int synth_side(struct hist *h, const struct synth_cfg *c, const do
 		return -1;
 	for (i = 0; i < c->nights; i++) {
 		snprintf(name, sizeof(name), "%s%03u.csv", subject ? "s" : "c", i + 1);
-		if (hist_add_file(h, NULL, name))
+		if (history_add_file(h, NULL, name))
 			return -1;
 		h->f[i].t = 1735696800 + (time_t)i * 86400;
 		snprintf(h->f[i].stamp, sizeof(h->f[i].stamp), "night %u", i + 1);
 		for (j = 0; j < c->runs; j++) {
 			double k = subject && i >= c->at ? 1 + c->step : 1;
 
-			hs->r[hs->n++] = (struct hist_run){
+			hs->r[hs->n++] = (struct history_run){
 				.file = i, .run = j + 1,
 				.x = base * level[i] * k * (1 + c->noise * synth_gauss(s)),
 			};
 		}
 	}
 	hs->cap = hs->n;
-	if (hist_sort(h))
+	if (history_sort(h))
 		return -1;
-	return hist_figures(h, hs) ? -1 : 0;
+	return history_figures(h, hs) ? -1 : 0;
 }
 
 /* the subject's and the control's histories; 0, or -1 out of memory */
-static inline int synth_nights(struct hist *sub, struct hist *ctl, const struct synth_cfg *c)
+static inline int synth_nights(struct history *sub, struct history *ctl, const struct synth_cfg *c)
 {
 	double *level = malloc(c->nights * sizeof(*level)), l = 1;
 	uint64_t s = c->seed;

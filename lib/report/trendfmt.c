@@ -28,13 +28,13 @@ enum cmp_verdict trendfmt_verdict(const struct trendfmt *t, const struct trend_c
 }
 
 /* the first run after @c is in one of the history's last --recent nights (files) */
-static bool tfm_recent(const struct trendfmt *t, const struct hist_series *s,
+static bool tfm_recent(const struct trendfmt *t, const struct history_series *s,
 		       const struct trend_cp *c)
 {
 	return t->h->nf - s->r[c->idx].file <= t->recent;
 }
 
-bool trendfmt_failing(const struct trendfmt *t, const struct hist_series *s)
+bool trendfmt_failing(const struct trendfmt *t, const struct history_series *s)
 {
 	const struct trend_cp *c = s->nr_cp ? &s->cp[s->nr_cp - 1] : NULL;
 
@@ -43,7 +43,7 @@ bool trendfmt_failing(const struct trendfmt *t, const struct hist_series *s)
 
 void trendfmt_tally(const struct trendfmt *t, struct trendfmt_tally *n)
 {
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	unsigned int k, i;
 
 	memset(n, 0, sizeof(*n));
@@ -85,8 +85,8 @@ static double tfm_side(const double *v, const struct trend_cp *c, bool after)
 {
 	double spread;
 
-	return after ? hist_median(v, c->idx, c->hi, &spread) :
-		       hist_median(v, c->lo, c->idx, &spread);
+	return after ? history_median(v, c->idx, c->hi, &spread) :
+		       history_median(v, c->lo, c->idx, &spread);
 }
 
 /*
@@ -94,9 +94,9 @@ static double tfm_side(const double *v, const struct trend_cp *c, bool after)
  * first run after it, its file and run (paired: the night's subject file);
  * @md escapes for a markdown cell.
  */
-static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *r, bool md)
+static void tfm_where(FILE *f, const struct trendfmt *t, const struct history_run *r, bool md)
 {
-	const struct hist_file *hf = &t->h->f[r->file];
+	const struct history_file *hf = &t->h->f[r->file];
 	unsigned int i;
 
 	if (hf->stamp[0])
@@ -117,7 +117,7 @@ static void tfm_where(FILE *f, const struct trendfmt *t, const struct hist_run *
 }
 
 /* paired: "  subject 9.75us -> 11.17us, control 8.93us -> 8.95us, theta 0.97" (@md: "; subject") */
-static void tfm_own(FILE *f, const struct trendfmt *t, const struct hist_series *s,
+static void tfm_own(FILE *f, const struct trendfmt *t, const struct history_series *s,
 		    const struct trend_cp *c, bool md)
 {
 	char a[48], b[48], d[48], e[48];
@@ -151,7 +151,7 @@ static void tfm_text(struct tfm_text *x, const struct trendfmt *t, const struct 
 }
 
 /* the series' name: "irqdesc-alloc old tm10", paired "... tm10/control" */
-static void tfm_name(FILE *f, const struct trendfmt *t, const struct hist_series *s, bool md)
+static void tfm_name(FILE *f, const struct trendfmt *t, const struct history_series *s, bool md)
 {
 	if (md) {
 		tf_md_cell(f, s->workload);
@@ -164,10 +164,10 @@ static void tfm_name(FILE *f, const struct trendfmt *t, const struct hist_series
 }
 
 /* one change point: a table line, or (@md) a markdown row */
-static void tfm_cp(FILE *f, const struct trendfmt *t, const struct hist_series *s,
+static void tfm_cp(FILE *f, const struct trendfmt *t, const struct history_series *s,
 		   const struct trend_cp *c, bool md)
 {
-	const struct hist_run *r = &s->r[c->idx];
+	const struct history_run *r = &s->r[c->idx];
 	struct tfm_text x;
 
 	tfm_text(&x, t, c);
@@ -185,19 +185,19 @@ static void tfm_cp(FILE *f, const struct trendfmt *t, const struct hist_series *
 }
 
 /* a series without a change point: its median, and paired the two sides' */
-static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series *s)
+static void tfm_flat(FILE *f, const struct trendfmt *t, const struct history_series *s)
 {
 	char m[32], a[32], b[32];
 	double med, spread, sp, sub, con;
 
-	med = hist_median(s->x, 0, s->n, &spread);
+	med = history_median(s->x, 0, s->n, &spread);
 	tfm_name(f, t, s, false);
 	fprintf(f, "  no change point in %u %s%s  %s +-%.*f%%", s->n,
 		t->h->paired || t->h->slope ? "nights" : "runs", s->n < 2 * TREND_MIN_SEG ? " (too few to split)" : "",
 		tfm_value(m, sizeof(m), t, med), counted_unit(t->h->unit) ? 2 : 0, spread * 100);
 	if (t->h->paired) {
-		sub = hist_median(s->subject, 0, s->n, &sp);
-		con = hist_median(s->control, 0, s->n, &sp);
+		sub = history_median(s->subject, 0, s->n, &sp);
+		con = history_median(s->control, 0, s->n, &sp);
 		fprintf(f, "  subject %s, control %s, theta %.2f", tfm_own_value(a, sizeof(a), t, sub),
 			tfm_own_value(b, sizeof(b), t, con), s->theta);
 	}
@@ -207,8 +207,8 @@ static void tfm_flat(FILE *f, const struct trendfmt *t, const struct hist_series
 /* per workload: the speed the figures were brought to, and each share */
 static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 {
-	const struct hist *h = t->h;
-	const struct hist_series *s = &h->s[k];
+	const struct history *h = t->h;
+	const struct history_series *s = &h->s[k];
 	char m[32];
 	unsigned int i;
 
@@ -223,7 +223,7 @@ static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 static int tfm_table(FILE *f, const void *model)
 {
 	const struct trendfmt *t = model;
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
 
@@ -253,7 +253,7 @@ static int tfm_table(FILE *f, const void *model)
 /* ---- csv, runs ---- */
 
 /* the labels as one field, "KEY=VALUE KEY=VALUE" */
-static int tfm_csv_labels(FILE *f, const struct hist_file *hf)
+static int tfm_csv_labels(FILE *f, const struct history_file *hf)
 {
 	size_t len = 1;
 	unsigned int i;
@@ -271,11 +271,11 @@ static int tfm_csv_labels(FILE *f, const struct hist_file *hf)
 	return 0;
 }
 
-static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct hist_series *s,
+static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct history_series *s,
 		       const struct trend_cp *c)
 {
-	const struct hist_run *r = &s->r[c->idx];
-	const struct hist_file *hf = &t->h->f[r->file];
+	const struct history_run *r = &s->r[c->idx];
+	const struct history_file *hf = &t->h->f[r->file];
 
 	fprintf(f, "%s,%s,%s,%u,%u,%s,", s->workload, s->variant, t->stat, c->idx + 1, s->n,
 		hf->stamp);
@@ -299,7 +299,7 @@ static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct hist_seri
 static int tfm_csv(FILE *f, const void *model)
 {
 	const struct trendfmt *t = model;
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	unsigned int k, i;
 
 	fputs(TRENDFMT_CSV_COLUMNS, f);
@@ -315,19 +315,19 @@ static int tfm_csv(FILE *f, const void *model)
 static int tfm_runs(FILE *f, const void *model)
 {
 	const struct trendfmt *t = model;
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	unsigned int k, i, c, end;
 	double med = 0, spread;
 
 	fprintf(f, "# unit: %s\nworkload,variant,index,timestamp,run,%s,segment_median%s\n", h->unit,
 		t->stat, h->paired ? ",subject,control,theta" : "");
 	for (k = 0; k < h->ns; k++) {
-		const struct hist_series *s = &h->s[k];
+		const struct history_series *s = &h->s[k];
 
 		for (i = 0, c = 0, end = 0; i < s->n; i++) {
 			if (i == end) {
 				end = c < s->nr_cp ? s->cp[c++].idx : s->n;
-				med = hist_median(s->x, i, end, &spread);
+				med = history_median(s->x, i, end, &spread);
 			}
 			fprintf(f, "%s,%s,%u,%s,%u,%.6g,%.6g", s->workload, s->variant, i + 1,
 				h->f[s->r[i].file].stamp, s->r[i].run, s->x[i], med);
@@ -350,7 +350,7 @@ static void tfm_json_side(struct json *j, const char *key, double med, unsigned 
 }
 
 /* "labels": { "KEY": "VALUE", ... } */
-static void tfm_json_labels(struct json *j, const struct hist_file *hf)
+static void tfm_json_labels(struct json *j, const struct history_file *hf)
 {
 	unsigned int i;
 	char key[64];
@@ -375,11 +375,11 @@ static void tfm_json_own(struct json *j, const char *key, const double *v,
 	json_object_end(j);
 }
 
-static void tfm_json_cp(struct json *j, const struct trendfmt *t, const struct hist_series *s,
+static void tfm_json_cp(struct json *j, const struct trendfmt *t, const struct history_series *s,
 			const struct trend_cp *c)
 {
-	const struct hist_run *r = &s->r[c->idx];
-	const struct hist_file *hf = &t->h->f[r->file];
+	const struct history_run *r = &s->r[c->idx];
+	const struct history_file *hf = &t->h->f[r->file];
 
 	json_object_begin(j, NULL);
 	json_u64(j, "index", c->idx + 1);
@@ -406,7 +406,7 @@ static void tfm_json_cp(struct json *j, const struct trendfmt *t, const struct h
 	json_object_end(j);
 }
 
-static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct hist_series *s)
+static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct history_series *s)
 {
 	unsigned int i;
 
@@ -432,7 +432,7 @@ static const char *const tfm_files[1] = { "history" };
 static int tfm_json(FILE *f, const void *model)
 {
 	const struct trendfmt *t = model;
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct trendfmt_tally n;
 	struct json j;
@@ -477,7 +477,7 @@ static int tfm_json(FILE *f, const void *model)
 static int tfm_markdown(FILE *f, const void *model)
 {
 	const struct trendfmt *t = model;
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
 	double med, spread;
@@ -493,13 +493,13 @@ static int tfm_markdown(FILE *f, const void *model)
 	fputs("| series | first run after | before | after | change [95% CI] | p | runs | verdict |\n", f);
 	fputs("|---|---|---:|---:|---|---:|---:|---|\n", f);
 	for (k = 0; k < h->ns; k++) {
-		const struct hist_series *s = &h->s[k];
+		const struct history_series *s = &h->s[k];
 
 		for (i = 0; i < s->nr_cp; i++)
 			tfm_cp(f, t, s, &s->cp[i], true);
 		if (s->nr_cp)
 			continue;
-		med = hist_median(s->x, 0, s->n, &spread);
+		med = history_median(s->x, 0, s->n, &spread);
 		fputs("| ", f);
 		tfm_name(f, t, s, true);
 		fprintf(f, " | no change point | %s | | | | %u | ~", tfm_value(m, sizeof(m), t, med),
@@ -518,9 +518,9 @@ static int tfm_markdown(FILE *f, const void *model)
 /* ---- kcidb ---- */
 
 /* the newest file's timestamp and labels: the document's checkout, build, start */
-static int tfm_kcidb_meta(const struct hist *h, struct meta *m)
+static int tfm_kcidb_meta(const struct history *h, struct meta *m)
 {
-	const struct hist_file *hf = &h->f[h->nf - 1];
+	const struct history_file *hf = &h->f[h->nf - 1];
 	char key[META_KEY];
 	unsigned int i;
 	int ret = 0;
@@ -537,10 +537,10 @@ static int tfm_kcidb_meta(const struct hist *h, struct meta *m)
 }
 
 /* one change point in misc: where, the change, its interval, p, verdict */
-static void tfm_kcidb_cp(struct kcidb *k, const struct trendfmt *t, const struct hist_series *s,
+static void tfm_kcidb_cp(struct kcidb *k, const struct trendfmt *t, const struct history_series *s,
 			 const struct trend_cp *c)
 {
-	const struct hist_file *hf = &t->h->f[s->r[c->idx].file];
+	const struct history_file *hf = &t->h->f[s->r[c->idx].file];
 
 	json_object_begin(&k->j, NULL);
 	json_u64(&k->j, "index", c->idx + 1);
@@ -557,11 +557,11 @@ static void tfm_kcidb_cp(struct kcidb *k, const struct trendfmt *t, const struct
 	json_object_end(&k->j);
 }
 
-static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struct hist_series *s,
+static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struct history_series *s,
 			  const struct meta *m)
 {
 	const char *seg[] = { "kstats_bench", "trend", s->workload, s->variant, t->stat };
-	const struct hist *h = t->h;
+	const struct history *h = t->h;
 	unsigned int i;
 	char line[160];
 

@@ -51,7 +51,7 @@
 
 /* the whole trend */
 struct trendfmt {
-	const struct hist *h;		/* the history, its change points found */
+	const struct history *h;		/* the history, its change points found */
 	const char *stat;		/* the per-run figure: "tm10" */
 	double alpha;			/* a change point's p at most */
 	double min_change_pct;		/* the threshold, % */
@@ -80,7 +80,7 @@ struct trendfmt_tally {
 enum cmp_verdict trendfmt_verdict(const struct trendfmt *t, const struct trend_cp *c);
 
 /* trendfmt_failing - @s's newest change point is a regression among its last runs. */
-bool trendfmt_failing(const struct trendfmt *t, const struct hist_series *s);
+bool trendfmt_failing(const struct trendfmt *t, const struct history_series *s);
 
 /* trendfmt_tally - the tally of every series of t->h into *@n. */
 void trendfmt_tally(const struct trendfmt *t, struct trendfmt_tally *n);

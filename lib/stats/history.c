@@ -24,7 +24,7 @@
  * allocated (@size bytes each): doubled when full, from @first.
  * Returns 0 or -ENOMEM (*@p as it was).
  */
-static int hist_grow(void *p, unsigned int n, unsigned int *cap, size_t size, unsigned int first)
+static int history_grow(void *p, unsigned int n, unsigned int *cap, size_t size, unsigned int first)
 {
 	unsigned int c = *cap ? 2 * *cap : first;
 	void *np;
@@ -41,11 +41,11 @@ static int hist_grow(void *p, unsigned int n, unsigned int *cap, size_t size, un
 
 /* ---- the files ---- */
 
-int hist_add_file(struct hist *h, const char *dir, const char *name)
+int history_add_file(struct history *h, const char *dir, const char *name)
 {
 	char *path;
 
-	if (hist_grow(&h->f, h->nf, &h->capf, sizeof(*h->f), 64))
+	if (history_grow(&h->f, h->nf, &h->capf, sizeof(*h->f), 64))
 		return -ENOMEM;
 	if (dir ? asprintf(&path, "%.*s/%s", (int)(strlen(dir) - (dir[strlen(dir) - 1] == '/')),
 			   dir, name) < 0 : !(path = strdup(name)))
@@ -58,37 +58,37 @@ int hist_add_file(struct hist *h, const char *dir, const char *name)
 }
 
 /* *.csv (dirscan() leaves out the hidden ones: run.sh's and bench's temp files) */
-static bool hist_csv_name(const char *name)
+static bool history_csv_name(const char *name)
 {
 	size_t n = strlen(name);
 
 	return n > 4 && !strcmp(name + n - 4, ".csv");
 }
 
-int hist_add_dir(struct hist *h, const char *dir, char *why, size_t len)
+int history_add_dir(struct history *h, const char *dir, char *why, size_t len)
 {
 	struct dirscan d;
 	unsigned int i;
-	int ret = dirscan(dir, hist_csv_name, &d, why, len);
+	int ret = dirscan(dir, history_csv_name, &d, why, len);
 
 	if (!ret && !d.n) {
 		snprintf(why, len, "%s: no .csv files in it", dir);
 		ret = -ENODATA;
 	}
 	for (i = 0; !ret && i < d.n; i++)
-		ret = hist_add_file(h, dir, d.name[i]);
+		ret = history_add_file(h, dir, d.name[i]);
 	dirscan_free(&d);
 	return ret;
 }
 
 /* not hidden: a subdirectory, a night of sweeps, or anything else (checked after) */
-static int hist_visible(const struct dirent *d)
+static int history_visible(const struct dirent *d)
 {
 	return d->d_name[0] != '.';
 }
 
 /* @dir's entry @name, a night when a directory with CSVs: 0, -ENODATA (none), -errno */
-static int hist_add_night(struct hist *h, const char *dir, const char *name, char *why,
+static int history_add_night(struct history *h, const char *dir, const char *name, char *why,
 			  size_t len)
 {
 	struct stat st;
@@ -97,15 +97,15 @@ static int hist_add_night(struct hist *h, const char *dir, const char *name, cha
 
 	if (asprintf(&sub, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
-	ret = stat(sub, &st) || !S_ISDIR(st.st_mode) ? -ENODATA : hist_add_dir(h, sub, why, len);
+	ret = stat(sub, &st) || !S_ISDIR(st.st_mode) ? -ENODATA : history_add_dir(h, sub, why, len);
 	free(sub);
 	return ret;
 }
 
-int hist_add_nights(struct hist *h, const char *dir, char *why, size_t len)
+int history_add_nights(struct history *h, const char *dir, char *why, size_t len)
 {
 	struct dirent **list;
-	int i, n = scandir(dir, &list, hist_visible, alphasort), ret = -ENODATA, r;
+	int i, n = scandir(dir, &list, history_visible, alphasort), ret = -ENODATA, r;
 
 	if (n < 0) {
 		ret = -errno;
@@ -114,7 +114,7 @@ int hist_add_nights(struct hist *h, const char *dir, char *why, size_t len)
 	}
 	for (i = 0; i < n; i++) {
 		if (ret == -ENODATA || !ret) {
-			r = hist_add_night(h, dir, list[i]->d_name, why, len);
+			r = history_add_night(h, dir, list[i]->d_name, why, len);
 			if (r != -ENODATA)
 				ret = r;
 		}
@@ -128,15 +128,15 @@ int hist_add_nights(struct hist *h, const char *dir, char *why, size_t len)
 
 /* ---- reading the runs ---- */
 
-static struct hist_series *hist_series_get(struct hist *h, const char *wl, const char *var)
+static struct history_series *history_series_get(struct history *h, const char *wl, const char *var)
 {
-	struct hist_series *ns;
+	struct history_series *ns;
 	unsigned int i;
 
 	for (i = 0; i < h->ns; i++)
 		if (!strcmp(h->s[i].workload, wl) && !strcmp(h->s[i].variant, var))
 			return &h->s[i];
-	if (hist_grow(&h->s, h->ns, &h->caps, sizeof(*h->s), 8))
+	if (history_grow(&h->s, h->ns, &h->caps, sizeof(*h->s), 8))
 		return NULL;
 	ns = &h->s[h->ns++];
 	memset(ns, 0, sizeof(*ns));
@@ -145,9 +145,9 @@ static struct hist_series *hist_series_get(struct hist *h, const char *wl, const
 	return ns;
 }
 
-static int hist_run_add(struct hist_series *s, const struct hist_run *r)
+static int history_run_add(struct history_series *s, const struct history_run *r)
 {
-	if (hist_grow(&s->r, s->n, &s->cap, sizeof(*s->r), 64))
+	if (history_grow(&s->r, s->n, &s->cap, sizeof(*s->r), 64))
 		return -ENOMEM;
 	s->r[s->n++] = *r;
 	return 0;
@@ -158,12 +158,12 @@ static int hist_run_add(struct hist_series *s, const struct hist_run *r)
  * are ratios), and the reference figure it pairs with (0 when none),
  * both exactly as compare takes them (cmp_run_figures()).
  */
-static int hist_series_runs(struct hist_series *s, const struct results *cf, unsigned int fi,
+static int history_series_runs(struct history_series *s, const struct results *cf, unsigned int fi,
 			    const char *path, enum cmp_stat stat, char *why, size_t len)
 {
 	unsigned int i, n = results_nr_runs(cf, s->workload, s->variant);
 	double *x = calloc(2 * (size_t)(n ? n : 1), sizeof(*x)), *ref = x + n;
-	struct hist_run r = { .file = fi };
+	struct history_run r = { .file = fi };
 	int ret = 0;
 
 	if (!x)
@@ -178,7 +178,7 @@ static int hist_series_runs(struct hist_series *s, const struct results *cf, uns
 				 path, r.run, s->workload, s->variant, cmp_stat_names[stat]);
 			ret = -EINVAL;
 		} else {
-			ret = hist_run_add(s, &r);
+			ret = history_run_add(s, &r);
 		}
 	}
 	free(x);
@@ -186,7 +186,7 @@ static int hist_series_runs(struct hist_series *s, const struct results *cf, uns
 }
 
 /* the file's label_KEY metadata as "KEY=VALUE", in order */
-static int hist_labels(struct hist_file *f, const struct meta *m)
+static int history_labels(struct history_file *f, const struct meta *m)
 {
 	unsigned int i;
 	char **nl;
@@ -210,7 +210,7 @@ static int hist_labels(struct hist_file *f, const struct meta *m)
  * every other file to (lib/results/fileset.h); every file's timestamp and
  * labels
  */
-static int hist_file_check(struct hist *h, struct hist_file *f, const struct results *cf,
+static int history_file_check(struct history *h, struct history_file *f, const struct results *cf,
 			   char *why, size_t len)
 {
 	const char *pc = meta_get(&cf->meta, "possible_cpus");
@@ -221,7 +221,7 @@ static int hist_file_check(struct hist *h, struct hist_file *f, const struct res
 	}
 	f->partial = results_partial(cf);
 	f->possible = pc ? strtod(pc, NULL) : 0;
-	if (hist_labels(f, &cf->meta))
+	if (history_labels(f, &cf->meta))
 		return -ENOMEM;
 	switch (meta_time(&cf->meta, &f->t)) {
 	case 0:
@@ -236,13 +236,13 @@ static int hist_file_check(struct hist *h, struct hist_file *f, const struct res
 	}
 }
 
-int hist_read(struct hist *h, unsigned int fi, const struct results *cf, enum cmp_stat stat,
+int history_read(struct history *h, unsigned int fi, const struct results *cf, enum cmp_stat stat,
 	      char *why, size_t len)
 {
-	struct hist_file *f = &h->f[fi];
-	struct hist_series *s;
+	struct history_file *f = &h->f[fi];
+	struct history_series *s;
 	unsigned int i;
-	int ret = hist_file_check(h, f, cf, why, len);
+	int ret = history_file_check(h, f, cf, why, len);
 
 	for (i = 0; i < cf->n && !ret; i++) {
 		const struct results_series *c = &cf->s[i];
@@ -251,33 +251,33 @@ int hist_read(struct hist *h, unsigned int fi, const struct results *cf, enum cm
 		if (c->cpu != RESULTS_CPU_ALL || c->run != RESULTS_RUN_ALL ||
 		    !strcmp(c->variant, RESULTS_REFERENCE))
 			continue;
-		s = hist_series_get(h, c->workload, c->variant);
-		ret = s ? hist_series_runs(s, cf, fi, f->path, stat, why, len) : -ENOMEM;
+		s = history_series_get(h, c->workload, c->variant);
+		ret = s ? history_series_runs(s, cf, fi, f->path, stat, why, len) : -ENOMEM;
 	}
 	return ret;
 }
 
 /* ---- order ---- */
 
-static int hist_file_order(const void *x, const void *y)
+static int history_file_order(const void *x, const void *y)
 {
-	const struct hist_file *a = x, *b = y;
+	const struct history_file *a = x, *b = y;
 
 	if (a->t != b->t)
 		return a->t < b->t ? -1 : 1;
 	return a->given < b->given ? -1 : a->given > b->given;
 }
 
-static int hist_run_order(const void *x, const void *y)
+static int history_run_order(const void *x, const void *y)
 {
-	const struct hist_run *a = x, *b = y;
+	const struct history_run *a = x, *b = y;
 
 	if (a->file != b->file)
 		return a->file < b->file ? -1 : 1;
 	return a->run < b->run ? -1 : a->run > b->run;
 }
 
-unsigned int hist_missing_stamps(const struct hist *h)
+unsigned int history_missing_stamps(const struct history *h)
 {
 	unsigned int i, missing = 0;
 
@@ -286,23 +286,23 @@ unsigned int hist_missing_stamps(const struct hist *h)
 	return missing;
 }
 
-int hist_sort(struct hist *h)
+int history_sort(struct history *h)
 {
 	unsigned int i, k, *rank;
 
-	h->by_time = !hist_missing_stamps(h);
+	h->by_time = !history_missing_stamps(h);
 	if (!h->by_time)
 		return 0;
 	rank = malloc((h->nf ? h->nf : 1) * sizeof(*rank));
 	if (!rank)
 		return -ENOMEM;
-	qsort(h->f, h->nf, sizeof(*h->f), hist_file_order);
+	qsort(h->f, h->nf, sizeof(*h->f), history_file_order);
 	for (i = 0; i < h->nf; i++)
 		rank[h->f[i].given] = i;
 	for (k = 0; k < h->ns; k++) {
 		for (i = 0; i < h->s[k].n; i++)
 			h->s[k].r[i].file = rank[h->s[k].r[i].file];
-		qsort(h->s[k].r, h->s[k].n, sizeof(*h->s[k].r), hist_run_order);
+		qsort(h->s[k].r, h->s[k].n, sizeof(*h->s[k].r), history_run_order);
 	}
 	free(rank);
 	return 0;
@@ -310,7 +310,7 @@ int hist_sort(struct hist *h)
 
 /* ---- the reference ---- */
 
-int hist_decide_ref(struct hist *h, enum cmp_ref ref, char *why, size_t len)
+int history_decide_ref(struct history *h, enum cmp_ref ref, char *why, size_t len)
 {
 	unsigned int k, i;
 
@@ -319,7 +319,7 @@ int hist_decide_ref(struct hist *h, enum cmp_ref ref, char *why, size_t len)
 		return 0;
 	for (k = 0; k < h->ns; k++)
 		for (i = 0; i < h->s[k].n; i++) {
-			const struct hist_run *r = &h->s[k].r[i];
+			const struct history_run *r = &h->s[k].r[i];
 
 			if (r->ref > 0)
 				continue;
@@ -334,7 +334,7 @@ int hist_decide_ref(struct hist *h, enum cmp_ref ref, char *why, size_t len)
 }
 
 /* s->x at the median machine speed, by the share fitted within each file */
-static int hist_scale(struct hist_series *s)
+static int history_scale(struct history_series *s)
 {
 	unsigned int i, g = 0, *len = calloc(s->n, sizeof(*len));
 	double *r = malloc(s->n * sizeof(*r)), spread;
@@ -360,7 +360,7 @@ out_free:
 	return ret;
 }
 
-int hist_figures(const struct hist *h, struct hist_series *s)
+int history_figures(const struct history *h, struct history_series *s)
 {
 	unsigned int i;
 
@@ -370,10 +370,10 @@ int hist_figures(const struct hist *h, struct hist_series *s)
 		return -ENOMEM;
 	for (i = 0; i < s->n; i++)
 		s->x[i] = s->r[i].x;
-	return h->scaled && s->n ? hist_scale(s) : 0;
+	return h->scaled && s->n ? history_scale(s) : 0;
 }
 
-double hist_median(const double *v, unsigned int lo, unsigned int hi, double *spread)
+double history_median(const double *v, unsigned int lo, unsigned int hi, double *spread)
 {
 	double *tmp = malloc((hi - lo + 1) * sizeof(*tmp)), med;
 
@@ -389,28 +389,28 @@ double hist_median(const double *v, unsigned int lo, unsigned int hi, double *sp
 /* ---- the slope of each night's sweep ---- */
 
 /* the length of @path's directory: a night under --slope ("" for a bare name) */
-static size_t hist_dir_len(const char *path)
+static size_t history_dir_len(const char *path)
 {
 	const char *sl = strrchr(path, '/');
 
 	return sl ? (size_t)(sl - path) : 0;
 }
 
-static bool hist_same_dir(const char *a, const char *b)
+static bool history_same_dir(const char *a, const char *b)
 {
-	size_t n = hist_dir_len(a);
+	size_t n = history_dir_len(a);
 
-	return n == hist_dir_len(b) && !strncmp(a, b, n);
+	return n == history_dir_len(b) && !strncmp(a, b, n);
 }
 
 /* night[i]: the night of file i, numbered as their first files come; their count */
-static unsigned int hist_slope_nights(const struct hist *h, unsigned int *night,
+static unsigned int history_slope_nights(const struct history *h, unsigned int *night,
 				      unsigned int *first)
 {
 	unsigned int i, j, nn = 0;
 
 	for (i = 0; i < h->nf; i++) {
-		for (j = 0; j < nn && !hist_same_dir(h->f[first[j]].path, h->f[i].path); j++)
+		for (j = 0; j < nn && !history_same_dir(h->f[first[j]].path, h->f[i].path); j++)
 			;
 		if (j == nn)
 			first[nn++] = i;
@@ -420,9 +420,9 @@ static unsigned int hist_slope_nights(const struct hist *h, unsigned int *night,
 }
 
 /* night @j's slope of @s into @r; 0 or -errno with @why */
-static int hist_slope_night(const struct hist *h, const struct hist_series *s,
+static int history_slope_night(const struct history *h, const struct history_series *s,
 			    const unsigned int *night, unsigned int j, const char *dir,
-			    double *px, double *py, struct hist_run *r, char *why, size_t len)
+			    double *px, double *py, struct history_run *r, char *why, size_t len)
 {
 	struct scale_fit fit;
 	unsigned int i, m = 0;
@@ -450,16 +450,17 @@ static int hist_slope_night(const struct hist *h, const struct hist_series *s,
 			 dir, s->workload, s->variant, fit.slope, h->unit);
 		ret = -EINVAL;
 	}
-	*r = (struct hist_run){ .file = j, .run = m, .x = fit.slope };
+	*r = (struct history_run){ .file = j, .run = m, .x = fit.slope };
 	return ret;
 }
 
-static int hist_slope_series(const struct hist *h, struct hist_series *s, const unsigned int *night,
-			     const unsigned int *first, unsigned int nn, char *why, size_t len)
+static int history_slope_series(const struct history *h, struct history_series *s,
+				const unsigned int *night, const unsigned int *first,
+				unsigned int nn, char *why, size_t len)
 {
 	double *px = malloc(s->n * sizeof(*px)), *py = malloc(s->n * sizeof(*py));
 	double *x = calloc(nn, sizeof(*x));
-	struct hist_run *r = calloc(nn, sizeof(*r));
+	struct history_run *r = calloc(nn, sizeof(*r));
 	char dir[PATH_MAX];
 	unsigned int j;
 	int ret = px && py && x && r ? 0 : -ENOMEM;
@@ -467,9 +468,9 @@ static int hist_slope_series(const struct hist *h, struct hist_series *s, const 
 	for (j = 0; j < nn && !ret; j++) {
 		const char *p = h->f[first[j]].path;
 
-		snprintf(dir, sizeof(dir), "%.*s", hist_dir_len(p) ? (int)hist_dir_len(p) : 1,
-			 hist_dir_len(p) ? p : ".");
-		ret = hist_slope_night(h, s, night, j, dir, px, py, &r[j], why, len);
+		snprintf(dir, sizeof(dir), "%.*s", history_dir_len(p) ? (int)history_dir_len(p) : 1,
+			 history_dir_len(p) ? p : ".");
+		ret = history_slope_night(h, s, night, j, dir, px, py, &r[j], why, len);
 		x[j] = r[j].x;
 	}
 	free(px);
@@ -488,23 +489,23 @@ static int hist_slope_series(const struct hist *h, struct hist_series *s, const 
 }
 
 /* the files become the nights: a night's directory, its first file's stamp and labels */
-static int hist_slope_files(struct hist *h, const unsigned int *night, const unsigned int *first,
-			    unsigned int nn)
+static int history_slope_files(struct history *h, const unsigned int *night,
+			       const unsigned int *first, unsigned int nn)
 {
-	struct hist_file *nf = calloc(nn, sizeof(*nf));
+	struct history_file *nf = calloc(nn, sizeof(*nf));
 	unsigned int i, j;
 	size_t n;
 
 	if (!nf)
 		return -ENOMEM;
 	for (j = 0; j < nn; j++) {
-		n = hist_dir_len(h->f[first[j]].path);
+		n = history_dir_len(h->f[first[j]].path);
 		nf[j].path = n ? strndup(h->f[first[j]].path, n) : strdup(".");
 		if (!nf[j].path)
 			goto out_free;
 	}
 	for (j = 0; j < nn; j++) {
-		struct hist_file *f = &h->f[first[j]];
+		struct history_file *f = &h->f[first[j]];
 		char *path = nf[j].path;
 
 		nf[j] = *f;
@@ -532,7 +533,7 @@ out_free:
 	return -ENOMEM;
 }
 
-int hist_slope(struct hist *h, char *why, size_t len)
+int history_slope(struct history *h, char *why, size_t len)
 {
 	unsigned int *night = calloc(h->nf, sizeof(*night));
 	unsigned int *first = calloc(h->nf, sizeof(*first));
@@ -546,18 +547,18 @@ int hist_slope(struct hist *h, char *why, size_t len)
 			ret = -EINVAL;
 		}
 	}
-	nn = ret ? 0 : hist_slope_nights(h, night, first);
+	nn = ret ? 0 : history_slope_nights(h, night, first);
 	for (i = 0; i < h->ns && !ret; i++)
-		ret = hist_slope_series(h, &h->s[i], night, first, nn, why, len);
+		ret = history_slope_series(h, &h->s[i], night, first, nn, why, len);
 	if (!ret)
-		ret = hist_slope_files(h, night, first, nn);
+		ret = history_slope_files(h, night, first, nn);
 	h->slope = !ret;
 	free(first);
 	free(night);
 	return ret;
 }
 
-void hist_free(struct hist *h)
+void history_free(struct history *h)
 {
 	unsigned int i;
 

@@ -14,7 +14,8 @@
 #include "lib/stats/history.h"
 #include "lib/stats/scale.h"
 
-static const struct hist_series *hist_find(const struct hist *h, const struct hist_series *s)
+static const struct history_series *history_find(const struct history *h,
+						 const struct history_series *s)
 {
 	unsigned int i;
 
@@ -29,7 +30,7 @@ static const struct hist_series *hist_find(const struct hist *h, const struct hi
  * estimate: the median of every pair's mean, each value with itself
  * too); 0 when out of memory
  */
-static double hist_pseudo_median(const double *v, unsigned int lo, unsigned int hi)
+static double history_pseudo_median(const double *v, unsigned int lo, unsigned int hi)
 {
 	size_t n = hi - lo, m = 0, i, j;
 	double *w = malloc((n * (n + 1) / 2 + 1) * sizeof(*w)), med;
@@ -45,7 +46,7 @@ static double hist_pseudo_median(const double *v, unsigned int lo, unsigned int 
 }
 
 /* the pseudo-median of @s's figures in file @fi into *@med, and how many runs; 0 when none */
-static unsigned int hist_night(const struct hist_series *s, unsigned int fi, double *med)
+static unsigned int history_night(const struct history_series *s, unsigned int fi, double *med)
 {
 	unsigned int lo, hi;
 
@@ -53,12 +54,12 @@ static unsigned int hist_night(const struct hist_series *s, unsigned int fi, dou
 		;
 	for (hi = lo; hi < s->n && s->r[hi].file == fi; hi++)
 		;
-	*med = hi > lo ? hist_pseudo_median(s->x, lo, hi) : 0;
+	*med = hi > lo ? history_pseudo_median(s->x, lo, hi) : 0;
 	return hi - lo;
 }
 
 /* the slopes of log sub on log con of every pair of nights [from, n) in one segment */
-static unsigned int hist_slopes(const double *sub, const double *con, unsigned int from,
+static unsigned int history_slopes(const double *sub, const double *con, unsigned int from,
 				unsigned int n, const struct trend_cp *cp, unsigned int nr_cp,
 				double *out)
 {
@@ -78,17 +79,17 @@ static unsigned int hist_slopes(const double *sub, const double *con, unsigned i
 	return m;
 }
 
-int hist_theta(const double *sub, const double *con, unsigned int n, const struct trend_cp *cp,
+int history_theta(const double *sub, const double *con, unsigned int n, const struct trend_cp *cp,
 	       unsigned int nr_cp, double *theta)
 {
-	unsigned int from = n > HIST_THETA_NIGHTS ? n - HIST_THETA_NIGHTS : 0, m;
+	unsigned int from = n > HISTORY_THETA_NIGHTS ? n - HISTORY_THETA_NIGHTS : 0, m;
 	size_t k = n - from;
 	double *sl = malloc((k * (k - 1) / 2 + 1) * sizeof(*sl)), b;
 
 	*theta = 0;
 	if (!sl)
 		return -ENOMEM;
-	m = hist_slopes(sub, con, from, n, cp, nr_cp, sl);
+	m = history_slopes(sub, con, from, n, cp, nr_cp, sl);
 	if (m) {
 		b = scale_median(sl, m);
 		*theta = b < 0 ? 0 : b > 1 ? 1 : b;
@@ -103,7 +104,7 @@ int hist_theta(const double *sub, const double *con, unsigned int n, const struc
  * adjusted subject over the control's typical level (theta 1: the plain
  * ratio sub_i / con_i, theta 0: the subject alone, over g).
  */
-static void hist_adjust(struct hist_series *s, const double *sub, const double *con,
+static void history_adjust(struct history_series *s, const double *sub, const double *con,
 			unsigned int n)
 {
 	/* (theta 1 exactly: the plain ratio, not its rounding through logs) */
@@ -121,11 +122,11 @@ static void hist_adjust(struct hist_series *s, const double *sub, const double *
 }
 
 /* one series' nights: the subject's and the control's medians, into new arrays */
-static int hist_pair_series(const struct hist *h, struct hist_series *s,
-			    const struct hist *ctl, char *why, size_t len)
+static int history_pair_series(const struct history *h, struct history_series *s,
+			    const struct history *ctl, char *why, size_t len)
 {
-	const struct hist_series *c = hist_find(ctl, s);
-	struct hist_run *r = calloc(h->nf, sizeof(*r));
+	const struct history_series *c = history_find(ctl, s);
+	struct history_run *r = calloc(h->nf, sizeof(*r));
 	double *sub = calloc(h->nf, sizeof(*sub)), *con = calloc(h->nf, sizeof(*con));
 	double *x = calloc(h->nf, sizeof(*x));
 	unsigned int i, ns, nc;
@@ -142,15 +143,15 @@ static int hist_pair_series(const struct hist *h, struct hist_series *s,
 		goto out_free;
 	}
 	for (i = 0; i < h->nf; i++) {
-		ns = hist_night(s, i, &sub[i]);
-		nc = hist_night(c, i, &con[i]);
+		ns = history_night(s, i, &sub[i]);
+		nc = history_night(c, i, &con[i]);
 		if (!ns || !nc) {
 			snprintf(why, len, "%s: no %s %s runs in it (night %u)", ns ? ctl->f[i].path :
 				 h->f[i].path, s->workload, s->variant, i + 1);
 			ret = -EINVAL;
 			goto out_free;
 		}
-		r[i] = (struct hist_run){ .file = i, .run = ns };
+		r[i] = (struct history_run){ .file = i, .run = ns };
 	}
 	free(s->r);
 	free(s->x);
@@ -160,7 +161,7 @@ static int hist_pair_series(const struct hist *h, struct hist_series *s,
 	s->control = con;
 	s->n = s->cap = h->nf;
 	s->theta = 1;
-	hist_adjust(s, sub, con, h->nf);
+	history_adjust(s, sub, con, h->nf);
 	return 0;
 out_free:
 	free(x);
@@ -170,29 +171,30 @@ out_free:
 	return ret;
 }
 
-int hist_fit_detect(struct hist_series *s, const struct trend_cfg *cfg)
+int history_fit_detect(struct history_series *s, const struct trend_cfg *cfg)
 {
 	unsigned int pass;
 	double theta;
 	int ret;
 
 	s->theta = 1;
-	hist_adjust(s, s->subject, s->control, s->n);
+	history_adjust(s, s->subject, s->control, s->n);
 	ret = trend_detect(s->x, s->n, cfg, &s->cp, &s->nr_cp);
-	for (pass = 0; !ret && pass < HIST_FIT_PASSES; pass++) {
-		ret = hist_theta(s->subject, s->control, s->n, s->cp, s->nr_cp, &theta);
+	for (pass = 0; !ret && pass < HISTORY_FIT_PASSES; pass++) {
+		ret = history_theta(s->subject, s->control, s->n, s->cp, s->nr_cp, &theta);
 		if (ret || theta == s->theta)
 			break;
 		s->theta = theta;
-		hist_adjust(s, s->subject, s->control, s->n);
+		history_adjust(s, s->subject, s->control, s->n);
 		free(s->cp);
 		ret = trend_detect(s->x, s->n, cfg, &s->cp, &s->nr_cp);
 	}
 	return ret;
 }
 
-/* the sides' files: as many, each night's two within HIST_PAIR_SKEW */
-static int hist_pair_check(const struct hist *h, const struct hist *ctl, char *why, size_t len)
+/* the sides' files: as many, each night's two within HISTORY_PAIR_SKEW */
+static int history_pair_check(const struct history *h, const struct history *ctl, char *why,
+			      size_t len)
 {
 	unsigned int i;
 
@@ -202,9 +204,9 @@ static int hist_pair_check(const struct hist *h, const struct hist *ctl, char *w
 		return -EINVAL;
 	}
 	for (i = 0; h->by_time && ctl->by_time && i < h->nf; i++) {
-		const struct hist_file *a = &h->f[i], *b = &ctl->f[i];
+		const struct history_file *a = &h->f[i], *b = &ctl->f[i];
 
-		if (a->t - b->t > HIST_PAIR_SKEW || b->t - a->t > HIST_PAIR_SKEW) {
+		if (a->t - b->t > HISTORY_PAIR_SKEW || b->t - a->t > HISTORY_PAIR_SKEW) {
 			snprintf(why, len, "night %u: %s (%s) and %s (%s) are more than 12 hours apart: a night missing on one side?",
 				 i + 1, a->path, a->stamp, b->path, b->stamp);
 			return -EINVAL;
@@ -213,18 +215,18 @@ static int hist_pair_check(const struct hist *h, const struct hist *ctl, char *w
 	return 0;
 }
 
-int hist_pair(struct hist *h, const struct hist *ctl, char *why, size_t len)
+int history_pair(struct history *h, const struct history *ctl, char *why, size_t len)
 {
 	unsigned int i;
-	int ret = hist_pair_check(h, ctl, why, len);
+	int ret = history_pair_check(h, ctl, why, len);
 
 	for (i = 0; i < h->ns && !ret; i++)
-		ret = hist_pair_series(h, &h->s[i], ctl, why, len);
+		ret = history_pair_series(h, &h->s[i], ctl, why, len);
 	h->paired = !ret;
 	return ret;
 }
 
-int hist_shared_file(const struct hist *a, const struct hist *b, unsigned int *ia,
+int history_shared_file(const struct history *a, const struct history *b, unsigned int *ia,
 		     unsigned int *ib)
 {
 	struct stat *sb = malloc((b->nf ? b->nf : 1) * sizeof(*sb)), sa;

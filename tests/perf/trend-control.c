@@ -39,15 +39,15 @@ struct tally {
 	unsigned int nr_theta;		/* how many */
 };
 
-/* the change points of @s (paired: hist_fit_detect()'s); the nights they start at into @t */
-static int count(struct hist_series *s, bool paired, const struct synth_cfg *c, struct tally *t)
+/* the change points of @s (paired: history_fit_detect()'s); the nights they start at into @t */
+static int count(struct history_series *s, bool paired, const struct synth_cfg *c, struct tally *t)
 {
 	const struct trend_cfg cfg = TREND_CFG_INIT;
 	struct trend_cp *cp;
 	unsigned int i, n, night;
 	int hit = 0;
 
-	if (paired ? hist_fit_detect(s, &cfg) : trend_detect(s->x, s->n, &cfg, &cp, &n))
+	if (paired ? history_fit_detect(s, &cfg) : trend_detect(s->x, s->n, &cfg, &cp, &n))
 		return -1;
 	if (paired) {
 		cp = s->cp;
@@ -79,16 +79,16 @@ static int row(unsigned int nights, double step, double noise, double shift)
 	double med;
 
 	for (seed = 1; seed <= SEEDS; seed++) {
-		struct hist s = { 0 }, ctl = { 0 };
+		struct history s = { 0 }, ctl = { 0 };
 
 		c.seed = seed;
 		if (synth_nights(&s, &ctl, &c) || count(&s.s[0], false, &c, &own) ||
-		    hist_pair(&s, &ctl, why, sizeof(why)) || count(&s.s[0], true, &c, &paired)) {
+		    history_pair(&s, &ctl, why, sizeof(why)) || count(&s.s[0], true, &c, &paired)) {
 			fprintf(stderr, "perf-trend-control: seed %u failed\n", seed);
 			return 1;
 		}
-		hist_free(&s);
-		hist_free(&ctl);
+		history_free(&s);
+		history_free(&ctl);
 	}
 	med = scale_median(paired.theta, SEEDS);	/* sorts them: [0] the least */
 	printf("%-10s %5.0f%% %5.0f%% %6u %5u  %23.2f %23.2f  %9u/%-2u %9u/%-2u  %5.2f [%.2f, %.2f]\n",

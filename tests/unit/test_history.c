@@ -47,7 +47,7 @@ static struct results *load(const char *path)
 }
 
 /* read @path as file @fi of @h, its timestamp set to @stamp ("": none) */
-static int read_one(struct hist *h, const char *path, const char *stamp, char *why, size_t len)
+static int read_one(struct history *h, const char *path, const char *stamp, char *why, size_t len)
 {
 	struct results *r = load(path);
 	time_t t;
@@ -60,8 +60,8 @@ static int read_one(struct hist *h, const char *path, const char *stamp, char *w
 		t = timegm(&tm);
 		assert_int_equal(meta_timestamp(&r->meta, t), 0);
 	}
-	assert_int_equal(hist_add_file(h, NULL, path), 0);
-	ret = hist_read(h, h->nf - 1, r, CMP_STAT_TM10, why, len);
+	assert_int_equal(history_add_file(h, NULL, path), 0);
+	ret = history_read(h, h->nf - 1, r, CMP_STAT_TM10, why, len);
 	results_free(r);
 	return ret;
 }
@@ -70,14 +70,14 @@ static void test_dir(void **state)
 {
 	char dir[] = "/tmp/ksb-hist.XXXXXX", p[256];
 	static const char *const names[] = { "b.csv", "a.csv", ".tmp.csv", "notes.txt", "c.csv" };
-	struct hist h = { 0 };
+	struct history h = { 0 };
 	unsigned int i;
 	char why[512];
 	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(hist_add_dir(&h, dir, why, sizeof(why)), -ENODATA);
+	assert_int_equal(history_add_dir(&h, dir, why, sizeof(why)), -ENODATA);
 	for (i = 0; i < 5; i++) {
 		snprintf(p, sizeof(p), "%s/%s", dir, names[i]);
 		f = fopen(p, "w");
@@ -85,7 +85,7 @@ static void test_dir(void **state)
 		fclose(f);
 	}
 	snprintf(p, sizeof(p), "%s/", dir);
-	assert_int_equal(hist_add_dir(&h, p, why, sizeof(why)), 0);
+	assert_int_equal(history_add_dir(&h, p, why, sizeof(why)), 0);
 	assert_int_equal(h.nf, 3);
 	snprintf(p, sizeof(p), "%s/a.csv", dir);
 	assert_string_equal(h.f[0].path, p);
@@ -97,14 +97,14 @@ static void test_dir(void **state)
 		unlink(p);
 	}
 	rmdir(dir);
-	assert_int_equal(hist_add_dir(&h, dir, why, sizeof(why)), -ENOENT);
-	hist_free(&h);
+	assert_int_equal(history_add_dir(&h, dir, why, sizeof(why)), -ENOENT);
+	history_free(&h);
 }
 
 /* given newest first, taken oldest first; the runs follow their files */
 static void test_read_sort(void **state)
 {
-	struct hist h = { 0 };
+	struct history h = { 0 };
 	char why[512] = "";
 
 	(void)state;
@@ -117,8 +117,8 @@ static void test_read_sort(void **state)
 	assert_int_equal(h.s[0].n, 6);			/* 2 runs a file */
 	assert_string_equal(h.unit, "ns");
 	assert_int_equal(h.frac_bits, 2);
-	assert_int_equal(hist_missing_stamps(&h), 0);
-	assert_int_equal(hist_sort(&h), 0);
+	assert_int_equal(history_missing_stamps(&h), 0);
+	assert_int_equal(history_sort(&h), 0);
 	assert_true(h.by_time);
 	assert_string_equal(h.f[0].path, FIX "r480a_1.csv");
 	assert_string_equal(h.f[1].path, FIX "r480b_1.csv");
@@ -129,42 +129,42 @@ static void test_read_sort(void **state)
 	assert_int_equal(h.s[0].r[4].file, 2);
 	assert_true(h.s[0].r[0].ref > 0);
 	/* the reference: every run has it, so scaled; figures at its median */
-	assert_int_equal(hist_decide_ref(&h, CMP_REF_AUTO, why, sizeof(why)), 0);
+	assert_int_equal(history_decide_ref(&h, CMP_REF_AUTO, why, sizeof(why)), 0);
 	assert_true(h.scaled);
-	assert_int_equal(hist_figures(&h, &h.s[0]), 0);
+	assert_int_equal(history_figures(&h, &h.s[0]), 0);
 	assert_true(h.s[0].share > 0 && h.s[0].share < 1.5);
 	assert_true(h.s[0].ref_at > 0);
 	assert_true(h.s[0].x[5] > h.s[0].x[0]);	/* 528 is slower */
-	hist_free(&h);
+	history_free(&h);
 }
 
 /* equal timestamps keep the order given; one missing: the order given */
 static void test_order_given(void **state)
 {
-	struct hist h = { 0 };
+	struct history h = { 0 };
 	char why[512];
 
 	(void)state;
 	assert_int_equal(read_one(&h, FIX "r528_1.csv", "2025-01-01T02:00:00Z", why, sizeof(why)), 0);
 	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "2025-01-01T02:00:00Z", why, sizeof(why)), 0);
-	assert_int_equal(hist_sort(&h), 0);
+	assert_int_equal(history_sort(&h), 0);
 	assert_true(h.by_time);
 	assert_string_equal(h.f[0].path, FIX "r528_1.csv");
-	hist_free(&h);
+	history_free(&h);
 	assert_int_equal(read_one(&h, FIX "r528_1.csv", "2025-01-02T02:00:00Z", why, sizeof(why)), 0);
 	assert_int_equal(read_one(&h, FIX "r480a_1.csv", "", why, sizeof(why)), 0);
-	assert_int_equal(hist_missing_stamps(&h), 1);
-	assert_int_equal(hist_sort(&h), 0);
+	assert_int_equal(history_missing_stamps(&h), 1);
+	assert_int_equal(history_sort(&h), 0);
 	assert_false(h.by_time);
 	assert_string_equal(h.f[0].path, FIX "r528_1.csv");
-	hist_free(&h);
+	history_free(&h);
 }
 
 static void test_refusals(void **state)
 {
 	struct results *r = load(FIX "r480a_2.csv");
 	struct fileset fs = { 0 };
-	struct hist h = { 0 };
+	struct history h = { 0 };
 	char why[512];
 
 	(void)state;
@@ -176,19 +176,19 @@ static void test_refusals(void **state)
 	assert_string_equal(why, FIX "r480a_1.csv is in ns, cy.csv in cycles: the files must measure in one unit");
 	/* a timestamp that is not one */
 	meta_put(&r->meta, "unit", "ns");
-	assert_int_equal(hist_add_file(&h, NULL, "cy.csv"), 0);
+	assert_int_equal(history_add_file(&h, NULL, "cy.csv"), 0);
 	meta_put(&r->meta, "timestamp", "2025-01-03 02:00");
-	assert_int_equal(hist_read(&h, 1, r, CMP_STAT_TM10, why, sizeof(why)), -EINVAL);
+	assert_int_equal(history_read(&h, 1, r, CMP_STAT_TM10, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "cy.csv: timestamp '2025-01-03 02:00' is not YYYY-MM-DDTHH:MM:SSZ (UTC)");
 	results_free(r);
-	hist_free(&h);
+	history_free(&h);
 	/* --reference on, a file without reference rows */
 	assert_int_equal(read_one(&h, "tests/fixtures/gate/r480_1.csv", "", why, sizeof(why)), 0);
-	assert_int_equal(hist_decide_ref(&h, CMP_REF_AUTO, why, sizeof(why)), 0);
+	assert_int_equal(history_decide_ref(&h, CMP_REF_AUTO, why, sizeof(why)), 0);
 	assert_false(h.scaled);
-	assert_int_equal(hist_decide_ref(&h, CMP_REF_ON, why, sizeof(why)), -EINVAL);
+	assert_int_equal(history_decide_ref(&h, CMP_REF_ON, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "tests/fixtures/gate/r480_1.csv: run 1 has no reference rows (bench run --cache cold or --reference on writes them); --reference off takes the raw figures");
-	hist_free(&h);
+	history_free(&h);
 }
 
 static void test_median(void **state)
@@ -197,9 +197,9 @@ static void test_median(void **state)
 	double spread;
 
 	(void)state;
-	assert_true(hist_median(v, 0, 5, &spread) == 3);
-	assert_true(hist_median(v, 1, 3, &spread) == 2);
-	assert_true(hist_median(v, 3, 4, &spread) == 100);
+	assert_true(history_median(v, 0, 5, &spread) == 3);
+	assert_true(history_median(v, 1, 3, &spread) == 2);
+	assert_true(history_median(v, 3, 4, &spread) == 100);
 }
 
 /* ---- the control ---- */
@@ -210,7 +210,7 @@ static const struct synth_cfg nights40 = {
 
 static void test_pair(void **state)
 {
-	struct hist s = { 0 }, c = { 0 };
+	struct history s = { 0 }, c = { 0 };
 	char why[512];
 	unsigned int i;
 
@@ -220,7 +220,7 @@ static void test_pair(void **state)
 	for (i = 0; i < s.s[0].n; i++)
 		if (s.s[0].r[i].file == 0)
 			s.s[0].x[i] = s.s[0].r[i].run == 3 ? 12000 : 10000;
-	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
+	assert_int_equal(history_pair(&s, &c, why, sizeof(why)), 0);
 	assert_true(s.paired);
 	assert_int_equal(s.s[0].n, 40);
 	assert_true(s.s[0].subject[0] == 10500);
@@ -234,32 +234,32 @@ static void test_pair(void **state)
 		assert_int_equal(s.s[0].r[i].run, 3);
 		assert_int_equal(s.s[0].r[i].file, i);
 	}
-	hist_free(&s);
-	hist_free(&c);
+	history_free(&s);
+	history_free(&c);
 }
 
 static void test_pair_refusals(void **state)
 {
 	struct synth_cfg cfg = nights40;
-	struct hist s = { 0 }, c = { 0 };
+	struct history s = { 0 }, c = { 0 };
 	char why[512];
 
 	(void)state;
 	assert_int_equal(synth_nights(&s, &c, &cfg), 0);
 	c.nf--;
-	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_int_equal(history_pair(&s, &c, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "40 subject files, 39 control files: the nights pair by order, one file each");
 	c.nf++;
 	c.f[3].t += 13 * 3600;
-	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_int_equal(history_pair(&s, &c, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "night 4: s004.csv (night 4) and c004.csv (night 4) are more than 12 hours apart: a night missing on one side?");
 	c.f[3].t -= 13 * 3600;
 	snprintf(c.s[0].variant, sizeof(c.s[0].variant), "new");
-	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), -EINVAL);
+	assert_int_equal(history_pair(&s, &c, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "the control has no synth old: it must measure every series of the subject");
 	assert_false(s.paired);
-	hist_free(&s);
-	hist_free(&c);
+	history_free(&s);
+	history_free(&c);
 }
 
 /*
@@ -277,29 +277,29 @@ static void test_theta(void **state)
 	(void)state;
 	for (i = 0; i < 8; i++)
 		sub[i] = 3 * con[i];
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(fabs(th - 1) < 1e-12);
 	for (i = 0; i < 8; i++)
 		sub[i] = 500;
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(th == 0);
 	for (i = 0; i < 8; i++)
 		sub[i] = 500 * sqrt(con[i] / 100);
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(fabs(th - 0.5) < 1e-12);
 	/* the subject moves twice the control, or against it: the bounds */
 	for (i = 0; i < 8; i++)
 		sub[i] = con[i] * con[i];
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(th == 1);
 	for (i = 0; i < 8; i++)
 		sub[i] = 1e6 / con[i];
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(th == 0);
 	/* a control that never moves: nothing to fit */
 	for (i = 0; i < 8; i++)
 		con[i] = 100;
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(th == 0);
 	/*
 	 * A shared shift and a +10% step of the subject alone at night 5,
@@ -310,9 +310,9 @@ static void test_theta(void **state)
 		con[i] = i < 4 ? (i % 2 ? 100 : 110) : (i % 2 ? 80 : 85);
 		sub[i] = 2 * con[i] * (i < 4 ? 1 : 1.1);
 	}
-	assert_int_equal(hist_theta(sub, con, 8, NULL, 0, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, NULL, 0, &th), 0);
 	assert_true(th < 0.9);
-	assert_int_equal(hist_theta(sub, con, 8, &cp, 1, &th), 0);
+	assert_int_equal(history_theta(sub, con, 8, &cp, 1, &th), 0);
 	assert_true(fabs(th - 1) < 1e-12);
 }
 
@@ -320,7 +320,7 @@ static void test_theta(void **state)
 static void test_fit_detect(void **state)
 {
 	const struct trend_cfg tcfg = TREND_CFG_INIT;
-	struct hist s = { 0 }, c = { 0 };
+	struct history s = { 0 }, c = { 0 };
 	struct synth_cfg cfg = nights40;
 	char why[512];
 	unsigned int i;
@@ -328,8 +328,8 @@ static void test_fit_detect(void **state)
 	(void)state;
 	cfg.shift = 0;		/* a quiet machine: the control only adds its noise */
 	assert_int_equal(synth_nights(&s, &c, &cfg), 0);
-	assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
-	assert_int_equal(hist_fit_detect(&s.s[0], &tcfg), 0);
+	assert_int_equal(history_pair(&s, &c, why, sizeof(why)), 0);
+	assert_int_equal(history_fit_detect(&s.s[0], &tcfg), 0);
 	print_message("quiet: theta %.3f, %u change points, the first at night %u\n", s.s[0].theta,
 		      s.s[0].nr_cp, s.s[0].nr_cp ? s.s[0].cp[0].idx + 1 : 0);
 	assert_true(s.s[0].theta < 0.5);
@@ -345,12 +345,12 @@ static void test_fit_detect(void **state)
 		k = exp(log(s.s[0].subject[i]) - s.s[0].theta * (log(s.s[0].control[i]) - g) - g);
 		assert_true(fabs(s.s[0].x[i] / k - 1) < 1e-12);
 	}
-	hist_free(&s);
-	hist_free(&c);
+	history_free(&s);
+	history_free(&c);
 }
 
 /* change points of a history: paired nights, or the subject's own runs */
-static unsigned int detect(const struct hist_series *hs, struct trend_cp **cp)
+static unsigned int detect(const struct history_series *hs, struct trend_cp **cp)
 {
 	const struct trend_cfg cfg = TREND_CFG_INIT;
 	unsigned int n;
@@ -375,7 +375,7 @@ static void test_control_synthetic(void **state)
 
 	(void)state;
 	for (seed = 1; seed <= 5; seed++) {
-		struct hist s = { 0 }, c = { 0 };
+		struct history s = { 0 }, c = { 0 };
 
 		cfg.seed = seed;
 		cfg.nights = seed % 2 ? 40 : 100;
@@ -384,8 +384,8 @@ static void test_control_synthetic(void **state)
 		own = detect(&s.s[0], &cp);
 		alone += own;
 		free(cp);
-		assert_int_equal(hist_pair(&s, &c, why, sizeof(why)), 0);
-		assert_int_equal(hist_fit_detect(&s.s[0], &tcfg), 0);
+		assert_int_equal(history_pair(&s, &c, why, sizeof(why)), 0);
+		assert_int_equal(history_fit_detect(&s.s[0], &tcfg), 0);
 		cp = s.s[0].cp;
 		n = s.s[0].nr_cp;
 		s.s[0].cp = NULL;
@@ -397,8 +397,8 @@ static void test_control_synthetic(void **state)
 		assert_true(cp[0].idx + 1 >= cfg.at && cp[0].idx <= cfg.at + 1);
 		assert_true(fabs(cp[0].change.est - 0.10) < 0.02);
 		free(cp);
-		hist_free(&s);
-		hist_free(&c);
+		history_free(&s);
+		history_free(&c);
 	}
 	assert_true(alone >= 10);
 }

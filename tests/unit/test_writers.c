@@ -76,7 +76,7 @@ static struct results *set_of(unsigned int base, unsigned int possible)
 static struct results *set[2];		/* before/A at 64 CPUs, after at 128 */
 static struct cmp_series cs;
 static struct cmpfmt cmp;
-static struct hist hist;
+static struct history hist;
 static struct trendfmt trend;
 static struct scale_report sr;
 static struct scalefmt sf;
@@ -106,13 +106,14 @@ static void trend_model(void)
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		assert_int_equal(hist_add_file(&hist, NULL, spath[i]), 0);
-		assert_int_equal(hist_read(&hist, i, set[i], CMP_STAT_TM10, why, sizeof(why)), 0);
+		assert_int_equal(history_add_file(&hist, NULL, spath[i]), 0);
+		assert_int_equal(history_read(&hist, i, set[i], CMP_STAT_TM10, why, sizeof(why)),
+				 0);
 	}
-	assert_int_equal(hist_sort(&hist), 0);
-	assert_int_equal(hist_decide_ref(&hist, CMP_REF_OFF, why, sizeof(why)), 0);
+	assert_int_equal(history_sort(&hist), 0);
+	assert_int_equal(history_decide_ref(&hist, CMP_REF_OFF, why, sizeof(why)), 0);
 	assert_int_equal(hist.ns, 1);
-	assert_int_equal(hist_figures(&hist, &hist.s[0]), 0);
+	assert_int_equal(history_figures(&hist, &hist.s[0]), 0);
 	cfg.alpha = 0.01;
 	assert_int_equal(trend_detect(hist.s[0].x, hist.s[0].n, &cfg, &hist.s[0].cp,
 				      &hist.s[0].nr_cp), 0);
@@ -188,7 +189,7 @@ static int teardown(void **state)
 {
 	(void)state;
 	audit_free(&audit);
-	hist_free(&hist);
+	history_free(&hist);
 	cmp_series_free(&cs);
 	results_free(set[0]);
 	results_free(set[1]);
