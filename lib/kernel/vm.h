@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vm.h - one boot of a kernel under test, as `bench vm` makes it: the
- * qemu command, the guest's /init and initramfs, and what the guest
- * sends back. Nothing here starts a process or prints; builtin-vm.c
- * runs qemu and reports.
+ * vm.h - the guest machine of `bench vm`: its qemu command line, its
+ * /init and initramfs, and the transcript it sends back (one boot's
+ * tries, timeout and reboots are lib/kernel/vmboot.h's). Nothing here
+ * starts a process or prints; builtin-vm.c runs qemu and reports.
  *
  *	struct vm_config c = { .qemu = "qemu-system-x86_64", .cpus = 2,
  *			       .possible = 480, .nodes = 1, .memory = 1024 };

@@ -152,7 +152,7 @@ include_edges() {
 }
 
 @test "every link rule passes LDFLAGS" {
-	local targets=(bench build/tests/test_lib build/tests-san/test_lib build/bench-tsan
+	local targets=(bench build/tests/test_measure build/tests-san/test_measure build/bench-tsan
 		build/bench-asan build/fuzz/fuzz_csv build/perf)
 	run make -n -B LDFLAGS=-Wl,--ksb-ldflags-mark "${targets[@]}"
 	[ "$status" -eq 0 ]

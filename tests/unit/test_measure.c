@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_lib.c - topology parsing, the emulated per-CPU allocator (offsets,
- * zeroing in every unit, node binding checked with move_pages) and the
- * cycles-to-ns conversion.
+ * test_measure.c - lib/measure's topology parsing, the emulated per-CPU
+ * allocator (offsets, zeroing in every unit, node binding checked with
+ * move_pages) and the TSC's cycles-to-ns conversion.
  */
 #include <errno.h>
 #include <limits.h>
