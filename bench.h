@@ -32,26 +32,30 @@ enum {
 /* "bench" or "bench CMD": the prefix of every message */
 extern const char *bench_prog;
 
-/* bench_err - "bench CMD: <fmt> (see 'bench CMD --help')" on stderr. */
+/**
+ * bench_err - "bench CMD: <fmt> (see 'bench CMD --help')" on stderr.
+ */
 void bench_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
+/**
  * pr_err - "bench CMD: <fmt>" and a newline on stderr: a message that
  * needs no --help hint (a file that cannot be read, a warning, a note),
  * the one way the commands print one (as perf's pr_err).
  */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/*
+/**
  * bench_refused - "bench CMD: <fmt>" on stderr, one line naming why the
  * environment refused (not root, no module, no BPF). Returns EXIT_ENV.
  */
 int bench_refused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* bench_nomem - bench_refused() of ENOMEM, out of memory. Returns EXIT_ENV. */
+/**
+ * bench_nomem - bench_refused() of ENOMEM, out of memory. Returns EXIT_ENV.
+ */
 int bench_nomem(void);
 
-/*
+/**
  * bench_operand_sep - where the operands argv[optind..argc) split in two:
  * the index of their one "--" (optind - 1 when getopt took a leading one
  * as the end of the options), or -1 when there is none. Returns -2 after
@@ -61,7 +65,7 @@ int bench_nomem(void);
  */
 int bench_operand_sep(int argc, char **argv, const char *sides);
 
-/*
+/**
  * bench_cmdline - the command line for the "command" metadata into @buf
  * (@len bytes): @argv[0] ("bench CMD") as it is, then each further word
  * through spawn_sh_append(), so that a shell runs it again; the words
@@ -75,7 +79,7 @@ struct bench_list {
 	const char *words;		/* what follows it: "COMMAND OPTION", "" none */
 };
 
-/*
+/**
  * bench_list_words - when @argv[1] is one of the words of @l (a table),
  * are the words after it the ones it takes? 0 when they are or it is
  * none of them; -1 after bench_err() naming the word missing ("--list-values
@@ -83,7 +87,7 @@ struct bench_list {
  */
 int bench_list_words(const struct bench_list *l, int argc, char **argv);
 
-/*
+/**
  * bench_options - parse @argv against the option tables of @p
  * (lib/subcmd/options.h). Returns 0 to go on, the operands from optind; 1 after
  * --help printed on stdout: @head ("Usage: ..." and what the command
@@ -109,7 +113,7 @@ struct bench_origin {
 	const char *origin;		/* --origin NAME, or NULL (-f kcidb: KCIDB_ORIGIN) */
 };
 
-/*
+/**
  * bench_opt_label - the OPT_CALL of --label KEY=VALUE (run, audit, kernel,
  * trace, vm) into the struct bench_origin o->value names, for
  * bench_meta_origin() (nowhere with o->check_only). 0, or -EINVAL with
@@ -117,7 +121,7 @@ struct bench_origin {
  */
 int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len);
 
-/*
+/**
  * bench_opt_origin - the OPT_CALL of --origin NAME (run, audit, kernel,
  * trace, vm): KCIDB's origin for -f kcidb, checked by kcidb_opt_origin()
  * and kept in the struct bench_origin o->value names (nowhere with
@@ -125,7 +129,7 @@ int bench_opt_label(const struct opt *o, const char *arg, char *why, size_t len)
  */
 int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len);
 
-/*
+/**
  * bench_meta_origin - bench_release, bench_git and every label of @who
  * into @m (lib/host/testbed.h), and its origin as KCIDB_META_ORIGIN
  * when one was given: the file keeps it, so that bench show -f kcidb of
@@ -133,20 +137,20 @@ int bench_opt_origin(const struct opt *o, const char *arg, char *why, size_t len
  */
 void bench_meta_origin(struct meta *m, const struct bench_origin *who);
 
-/*
+/**
  * bench_testbed - testbed_read() of this host, or of the fixture tree
  * named by KSB_TESTBED_ROOT (tests). EXIT_DONE, or EXIT_USAGE after a
  * message when that is not a directory.
  */
 int bench_testbed(struct testbed *tb);
 
-/*
+/**
  * bench_finish_stdout - flush stdout: EXIT_DONE, or EXIT_ENV after a
  * message on a failed write. A closed pipe (bench run | head) is done.
  */
 int bench_finish_stdout(void);
 
-/*
+/**
  * bench_stdout_failed - a report on stdout returned @err (-errno): EXIT_ENV
  * after one line, the stream's error if it has one, else @err's;
  * EXIT_DONE when the reader went away (bench_finish_stdout()); -ENOMEM
@@ -159,7 +163,7 @@ struct outfile;
 struct outset;
 struct results;
 
-/*
+/**
  * bench_outputs - before anything is read: refuse (lib/subcmd/iopath.h)
  * an output, -o @output (NULL: none) or one of @also's (NULL: none),
  * that would replace one of the @nin inputs @in, and two outputs that
@@ -168,14 +172,14 @@ struct results;
 int bench_outputs(char *const *in, unsigned int nin, const char *output,
 		  const struct outset *also);
 
-/*
+/**
  * bench_open_also - outset_open() @also, before anything is measured or
  * read: EXIT_DONE, or EXIT_USAGE after "--also FILE: why" (then none is
  * open).
  */
 int bench_open_also(struct outset *also);
 
-/*
+/**
  * bench_open_outputs - what a measuring command opens before it measures:
  * bench_outputs() of the @nin inputs @in, -o @path and @also, then -o's
  * file into @out (when @path) and every file of @also. EXIT_DONE, or
@@ -184,13 +188,13 @@ int bench_open_also(struct outset *also);
 int bench_open_outputs(char *const *in, unsigned int nin, struct outfile *out,
 		       const char *path, struct outset *also);
 
-/*
+/**
  * bench_commit_also - outset_commit() @also once its reports are written:
  * EXIT_DONE, or EXIT_ENV after "--also FILE: why".
  */
 int bench_commit_also(struct outset *also);
 
-/*
+/**
  * bench_one_document - of -f @fmt and @also's formats (indices of
  * lib/report/format.h's formats[]), the first that is one document (csv,
  * json) and so cannot hold a stream of reports: its index, with *@opt
@@ -198,14 +202,14 @@ int bench_commit_also(struct outset *also);
  */
 int bench_one_document(int fmt, const struct outset *also, const char **opt);
 
-/*
+/**
  * bench_inputs_once - refuse two of the @nin inputs @in that are one
  * file, whose runs would count twice. EXIT_DONE, or EXIT_USAGE after one
  * line naming both.
  */
 int bench_inputs_once(char *const *in, unsigned int nin);
 
-/*
+/**
  * bench_report - what every command that writes a results set does with
  * it: with @path (-o) the CSV into @out (opened by outfile_open() before
  * measuring) and committed, then @r in format @fmt (an index of
@@ -221,7 +225,7 @@ int bench_inputs_once(char *const *in, unsigned int nin);
 int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct outset *also,
 		 const struct results *r);
 
-/*
+/**
  * bench_load_file - fileset_read() the results file @path ("-": stdin)
  * into a new set *@r, checked by @fs's rules and counted in its group
  * @group (lib/results/fileset.h; NULL: no rule, bench_check_file() later),
@@ -232,7 +236,7 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct
 int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 		    struct results **r);
 
-/*
+/**
  * bench_check_file - fileset_check() the set @r read from @path by @fs's
  * rules, counted in its group @group: EXIT_DONE, or EXIT_USAGE after the
  * rule's line naming the two files.
@@ -240,7 +244,7 @@ int bench_load_file(struct fileset *fs, const char *path, unsigned int group,
 int bench_check_file(struct fileset *fs, const char *path, unsigned int group,
 		     const struct results *r);
 
-/*
+/**
  * bench_load_files - bench_load_file() of the @n files @path, in order,
  * into a new array *@set of @n sets, each counted in group @group of @fs:
  * what compare's sides and scale's groups read. EXIT_DONE, or the first
@@ -251,7 +255,7 @@ int bench_check_file(struct fileset *fs, const char *path, unsigned int group,
 int bench_load_files(struct fileset *fs, char *const *path, unsigned int n, unsigned int group,
 		     struct results ***set);
 
-/*
+/**
  * bench_one_class - the runs of every file of the @nsides sides (@set[k],
  * named @path[k], @n[k] files each) are of one runner class
  * (lib/results/strata.h), or @pool (--pool) says to pool them. EXIT_DONE,
@@ -281,7 +285,7 @@ struct bench_wait {
 	int *signo;			/* the first SIGINT/SIGTERM is stored here */
 };
 
-/*
+/**
  * bench_wait - wait until @w->poll() says done: the first SIGINT or
  * SIGTERM calls @w->stop() and the wait goes on (what was measured is
  * still written), a second one calls @w->leave() and exits 128 + sig at
@@ -310,7 +314,7 @@ struct bench_engine_wait {
 	int *signo;			/* the first SIGINT/SIGTERM is stored here */
 };
 
-/*
+/**
  * bench_wait_engine - bench_wait() until every worker of @w->e is done:
  * the first SIGINT or SIGTERM stops them at the next sample boundary
  * (what was measured is still reported), a second one removes @w->out's
@@ -318,7 +322,7 @@ struct bench_engine_wait {
  */
 void bench_wait_engine(const struct bench_engine_wait *w);
 
-/*
+/**
  * bench_check_cmd - check @argv (argv[0] a command's name, "run") as that
  * command parses it, without running it: the check it registers (each
  * cmd_X_check below) parses with OPT_CHECK_ONLY against the command's own
@@ -328,7 +332,7 @@ void bench_wait_engine(const struct bench_engine_wait *w);
  */
 int bench_check_cmd(int argc, char **argv, char *why, size_t len);
 
-/*
+/**
  * bench_check_value - bench_check_cmd(), and the value that the option
  * @word ("--cpus") of that command took, as opt_value() gives it, into
  * @val (@vlen bytes; "" when not given or on a failed check): what bench
@@ -354,14 +358,14 @@ int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_merge(int argc, char **argv);		/* builtin-merge.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 
-/*
+/**
  * bench_check_parse - what each cmd_X_check parses with: opt_parse() of
  * @p with OPT_CHECK_ONLY added. 0 (--help too: the guest prints it), or
  * -EINVAL with @p->why copied into @why.
  */
 int bench_check_parse(struct opt_parser *p, int argc, char **argv, char *why, size_t len);
 
-/*
+/**
  * bench_check_peek - have the next bench_check_parse() copy the value of
  * option @word into @buf (@len bytes); @word NULL: no longer. For
  * bench_check_value().
@@ -376,7 +380,7 @@ int cmd_audit_check(int argc, char **argv, char *why, size_t len);
 
 struct vmprep_file;
 
-/*
+/**
  * cmd_audit_vm_check - what bench vm checks of a guest's audit (@argc,
  * @argv) before the first boot, beyond cmd_audit_check(), so that no
  * boot refuses it: no --dry-run (a guest would send no CSV), and its

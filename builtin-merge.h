@@ -38,7 +38,7 @@ struct merge_shard {
 	unsigned int nr;		/* files */
 };
 
-/*
+/**
  * merge_load - the result file @path into a new set *@r, through the one
  * loader (lib/results/fileset.h), its partial warning said and no rule
  * checked yet: merge_write() checks the shards' copies of each file
@@ -47,7 +47,7 @@ struct merge_shard {
  */
 int merge_load(const char *path, struct results **r);
 
-/*
+/**
  * merge_write - every file of the shards @by[0..@n-1] (NULL: missing,
  * named in @missing) merged into the directory @out, each atomically,
  * and one MERGE line on stdout. The shards' copies of a file are held to
@@ -63,7 +63,9 @@ int merge_load(const char *path, struct results **r);
 int merge_write(const char *out, const char *cmdline, struct merge_shard *const *by,
 		unsigned int n, const char *missing, bool partial);
 
-/* merge_shard_free - @s's names and sets; safe twice. */
+/**
+ * merge_shard_free - @s's names and sets; safe twice.
+ */
 void merge_shard_free(struct merge_shard *s);
 
 #endif /* KSB_BUILTIN_MERGE_H */

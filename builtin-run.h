@@ -87,14 +87,16 @@ struct run_global {
 	struct runs_child *child;	/* --runs: the child waited for */
 };
 
-/*
+/**
  * run_setup - the topology, the workload's own check, the clock, the
  * emulated per-CPU area and memory locked, into @g. Returns 0 or an exit
  * code after a message.
  */
 int run_setup(struct run_global *g);
 
-/* run_check_nodes - where the per-CPU area's units went, in words into g->pcpu_nodes */
+/**
+ * run_check_nodes - where the per-CPU area's units went, in words into g->pcpu_nodes
+ */
 void run_check_nodes(struct run_global *g);
 
 #endif /* KSB_BUILTIN_RUN_H */

@@ -14,14 +14,14 @@
 
 struct auditfmt;
 
-/*
+/**
  * scale_audit_fmt - the audit's report (lib/report/auditfmt.h) of @sf,
  * r->audit of its report with its settings, into @c: @c, what sf->audit
  * takes, or NULL when the report holds no audit.
  */
 const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfmt *c);
 
-/*
+/**
  * scale_audit_compute - @r's series as one battery into r->audit
  * (lib/stats/audit.h), judged by @method (enum audit_method) at the
  * family's level @q, a slope up to @flat ns per CPU flat, a gated entry
@@ -33,13 +33,19 @@ const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfm
 int scale_audit_compute(struct scale_report *r, int method, double q, double flat,
 			double spread);
 
-/* scale_audit_files - a file of @r is bench audit's (audit_battery metadata). */
+/**
+ * scale_audit_files - a file of @r is bench audit's (audit_battery metadata).
+ */
 bool scale_audit_files(const struct scale_report *r);
 
-/* scale_audit_regression - the audit's gate found an entry that grew, or one not repeatable. */
+/**
+ * scale_audit_regression - the audit's gate found an entry that grew, or one not repeatable.
+ */
 bool scale_audit_regression(const struct scale_report *r);
 
-/* scale_audit_free - r->audit, NULL after. */
+/**
+ * scale_audit_free - r->audit, NULL after.
+ */
 void scale_audit_free(struct scale_report *r);
 
 #endif /* KSB_BUILTIN_SCALE_H */

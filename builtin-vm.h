@@ -94,53 +94,75 @@ struct bv_global {
 
 /* ---- builtin-vm-boot.c ---- */
 
-/* bv_said - a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said */
+/**
+ * bv_said - a lib/kernel/vmprep.h check's return as ours: 0, 2 (-EINVAL), or 3, said
+ */
 int bv_said(int ret, const char *why);
 
-/* bv_check_config - the sweep's cells, each machine checked: 0 or 2/3 */
+/**
+ * bv_check_config - the sweep's cells, each machine checked: 0 or 2/3
+ */
 int bv_check_config(struct bv_global *bv);
 
-/* bv_check_guest_files - the static bench and busybox the guests get: 0 or 2/3 */
+/**
+ * bv_check_guest_files - the static bench and busybox the guests get: 0 or 2/3
+ */
 int bv_check_guest_files(struct bv_global *bv);
 
-/* bv_check_kernels - every kernel's image, and its module where a command needs it */
+/**
+ * bv_check_kernels - every kernel's image, and its module where a command needs it
+ */
 int bv_check_kernels(struct bv_global *bv);
 
-/* bv_initramfs - kernel @i's initramfs in the work directory: 0 or 3 */
+/**
+ * bv_initramfs - kernel @i's initramfs in the work directory: 0 or 3
+ */
 int bv_initramfs(struct bv_global *bv, unsigned int i);
 
-/*
+/**
  * bv_measure - the sweep's boots (lib/kernel/vmsweep.h's vmsweep_run()),
  * said on stderr as they go: 0, 128 + signal when stopped, or an exit
  * code after a message
  */
 int bv_measure(struct bv_global *bv);
 
-/* bv_cleanup - the work directory removed, no rm forked */
+/**
+ * bv_cleanup - the work directory removed, no rm forked
+ */
 void bv_cleanup(struct bv_global *bv);
 
 /* ---- builtin-vm-out.c ---- */
 
-/* bv_open_outputs - every file written, opened before anything boots: 0 or 2 */
+/**
+ * bv_open_outputs - every file written, opened before anything boots: 0 or 2
+ */
 int bv_open_outputs(struct bv_global *bv);
 
-/*
+/**
  * bv_keep_files - sh command @i's files of cell @c's boot @b, from the
  * guest @g, into DIR/LABEL-sh/: 0, or -errno with @why
  */
 int bv_keep_files(struct bv_global *bv, const struct vmsweep_cell *c, unsigned int b,
 		  unsigned int i, const struct vm_guest *g, char *why, size_t len);
 
-/* bv_report - every CSV with the boots that finished, the reports: an exit code */
+/**
+ * bv_report - every CSV with the boots that finished, the reports: an exit code
+ */
 int bv_report(struct bv_global *bv);
 
-/* bv_keep_consoles - every kernel's console file committed: 0 or 3 */
+/**
+ * bv_keep_consoles - every kernel's console file committed: 0 or 3
+ */
 int bv_keep_consoles(struct bv_global *bv);
 
-/* bv_abort - every output's temp file removed */
+/**
+ * bv_abort - every output's temp file removed
+ */
 void bv_abort(struct bv_global *bv);
 
-/* bv_dry_run - --dry-run's qemu lines, initramfs files, plan and /init on stdout */
+/**
+ * bv_dry_run - --dry-run's qemu lines, initramfs files, plan and /init on stdout
+ */
 int bv_dry_run(struct bv_global *bv);
 
 #endif /* KSB_BUILTIN_VM_H */

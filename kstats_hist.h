@@ -123,7 +123,7 @@ _Static_assert(sizeof(struct ksh_slot) == 32,
 _Static_assert(((64 - 0 + 1) << KSTATS_HIST_FRAC_BITS_MAX) < (1u << 31),
 	       "slot numbers fit in an int for every frac_bits");
 
-/*
+/**
  * kstats_hist_slot - the slot that holds @v for @frac_bits sub-bucket bits.
  * Pure function, callable from any thread.
  */
@@ -140,7 +140,7 @@ static inline unsigned int kstats_hist_slot(uint64_t v, unsigned int frac_bits)
 	return (s << frac_bits) + (unsigned int)(v >> s);
 }
 
-/*
+/**
  * kstats_hist_record - add one sample. The hot path: no allocation, no
  * atomics, no branch but the predictable one in the slot math.
  * Not thread-safe: one histogram per thread.
@@ -174,14 +174,14 @@ static inline void kstats_hist_record(struct kstats_hist *h, uint64_t v)
 		h->max = v;
 }
 
-/*
+/**
  * kstats_hist_record_n - add @n samples of value @v (not the hot path:
  * for rebuilding a histogram from a table, where @v is a slot's AVG,
  * which reproduces that AVG exactly). Not thread-safe.
  */
 void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n);
 
-/*
+/**
  * kstats_hist_add_slot - add @n samples to @slot whose exact sum is
  * @sum_hi * 2^64 + @sum_lo: what a table that keeps the sums (the CSV's
  * format 3, the module's results) holds, so that the histogram rebuilt
@@ -195,7 +195,7 @@ void kstats_hist_record_n(struct kstats_hist *h, uint64_t v, uint64_t n);
 int kstats_hist_add_slot(struct kstats_hist *h, unsigned int slot, uint64_t n,
 			 uint64_t sum_hi, uint64_t sum_lo);
 
-/*
+/**
  * kstats_hist_set_range - the exact smallest and largest sample, as a
  * table that records them states them (after kstats_hist_add_slot()).
  * Returns 0, or -EINVAL (@h unchanged) when @h is empty, @min > @max,
@@ -203,7 +203,7 @@ int kstats_hist_add_slot(struct kstats_hist *h, unsigned int slot, uint64_t n,
  */
 int kstats_hist_set_range(struct kstats_hist *h, uint64_t min, uint64_t max);
 
-/*
+/**
  * kstats_hist_create - a new, empty histogram.
  * @frac_bits: 0..KSTATS_HIST_FRAC_BITS_MAX.
  * Returns the histogram, or NULL with errno EINVAL (frac_bits out of
@@ -211,13 +211,17 @@ int kstats_hist_set_range(struct kstats_hist *h, uint64_t min, uint64_t max);
  */
 struct kstats_hist *kstats_hist_create(unsigned int frac_bits);
 
-/* kstats_hist_free - release @h; NULL is a no-op. */
+/**
+ * kstats_hist_free - release @h; NULL is a no-op.
+ */
 void kstats_hist_free(struct kstats_hist *h);
 
-/* kstats_hist_reset - forget every sample; the layout is kept. */
+/**
+ * kstats_hist_reset - forget every sample; the layout is kept.
+ */
 void kstats_hist_reset(struct kstats_hist *h);
 
-/*
+/**
  * kstats_hist_merge - add every sample of @src into @dst.
  * Returns 0, or -EINVAL when their frac_bits differ (@dst unchanged).
  */
@@ -225,32 +229,40 @@ int kstats_hist_merge(struct kstats_hist *dst, const struct kstats_hist *src);
 
 /* ---- queries: read-only, any number of readers at once ---- */
 
-/* kstats_hist_frac_bits - the layout @h was created with. */
+/**
+ * kstats_hist_frac_bits - the layout @h was created with.
+ */
 unsigned int kstats_hist_frac_bits(const struct kstats_hist *h);
 
-/* kstats_hist_nr_slots - number of slots, (64 - fb + 1) << fb. */
+/**
+ * kstats_hist_nr_slots - number of slots, (64 - fb + 1) << fb.
+ */
 unsigned int kstats_hist_nr_slots(const struct kstats_hist *h);
 
-/* kstats_hist_total - number of samples recorded. */
+/**
+ * kstats_hist_total - number of samples recorded.
+ */
 uint64_t kstats_hist_total(const struct kstats_hist *h);
 
-/* kstats_hist_slot_count - samples in @slot (0 for a slot out of range). */
+/**
+ * kstats_hist_slot_count - samples in @slot (0 for a slot out of range).
+ */
 uint64_t kstats_hist_slot_count(const struct kstats_hist *h, unsigned int slot);
 
-/*
+/**
  * kstats_hist_slot_avg - rounded mean of the samples in @slot,
  * (sum + count / 2) / count as in kstats; 0 for an empty slot.
  */
 uint64_t kstats_hist_slot_avg(const struct kstats_hist *h, unsigned int slot);
 
-/*
+/**
  * kstats_hist_slot_sum - the exact sum of the samples in @slot, as
  * *@hi * 2^64 + *@lo; 0 for an empty slot or one out of range.
  */
 void kstats_hist_slot_sum(const struct kstats_hist *h, unsigned int slot,
 			  uint64_t *hi, uint64_t *lo);
 
-/*
+/**
  * kstats_hist_slot_bounds - the values slot @slot holds: [*lo, *last],
  * both inclusive, so that the last slot (whose end is 2^64) needs no
  * wider type. Returns 0, or -EINVAL when @slot is out of range for
@@ -263,10 +275,12 @@ int kstats_hist_slot_bounds(unsigned int frac_bits, unsigned int slot,
 uint64_t kstats_hist_min(const struct kstats_hist *h);
 uint64_t kstats_hist_max(const struct kstats_hist *h);
 
-/* kstats_hist_mean - exact mean of all samples; 0.0 when empty. */
+/**
+ * kstats_hist_mean - exact mean of all samples; 0.0 when empty.
+ */
 double kstats_hist_mean(const struct kstats_hist *h);
 
-/*
+/**
  * kstats_hist_value_at_percentile - the value below which @pct percent
  * (0..100) of the samples lie, bucket-bounded: the UPPER bound (inclusive
  * last value) of the slot that holds the sample of rank
@@ -303,30 +317,34 @@ struct kstats_hist_iter {
 	unsigned long pct_frac;		/* then 6 decimals, truncated */
 };
 
-/* kstats_hist_iter_start - a walk over @h from its first slot. */
+/**
+ * kstats_hist_iter_start - a walk over @h from its first slot.
+ */
 void kstats_hist_iter_start(struct kstats_hist_iter *it,
 			    const struct kstats_hist *h);
 
-/*
+/**
  * kstats_hist_iter_next - move @it to the next non-empty slot and fill
  * its fields. Returns true, or false past the last one.
  */
 bool kstats_hist_iter_next(struct kstats_hist_iter *it);
 
-/* kstats_hist_for_each_slot - every non-empty slot of @h, in order */
+/**
+ * kstats_hist_for_each_slot - every non-empty slot of @h, in order
+ */
 #define kstats_hist_for_each_slot(it, h) \
 	for (kstats_hist_iter_start(it, h); kstats_hist_iter_next(it);)
 
 /* ---- printers: only non-empty slots; return 0 or -EIO (ferror) ---- */
 
-/*
+/**
  * kstats_hist_print_table - the patch's table, byte for byte:
  * "BUCKET \tSAMPLES\t AVG TIME(ns)  PERCENTILE\n\n", then one
  * "%3u%12lu%13lu   %c.%06lu\n" row per slot.
  */
 int kstats_hist_print_table(const struct kstats_hist *h, FILE *f);
 
-/*
+/**
  * kstats_hist_print_kstats - lines in the format of lr-cstats' ks_print(),
  * "slot %-4u CPU  %-4d count %8lu  avg %8lu  p %c.%06lu  n %8lu"
  * where n is the cumulative count. @cpu >= 0 labels a per-CPU table
@@ -338,7 +356,7 @@ int kstats_hist_print_table(const struct kstats_hist *h, FILE *f);
 int kstats_hist_print_kstats(const struct kstats_hist *h, FILE *f, int cpu,
 			     unsigned int nr_cpus);
 
-/*
+/**
  * kstats_hist_print_csv - one CSV row per slot:
  * "<prefix>,bucket,lo,hi,samples,avg,percentile" with [lo, hi) in the
  * unit of the samples (hi of the last slot is 18446744073709551616).
@@ -347,7 +365,7 @@ int kstats_hist_print_kstats(const struct kstats_hist *h, FILE *f, int cpu,
 int kstats_hist_print_csv(const struct kstats_hist *h, FILE *f,
 			  const char *prefix);
 
-/*
+/**
  * kstats_hist_print_bars - a quick terminal view in the bpftrace style,
  * every slot from the first to the last non-empty one:
  * "[10K, 12K)          2214 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|"

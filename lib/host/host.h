@@ -10,10 +10,14 @@
 
 struct meta;
 
-/* host_cpu_model - /proc/cpuinfo's first "model name", or "unknown". */
+/**
+ * host_cpu_model - /proc/cpuinfo's first "model name", or "unknown".
+ */
 void host_cpu_model(char *buf, size_t len);
 
-/* host_meta - "host", "kernel" (release and machine), "cpu_model" into @m. */
+/**
+ * host_meta - "host", "kernel" (release and machine), "cpu_model" into @m.
+ */
 void host_meta(struct meta *m);
 
 #endif /* KSB_HOST_H */

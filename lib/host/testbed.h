@@ -115,14 +115,14 @@ struct testbed {
 /* the metadata keys of testbed_meta(), in order, NULL-terminated */
 extern const char *const testbed_keys[];
 
-/*
+/**
  * testbed_read - read the host under @root (NULL or "" for "/") into
  * @tb. Returns 0, or -ENOTDIR when @root is not a directory (@tb then
  * holds every field unknown).
  */
 int testbed_read(struct testbed *tb, const char *root);
 
-/*
+/**
  * testbed_value - the metadata value of @key (one of testbed_keys[])
  * into @buf (@len bytes, cut there). Returns 0 or -ENOENT for another key.
  */
@@ -131,7 +131,7 @@ int testbed_value(const struct testbed *tb, const char *key, char *buf, size_t l
 /* bench vm's prefix for its host's testbed: "vm_host_cpufreq_governor" */
 #define TB_VM_HOST	"vm_host_"
 
-/*
+/**
  * testbed_meta - every key of testbed_keys[] with its value into @m,
  * each named @prefix KEY (@prefix NULL: KEY), replacing a pair of that
  * name where there is one (meta_put()).
@@ -151,7 +151,7 @@ struct tb_labels {
 	} kv[TB_MAX_LABELS];		/* in the order given */
 };
 
-/*
+/**
  * testbed_label - add "KEY=VALUE" (--label) to @l: KEY 1..25 of a-z,
  * 0-9 and _, VALUE up to 255 printable bytes (may be empty). Returns 0,
  * or -EINVAL with one line in @why (@len bytes): malformed, a KEY given
@@ -159,7 +159,7 @@ struct tb_labels {
  */
 int testbed_label(struct tb_labels *l, const char *arg, char *why, size_t len);
 
-/*
+/**
  * testbed_origin - who wrote the result: bench_release @release,
  * bench_git @git (git describe at build time) and label_KEY per label
  * of @l (NULL: none), into @m. Where @m has a bench_release or
@@ -192,7 +192,7 @@ struct tb_diff {
 	const char *odd_val[2];		/* and its value */
 };
 
-/*
+/**
  * testbed_diff - the keys of testbed_keys[] and of bench vm's host
  * (TB_VM_HOST KEY), the host keys bench run writes besides (host,
  * kernel, cpu_model, ...), the run configuration (workload,

@@ -35,10 +35,12 @@ struct cpio {
 	int err;			/* first error (-errno), 0 = none */
 };
 
-/* cpio_begin - start an archive on @f. */
+/**
+ * cpio_begin - start an archive on @f.
+ */
 void cpio_begin(struct cpio *c, FILE *f);
 
-/*
+/**
  * cpio_dir, cpio_node, cpio_data, cpio_file - add a directory, a
  * character device @major:@minor, a regular file holding @len bytes of
  * @buf, or one holding the contents of the file @src. @name is relative
@@ -55,7 +57,7 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 int cpio_file(struct cpio *c, const char *name, unsigned int mode,
 	      const char *src);
 
-/*
+/**
  * cpio_end - the "TRAILER!!!" entry and a flush. Returns 0 or the
  * first error of the archive. @c's FILE stays open: the caller's.
  */

@@ -25,7 +25,7 @@
 /* releases are at most this long, as uname's */
 #define KIMAGE_RELEASE_MAX	65
 
-/*
+/**
  * kimage_bzimage_release - the release of the bzImage @path into @rel
  * (@len bytes). Returns 0; -EINVAL when @path is not a bzImage (no
  * "HdrS" signature, a boot protocol before 2.00, no version string);
@@ -33,21 +33,21 @@
  */
 int kimage_bzimage_release(const char *path, char *rel, size_t len);
 
-/*
+/**
  * kimage_ko_release - the release module @path was built for (its
  * vermagic). Returns 0; -EINVAL when it has no vermagic (not a module);
  * -errno when it cannot be read.
  */
 int kimage_ko_release(const char *path, char *rel, size_t len);
 
-/*
+/**
  * kimage_tree_release - the release of the kernel build tree @dir, from
  * include/config/kernel.release (written by make prepare). Returns 0;
  * -ENOENT when @dir is not a configured, prepared tree; -errno.
  */
 int kimage_tree_release(const char *dir, char *rel, size_t len);
 
-/*
+/**
  * kimage_elf_static - is the ELF program @path statically linked (no
  * PT_INTERP)? Returns 1 static, 0 dynamic, -EINVAL not a 64-bit ELF
  * file, -errno.

@@ -49,10 +49,12 @@
 struct meta;
 struct results;
 
-/* kmod_control - write @cmd to the control file. 0 or -errno. */
+/**
+ * kmod_control - write @cmd to the control file. 0 or -errno.
+ */
 int kmod_control(const char *cmd);
 
-/*
+/**
  * kmod_read_results - the whole results file into *@text (malloc()ed,
  * NUL-terminated; the caller frees it, the previous one too). 0 or
  * -errno.
@@ -65,7 +67,7 @@ struct kmod_error {
 	char why[128];			/* what is wrong */
 };
 
-/*
+/**
  * kmod_parse - the results text @text (modified: split into lines) into
  * @hdr (its "key value" lines, added) and a new set *@out of frac_bits
  * @fb: a series per hist line, labelled (the "workload" line, VARIANT,
@@ -79,7 +81,7 @@ struct kmod_error {
 int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **out,
 	       struct kmod_error *err);
 
-/*
+/**
  * kmod_src_dir - where the module's sources are, the one rule bench
  * kernel and bench vm follow (scripts build through bench kernel
  * --build): the first of EXE/kmod and
@@ -89,7 +91,7 @@ int kmod_parse(char *text, unsigned int fb, struct meta *hdr, struct results **o
  */
 int kmod_src_dir(char *dir, size_t len);
 
-/*
+/**
  * kmod_dir - where bench kernel looks for kstats_bench.ko: kmod_src_dir(),
  * else the first of the same two that holds a built kstats_bench.ko and
  * no sources (a bench vm guest: /kmod/kstats_bench.ko beside /bench).
@@ -97,7 +99,7 @@ int kmod_src_dir(char *dir, size_t len);
  */
 int kmod_dir(char *dir, size_t len);
 
-/*
+/**
  * kmod_build - the one build of the module: kstats_bench.ko against the
  * configured kernel tree @tree (make -s -C @tree M=DIR modules), make's
  * output onto @log_fd (-1: ours). DIR is @dst, a new directory that the
@@ -114,7 +116,7 @@ int kmod_build(const char *tree, const char *dst, int log_fd);
 /* what kmod_src_dir()'s and kmod_dir()'s -ENOENT means, one line */
 #define KMOD_NO_SRC	"no module sources (kmod/) beside bench or in ../share/kstats-bench"
 
-/*
+/**
  * kmod_build_why - why kmod_build(@tree, @dir, ...) returned @ret (not 0),
  * one line into @why (@len bytes): KMOD_NO_SRC for -ENOENT, "copying the
  * module's sources to DIR: ERROR" for another -errno, "building the

@@ -12,10 +12,12 @@
 
 #define SHA256_HEX	65		/* 64 hex digits and the NUL */
 
-/* sha256_buf - the digest of @len bytes at @buf, as lower-case hex into @hex. */
+/**
+ * sha256_buf - the digest of @len bytes at @buf, as lower-case hex into @hex.
+ */
 void sha256_buf(const void *buf, size_t len, char hex[SHA256_HEX]);
 
-/*
+/**
  * sha256_file - the digest of the file @path into @hex. Returns 0, or
  * -errno of opening or reading it.
  */

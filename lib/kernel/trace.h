@@ -65,7 +65,7 @@ struct trace_counts {
 	uint64_t missed;		/* runs the kernel skipped (recursion) */
 };
 
-/*
+/**
  * trace_open - find FUNC (and the --end function) in the running kernel,
  * pick the probe, load the program and attach it, not recording yet.
  * Returns 0 with *@tp set, or -errno with @why (@len bytes) one line
@@ -83,24 +83,26 @@ struct trace_counts {
 int trace_open(struct trace **tp, const struct trace_cfg *cfg, char *why,
 	       size_t len);
 
-/* trace_start - record from now on. 0, or -EINVAL when detached. */
+/**
+ * trace_start - record from now on. 0, or -EINVAL when detached.
+ */
 int trace_start(struct trace *t);
 
-/*
+/**
  * trace_stop - stop recording and detach, so that the maps stay as they
  * are: a program already past its "active" test finishes before the
  * probes are gone. Idempotent.
  */
 void trace_stop(struct trace *t);
 
-/*
+/**
  * trace_collect - read the maps into per-CPU and merged histograms (a
  * batch lookup of the slots, then one of each CPU's state). Call after
  * trace_stop(). Returns 0, or -errno of the lookups, or -ENOMEM.
  */
 int trace_collect(struct trace *t);
 
-/*
+/**
  * trace_hist - after trace_collect(): series @s on CPU @cpu, or merged
  * over every CPU when @cpu < 0 (never NULL). A CPU without samples of
  * @s has none: NULL.
@@ -108,25 +110,35 @@ int trace_collect(struct trace *t);
 const struct kstats_hist *trace_hist(const struct trace *t,
 				     enum ksb_trace_series s, int cpu);
 
-/* trace_counts - after trace_collect(): the counters, summed over CPUs. */
+/**
+ * trace_counts - after trace_collect(): the counters, summed over CPUs.
+ */
 void trace_counts(const struct trace *t, struct trace_counts *c);
 
-/* trace_nr_cpus - the possible CPUs, the per-CPU maps' width. */
+/**
+ * trace_nr_cpus - the possible CPUs, the per-CPU maps' width.
+ */
 unsigned int trace_nr_cpus(const struct trace *t);
 
-/* trace_probe_used - TRACE_PROBE_FENTRY or TRACE_PROBE_KPROBE. */
+/**
+ * trace_probe_used - TRACE_PROBE_FENTRY or TRACE_PROBE_KPROBE.
+ */
 enum trace_probe trace_probe_used(const struct trace *t);
 
-/*
+/**
  * trace_probe_why - why AUTO took kprobe ("no BTF for X", what fentry
  * said), or "" when it took fentry or the probe was asked for.
  */
 const char *trace_probe_why(const struct trace *t);
 
-/* trace_log - libbpf's messages so far (warnings; debug when verbose). */
+/**
+ * trace_log - libbpf's messages so far (warnings; debug when verbose).
+ */
 const char *trace_log(void);
 
-/* trace_close - detach and free everything; NULL is a no-op. */
+/**
+ * trace_close - detach and free everything; NULL is a no-op.
+ */
 void trace_close(struct trace *t);
 
 #endif /* KSB_TRACE_LIB_H */

@@ -115,7 +115,7 @@ struct vm_config {
 	const char *append;		/* more kernel command line, or NULL */
 };
 
-/*
+/**
  * vm_check_config - can @c boot? Returns 0, or -EINVAL with one line in
  * @why (@len bytes) naming the option: possible below cpus, possible CPUs
  * up to 255 that do not split evenly over the nodes, more online CPUs
@@ -126,8 +126,10 @@ struct vm_config {
  */
 int vm_check_config(const struct vm_config *c, char *why, size_t len);
 
-/* vm_fw_cpus - the CPUs qemu's firmware declares for @c: min(possible,
- * 255), rounded down to a multiple of the nodes. */
+/**
+ * vm_fw_cpus - the CPUs qemu's firmware declares for @c: min(possible,
+ * 255), rounded down to a multiple of the nodes.
+ */
 unsigned int vm_fw_cpus(const struct vm_config *c);
 
 /* a qemu command: argv for execvp(), in one buffer */
@@ -138,7 +140,7 @@ struct vm_argv {
 	size_t used;			/* bytes of buf used */
 };
 
-/*
+/**
  * vm_qemu_argv - the command that boots @image with @initrd once under
  * @c, its first serial port (the console) to the file @console and its
  * second (the results) to @data; -no-reboot, so that the guest's
@@ -147,7 +149,7 @@ struct vm_argv {
 void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
 		  const char *initrd, const char *console, const char *data);
 
-/*
+/**
  * vm_write_init - the guest's /init for @n commands, @cmds[i] each a
  * NULL-terminated argv of bench's ("kernel", "-w", ...), or "sh", SCRIPT,
  * ARGS... (SCRIPT is in the initramfs as /sh/N.sh, N = i + 1), onto @f,
@@ -162,7 +164,7 @@ struct vm_extra {
 	const char *dst;		/* its path in the guest, without the leading '/' */
 };
 
-/*
+/**
  * vm_initramfs - write the initramfs @path: /init for @cmds, the static
  * @busybox as /bin/busybox, the static @bench as /bench, the module
  * @ko (NULL: none) as /kmod/kstats_bench.ko, where `bench kernel` looks
@@ -197,7 +199,7 @@ struct vm_guest {
 	unsigned int bad_files;		/* frames dropped: a bad name, or past VM_MAX_FILES */
 };
 
-/*
+/**
  * vm_guest_read - parse what a guest of @n commands sent, from @f (CRs
  * dropped, unknown "@ksb" lines ignored). Returns 0, -E2BIG for a line
  * of more than VM_MAX_LINE bytes (read no further), or -errno (reading
@@ -206,17 +208,19 @@ struct vm_guest {
  */
 int vm_guest_read(struct vm_guest *g, FILE *f, unsigned int n);
 
-/*
+/**
  * vm_file_name_ok - may a guest's file be called @name on this host: 1 to
  * VM_FILE_NAME - 1 bytes of [A-Za-z0-9._+-], not starting with '.' (but
  * for ".stdout" and ".stderr")? true or false.
  */
 bool vm_file_name_ok(const char *name);
 
-/* vm_guest_free - close @g's CSVs and files; safe twice. */
+/**
+ * vm_guest_free - close @g's CSVs and files; safe twice.
+ */
 void vm_guest_free(struct vm_guest *g);
 
-/*
+/**
  * vm_sweep_slot - which kernel (*@k, of @nk) and possible-CPU count (*@c,
  * of @np) boot in slot @slot (0..nk*np-1) of boot round @round: every
  * round boots each (kernel, count) pair once. The counts go in blocks of
@@ -232,7 +236,7 @@ void vm_guest_free(struct vm_guest *g);
 void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigned int slot,
 		   unsigned int *k, unsigned int *c);
 
-/*
+/**
  * vm_shard_parse - "I/N" (@s: bench vm --shard's, a file's vm_shard) into
  * *@i and *@n: two decimals of digits alone (no sign, no space), N in
  * 1..@max and I in 1..N, never wrapped. Returns 0, or -EINVAL (nothing
@@ -240,7 +244,7 @@ void vm_sweep_slot(unsigned int nk, unsigned int np, unsigned int round, unsigne
  */
 int vm_shard_parse(const char *s, unsigned int max, unsigned int *i, unsigned int *n);
 
-/*
+/**
  * vm_shard_range - the plan boots of shard @i (1..@n) of a plan of
  * @rounds rounds of @slots boots each, the plan's boots numbered 0..
  * rounds * slots - 1 in its order (round after round, slot after slot,
@@ -256,7 +260,9 @@ int vm_shard_parse(const char *s, unsigned int max, unsigned int *i, unsigned in
 int vm_shard_range(unsigned int rounds, unsigned int slots, unsigned int i, unsigned int n,
 		   unsigned int *first, unsigned int *end);
 
-/* vm_count_cpus - the CPUs of a kernel list: "0-479" 480, "0,2-3" 3. */
+/**
+ * vm_count_cpus - the CPUs of a kernel list: "0-479" 480, "0,2-3" 3.
+ */
 unsigned int vm_count_cpus(const char *list);
 
 #endif /* KSB_VM_H */

@@ -66,14 +66,14 @@ struct vmboot {
 	char qemu_line[2048];		/* the qemu command as a shell line */
 };
 
-/*
+/**
  * vmboot_run - boot @b->image until a try ends with every command run,
  * at most 1 + @b->retries tries. Returns how it ended (enum vmboot_end);
  * b->guest is @b's to vm_guest_free() after VMBOOT_DONE.
  */
 enum vmboot_end vmboot_run(struct vmboot *b);
 
-/*
+/**
  * vmboot_check_cpus - did the guest @g count @c's possible and online
  * CPUs? Returns 0, or -ERANGE with why not in @why: the limit it met
  * (the kernel's NR_CPUS, the firmware's 255 and a kernel that adds none
@@ -100,7 +100,7 @@ struct vmboot_stat {
 
 struct meta;
 
-/*
+/**
  * vmboot_meta - @n boots' @st into @m as "run:value" lists:
  * vm_boots "1:480/2 2:480/2" (possible/online), vm_boot_seconds
  * "1:6.1 2:5.9", vm_boot_tries "1:1 2:2", vm_qemu_cpu_seconds
@@ -111,14 +111,14 @@ struct meta;
  */
 void vmboot_meta(struct meta *m, const struct vmboot_stat *st, unsigned int n);
 
-/*
+/**
  * vmboot_meta_one - boot @b's record alone (@st[@b]) into @m, the same
  * lists as vmboot_meta()'s, each one pair numbered @b + 1: what a file
  * that boot brought back carries beside it (bench vm's sh files).
  */
 void vmboot_meta_one(struct meta *m, const struct vmboot_stat *st, unsigned int b);
 
-/*
+/**
  * vmboot_tail - the last @n (at most 8) non-empty lines of the file
  * @path, CRs dropped, joined by " | ", into @buf (read up to a line of
  * more than VM_MAX_LINE bytes, if any); "(nothing on the console)" when

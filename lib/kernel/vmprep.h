@@ -25,14 +25,14 @@ struct vm_cmd {
 	char what[256];			/* argv as a shell line, for titles and metadata */
 };
 
-/*
+/**
  * vmprep_counts - -p's list "N[,N...]" into @out (at most @max counts,
  * *@n set), each 1..@limit and none twice.
  */
 int vmprep_counts(const char *arg, unsigned int *out, unsigned int max, unsigned int limit,
 		  unsigned int *n, char *why, size_t len);
 
-/*
+/**
  * vmprep_kernel - the operand [NAME=]PATH (@arg, cut at its '='): *@path
  * the file or directory (it must exist), *@tree whether it is a
  * directory (a build tree), @name (VMPREP_NAME_MAX + 1 bytes) NAME or
@@ -41,7 +41,7 @@ int vmprep_counts(const char *arg, unsigned int *out, unsigned int max, unsigned
  */
 int vmprep_kernel(char *arg, const char **path, bool *tree, char *name, char *why, size_t len);
 
-/*
+/**
  * vmprep_cmd - one guest command, from @argv[@i] up to the next "--" or
  * the end, into @c: kernel, run or trace, without -o (bench vm writes the
  * CSV), or sh SCRIPT [ARGS] (SCRIPT a readable regular file here). Inside a trace command the first "--" is its own: it starts the
@@ -57,7 +57,7 @@ struct vmprep_file {
 	char dst[256];			/* DST, or SRC's base name; no leading '/' */
 };
 
-/*
+/**
  * vmprep_file - --file SRC[=DST] (@arg) into @out: SRC a readable regular
  * file, DST a relative path in the guest (leading '/', "." and empty
  * parts dropped, so ./bench is bench; no '..') that is none of bench
@@ -65,7 +65,7 @@ struct vmprep_file {
  */
 int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len);
 
-/*
+/**
  * vmprep_guest_file - the one of the @n files @file that puts @path (a
  * path in the guest, whose commands run in /: "/b.bat", "b.bat" and
  * "./b.bat" are one) into every initramfs, or NULL when none does.
@@ -73,7 +73,7 @@ int vmprep_file(const char *arg, struct vmprep_file *out, char *why, size_t len)
 const struct vmprep_file *vmprep_guest_file(const struct vmprep_file *file, unsigned int n,
 					    const char *path);
 
-/*
+/**
  * vmprep_image - kernel @name's bzImage @image (built in the tree @tree,
  * NULL: given as an image): its release into @rel (@rlen bytes), and for
  * a tree the tree's release, which must be the image's.
@@ -81,14 +81,14 @@ const struct vmprep_file *vmprep_guest_file(const struct vmprep_file *file, unsi
 int vmprep_image(const char *name, const char *tree, const char *image, char *rel, size_t rlen,
 		 char *why, size_t len);
 
-/*
+/**
  * vmprep_ko - the module @ko, given by option @opt ("--module ", or ""),
  * is built for @release (kernel @name's).
  */
 int vmprep_ko(const char *ko, const char *opt, const char *name, const char *release,
 	      char *why, size_t len);
 
-/*
+/**
  * vmprep_bench - the static bench the guests run into @path (@plen
  * bytes): @given (--bench, -EINVAL when it is not a static ELF), else
  * bench-static or kstats-bench-static beside this bench, else this bench
@@ -96,7 +96,7 @@ int vmprep_ko(const char *ko, const char *opt, const char *name, const char *rel
  */
 int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t len);
 
-/*
+/**
  * vmprep_busybox - @path is a static busybox (its "BusyBox v" banner).
  * @given (--busybox FILE): a file that cannot be read, or that is no
  * static busybox, is bad input: -EINVAL; the default missing, or no
@@ -104,14 +104,14 @@ int vmprep_bench(const char *given, char *path, size_t plen, char *why, size_t l
  */
 int vmprep_busybox(const char *path, bool given, char *why, size_t len);
 
-/*
+/**
  * vmprep_memory - -m's size: N (MiB), NM, NG (also lower-case, and K
  * for KiB that make whole MiB), into *@mib, in @min..@max MiB.
  */
 int vmprep_memory(const char *arg, unsigned long min, unsigned long max, unsigned long *mib,
 		  char *why, size_t len);
 
-/*
+/**
  * vmprep_tuxmake - the tuxmake output directory @dir: its bzImage into
  * @image (@ilen bytes), and from its metadata.json the build's
  * reproducer_cmdline (a list of strings) as a shell line

@@ -174,10 +174,12 @@ struct vmsweep_ops {
 	int *signo;			/* the SIGINT/SIGTERM that stopped us, or 0 */
 };
 
-/* vmsweep_is_sh - is command @i an sh SCRIPT (files back, no CSV)? */
+/**
+ * vmsweep_is_sh - is command @i an sh SCRIPT (files back, no CSV)?
+ */
 bool vmsweep_is_sh(const struct vmsweep *sw, unsigned int i);
 
-/*
+/**
  * vmsweep_plan - the shard's boots of the plan into @sw->plan_first and
  * @sw->plan_end, once the kernels, counts and commands are in. Returns 0,
  * or -EINVAL with @why: a shard of a plan with an sh command (its files
@@ -185,20 +187,24 @@ bool vmsweep_is_sh(const struct vmsweep *sw, unsigned int i);
  */
 int vmsweep_plan(struct vmsweep *sw, char *why, size_t len);
 
-/* vmsweep_plan_total - the plan's boots: -B x kernels x counts */
+/**
+ * vmsweep_plan_total - the plan's boots: -B x kernels x counts
+ */
 unsigned int vmsweep_plan_total(const struct vmsweep *sw);
 
-/*
+/**
  * vmsweep_plan_cell - the cell plan boot @p (0..) boots: its index in
  * @sw->cell, kernel * nr_p + count, with its round (0..) into *@round.
  * Needs no cells.
  */
 unsigned int vmsweep_plan_cell(const struct vmsweep *sw, unsigned int p, unsigned int *round);
 
-/* vmsweep_cell_boots - how many boots of cell @n this shard boots (all: -B) */
+/**
+ * vmsweep_cell_boots - how many boots of cell @n this shard boots (all: -B)
+ */
 unsigned int vmsweep_cell_boots(const struct vmsweep *sw, unsigned int n);
 
-/*
+/**
  * vmsweep_cells - every kernel at every count: @sw->cell, each machine
  * checked by vm_check_config(), its boots' records allocated and each
  * command's runs asked for vmsweep_cell_boots(). Returns 0; -EINVAL with
@@ -207,13 +213,13 @@ unsigned int vmsweep_cell_boots(const struct vmsweep *sw, unsigned int n);
  */
 int vmsweep_cells(struct vmsweep *sw, char *why, size_t len);
 
-/*
+/**
  * vmsweep_plan_key - the plan's key (THE PLAN) into @sw->plan_key, once
  * every kernel's sha256 is in. Returns 0, or -ENOMEM.
  */
 int vmsweep_plan_key(struct vmsweep *sw);
 
-/*
+/**
  * vmsweep_plan_meta - the plan and the shard (A SHARD) into cell @c's
  * metadata @m: vm_plan, and for a shard vm_shard, vm_shard_boots,
  * vm_plan_runs of the boots @c has finished, vm_plan_files and
@@ -221,7 +227,7 @@ int vmsweep_plan_key(struct vmsweep *sw);
  */
 void vmsweep_plan_meta(const struct vmsweep *sw, const struct vmsweep_cell *c, struct meta *m);
 
-/*
+/**
  * vmsweep_run - the shard's boots in the plan's order, each through
  * lib/kernel/vmboot.h (1 + retries tries while a try hangs or crashes;
  * booted again while the host disturbed it, reboot_disturbed times),
@@ -238,7 +244,9 @@ void vmsweep_plan_meta(const struct vmsweep *sw, const struct vmsweep_cell *c, s
  */
 int vmsweep_run(struct vmsweep *sw, const struct vmsweep_ops *ops, char *why, size_t len);
 
-/* vmsweep_free - the cells, their boots' records and runs freed; free(NULL)-safe */
+/**
+ * vmsweep_free - the cells, their boots' records and runs freed; free(NULL)-safe
+ */
 void vmsweep_free(struct vmsweep *sw);
 
 #endif /* KSB_VMSWEEP_H */

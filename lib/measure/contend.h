@@ -39,7 +39,7 @@ struct contend {
 	double t0;			/* the start, CLOCK_MONOTONIC s */
 };
 
-/*
+/**
  * contend_psi_parse - the "total=" of the "some" line of a PSI file's
  * text @text ("some avg10=0.00 avg60=0.00 avg300=0.00 total=1234\n...")
  * into *@us. Returns 0, or -EINVAL when there is no such line or its
@@ -47,7 +47,7 @@ struct contend {
  */
 int contend_psi_parse(const char *text, uint64_t *us);
 
-/*
+/**
  * contend_psi_read - the "some" total of the PSI file @path (NULL:
  * $KSB_PSI_CPU, else /proc/pressure/cpu) into *@us. Returns 0; -errno of opening or
  * reading it (-ENOENT: no PSI here; -EOPNOTSUPP, which a kernel booted
@@ -55,21 +55,21 @@ int contend_psi_parse(const char *text, uint64_t *us);
  */
 int contend_psi_read(const char *path, uint64_t *us);
 
-/*
+/**
  * contend_start - start a window over @path (NULL: as contend_psi_read();
  * the string must outlive @c): its clock, and the PSI total when it
  * reads. Never fails: a file that does not read leaves @c->psi false.
  */
 void contend_start(struct contend *c, const char *path);
 
-/*
+/**
  * contend_stop - end the window: @c->seconds, and @c->psi_us with
  * @c->psi true when the file read at both ends (a total that went back
  * counts nothing).
  */
 void contend_stop(struct contend *c);
 
-/*
+/**
  * contend_psi_pct - @c's stall as a percentage of its window (0..100),
  * or 0 when @c has no PSI figure or no length.
  */

@@ -22,13 +22,13 @@ struct disturb_irq {
 	uint64_t read_ns;		/* one read's cost, at open, ns */
 };
 
-/*
+/**
  * disturb_irq_init - an interrupt counter that counts nothing (fd -1),
  * safe to pass to disturb_irq_close().
  */
 void disturb_irq_init(struct disturb_irq *d);
 
-/*
+/**
  * disturb_irq_open - find @cpu's column of /proc/interrupts (only
  * online CPUs have one) and time one read; keep the counter only when
  * that read costs at most @max_ns, cheap enough to make twice per
@@ -39,23 +39,27 @@ void disturb_irq_init(struct disturb_irq *d);
  */
 bool disturb_irq_open(struct disturb_irq *d, unsigned int cpu, uint64_t max_ns);
 
-/*
+/**
  * disturb_irq_count - the CPU's interrupts so far: the sum of its column
  * over every line of /proc/interrupts. 0 when @d counts nothing or the
  * read fails.
  */
 uint64_t disturb_irq_count(struct disturb_irq *d);
 
-/* disturb_irq_counts - whether @d counts (opened, and kept) */
+/**
+ * disturb_irq_counts - whether @d counts (opened, and kept)
+ */
 static inline bool disturb_irq_counts(const struct disturb_irq *d)
 {
 	return d->fd >= 0;
 }
 
-/* disturb_irq_close - close and free; @d counts nothing after */
+/**
+ * disturb_irq_close - close and free; @d counts nothing after
+ */
 void disturb_irq_close(struct disturb_irq *d);
 
-/*
+/**
  * disturb_csw - the calling thread's voluntary and involuntary context
  * switches so far (getrusage(RUSAGE_THREAD)); 0 if that fails.
  */

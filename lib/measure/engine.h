@@ -127,7 +127,7 @@ struct engine_worker_results {
 /* one /proc/interrupts read slower than this: count context switches only */
 #define ENGINE_IRQ_READ_MAX_NS	200000
 
-/*
+/**
  * engine_create - workers for every CPU of @cfg->topo. Allocates no
  * per-worker memory yet (the workers do, once pinned).
  * Returns the engine or NULL (errno ENOMEM, EINVAL for remote cache in
@@ -135,7 +135,7 @@ struct engine_worker_results {
  */
 struct engine *engine_create(const struct engine_cfg *cfg);
 
-/*
+/**
  * engine_start - create the pinned worker threads. Call with every
  * signal blocked: the workers inherit the mask.
  * Returns 0 or -errno of pthread_create (-EAGAIN under ulimit -u); on an
@@ -143,31 +143,39 @@ struct engine *engine_create(const struct engine_cfg *cfg);
  */
 int engine_start(struct engine *e);
 
-/* engine_stop - ask the workers to stop at the next sample boundary. */
+/**
+ * engine_stop - ask the workers to stop at the next sample boundary.
+ */
 void engine_stop(struct engine *e);
 
-/* engine_running - true until every worker is done sampling. */
+/**
+ * engine_running - true until every worker is done sampling.
+ */
 bool engine_running(struct engine *e);
 
-/* engine_progress - samples taken so far, every variant, all workers. */
+/**
+ * engine_progress - samples taken so far, every variant, all workers.
+ */
 uint64_t engine_progress(struct engine *e);
 
-/*
+/**
  * engine_join - wait for every worker. Returns 0, or the first failed
  * worker's -errno (engine_error() says which and what failed).
  */
 int engine_join(struct engine *e);
 
-/*
+/**
  * engine_cfg - the configuration, as copied at engine_create(); valid
  * until engine_destroy().
  */
 const struct engine_cfg *engine_cfg(const struct engine *e);
 
-/* engine_nr_workers - how many worker threads (fixed at engine_create()). */
+/**
+ * engine_nr_workers - how many worker threads (fixed at engine_create()).
+ */
 unsigned int engine_nr_workers(const struct engine *e);
 
-/*
+/**
  * engine_error - after engine_join(): the first failed worker, the one
  * whose -errno engine_join() returned. Returns what it was doing (e.g.
  * "setting up the workload") and stores its CPU in @cpu; NULL when no
@@ -175,20 +183,20 @@ unsigned int engine_nr_workers(const struct engine *e);
  */
 const char *engine_error(const struct engine *e, unsigned int *cpu);
 
-/*
+/**
  * engine_why - engine_join()'s @err as one line into @buf: "worker on
  * CPU 3: setting up the workload: Cannot allocate memory". Returns @buf.
  */
 char *engine_why(const struct engine *e, int err, char *buf, size_t len);
 
-/*
+/**
  * engine_results - after engine_join(): the run's totals over every
  * worker into @r: disturbed samples, migrations, whether interrupts were
  * counted, and the per-CPU neighbours the engine packed.
  */
 void engine_results(const struct engine *e, struct engine_results *r);
 
-/*
+/**
  * engine_worker_results - after engine_join(): worker @i's figures into
  * @r, for @i below engine_nr_workers(); workers in the order of the
  * topology's worker CPUs. @r->hist stay valid until engine_destroy().
@@ -196,19 +204,19 @@ void engine_results(const struct engine *e, struct engine_results *r);
 void engine_worker_results(const struct engine *e, unsigned int i,
 			   struct engine_worker_results *r);
 
-/*
+/**
  * engine_partial - after engine_join(): true when fewer samples were
  * taken than asked for, of any variant the workload times.
  */
 bool engine_partial(const struct engine *e);
 
-/*
+/**
  * engine_reference - what the reference loop is (ref_describe()), or
  * NULL when the run has none. Any time before engine_destroy().
  */
 const char *engine_reference(const struct engine *e);
 
-/*
+/**
  * engine_merge - after engine_join(): add every worker's @v histogram
  * (ENGINE_REFERENCE: its reference samples; none without cfg.reference)
  * into @dst. Returns 0 or -EINVAL (layouts differ).
@@ -216,7 +224,9 @@ const char *engine_reference(const struct engine *e);
 int engine_merge(const struct engine *e, enum wl_variant v,
 		 struct kstats_hist *dst);
 
-/* engine_destroy - free the workers' histograms and the engine; NULL ok. */
+/**
+ * engine_destroy - free the workers' histograms and the engine; NULL ok.
+ */
 void engine_destroy(struct engine *e);
 
 #endif /* KSB_ENGINE_H */

@@ -96,7 +96,7 @@ struct pcpu {
 	pthread_mutex_t lock;		/* serializes alloc and free */
 };
 
-/*
+/**
  * pcpu_create - the vmalloc layout: reserve @nr_units units of
  * @unit_size bytes (a power of two, at least PCPU_MIN_UNIT) in one
  * mapping, unit c bound to node @node[c] (NULL or
@@ -108,7 +108,7 @@ struct pcpu {
 struct pcpu *pcpu_create(unsigned int nr_units, size_t unit_size,
 			 const int *node, bool numa, bool hugepages);
 
-/*
+/**
  * pcpu_plan - the embedded layout's arithmetic, no memory touched: group
  * the @nr_units CPUs by @node[cpu] (all in one group when @node is NULL),
  * groups in order of their lowest CPU, CPUs in number order inside one,
@@ -121,7 +121,7 @@ struct pcpu *pcpu_create(unsigned int nr_units, size_t unit_size,
 unsigned int pcpu_plan(unsigned int nr_units, size_t unit_size, const int *node,
 		       struct pcpu_group *group, unsigned int *unit_of);
 
-/*
+/**
  * pcpu_create_embedded - the embedded layout (above): one region per
  * node group (groups by @node[cpu]; one group when @node is NULL), each
  * bound to its node unless @numa is false,
@@ -132,7 +132,7 @@ unsigned int pcpu_plan(unsigned int nr_units, size_t unit_size, const int *node,
 struct pcpu *pcpu_create_embedded(unsigned int nr_units, size_t unit_size,
 				  const int *node, bool numa, bool no_thp);
 
-/*
+/**
  * pcpu_describe - the layout and what backs it, for the metadata, e.g.
  * "embedded (2M pages: THP)", "embedded (4K pages: THP refused)",
  * "embedded (2M pages: hugetlbfs)", "vmalloc (4K pages)". THP is judged
@@ -141,7 +141,7 @@ struct pcpu *pcpu_create_embedded(unsigned int nr_units, size_t unit_size,
  */
 char *pcpu_describe(const struct pcpu *pc, char *buf, size_t len);
 
-/*
+/**
  * pcpu_pack - @nr_lines live cache lines of per-CPU counters, each with
  * one @hole-byte gap (@hole 4 or 8) at offset PCPU_LINE / 2 - @hole, so
  * that the next allocations of at most @hole bytes land, first fit, in a
@@ -152,32 +152,40 @@ char *pcpu_describe(const struct pcpu *pc, char *buf, size_t len);
  */
 unsigned int pcpu_pack(struct pcpu *pc, unsigned int nr_lines, size_t hole);
 
-/* pcpu_neighbour - a live counter sharing @ptr's line, when packed. */
+/**
+ * pcpu_neighbour - a live counter sharing @ptr's line, when packed.
+ */
 static inline void *pcpu_neighbour(void *ptr)
 {
 	return (void *)((uintptr_t)ptr ^ (PCPU_LINE / 2));
 }
 
-/* pcpu_destroy - unmap everything; NULL is a no-op. */
+/**
+ * pcpu_destroy - unmap everything; NULL is a no-op.
+ */
 void pcpu_destroy(struct pcpu *pc);
 
-/*
+/**
  * pcpu_alloc - @size bytes aligned to @align (a power of two) in every
  * unit, zeroed in every unit. Returns the per-CPU pointer, or NULL
  * (errno ENOMEM when the unit is full, EINVAL for a bad size or align).
  */
 void *pcpu_alloc(struct pcpu *pc, size_t size, size_t align);
 
-/* pcpu_free - give back what pcpu_alloc(@size) returned; NULL is a no-op. */
+/**
+ * pcpu_free - give back what pcpu_alloc(@size) returned; NULL is a no-op.
+ */
 void pcpu_free(struct pcpu *pc, void *ptr, size_t size);
 
-/* pcpu_ptr - CPU @cpu's copy of per-CPU object @ptr. */
+/**
+ * pcpu_ptr - CPU @cpu's copy of per-CPU object @ptr.
+ */
 static inline void *pcpu_ptr(const struct pcpu *pc, void *ptr, unsigned int cpu)
 {
 	return (char *)ptr + pc->offset[cpu];
 }
 
-/*
+/**
  * pcpu_check_nodes - ask move_pages() which node holds each unit's page
  * of @ptr (touched, so allocated) and compare with @node[cpu].
  * Returns the number of units on another node (*@bad is the first such

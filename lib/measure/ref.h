@@ -42,26 +42,36 @@
 
 struct ref;
 
-/*
+/**
  * ref_create - map the reference area (128 MiB of address space, 4 KiB
  * pages, untouched: each worker's first ref_region() commits 2 MiB).
  * Returns it, or NULL (errno).
  */
 struct ref *ref_create(void);
 
-/* ref_destroy - unmap; NULL is a no-op. */
+/**
+ * ref_destroy - unmap; NULL is a no-op.
+ */
 void ref_destroy(struct ref *r);
 
-/* ref_lines - where worker @idx stores: its own line in every stride. */
+/**
+ * ref_lines - where worker @idx stores: its own line in every stride.
+ */
 void *ref_lines(const struct ref *r, unsigned int idx);
 
-/* ref_flush - clflush every line of @lines, then mfence: all cold. */
+/**
+ * ref_flush - clflush every line of @lines, then mfence: all cold.
+ */
 void ref_flush(void *lines);
 
-/* ref_region - the timed region: REF_LINES 4-byte stores. */
+/**
+ * ref_region - the timed region: REF_LINES 4-byte stores.
+ */
 void ref_region(void *lines);
 
-/* ref_describe - one line for the metadata: the loop and its pages. */
+/**
+ * ref_describe - one line for the metadata: the loop and its pages.
+ */
 const char *ref_describe(const struct ref *r);
 
 #endif /* KSB_REF_H */

@@ -113,7 +113,7 @@ struct runs_error {
 	char why[384];			/* else: what failed, one line */
 };
 
-/*
+/**
  * runs_measure - run @ops->child in a fresh process for runs 1..asked,
  * one at a time, and read each one's CSV back into @rs (runs_absorb()),
  * each run's contention with it (THE HOST'S CONTENTION).
@@ -130,7 +130,7 @@ struct runs_error {
 int runs_measure(struct runs *rs, const struct runs_ops *ops,
 		 struct runs_error *err);
 
-/*
+/**
  * runs_poll - reap @c's child if it ended: 1 (@c->sp.status and
  * @c->sp.ru set), 0 still running, or waitpid()'s -errno. Never blocks.
  * runs_signal - send @sig to @c's child and its process group. 0 or
@@ -139,7 +139,7 @@ int runs_measure(struct runs *rs, const struct runs_ops *ops,
 int runs_poll(struct runs_child *c);
 int runs_signal(struct runs_child *c, int sig);
 
-/*
+/**
  * runs_absorb - read one run's CSV (any format, lib/results/csv.h) from @f into
  * @rs as run @run, and into the merge over the runs; per-CPU series
  * into the merge only when @rs->asked x its series pass
@@ -151,17 +151,19 @@ int runs_signal(struct runs_child *c, int sig);
 int runs_absorb(struct runs *rs, FILE *f, unsigned int run,
 		struct csv_error *err);
 
-/*
+/**
  * runs_meta - the set's metadata over its runs: "command" @cmdline,
  * "runs_asked", and "partial: yes" when @stopped or fewer runs than
  * asked came back. Nothing without a set.
  */
 void runs_meta(struct runs *rs, const char *cmdline, bool stopped);
 
-/* runs_fini - free the set; @rs is empty again (asked kept). */
+/**
+ * runs_fini - free the set; @rs is empty again (asked kept).
+ */
 void runs_fini(struct runs *rs);
 
-/*
+/**
  * runs_stop_pending - a SIGINT or SIGTERM that is pending (blocked, not
  * yet taken), taken now: its number, or 0. For the gap between two
  * runs, where no wait is there to see it.

@@ -35,7 +35,7 @@ struct runset {
 	const char *name;		/* the series' workload label; NULL: the workload's name */
 };
 
-/*
+/**
  * runset_meta - the run's "# key: value" metadata: command line, host,
  * kernel, CPU model, TSC, CPUs, nodes, options, timer overhead,
  * partial; with a reference, "reference:" says what the loop is.
@@ -46,7 +46,7 @@ void runset_meta(struct meta *m, const struct runset *r,
 		 const char *cmdline, const char *mlock, const char *pcpu_nodes,
 		 unsigned long pcpu_unit, bool hugepages);
 
-/*
+/**
  * runset_meta_list - the metadata of a list of runs that share the
  * process (bench audit's entries): what runset_meta() says of the
  * machine and the timing, from @e, the first run (its command line,
@@ -56,7 +56,7 @@ void runset_meta(struct meta *m, const struct runset *r,
 void runset_meta_list(struct meta *m, const struct engine *e, const char *cmdline,
 		      const char *mlock, const char *unit);
 
-/*
+/**
  * runset_results - add the run's series to @res (created with the run's
  * frac_bits), labelled run "all" and workload @r->name (NULL: the
  * workload's name): per variant the merge over the

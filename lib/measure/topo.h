@@ -27,14 +27,14 @@ struct topo {
 	unsigned int *worker_cpu;	/* [nr_workers] their numbers, ascending */
 };
 
-/*
+/**
  * topo_parse_cpulist - parse a cpulist ("0-3,8,10-11") into @set, an
  * array of @max flags. Returns the number of CPUs in the list, or
  * -EINVAL (malformed, or a range going down) or -ERANGE (a CPU >= @max).
  */
 int topo_parse_cpulist(const char *s, bool *set, unsigned int max);
 
-/*
+/**
  * topo_init - read the machine. @cpus is a numactl-style list of worker
  * CPUs (NULL: every allowed CPU); @nr_possible emulates that many
  * possible CPUs (0: the real count); emulated CPUs beyond the real ones
@@ -49,19 +49,23 @@ int topo_parse_cpulist(const char *s, bool *set, unsigned int max);
 int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
 	      int *bad_cpu);
 
-/* topo_fini - release what topo_init() allocated; safe on a zeroed topo. */
+/**
+ * topo_fini - release what topo_init() allocated; safe on a zeroed topo.
+ */
 void topo_fini(struct topo *t);
 
-/*
+/**
  * topo_format_cpulist - the CPUs set in @set (@max flags) as a cpulist,
  * "0-3,8", into @buf (@len bytes, cut there); "" when none is set.
  */
 void topo_format_cpulist(const bool *set, unsigned int max, char *buf, unsigned int len);
 
-/* topo_allowed_list - the allowed CPUs as a cpulist, for messages. */
+/**
+ * topo_allowed_list - the allowed CPUs as a cpulist, for messages.
+ */
 void topo_allowed_list(char *buf, unsigned int len);
 
-/*
+/**
  * topo_why - what topo_init()'s @err means, one line into @buf: @cpus,
  * @nr_possible and @bad_cpu as given to it and set by it. Returns the
  * argument at fault, "cpus" or "possible-cpus" (bench's option names),

@@ -90,7 +90,9 @@ struct tsc_info {
 	char why[96];		/* why the TSC is not usable, when it is not */
 };
 
-/* tsc_start - the start stamp of a timed region. */
+/**
+ * tsc_start - the start stamp of a timed region.
+ */
 static inline uint64_t tsc_start(void)
 {
 	uint32_t lo, hi;
@@ -99,7 +101,9 @@ static inline uint64_t tsc_start(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* tsc_end - the end stamp; *@aux gets TSC_AUX ((node << 12) | cpu). */
+/**
+ * tsc_end - the end stamp; *@aux gets TSC_AUX ((node << 12) | cpu).
+ */
 static inline uint64_t tsc_end(enum tsc_fence fence, uint32_t *aux)
 {
 	uint32_t lo, hi;
@@ -112,7 +116,9 @@ static inline uint64_t tsc_end(enum tsc_fence fence, uint32_t *aux)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* tsc_rdtsc - a bare rdtsc, kstats' stamp: no fence on either side. */
+/**
+ * tsc_rdtsc - a bare rdtsc, kstats' stamp: no fence on either side.
+ */
 static inline uint64_t tsc_rdtsc(void)
 {
 	uint32_t lo, hi;
@@ -121,7 +127,9 @@ static inline uint64_t tsc_rdtsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* tsc_clock_ns - the fallback clock, CLOCK_MONOTONIC_RAW in ns. */
+/**
+ * tsc_clock_ns - the fallback clock, CLOCK_MONOTONIC_RAW in ns.
+ */
 static inline uint64_t tsc_clock_ns(void)
 {
 	struct timespec ts;
@@ -130,7 +138,7 @@ static inline uint64_t tsc_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/*
+/**
  * tsc_mono_s - CLOCK_MONOTONIC in seconds: the clock of the windows and
  * timeouts around a measurement (lib/measure/contend.h's window), never
  * of a sample; lib/subcmd/spawn.h's spawn_now(), the process runner's.
@@ -140,19 +148,21 @@ static inline double tsc_mono_s(void)
 	return spawn_now();
 }
 
-/* tsc_to_ns - @cycles in ns with the integer mult of @t, rounded. */
+/**
+ * tsc_to_ns - @cycles in ns with the integer mult of @t, rounded.
+ */
 static inline uint64_t tsc_to_ns(const struct tsc_info *t, uint64_t cycles)
 {
 	return (uint64_t)(((unsigned __int128)cycles * t->mult + (1u << 31)) >> 32);
 }
 
-/*
+/**
  * tsc_mult - the mult for @hz: ((10^9 << 32) + hz / 2) / hz.
  * Relative error below 2^-32 / (10^9 / hz).
  */
 uint64_t tsc_mult(uint64_t hz);
 
-/*
+/**
  * tsc_init - probe the TSC and find its frequency. Honours KSB_NO_TSC=1.
  * Always returns 0; @t->usable says whether to use it and @t->why why not.
  */

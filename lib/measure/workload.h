@@ -138,7 +138,9 @@ struct workload {
 	const char *(*input)(void);
 };
 
-/* wl_nr_variants - the variants @w times: 1, or WL_NR_VARIANTS (old, new). */
+/**
+ * wl_nr_variants - the variants @w times: 1, or WL_NR_VARIANTS (old, new).
+ */
 static inline unsigned int wl_nr_variants(const struct workload *w)
 {
 	return w->nr_variants == 1 ? 1 : WL_NR_VARIANTS;

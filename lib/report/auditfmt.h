@@ -48,7 +48,7 @@ struct auditfmt {
  */
 extern const struct report_writer auditfmt_writers[];
 
-/*
+/**
  * auditfmt_method - @m in words with why: "Benjamini-Hochberg (false
  * discovery rate)", "Holm (family-wise error)", "none (per entry)".
  */

@@ -106,10 +106,12 @@
 extern const struct report_writer cmpfmt_writers[];
 #define CMPFMT_TABLE	0
 
-/* cmpfmt_count - the series of @c whose verdict is @v. */
+/**
+ * cmpfmt_count - the series of @c whose verdict is @v.
+ */
 unsigned int cmpfmt_count(const struct cmpfmt *c, enum cmp_verdict v);
 
-/*
+/**
  * cmpfmt_annotations - under GitHub Actions: one "::error title=...::LINE"
  * per regression, one "::warning" per key of c->diff. 0 or -EIO.
  */

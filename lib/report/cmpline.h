@@ -45,68 +45,70 @@ struct cmpfmt {
 	const struct busy_count *busy;	/* [2] each side's runs the host disturbed, or NULL */
 };
 
-/*
+/**
  * cmpline_exact - whether @c's figures are counted ones, judged by
  * lib/results/counted.h's rules (c->unit COUNTED_UNIT).
  */
 bool cmpline_exact(const struct cmpfmt *c);
 
-/*
+/**
  * cmpline_fails - whether @r's verdict fails the gate: a regression, or
  * exact figures that do not repeat.
  */
 bool cmpline_fails(const struct cmp_result *r);
 
-/*
+/**
  * cmpline_value - @v in @unit ("ns", "cycles", "insn"; anything else as
  * cycles) scaled to three or four digits: 13150.2 -> "13.15us", cycles
  * "13.15k", instructions "13.15k insn". @buf.
  */
 const char *cmpline_value(char *buf, size_t len, double v, const char *unit);
 
-/*
+/**
  * cmpline_unit - @unit as it follows a number: "ns", "cycles", " insn"
  * (a count reads "+96.26 insn/CPU", a time "+7.7ns/CPU").
  */
 const char *cmpline_unit(const char *unit);
 
-/*
+/**
  * cmpline_spread - a side's spread, a fraction, as "4%" (exact figures:
  * "0.19%", two decimals, max/min - 1), for a "+-" or "±" before it. @buf.
  */
 const char *cmpline_spread(char *buf, size_t len, const struct cmpfmt *c, double spread);
 
-/*
+/**
  * cmpline_test - the test's word: cmpline_p() of r->p after @name, or
  * "exact" for exact figures, which no p judges. @buf.
  */
 const char *cmpline_test(char *buf, size_t len, const struct cmpfmt *c,
 			 const struct cmp_result *r, const char *name);
 
-/* cmpline_pct - a fraction as a signed percentage: "+16.4%", "-inf". @buf. */
+/**
+ * cmpline_pct - a fraction as a signed percentage: "+16.4%", "-inf". @buf.
+ */
 const char *cmpline_pct(char *buf, size_t len, double frac);
 
-/*
+/**
  * cmpline_p - @p with three decimals after @name and "=": "p=0.004", or
  * "p<0.001" below what three decimals show; @name "": "0.004". @buf.
  */
 const char *cmpline_p(char *buf, size_t len, double p, const char *name);
 
-/*
+/**
  * cmpline_change - the change and its interval: "+16.4% [+11.7%, +20.2%]"
  * (exact figures, two decimals: "+1.04% [+0.90%, +1.14%]"). @buf.
  */
 const char *cmpline_change(char *buf, size_t len, const struct cmpfmt *c,
 			   const struct cmp_result *r);
 
-/*
+/**
  * cmpline_line - the series' line of bench compare's table, into @buf:
  * irqdesc-alloc old tm10  13.15us +-4% -> 15.33us +-5%  +16.4% [+11.7%, +20.2%]
  * p=0.001 n=6+6  regression (one line, two spaces between the groups)
  */
 void cmpline_line(char *buf, size_t len, const struct cmpfmt *c, const struct cmp_series *s);
 
-/*
+/**
  * cmpline_diff_text - what differs in @d, into @buf: BEFORE's value ->
  * AFTER's, of their first files, each followed by the first file of that
  * side that disagrees: "performance -> performance (a2.csv: powersave)".

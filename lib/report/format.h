@@ -65,10 +65,12 @@ extern const struct report_writer formats[];
 #define FORMAT_TABLE	0
 #define FORMAT_CSV	2
 
-/* format_write - @r in format @idx (an index of formats[]). 0 or -errno. */
+/**
+ * format_write - @r in format @idx (an index of formats[]). 0 or -errno.
+ */
 int format_write(FILE *f, unsigned int idx, const struct results *r);
 
-/*
+/**
  * format_summary - the SUMMARY line of workload @wl of @r (see above).
  * 0 or -EIO.
  */

@@ -53,10 +53,12 @@ struct kcidb {
 	bool in_misc;			/* kcidb_misc_begin() opened "misc" */
 };
 
-/* kcidb_origin_valid - true when @s is a KCIDB origin: [a-z0-9_]+, short. */
+/**
+ * kcidb_origin_valid - true when @s is a KCIDB origin: [a-z0-9_]+, short.
+ */
 bool kcidb_origin_valid(const char *s);
 
-/*
+/**
  * kcidb_opt_origin - OPT_CALL's parser of --origin NAME: @arg into the
  * const char * at o->value; 0, or -EINVAL with why in @why when @arg is
  * not [a-z0-9_]+ (KCIDB's origin pattern: "kstats_bench", not
@@ -68,7 +70,7 @@ int kcidb_opt_origin(const struct opt *o, const char *arg, char *why, size_t len
 	"-f kcidb: the CI system's name in KCIDB, [a-z0-9_]+\n" \
 	"(default " KCIDB_ORIGIN ")"
 
-/*
+/**
  * OPT_ORIGIN - the --origin NAME row of every command that writes -f
  * kcidb (an OPT_CALL, lib/subcmd/options.h; OPT_ALSO's neighbour): @fn
  * parses it, kcidb_opt_origin() into the const char * @v for a command
@@ -79,20 +81,20 @@ int kcidb_opt_origin(const struct opt *o, const char *arg, char *why, size_t len
 #define OPT_ORIGIN(v, fn, more) \
 	OPT_CALL(0, "origin", (v), (fn), "NAME", KCIDB_ORIGIN_HELP more)
 
-/*
+/**
  * kcidb_segment - @s as one segment of a test path: every byte outside
  * [a-zA-Z0-9_-] becomes '_', an empty @s "_". Into @buf, returned.
  */
 char *kcidb_segment(char *buf, size_t len, const char *s);
 
-/*
+/**
  * kcidb_begin - start the document on @f: version, the checkout and the
  * build that @m (a run's metadata) describes, and open "tests". @origin
  * must pass kcidb_origin_valid() (KCIDB_ORIGIN is used when it does not).
  */
 void kcidb_begin(struct kcidb *k, FILE *f, const char *origin, const struct meta *m);
 
-/*
+/**
  * kcidb_test_begin - open one test of the build: id, build_id, origin,
  * path (the @n segments, each through kcidb_segment(), joined by '.'),
  * @status ("DONE", "PASS", "FAIL", ...), start_time and the host as its
@@ -102,14 +104,14 @@ void kcidb_test_begin(struct kcidb *k, const char *const *seg, unsigned int n,
 		      const char *status, const struct meta *m);
 void kcidb_test_end(struct kcidb *k);
 
-/*
+/**
  * kcidb_number - the test's "number": @v in @unit; "ns" becomes seconds
  * (unit "s"), any other unit stays; prefix "metric". Nothing when @v is
  * not finite.
  */
 void kcidb_number(struct kcidb *k, double v, const char *unit);
 
-/*
+/**
  * kcidb_misc_begin - open the test's "misc" with "testbed": the host,
  * kernel, CPU, clock and bench build keys of @m, its testbed keys
  * (testbed_keys[]) and its labels, each as a string. The caller adds its
@@ -118,19 +120,23 @@ void kcidb_number(struct kcidb *k, double v, const char *unit);
  */
 void kcidb_misc_begin(struct kcidb *k, const struct meta *m);
 
-/* kcidb_double - member @key = @v (@dec decimals); left out when not finite. */
+/**
+ * kcidb_double - member @key = @v (@dec decimals); left out when not finite.
+ */
 void kcidb_double(struct kcidb *k, const char *key, double v, int dec);
 
-/* kcidb_string - member @key = @s; left out when @s is NULL. */
+/**
+ * kcidb_string - member @key = @s; left out when @s is NULL.
+ */
 void kcidb_string(struct kcidb *k, const char *key, const char *s);
 
-/*
+/**
  * kcidb_end - close "tests" and the document, and flush its stream. 0;
  * -EINVAL when a call broke the nesting; -EIO when a write failed.
  */
 int kcidb_end(struct kcidb *k);
 
-/*
+/**
  * kcidb_write_compare - bench compare -f kcidb: the checkout and build of
  * AFTER's first file (c->meta[1]), and per series one test
  * kstats_bench.gate.WORKLOAD.VARIANT.STAT, FAIL for a regression, else

@@ -33,13 +33,15 @@
 
 struct cmpfmt;
 
-/*
+/**
  * lkp_number - @v as 0-day's table prints it: "0.19", "138055",
  * "7.967e+09". Into @buf, returned.
  */
 const char *lkp_number(char *buf, size_t len, double v);
 
-/* lkp_write_compare - the table of @c on @f. 0 or -EIO. */
+/**
+ * lkp_write_compare - the table of @c on @f. 0 or -EIO.
+ */
 int lkp_write_compare(FILE *f, const struct cmpfmt *c);
 
 #endif /* KSB_LKP_H */

@@ -76,13 +76,19 @@ struct trendfmt_tally {
 	unsigned int failing;		/* series whose newest is a recent regression */
 };
 
-/* trendfmt_verdict - @c's: regression, improvement, or below the threshold. */
+/**
+ * trendfmt_verdict - @c's: regression, improvement, or below the threshold.
+ */
 enum cmp_verdict trendfmt_verdict(const struct trendfmt *t, const struct trend_cp *c);
 
-/* trendfmt_failing - @s's newest change point is a regression among its last runs. */
+/**
+ * trendfmt_failing - @s's newest change point is a regression among its last runs.
+ */
 bool trendfmt_failing(const struct trendfmt *t, const struct history_series *s);
 
-/* trendfmt_tally - the tally of every series of t->h into *@n. */
+/**
+ * trendfmt_tally - the tally of every series of t->h into *@n.
+ */
 void trendfmt_tally(const struct trendfmt *t, struct trendfmt_tally *n);
 
 #endif /* KSB_TRENDFMT_H */

@@ -65,14 +65,14 @@ struct results;
 #define BUSY_KEY_QEMU_CPU	"vm_qemu_cpu_seconds"
 #define BUSY_KEY_BOOT_S		"vm_boot_seconds"
 
-/*
+/**
  * busy_disturbed - the rule: true when a run whose window saw @psi_pct
  * percent of PSI cpu "some" stall was disturbed (@psi_pct >
  * BUSY_PSI_PCT).
  */
 bool busy_disturbed(double psi_pct);
 
-/*
+/**
  * busy_boot_disturbed - the rule for a boot of bench vm: @psi_pct as
  * for busy_disturbed(), and qemu's @cpu_s seconds of cpu over the boot's
  * @wall_s below BUSY_QEMU_SHARE. @wall_s <= 0 (no figure of qemu): PSI
@@ -89,7 +89,7 @@ struct busy_count {
 	unsigned int qemu_runs;		/* boots judged with qemu's share too */
 };
 
-/*
+/**
  * busy_count - add the runs of the psi_cpu_some_pct list of @r's
  * metadata to @bc: each run that @r has (a numbered series, or run 1 of
  * a set of one run) once, by its last pair, as busy_list_get() reads
@@ -102,7 +102,7 @@ struct busy_count {
  */
 int busy_count(const struct results *r, struct busy_count *bc);
 
-/*
+/**
  * busy_line - @bc as one line into @buf: "N of M @what disturbed (psi
  * cpu some > 40% of the window)", "... of the window, qemu < 0.7 cpu)"
  * when every run counted was a boot with qemu's figure, or "@what
@@ -111,13 +111,13 @@ int busy_count(const struct results *r, struct busy_count *bc);
  */
 void busy_line(const struct busy_count *bc, const char *what, char *buf, size_t len);
 
-/*
+/**
  * busy_field - @bc as a machine field's value into @buf: "N/M", or
  * "not recorded".
  */
 void busy_field(const struct busy_count *bc, char *buf, size_t len);
 
-/*
+/**
  * busy_list_add - append "@run:VALUE" (printf-style) to @key's list in
  * @m, a space before it when the list has pairs: the per-run lists
  * above. Returns 0, -ENOSPC (the table is full, or the list would pass
@@ -126,7 +126,7 @@ void busy_field(const struct busy_count *bc, char *buf, size_t len);
 int busy_list_add(struct meta *m, const char *key, unsigned int run, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-/*
+/**
  * busy_list_get - the value of @run's pair in @m's @key list into
  * @buf (the last one when @run has several). Returns 0, -ENOENT (no
  * such key, or no pair of @run).

@@ -43,10 +43,12 @@
 /* a slope up to this many instructions per possible CPU is flat */
 #define COUNTED_FLAT		1.0
 
-/* counted_unit - whether @unit (a file's, "ns" when it says none) is a count. */
+/**
+ * counted_unit - whether @unit (a file's, "ns" when it says none) is a count.
+ */
 bool counted_unit(const char *unit);
 
-/*
+/**
  * counted_spread - max/min - 1 of the @n figures @x: 0 for fewer than 2,
  * INFINITY when the smallest is not above 0.
  */

@@ -47,7 +47,9 @@ enum csv_format {
 #define CSV_COLUMNS_2	"workload,variant,run,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
 #define CSV_COLUMNS_1	"workload,variant,cpu,node,bucket,lo_ns,hi_ns,samples,avg_ns,percentile"
 
-/* csv_write - @r as format 3: header, then every series. 0 or -EIO. */
+/**
+ * csv_write - @r as format 3: header, then every series. 0 or -EIO.
+ */
 int csv_write(FILE *f, const struct results *r);
 
 /* where the reader found fault */
@@ -56,7 +58,7 @@ struct csv_error {
 	char why[256];			/* what is wrong, one line */
 };
 
-/*
+/**
  * csv_read - a whole kstats-bench CSV (format 1, 2 or 3) into a new set
  * *@out, its metadata the file's "# key: value" lines. Every row is
  * checked: its columns; the bucket's [lo, hi) for the file's frac_bits

@@ -75,7 +75,7 @@ struct fileset {
 	struct busy_count busy[FILESET_GROUPS]; /* their runs' contention, per group */
 };
 
-/*
+/**
  * fileset_unit - the unit of @r by the rule above: its "unit" key, or
  * "ns" when it has none. The one reading of a set's unit: the rules here,
  * the history's (lib/stats/history.h) and every writer of a results set
@@ -84,7 +84,7 @@ struct fileset {
 const char *fileset_unit(const struct results *r);
 
 
-/*
+/**
  * fileset_check - check @r, read from @path, against @fs's first file by
  * the rules above (the first file checked sets them), and count it into
  * @fs, its runs' contention into group @group (< FILESET_GROUPS).
@@ -94,7 +94,7 @@ const char *fileset_unit(const struct results *r);
 int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		  const struct results *r, char *why, size_t len);
 
-/*
+/**
  * fileset_check_unit - the unit rule between two filesets read apart
  * (trend's subject @a and its control @b, whose frac_bits may differ):
  * @b's first file's unit is @a's. Returns 0 (also when either read no
@@ -102,7 +102,7 @@ int fileset_check(struct fileset *fs, const char *path, unsigned int group,
  */
 int fileset_check_unit(const struct fileset *a, const struct fileset *b, char *why, size_t len);
 
-/*
+/**
  * fileset_read - read the results file @path ("-": stdin) into a new set
  * *@r and fileset_check() it. Returns 0; -EINVAL with "PATH:LINE: why"
  * (the file does not parse) or a rule's line in @why; another -errno

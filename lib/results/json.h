@@ -69,10 +69,12 @@ struct json {
 	bool misuse;			/* a call broke the nesting rules */
 };
 
-/* json_init - start a document on @f. */
+/**
+ * json_init - start a document on @f.
+ */
 void json_init(struct json *j, FILE *f);
 
-/*
+/**
  * json_object_begin, json_array_begin - open a container as member @key
  * (NULL in an array or at the top); json_object_end, json_array_end
  * close the innermost one.
@@ -82,23 +84,27 @@ void json_object_end(struct json *j);
 void json_array_begin(struct json *j, const char *key);
 void json_array_end(struct json *j);
 
-/* json_string - member @key = @s, escaped; NULL writes null. */
+/**
+ * json_string - member @key = @s, escaped; NULL writes null.
+ */
 void json_string(struct json *j, const char *key, const char *s);
 
 /* json_u64, json_int - integer members. */
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_int(struct json *j, const char *key, long v);
 
-/*
+/**
  * json_double - @v with @decimals decimals (0..17); NaN and infinities,
  * which JSON cannot state, write null.
  */
 void json_double(struct json *j, const char *key, double v, int decimals);
 
-/* json_bool - true or false. */
+/**
+ * json_bool - true or false.
+ */
 void json_bool(struct json *j, const char *key, bool v);
 
-/*
+/**
  * json_finish - end the document with a newline. Returns 0; -EINVAL when
  * a call broke the nesting (or containers are left open); -EIO when a
  * write failed.
@@ -107,7 +113,7 @@ int json_finish(struct json *j);
 
 /* ---- the kstats-bench document ---- */
 
-/*
+/**
  * json_doc_begin - open the document's object: format, version and
  * metadata (@m's pairs, in order). The caller then adds its arrays:
  * "histograms" (json_array_begin(j, "histograms"), json_write_series()
@@ -118,7 +124,7 @@ int json_finish(struct json *j);
 void json_doc_begin(struct json *j, const struct meta *m);
 int json_doc_end(struct json *j);
 
-/*
+/**
  * json_write_series - one element of "histograms": the labels of @s
  * (run and cpu a number or "all"), @unit, the summary (samples, min,
  * p50, p90, p99, p99.9, max, mean: exact, from the histogram's sums and

@@ -31,7 +31,7 @@ struct meta {
 	} kv[META_MAX];			/* in the order they were set */
 };
 
-/*
+/**
  * meta_set - add @key: value (printf-style) at the end, even when @key
  * is there already. Returns 0, or -ENOSPC when the table is full (the
  * pair is dropped).
@@ -39,17 +39,19 @@ struct meta {
 int meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/*
+/**
  * meta_put - set @key's value (printf-style) where it is, or add it at
  * the end. Returns 0 or -ENOSPC.
  */
 int meta_put(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* meta_get - the value of @key (its first pair), or NULL. */
+/**
+ * meta_get - the value of @key (its first pair), or NULL.
+ */
 const char *meta_get(const struct meta *m, const char *key);
 
-/*
+/**
  * meta_timestamp - put "timestamp: " @t, ISO 8601 in UTC to the second
  * ("2025-01-31T02:00:00Z"), where it is or at the end (bench vm gives
  * its files its own start over the guests'): when a result was taken,

@@ -108,17 +108,19 @@ struct results {
 
 /* ---- building a set ---- */
 
-/*
+/**
  * results_create - an empty set for histograms of @frac_bits
  * (0..KSTATS_HIST_FRAC_BITS_MAX), its metadata empty. NULL with errno
  * EINVAL or ENOMEM.
  */
 struct results *results_create(unsigned int frac_bits);
 
-/* results_free - the set, its series and their histograms; NULL ok. */
+/**
+ * results_free - the set, its series and their histograms; NULL ok.
+ */
 void results_free(struct results *r);
 
-/*
+/**
  * results_series - the series labelled @l, created empty (with its own
  * histogram) when there is none. NULL with errno ENOMEM, or EINVAL for
  * a label out of the ranges above (a name too long or empty, run or cpu
@@ -127,7 +129,7 @@ void results_free(struct results *r);
 struct results_series *results_series(struct results *r,
 				       const struct results_label *l);
 
-/*
+/**
  * results_add_hist - merge @h into the series labelled @l (created when
  * missing). Returns 0, -EINVAL (a bad label, or @h of another layout),
  * or -ENOMEM.
@@ -135,21 +137,21 @@ struct results_series *results_series(struct results *r,
 int results_add_hist(struct results *r, const struct results_label *l,
 		     const struct kstats_hist *h);
 
-/*
+/**
  * results_add - merge every series of @src into the one of @dst with
  * the same label (created when missing); @dst's metadata is @src's when
  * @dst had none. Returns 0, -EINVAL (layouts differ), -ENOMEM.
  */
 int results_add(struct results *dst, const struct results *src);
 
-/*
+/**
  * results_set_run - label every series of @r, a set of one run (its
  * series "all", or all of one run number), run @run. Returns 0, or
  * -EINVAL when @r holds more than one run or @run is out of range.
  */
 int results_set_run(struct results *r, unsigned int run);
 
-/*
+/**
  * results_partial - @r was interrupted: its metadata says "partial: yes"
  * (any other value, or none, is a whole run). The one reading of the key.
  */
@@ -158,7 +160,7 @@ bool results_partial(const struct results *r);
 /* results_add_run() flags */
 #define RESULTS_MERGED_CPUS_ONLY 0x1	/* per-CPU series go to "all" only */
 
-/*
+/**
  * results_add_run - add @one, a set of one run, to @dst as run @run
  * (1..RESULTS_MAX_RUNS) and into @dst's merge over the runs (run
  * "all"); with RESULTS_MERGED_CPUS_ONLY, @one's per-CPU series go into
@@ -172,14 +174,14 @@ bool results_partial(const struct results *r);
 int results_add_run(struct results *dst, const struct results *one,
 		    unsigned int run, unsigned int flags);
 
-/*
+/**
  * results_merge_runs - (re)build the "all" series of every (workload,
  * variant, cpu) that has numbered runs, as the merge of those runs.
  * Returns 0 or -ENOMEM.
  */
 int results_merge_runs(struct results *r);
 
-/*
+/**
  * results_one - a new set of @s (a series of @r) alone, with a copy of
  * @r's metadata: what bench show -v VARIANT and --also FMT:VARIANT=FILE
  * print. NULL with errno ENOMEM.
@@ -188,11 +190,13 @@ struct results *results_one(const struct results *r, const struct results_series
 
 /* ---- finding series ---- */
 
-/* results_find - the series labelled (@wl, @var, @run, @cpu), or NULL. */
+/**
+ * results_find - the series labelled (@wl, @var, @run, @cpu), or NULL.
+ */
 struct results_series *results_find(const struct results *r, const char *wl,
 				    const char *var, unsigned int run, int cpu);
 
-/*
+/**
  * results_nr_runs - the runs of (@wl, @var): its merged-over-CPUs
  * series with a run number, or 1 when it has only the "all" one (a
  * one-run set, CSV format 1); 0 when the pair is absent.
@@ -205,13 +209,13 @@ const struct kstats_hist *results_run_hist(const struct results *r,
 					   const char *wl, const char *var,
 					   unsigned int i);
 
-/*
+/**
  * results_max_run - the largest run number of any series (0: the set
  * holds the merge over the runs only, or one run labelled "all").
  */
 unsigned int results_max_run(const struct results *r);
 
-/*
+/**
  * results_check_runs - when @r has numbered runs, each series merged
  * over them and the CPUs (run "all", cpu "all") holds exactly its runs'
  * samples (a CPU's may hold more: RESULTS_MERGED_CPUS_ONLY), and each
@@ -221,7 +225,7 @@ unsigned int results_max_run(const struct results *r);
  */
 int results_check_runs(const struct results *r, char *why, size_t len);
 
-/*
+/**
  * results_order - the indices of @r's series in the order the writers
  * print them: run "all" first, then run 1, 2, ...; within a run, the
  * order they were added. An array of r->n to free(), or NULL (ENOMEM;
@@ -229,7 +233,9 @@ int results_check_runs(const struct results *r, char *why, size_t len);
  */
 unsigned int *results_order(const struct results *r);
 
-/* results_u128 - "@hi * 2^64 + @lo" in decimal into @buf (40 bytes do). */
+/**
+ * results_u128 - "@hi * 2^64 + @lo" in decimal into @buf (40 bytes do).
+ */
 char *results_u128(char *buf, size_t len, uint64_t hi, uint64_t lo);
 
 #endif /* KSB_RESULTS_H */

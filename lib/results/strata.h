@@ -41,10 +41,12 @@
 
 #define STRATA_CLASS	160	/* bytes of a class, NUL included */
 
-/* strata_class - the runner class of a file of metadata @m into @buf (@len bytes). */
+/**
+ * strata_class - the runner class of a file of metadata @m into @buf (@len bytes).
+ */
 void strata_class(const struct meta *m, char *buf, size_t len);
 
-/*
+/**
  * strata_check - are the runs of the @n files @m (named @path) all of one
  * runner class? Returns 0, or -EINVAL with one line in @why (@len bytes)
  * naming the first two classes and a file of each.

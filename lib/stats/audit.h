@@ -139,7 +139,7 @@ struct audit {
 	unsigned int controls_grow;	/* out: controls that grow, on any side */
 };
 
-/*
+/**
  * audit_adjust - the correction of @method over @n p-values @p at the
  * family's level @q: each one's adjusted alpha into @level[i] and
  * whether it is rejected (p <= level) into @reject[i]. Ties in p keep
@@ -148,26 +148,26 @@ struct audit {
 int audit_adjust(enum audit_method method, const double *p, unsigned int n, double q,
 		 double *level, bool *reject);
 
-/*
+/**
  * audit_p_fit - @pt's p of flat (the slope within +-@flat) by inverting
  * Sen's interval, as above, into *@p. Returns as scale_theil_sen().
  */
 int audit_p_fit(const struct audit_points *pt, double flat, double *p);
 
-/*
+/**
  * audit_p_diff - the p of no change between @a's slope and @b's, by
  * inverting MOVER's interval of their difference, into *@p. Returns as
  * scale_theil_sen().
  */
 int audit_p_diff(const struct audit_points *a, const struct audit_points *b, double *p);
 
-/*
+/**
  * audit_rank - @order[0..n-1] the indices of @cost by cost descending
  * (NaN last), ties by index.
  */
 void audit_rank(const double *cost, unsigned int n, unsigned int *order);
 
-/*
+/**
  * audit_run - everything above for @a's entries and candidates: the
  * p-values, the correction per side and for the gate, the intervals at
  * the adjusted levels, the verdicts, the extrapolation, the attribution
@@ -179,7 +179,9 @@ void audit_rank(const double *cost, unsigned int n, unsigned int *order);
  */
 int audit_run(struct audit *a);
 
-/* audit_free - what audit_run() allocated (the ranking). */
+/**
+ * audit_free - what audit_run() allocated (the ranking).
+ */
 void audit_free(struct audit *a);
 
 #endif /* KSB_AUDIT_H */

@@ -83,7 +83,7 @@ enum cmp_verdict {
 /* "~", "significant, below threshold", "regression", "improvement", "not repeatable" */
 extern const char *const cmp_verdict_names[];
 
-/*
+/**
  * cmp_trimmed_mean - mean of the samples of @h between the @trim and
  * 1 - @trim quantiles (@trim in [0, 0.5)): each bucket enters with its
  * average, and the two buckets the cuts fall in enter with the share of
@@ -93,14 +93,14 @@ extern const char *const cmp_verdict_names[];
  */
 double cmp_trimmed_mean(const struct kstats_hist *h, double trim);
 
-/*
+/**
  * cmp_quantile - the @q quantile (0..1) of @h: the bucket holding rank
  * q * total, interpolated linearly inside [lo, hi) by rank, so that
  * runs differ continuously rather than by whole buckets. 0 when empty.
  */
 double cmp_quantile(const struct kstats_hist *h, double q);
 
-/*
+/**
  * cmp_hist_stat - @stat of one run's histogram @h; 0 when empty. min is
  * the recorded smallest sample, or, for a histogram read from a file
  * that did not keep it (CSV before format 3), the lower bound of its
@@ -115,7 +115,7 @@ struct cmp_utest {
 	bool exact;			/* exact distribution, else normal */
 };
 
-/*
+/**
  * cmp_mann_whitney - one-sided U tests of @a (after, @na values) against
  * @b (before, @nb values). Exact when nb + na <= CMP_EXACT_MAX (the
  * permutation distribution of the mid-rank sum, so ties are handled
@@ -132,7 +132,7 @@ struct cmp_change {
 	double conf;			/* the interval's exact coverage */
 };
 
-/*
+/**
  * cmp_hodges_lehmann - the median of the nb * na ratios a[j] / b[i],
  * minus 1, and the interval between the k-th smallest and k-th largest
  * ratio, k the largest rank whose exact null probability P(U < k) is at
@@ -145,7 +145,7 @@ struct cmp_change {
 int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
 		       unsigned int na, double conf, struct cmp_change *c);
 
-/*
+/**
  * cmp_median_spread - the median of @x and, as a fraction of it, the
  * largest distance from it to the ends of its distribution-free 95%
  * interval (order statistics k and n + 1 - k; the whole range when @n
@@ -153,7 +153,7 @@ int cmp_hodges_lehmann(const double *b, unsigned int nb, const double *a,
  */
 double cmp_median_spread(double *x, unsigned int n, double *spread);
 
-/*
+/**
  * cmp_ref_share - how much of the run-to-run movement of the figures
  * @x (@nb BEFORE runs, then @na AFTER) follows their runs' reference
  * figures @r (the machine's speed in that run, lib/measure/ref.h): the slope of
@@ -165,7 +165,7 @@ double cmp_median_spread(double *x, unsigned int n, double *spread);
  */
 double cmp_ref_share(const double *x, const double *r, unsigned int nb, unsigned int na);
 
-/*
+/**
  * cmp_ref_adjust - each of the @n figures @x, in place, to what it would
  * have been at the reference figure @at: x * (at / r)^share (a run with
  * r <= 0 kept as it is; 0 stays 0). Any thread, on its own @x.
@@ -182,7 +182,7 @@ enum cmp_ref {
 /* "auto", "on", "off", NULL */
 extern const char *const cmp_ref_names[];
 
-/*
+/**
  * cmp_ref_share_groups - cmp_ref_share() over @groups groups of runs,
  * @len[g] runs each, one after the other in @x and @r: the slope fitted
  * within each group (a change between groups does not enter it), from
@@ -202,7 +202,7 @@ struct cmp_result {
 	enum cmp_verdict verdict;	/* see cmp_verdict_names */
 };
 
-/*
+/**
  * cmp_runs - the whole gate for one series: per-run figures @b (before)
  * and @a (after), @alpha for the one-sided test, @threshold a fraction
  * (0.05 is 5%). @b and @a are sorted in place.
@@ -211,7 +211,7 @@ struct cmp_result {
 int cmp_runs(double *b, unsigned int nb, double *a, unsigned int na,
 	     double alpha, double threshold, struct cmp_result *r);
 
-/*
+/**
  * cmp_runs_exact - the gate for exact figures (lib/results/counted.h):
  * each side's spread (max/min - 1) at most @spread (a fraction), else
  * CMP_NOT_REPEATABLE; the sides' ranges apart, else CMP_SAME; the change
@@ -311,7 +311,7 @@ struct cmp_series {
 	struct cmp_result r;		/* the test and the verdict */
 };
 
-/*
+/**
  * cmp_run_figures - every run of (@wl, @var) in @set, in results_run_hist()
  * order (results_nr_runs() of them): its figure @stat into x[i], and
  * when @ref is not NULL the reference figure it pairs with into ref[i],
@@ -320,7 +320,7 @@ struct cmp_series {
 unsigned int cmp_run_figures(const struct results *set, const char *wl, const char *var,
 			     enum cmp_stat stat, double *x, double *ref);
 
-/*
+/**
  * cmp_ref_missing - the first run (1-based) of (@wl, @var) in @set that
  * pairs with no reference figure > 0, or 0 when every one does. With as
  * many reference runs as runs, the first whose figure is 0; with fewer,
@@ -329,10 +329,12 @@ unsigned int cmp_run_figures(const struct results *set, const char *wl, const ch
  */
 unsigned int cmp_ref_missing(const struct results *set, const char *wl, const char *var);
 
-/* cmp_side_runs - the runs of (@wl, @var) over every file of @s. */
+/**
+ * cmp_side_runs - the runs of (@wl, @var) over every file of @s.
+ */
 unsigned int cmp_side_runs(const struct cmp_side *s, const char *wl, const char *var);
 
-/*
+/**
  * cmp_list_series - every series of either side, once, in the order they
  * first appear (BEFORE's files, then AFTER's). An array of *@n pointers
  * into the sets, to free(); NULL with errno ENOMEM, or with errno 0 and
@@ -340,7 +342,7 @@ unsigned int cmp_side_runs(const struct cmp_side *s, const char *wl, const char 
  */
 const struct results_series **cmp_list_series(const struct cmp_side side[2], unsigned int *n);
 
-/*
+/**
  * cmp_can_scale - whether every run of the @n series @list on both
  * sides pairs with a reference figure > 0. True, or false with the
  * first run that does not in @w.
@@ -348,7 +350,7 @@ const struct results_series **cmp_list_series(const struct cmp_side side[2], uns
 bool cmp_can_scale(const struct cmp_side side[2], const struct results_series *const *list,
 		   unsigned int n, struct cmp_where *w);
 
-/*
+/**
  * cmp_series_compute - series (@wl, @var) of @side under @g into @c:
  * every run's figure, each side's pool (histograms of @frac_bits, the
  * sets' layout), the reference's medians and share when g->scaled, the
@@ -361,7 +363,9 @@ int cmp_series_compute(const struct cmp_side side[2], const char *wl, const char
 		       unsigned int frac_bits, const struct cmp_gate *g, struct cmp_series *c,
 		       struct cmp_where *w);
 
-/* cmp_series_free - what cmp_series_compute() allocated in @c; NULL ok. */
+/**
+ * cmp_series_free - what cmp_series_compute() allocated in @c; NULL ok.
+ */
 void cmp_series_free(struct cmp_series *c);
 
 #endif /* KSB_COMPARE_H */

@@ -106,13 +106,13 @@ struct history {
 	struct busy_count busy;		/* the files' runs the host disturbed (busy.h) */
 };
 
-/*
+/**
  * history_add_file - append the file @name (under @dir when not NULL) to
  * @h, in the order given. Returns 0 or -ENOMEM.
  */
 int history_add_file(struct history *h, const char *dir, const char *name);
 
-/*
+/**
  * history_add_dir - append every *.csv of @dir that is not hidden (temp
  * files start with a dot), by name, each a regular file
  * (lib/subcmd/dirscan.h). Returns 0; -ENODATA when there is none;
@@ -122,7 +122,7 @@ int history_add_file(struct history *h, const char *dir, const char *name);
  */
 int history_add_dir(struct history *h, const char *dir, char *why, size_t len);
 
-/*
+/**
  * history_add_nights - for a @dir without *.csv of its own: the *.csv of
  * each of its subdirectories that is not hidden (a night of a sweep, as
  * bench vm -p A,B,... -o DIR/NIGHT writes it), subdirectories and files
@@ -131,7 +131,7 @@ int history_add_dir(struct history *h, const char *dir, char *why, size_t len);
  */
 int history_add_nights(struct history *h, const char *dir, char *why, size_t len);
 
-/*
+/**
  * history_read - take file @fi's runs from @cf, its contents: every run's
  * figure @stat of every (workload, variant), its timestamp, labels and
  * partial flag. @cf was read through one fileset with the history's
@@ -143,24 +143,26 @@ int history_add_nights(struct history *h, const char *dir, char *why, size_t len
 int history_read(struct history *h, unsigned int fi, const struct results *cf, enum cmp_stat stat,
 	      char *why, size_t len);
 
-/*
+/**
  * history_sort - time order when every file has a timestamp (equal ones
  * keep the order given; h->by_time), else the order given; each
  * series' runs follow their files. Returns 0 or -ENOMEM.
  */
 int history_sort(struct history *h);
 
-/* history_missing_stamps - the files of @h without a timestamp. */
+/**
+ * history_missing_stamps - the files of @h without a timestamp.
+ */
 unsigned int history_missing_stamps(const struct history *h);
 
-/*
+/**
  * history_decide_ref - h->scaled: @ref on or auto and every run of every
  * series has a reference figure. Returns 0, or (@ref on) -EINVAL naming
  * the first run without one in @why.
  */
 int history_decide_ref(struct history *h, enum cmp_ref ref, char *why, size_t len);
 
-/*
+/**
  * history_figures - @s->x, the figures to detect change points on: each
  * run's, at the median reference speed by the series' share of the
  * reference's movement fitted within each file when h->scaled (a change
@@ -173,7 +175,7 @@ int history_figures(const struct history *h, struct history_series *s);
 /* history_fit_detect(): fits of theta at most after the first detection */
 #define HISTORY_FIT_PASSES		4
 
-/*
+/**
  * history_theta - the coefficient of the control: the median slope of log
  * @sub on log @con over every pair of nights (@n nights, each > 0; the
  * last HISTORY_THETA_NIGHTS when more) that no change point of @cp (@nr_cp,
@@ -196,7 +198,7 @@ int history_figures(const struct history *h, struct history_series *s);
 int history_theta(const double *sub, const double *con, unsigned int n, const struct trend_cp *cp,
 	       unsigned int nr_cp, double *theta);
 
-/*
+/**
  * history_fit_detect - a paired series' theta and change points (into
  * s->theta, s->x, s->cp and s->nr_cp; free s->cp): the change points of
  * the plain ratio (theta 1) first, then theta fitted within their
@@ -209,7 +211,7 @@ int history_theta(const double *sub, const double *con, unsigned int n, const st
  */
 int history_fit_detect(struct history_series *s, const struct trend_cfg *cfg);
 
-/*
+/**
  * history_pair - with @ctl, the control's history (sorted, its figures
  * made), turn every series of @h (likewise) into one figure per night,
  * night i being the i-th file of each side: sub_i / (con_i^theta
@@ -225,7 +227,7 @@ int history_fit_detect(struct history_series *s, const struct trend_cfg *cfg);
  */
 int history_pair(struct history *h, const struct history *ctl, char *why, size_t len);
 
-/*
+/**
  * history_slope - turn every series of @h (sorted, its figures made) into
  * one figure per night, a night being the files of one directory (a
  * bench vm -p sweep's output, or one bench scale input): the Theil-Sen
@@ -240,13 +242,13 @@ int history_pair(struct history *h, const struct history *ctl, char *why, size_t
  */
 int history_slope(struct history *h, char *why, size_t len);
 
-/*
+/**
  * history_median - the median of @v[lo, hi) and its 95% spread (a fraction
  * of it, cmp_median_spread()); 0 out of memory.
  */
 double history_median(const double *v, unsigned int lo, unsigned int hi, double *spread);
 
-/*
+/**
  * history_shared_file - a file of @a that is a file of @b, by device and
  * inode (links and "./" count): 1 with their indexes in *@ia and *@ib,
  * 0 when none (a file that cannot be stat()ed is no match: reading it
@@ -255,7 +257,9 @@ double history_median(const double *v, unsigned int lo, unsigned int hi, double 
 int history_shared_file(const struct history *a, const struct history *b, unsigned int *ia,
 		     unsigned int *ib);
 
-/* history_free - everything @h holds; @h can be reused zeroed. */
+/**
+ * history_free - everything @h holds; @h can be reused zeroed.
+ */
 void history_free(struct history *h);
 
 #endif /* KSB_HISTORY_H */

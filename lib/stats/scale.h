@@ -101,20 +101,20 @@ enum scale_verdict {
 /* "flat", "grows", "shrinks" */
 extern const char *const scale_verdict_names[];
 
-/*
+/**
  * scale_median - the median of @v (@n values, sorted in place; the mean
  * of the middle two when @n is even, as numpy's median). 0 when @n is 0.
  */
 double scale_median(double *v, unsigned int n);
 
-/*
+/**
  * scale_theil_sen - the fit of @y on @x (@n points) into @f, as above.
  * Returns 0; -EINVAL when a value is not finite or fewer than 2 distinct
  * x leave no slope; -E2BIG above SCALE_MAX_POINTS; -ENOMEM.
  */
 int scale_theil_sen(const double *x, const double *y, unsigned int n, struct scale_fit *f);
 
-/*
+/**
  * scale_theil_sen_z - scale_theil_sen() with the interval at the two-sided
  * normal quantile @z (>= 0, finite) for SCALE_Z95: scale_z(alpha) gives
  * the interval of confidence 1 - alpha, which a battery's multiplicity
@@ -124,24 +124,26 @@ int scale_theil_sen(const double *x, const double *y, unsigned int n, struct sca
 int scale_theil_sen_z(const double *x, const double *y, unsigned int n, double z,
 		      struct scale_fit *f);
 
-/*
+/**
  * scale_z - the two-sided normal quantile of @alpha: the z with
  * P(|Z| > z) = @alpha, to the last bit of erfc() (1.959964 at 0.05).
  * 0 for @alpha >= 1, INFINITY for @alpha <= 0 or NaN.
  */
 double scale_z(double alpha);
 
-/* scale_alpha - scale_z()'s inverse: P(|Z| > @z), 1 for @z <= 0. */
+/**
+ * scale_alpha - scale_z()'s inverse: P(|Z| > @z), 1 for @z <= 0.
+ */
 double scale_alpha(double z);
 
-/*
+/**
  * scale_at - the fitted line at @at into *@est, and the interval of the
  * two lines through the slope interval's ends (each with its own
  * intercept) at @at into *@lo <= *@hi.
  */
 void scale_at(const struct scale_fit *f, double at, double *est, double *lo, double *hi);
 
-/*
+/**
  * scale_verdict - grows when the interval's lower end is above both 0
  * and @flat (>= 0, the slope that counts as flat, ns per CPU), shrinks
  * when its upper end is below both 0 and -@flat, else flat; flat too
@@ -150,7 +152,7 @@ void scale_at(const struct scale_fit *f, double at, double *est, double *lo, dou
  */
 enum scale_verdict scale_verdict(const struct scale_fit *f, double flat);
 
-/*
+/**
  * scale_spread - how far the @n points (@x, @y) repeat: the largest
  * max/min - 1 of the y at one x, over the x with two points or more (0
  * when none has; INFINITY when such a y is not above 0). What a counted
@@ -164,7 +166,9 @@ struct scale_diff {
 	double lo, hi;			/* MOVER's interval */
 };
 
-/* scale_diff - B's slope less A's, with MOVER's interval, into @d. */
+/**
+ * scale_diff - B's slope less A's, with MOVER's interval, into @d.
+ */
 void scale_diff(const struct scale_fit *a, const struct scale_fit *b, struct scale_diff *d);
 
 /* the gate's threshold: ns per possible CPU, or a percent of A's slope */
@@ -173,10 +177,12 @@ struct scale_threshold {
 	bool pct;			/* v is a percent of |A's slope| */
 };
 
-/* scale_threshold_ns - @t in ns per CPU against A's fit @a: v, or |b_A| v / 100. */
+/**
+ * scale_threshold_ns - @t in ns per CPU against A's fit @a: v, or |b_A| v / 100.
+ */
 double scale_threshold_ns(const struct scale_threshold *t, const struct scale_fit *a);
 
-/*
+/**
  * scale_regression - whether B grows faster than A: @d's estimate above
  * @t (in ns per CPU, scale_threshold_ns()) and its interval's lower end
  * above 0.

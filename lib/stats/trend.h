@@ -103,7 +103,7 @@ struct trend_cp {
 	struct cmp_change change;	/* HL over [tlo, thi), 95% interval */
 };
 
-/*
+/**
  * trend_energy - Q(t) of every split of @x (@n runs) into q[t], t in
  * [TREND_MIN_SEG, n - TREND_MIN_SEG]; the other q[t] (q holds n + 1)
  * are 0. Returns the t of the largest Q (the first of equals), or 0
@@ -111,7 +111,7 @@ struct trend_cp {
  */
 unsigned int trend_energy(const double *x, unsigned int n, double *q);
 
-/*
+/**
  * trend_span - the largest Q over every split t and every end k of @x
  * (@n runs), X = x[0, t) and Y = x[t, k) each at least TREND_MIN_SEG
  * runs, as Matteson and James search it: what the first pass tests, so
@@ -121,7 +121,7 @@ unsigned int trend_energy(const double *x, unsigned int n, double *q);
  */
 double trend_span(const double *x, unsigned int n, unsigned int *t, unsigned int *k);
 
-/*
+/**
  * trend_test - the permutation p of Q at split @t of @x (@n runs): the
  * share of shuffles of @x whose largest Q over every split reaches it,
  * from at most trend_nr_perms(@alpha) shuffles by a generator seeded
@@ -132,10 +132,12 @@ double trend_span(const double *x, unsigned int n, unsigned int *t, unsigned int
 int trend_test(const double *x, unsigned int n, unsigned int t, double alpha,
 	       uint64_t seed, double *p, unsigned int *perms);
 
-/* trend_nr_perms - the most permutations a test at @alpha draws: 2/alpha - 1, 199 at least */
+/**
+ * trend_nr_perms - the most permutations a test at @alpha draws: 2/alpha - 1, 199 at least
+ */
 unsigned int trend_nr_perms(double alpha);
 
-/*
+/**
  * trend_min_window - the fewest runs a window must hold for its tests to
  * reach @alpha: the best p of 2h runs is 2 / C(2h, h) (a step between
  * its halves that no shuffle but the mirror matches), and it must be
@@ -144,13 +146,13 @@ unsigned int trend_nr_perms(double alpha);
  */
 unsigned int trend_min_window(double alpha);
 
-/*
+/**
  * trend_seed - the generator's seed for a test of runs [@lo, @hi) under
  * @seed: what trend_detect() passes to trend_test().
  */
 uint64_t trend_seed(uint64_t seed, unsigned int lo, unsigned int hi);
 
-/*
+/**
  * trend_detect - the change points of @x (@n runs in time order, each
  * > 0), in order, into *@out (malloc'ed, NULL when none; free() it),
  * their number in *@nr. Returns 0, -EINVAL (a figure <= 0 or not a

@@ -28,7 +28,7 @@ struct dirscan {
 	unsigned int n;			/* how many */
 };
 
-/*
+/**
  * dirscan - the names of @dir that @want accepts and that do not start
  * with a dot into @d (empty on an error). Returns 0; -EINVAL with "DIR/NAME:
  * not a regular file (a FIFO)" in @why for one that is not; -ENOMEM; or
@@ -38,7 +38,9 @@ struct dirscan {
 int dirscan(const char *dir, bool (*want)(const char *name), struct dirscan *d, char *why,
 	    size_t len);
 
-/* dirscan_free - @d's names; @d empty afterwards. Safe twice. */
+/**
+ * dirscan_free - @d's names; @d empty afterwards. Safe twice.
+ */
 void dirscan_free(struct dirscan *d);
 
 #endif /* KSB_DIRSCAN_H */

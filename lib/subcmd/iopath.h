@@ -30,7 +30,7 @@ struct iopath {
 	const char *path;		/* the path; NULL: not given, skipped */
 };
 
-/*
+/**
  * iopath_check - refuse an output of @out that names a file of @in, or
  * the file another output names. Returns 0; -EINVAL with one line in
  * @why ("-o a.csv would replace the input ./a.csv", "--also x and -o ./x
@@ -39,7 +39,7 @@ struct iopath {
 int iopath_check(const char *const *in, unsigned int nin, const struct iopath *out,
 		 unsigned int nout, char *why, size_t len);
 
-/*
+/**
  * iopath_dup - refuse two paths of @in that name one file. Returns 0, or
  * -EINVAL with "a.csv and ./a.csv are one file: its runs would count
  * twice" in @why.

@@ -112,7 +112,7 @@ struct opt {
 #define OPT_ENUM(s, l, v, n, a, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
 	  .value = opt_vsize(v, int), .names = (n), .argh = (a), .help = (h) }
-/*
+/**
  * OPT_FORMAT - an enum whose names are the rows of the report writer
  * table @t (lib/subcmd/writer.h, e.g. lib/report/format.h's formats[]):
  * the value is the row's index, and --help lists every row's name and
@@ -158,7 +158,7 @@ struct opt_parser {
 	char why[256];			/* out: what was wrong, one line */
 };
 
-/*
+/**
  * opt_parse - parse @argv's options against @p->tab, storing each value
  * as its entry says, from argv[1] whatever optind was (it sets optind
  * to 0, glibc's fresh start). Afterwards optind indexes the first operand (getopt
@@ -172,7 +172,7 @@ struct opt_parser {
  */
 int opt_parse(struct opt_parser *p, int argc, char **argv);
 
-/*
+/**
  * opt_parse_u64 - for an OPT_T_CALL that takes a number among other
  * words ("N|all"): @arg as a decimal in [@min, @max] into *@out.
  * Returns 0, or -EINVAL with @why naming @o and the range.
@@ -180,7 +180,7 @@ int opt_parse(struct opt_parser *p, int argc, char **argv);
 int opt_parse_u64(const struct opt *o, const char *arg, uint64_t min,
 		  uint64_t max, uint64_t *out, char *why, size_t len);
 
-/*
+/**
  * opt_values - the current value of every option of the tables @tab (a
  * NULL-terminated list, as a workload's .options) as "--name VALUE"
  * words, space-separated, into @buf (@len bytes): flags when set,
@@ -189,13 +189,13 @@ int opt_parse_u64(const struct opt *o, const char *arg, uint64_t min,
  */
 void opt_values(const struct opt *const *tab, char *buf, size_t len);
 
-/*
+/**
  * opt_help - the option lines of --help for every table of @tab, then
  * "-h, --help". Returns 0 or -EIO when writing @f failed.
  */
 int opt_help(FILE *f, const struct opt *const *tab);
 
-/*
+/**
  * opt_list - every long option of @tab's tables, "--samples", in table
  * order and then "--help", separated by spaces on one line onto @f: what
  * `bench --list-opts CMD` prints for completion (perf's --list-opts).
@@ -206,7 +206,7 @@ int opt_list(FILE *f, const struct opt *const *tab);
 /* an integer option of at most this many values has them listed */
 #define OPT_VALUES_MAX	16
 
-/*
+/**
  * opt_list_values - the values that the option @word ("-f" or
  * "--format") of @tab's tables takes, separated by spaces on one line
  * onto @f: an enum's names (an OPT_FORMAT's rows), every integer of an
@@ -218,7 +218,7 @@ int opt_list(FILE *f, const struct opt *const *tab);
  */
 int opt_list_values(FILE *f, const struct opt *const *tab, const char *word);
 
-/*
+/**
  * opt_list_arg - the option @word ("-w" or "--workload") of @tab's
  * tables as its long name and its argument's name in --help, one line
  * onto @f ("--workload NAME"): what a completion needs to tell a file
@@ -229,7 +229,7 @@ int opt_list_values(FILE *f, const struct opt *const *tab, const char *word);
  */
 int opt_list_arg(FILE *f, const struct opt *const *tab, const char *word);
 
-/*
+/**
  * opt_value - the value that the option @word ("-c" or "--cpus") of
  * @tab's tables holds after a parse, as opt_values() writes it ("0-3",
  * "cold"), into @buf (@len bytes): "" when a string option was not

@@ -61,7 +61,7 @@ struct outfile {
 	gid_t gid;			/* its group, or -1 */
 };
 
-/*
+/**
  * outfile_open - resolve @path and open what will be written (see the
  * table above). Returns 0, or -errno: -EISDIR for a directory, -ELOOP
  * for a symlink chain over 40 links, otherwise the error of opening the
@@ -73,7 +73,7 @@ struct outfile {
  */
 int outfile_open(struct outfile *o, const char *path);
 
-/*
+/**
  * outfile_target - the file outfile_open(@path) would write: @path with
  * its symlinks followed as the table above follows them (a /proc magic
  * link stays as it is), malloc()ed; NULL with errno set (ELOOP,
@@ -81,7 +81,7 @@ int outfile_open(struct outfile *o, const char *path);
  */
 char *outfile_target(const char *path);
 
-/*
+/**
  * outfile_commit - finish the file: flush; for OUTFILE_REPLACE also
  * fsync, give it the kept mode and owner and rename it over the target.
  * Returns 0, or the first -errno met while writing, flushing, syncing,
@@ -91,7 +91,7 @@ char *outfile_target(const char *path);
  */
 int outfile_commit(struct outfile *o);
 
-/*
+/**
  * outfile_abort - drop the temp file; the target is untouched. What an
  * in-place file or standard output was already sent stays sent; what
  * was still buffered is dropped. Idempotent; safe on a zeroed @o.

@@ -43,7 +43,7 @@ struct outset {
 	unsigned int n;			/* in use */
 };
 
-/*
+/**
  * OUTSET_INIT - an empty set over the writer table @tab; OUTSET_INIT_PICK
  * also takes FMT:PICK=FILE, a part of the report (a variant: what
  * bench_report() picks)
@@ -51,7 +51,9 @@ struct outset {
 #define OUTSET_INIT(tab)	{ .t = (tab) }
 #define OUTSET_INIT_PICK(tab)	{ .t = (tab), .pick = true }
 
-/* OPT_ALSO - the --also option of a command, its outset *@s */
+/**
+ * OPT_ALSO - the --also option of a command, its outset *@s
+ */
 #define OPT_ALSO(s) \
 	OPT_CALL(0, "also", (s), outset_opt, "FMT=FILE", \
 		 "also write format FMT to FILE, atomically\n" \
@@ -62,7 +64,7 @@ struct outset {
 		 "with :V variant V's table alone, as show -v V\n" \
 		 "(repeatable: one run, several reports)")
 
-/*
+/**
  * outset_opt - OPT_CALL's parser of "FMT=FILE" into the struct outset
  * o->value: 0, or -EINVAL with one line in @why (no '=', an empty FILE,
  * a FMT not in the table, a :PICK where the set takes none or an empty
@@ -70,19 +72,19 @@ struct outset {
  */
 int outset_opt(const struct opt *o, const char *arg, char *why, size_t len);
 
-/*
+/**
  * outset_open - outfile_open() every FILE of @s, in order. Returns 0, or
  * the first -errno with "FILE: why" in @why; then none is left open.
  */
 int outset_open(struct outset *s, char *why, size_t len);
 
-/*
+/**
  * outset_commit - outfile_commit() every FILE of @s. Returns 0, or the
  * first -errno with "FILE: why" in @why (the others are committed).
  */
 int outset_commit(struct outset *s, char *why, size_t len);
 
-/*
+/**
  * outset_write - the report of @model (the model of s->t's writers) in
  * every FMT of @s on its FILE, in order, then outset_commit(). Returns 0;
  * a writer's -errno (-EIO, -ENOMEM), the first, after which no FILE is
@@ -91,10 +93,14 @@ int outset_commit(struct outset *s, char *why, size_t len);
  */
 int outset_write(struct outset *s, const void *model, char *why, size_t len);
 
-/* outset_write_each - outset_write(), file i's model @model[i]. */
+/**
+ * outset_write_each - outset_write(), file i's model @model[i].
+ */
 int outset_write_each(struct outset *s, const void *const *model, char *why, size_t len);
 
-/* outset_abort - outfile_abort() every open FILE: each target as it was. */
+/**
+ * outset_abort - outfile_abort() every open FILE: each target as it was.
+ */
 void outset_abort(struct outset *s);
 
 #endif /* KSB_OUTSET_H */

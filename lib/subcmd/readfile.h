@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/*
+/**
  * readfile_line - the first line of @path without its newline into @buf
  * (@len bytes, cut there). Returns 0, or -errno when @path cannot be
  * opened or is empty (-ENODATA); @buf is "" then.
@@ -44,10 +44,12 @@ struct readfile_lines {
 	unsigned long no;		/* its number, 1..; the line at fault on an error */
 };
 
-/* readfile_lines_init - @r reads @f, lines of at most @max bytes. Cannot fail. */
+/**
+ * readfile_lines_init - @r reads @f, lines of at most @max bytes. Cannot fail.
+ */
 void readfile_lines_init(struct readfile_lines *r, FILE *f, size_t max);
 
-/*
+/**
  * readfile_lines_next - the next line of @r's stream into @r->line (@r->len
  * bytes, its newline dropped, a NUL inside kept and counted), numbered
  * @r->no. A line is never read past @r->max + 1 bytes: /dev/zero is
@@ -58,7 +60,9 @@ void readfile_lines_init(struct readfile_lines *r, FILE *f, size_t max);
  */
 int readfile_lines_next(struct readfile_lines *r);
 
-/* readfile_lines_free - @r's buffer; the stream is the caller's. Safe twice. */
+/**
+ * readfile_lines_free - @r's buffer; the stream is the caller's. Safe twice.
+ */
 void readfile_lines_free(struct readfile_lines *r);
 
 #endif /* KSB_READFILE_H */

@@ -19,7 +19,7 @@ struct kstats_hist;
 /* bytes of a line at most (spaces around a number included): longer is an error */
 #define SAMPLES_MAX_LINE	4096
 
-/*
+/**
  * samples_parse_line - parse one line of @len bytes (no newline needed).
  * Returns 0 with *@v set, 1 for a blank line, or:
  *   -EINVAL  not a decimal integer	-ERANGE  above 2^64-1
@@ -27,7 +27,7 @@ struct kstats_hist;
  */
 int samples_parse_line(const char *s, size_t len, uint64_t *v);
 
-/*
+/**
  * samples_read - record every sample of @f into @h.
  * *@line is the number of lines read: on an error, the line at fault.
  * *@n is the number of samples recorded.
@@ -38,7 +38,7 @@ int samples_parse_line(const char *s, size_t len, uint64_t *v);
 int samples_read(FILE *f, struct kstats_hist *h, unsigned long *line,
 		 uint64_t *n);
 
-/*
+/**
  * samples_take - the decimal digits at *@p (at least one: no sign, no
  * space, no other base) as a number in [@min, @max] into *@v, *@p moved
  * past them: what a field of a list ("3 4", "1/3", "5-8 of 12") is read
@@ -46,7 +46,9 @@ int samples_read(FILE *f, struct kstats_hist *h, unsigned long *line,
  */
 int samples_take(const char **p, uint64_t min, uint64_t max, uint64_t *v);
 
-/* samples_strerror - what a samples_* error means, for a message. */
+/**
+ * samples_strerror - what a samples_* error means, for a message.
+ */
 const char *samples_strerror(int err);
 
 #endif /* KSB_SAMPLES_H */

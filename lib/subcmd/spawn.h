@@ -56,24 +56,26 @@ struct spawn {
 	double t0;			/* CLOCK_MONOTONIC s at its start */
 };
 
-/*
+/**
  * spawn_which - @prog on $PATH (default "/usr/bin:/bin"), or @prog itself
  * when it holds a '/', into @buf (@len bytes). Returns 0 when that file
  * is executable, -ENOENT otherwise.
  */
 int spawn_which(const char *prog, char *buf, size_t len);
 
-/*
+/**
  * spawn_exe_dir - the directory of the running executable
  * (/proc/self/exe without its last component) into @dir. Returns 0, or
  * -errno of readlink().
  */
 int spawn_exe_dir(char *dir, size_t len);
 
-/* spawn_now - CLOCK_MONOTONIC in seconds: the clock of the timeouts. */
+/**
+ * spawn_now - CLOCK_MONOTONIC in seconds: the clock of the timeouts.
+ */
 double spawn_now(void);
 
-/*
+/**
  * spawn_start - fork and exec @s->argv (or run @s->fn) with the
  * redirections and flags of @s. Returns 0 with @s->pid set; -errno of
  * the exec (-ENOENT, -EACCES: the child is reaped already, @s->pid is
@@ -81,14 +83,14 @@ double spawn_now(void);
  */
 int spawn_start(struct spawn *s);
 
-/*
+/**
  * spawn_kill - send @sig to @s's child: its process group with
  * SPAWN_GROUP. Returns 0, or -errno of kill() (-ESRCH: gone). Nothing is
  * sent once the child is reaped.
  */
 int spawn_kill(struct spawn *s, int sig);
 
-/*
+/**
  * spawn_poll - without blocking: reap @s's child if it ended; else, when
  * @timeout_ms (0: none) has passed since its start, SIGKILL it and set
  * @s->timed_out (it is reaped at a later call). Returns 1 reaped
@@ -96,7 +98,7 @@ int spawn_kill(struct spawn *s, int sig);
  */
 int spawn_poll(struct spawn *s, unsigned long timeout_ms);
 
-/*
+/**
  * spawn_wait - wait for @s's child, at most @timeout_ms after its start
  * (0: no limit); at the limit it is killed with SIGKILL and reaped.
  * Returns 0 (@s->status is its wait status), -ETIMEDOUT when it was
@@ -104,7 +106,7 @@ int spawn_poll(struct spawn *s, unsigned long timeout_ms);
  */
 int spawn_wait(struct spawn *s, unsigned long timeout_ms);
 
-/*
+/**
  * spawn_exit_code - a wait status as a shell's $?: the exit code 0..255,
  * or 128 + the signal that killed it.
  * spawn_killed_by - the signal that killed it, or 0 when it exited
@@ -113,7 +115,7 @@ int spawn_wait(struct spawn *s, unsigned long timeout_ms);
 int spawn_exit_code(int status);
 int spawn_killed_by(int status);
 
-/*
+/**
  * spawn_run - spawn_start() then spawn_wait(): @argv with stdout to
  * @out_fd and stderr to @err_fd (-1: ours), stdin from /dev/null.
  * Returns its exit code (spawn_exit_code()), -ETIMEDOUT, or -errno of
@@ -121,7 +123,7 @@ int spawn_killed_by(int status);
  */
 int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_ms);
 
-/*
+/**
  * spawn_make - `make -s -C @dir ARGS...` (@args NULL-terminated, NULL:
  * none, at most 16) with its stdout and stderr onto @out_fd (-1: ours).
  * A parent make's jobserver in MAKEFLAGS is not passed on (through
@@ -130,7 +132,7 @@ int spawn_run(char *const *argv, int out_fd, int err_fd, unsigned long timeout_m
  */
 int spawn_make(const char *dir, char *const *args, int out_fd);
 
-/*
+/**
  * spawn_sh_append - @word quoted for a POSIX shell and appended to the
  * string in @buf (@len bytes), after a space unless @buf is empty. A word
  * of only letters, digits and @%+=:,./_- goes as it is; any other word
@@ -140,7 +142,7 @@ int spawn_make(const char *dir, char *const *args, int out_fd);
  */
 int spawn_sh_append(char *buf, size_t len, const char *word);
 
-/*
+/**
  * spawn_sh_line - @argv[0..@argc) as one shell line into @buf (@len
  * bytes, at least 1), each word through spawn_sh_append(): the "command"
  * metadata of a file and the qemu line. Returns 0, or -ENOSPC when the
@@ -149,7 +151,7 @@ int spawn_sh_append(char *buf, size_t len, const char *word);
  */
 int spawn_sh_line(char *buf, size_t len, int argc, char *const *argv);
 
-/*
+/**
  * spawn_remove_tree - remove @path and, when it is a directory,
  * everything under it (nftw, depth first, symbolic links removed, never
  * followed). Returns 0 (also when @path does not exist), or the first

@@ -15,14 +15,14 @@
 
 #include <stdio.h>
 
-/*
+/**
  * tf_md_cell - @s as the text of a GitHub-flavoured markdown table cell:
  * a backslash before each ASCII punctuation character GFM could read as
  * markup (\ | * _ ~ ` < [ ]), a newline as a space (a cell is one line).
  */
 void tf_md_cell(FILE *f, const char *s);
 
-/*
+/**
  * tf_csv_field - @s as one RFC 4180 field: as it is, or in double quotes
  * with each quote doubled when it holds a comma, a quote, CR or LF.
  */

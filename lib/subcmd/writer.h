@@ -51,10 +51,12 @@ struct report_writer {
 	unsigned int flags;		/* REPORT_* */
 };
 
-/* report_find - the row of table @t named @name, or NULL. */
+/**
+ * report_find - the row of table @t named @name, or NULL.
+ */
 const struct report_writer *report_find(const struct report_writer *t, const char *name);
 
-/*
+/**
  * report_status - what a writer returns once it has written @f: 0, or
  * -EIO when flushing @f failed or an earlier write did.
  */

@@ -144,6 +144,20 @@ include_edges() {
 	[ ! -e build/report-arm64/lib/measure/tsc.o ]
 }
 
+# kernel-doc's convention: a contract comment opens with "/**" on its own
+# line (tests/cli/kdoc_open.py), so that scripts/kernel-doc reads it
+@test "every function a header declares has a contract comment that opens with /**" {
+	run python3 tests/cli/kdoc_open.py lib/*/*.h kstats_hist.h bench.h builtin-*.h
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# the check sees one that does not
+	printf '#include <stdio.h>\n\n/*\n * f - nothing.\n */\nint f(void);\n\nint g(void);\n' >"$T/x.h"
+	run python3 tests/cli/kdoc_open.py "$T/x.h"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$T/x.h:6: f
+$T/x.h:8: g (no comment)" ]
+}
+
 @test "only the commands that pick or list a workload, and the audit's battery, include the registry" {
 	run grep -l '#include.*registry\.h' -- *.c lib/*/*.[ch] workloads/*.[ch]
 	echo "$output"
