@@ -367,12 +367,12 @@ int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct
 }
 
 /*
- * csv and json: one document; kcidb's are a stream of KCIDB reports
- * (kcidb's tools read such a stream, and kcidb-merge makes it one)
+ * csv and json: one document (REPORT_ONE_DOC); kcidb's reports are a
+ * stream, which kcidb's tools read (kcidb-merge makes it one)
  */
 static bool bench_one_doc(int fmt)
 {
-	return fmt == FORMAT_CSV || !strcmp(formats[fmt].name, "json");
+	return formats[fmt].flags & REPORT_ONE_DOC;
 }
 
 int bench_one_document(int fmt, const struct outset *also, const char **opt)

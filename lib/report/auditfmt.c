@@ -178,9 +178,8 @@ static const char *af_not_repeatable(char *buf, size_t len, const struct auditfm
 	return buf;
 }
 
-static int table_write(FILE *f, const void *model)
+static int table_write(FILE *f, const struct auditfmt *c)
 {
-	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c), v[3] = { 0 };
 	char nr[48];
@@ -209,9 +208,8 @@ static int table_write(FILE *f, const void *model)
 
 /* ---- markdown ---- */
 
-static int md_write(FILE *f, const void *model)
+static int md_write(FILE *f, const struct auditfmt *c)
 {
-	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
 	char s[128], at[128], fn[128];
@@ -254,9 +252,8 @@ static int md_write(FILE *f, const void *model)
 
 /* ---- csv ---- */
 
-static int csv_write(FILE *f, const void *model)
+static int csv_write(FILE *f, const struct auditfmt *c)
 {
-	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k;
 
@@ -352,9 +349,8 @@ static void json_entry(struct json *j, const struct auditfmt *c, unsigned int ra
 	json_object_end(j);
 }
 
-static int json_write_audit(FILE *f, const void *model)
+static int json_write_audit(FILE *f, const struct auditfmt *c)
 {
-	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
 	static struct meta m;
@@ -390,9 +386,8 @@ static int json_write_audit(FILE *f, const void *model)
 
 /* ---- kcidb: a test per entry, kstats_bench.audit.WORKLOAD.VARIANT ---- */
 
-static int kcidb_write_audit(FILE *f, const void *model)
+static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
 {
-	const struct auditfmt *c = model;
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
 	struct kcidb kc;
@@ -433,11 +428,10 @@ static int kcidb_write_audit(FILE *f, const void *model)
 	return kcidb_end(&kc);
 }
 
-const struct report_writer auditfmt_writers[] = {
-	{ "table", "the entries ranked by their cost at 8192", table_write, 0 },
-	{ "csv", "a row per entry's fit and per B-A difference", csv_write, 0 },
-	{ "json", "one kstats-bench JSON document", json_write_audit, REPORT_JSON },
-	{ "markdown", "GitHub tables: a PR comment", md_write, 0 },
-	{ "kcidb", "a KCIDB test per entry", kcidb_write_audit, REPORT_JSON },
-	{ NULL, NULL, NULL, 0 },
-};
+#define AUDITFMT_ROWS(X, M) \
+	X(M, "table", "the entries ranked by their cost at 8192", table_write, 0) \
+	X(M, "csv", "a row per entry's fit and per B-A difference", csv_write, 0) \
+	X(M, "json", "one kstats-bench JSON document", json_write_audit, REPORT_JSON) \
+	X(M, "markdown", "GitHub tables: a PR comment", md_write, 0) \
+	X(M, "kcidb", "a KCIDB test per entry", kcidb_write_audit, REPORT_JSON)
+REPORT_TABLE(auditfmt_writers, struct auditfmt, AUDITFMT_ROWS);

@@ -120,9 +120,8 @@ static void cf_testbed_lines(FILE *f, const struct cmpfmt *c)
 /* the sides, as the reports name them */
 static const char *const cf_sides[2] = { "before", "after" };
 
-static int cf_table(FILE *f, const void *model)
+static int cf_table(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
 	char line[512];
 
@@ -153,9 +152,8 @@ static int cf_table(FILE *f, const void *model)
 
 /* ---- csv, runs ---- */
 
-static int cf_csv(FILE *f, const void *model)
+static int cf_csv(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	unsigned int i;
 
 	fputs(CMPFMT_CSV_COLUMNS "\n", f);
@@ -174,9 +172,8 @@ static int cf_csv(FILE *f, const void *model)
 }
 
 /* every run's figure, before then after, in file order */
-static int cf_runs(FILE *f, const void *model)
+static int cf_runs(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	unsigned int i, k;
 
 	fprintf(f, "side,workload,variant,run,%s\n", c->stat);
@@ -198,9 +195,8 @@ static int cf_runs(FILE *f, const void *model)
  * row per non-empty bucket, its exclusive upper bound and the fraction
  * of the side's samples at or below it; the unit in a metadata line.
  */
-static int cf_cdf(FILE *f, const void *model)
+static int cf_cdf(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	static const char *const side[] = { "before", "after" };
 	struct kstats_hist_iter it;
 	unsigned int i, k;
@@ -286,9 +282,8 @@ static void cf_json_diff(struct json *j, const struct cmpfmt *c)
 }
 
 /* the document: its metadata the gate's settings */
-static int cf_json(FILE *f, const void *model)
+static int cf_json(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	unsigned int i, reg = cmpfmt_count(c, CMP_REGRESSION);
 	struct meta *m = calloc(1, sizeof(*m));
 	struct json j;
@@ -362,9 +357,8 @@ static void cf_md_diff(FILE *f, const struct cmpfmt *c)
 	}
 }
 
-static int cf_markdown(FILE *f, const void *model)
+static int cf_markdown(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	unsigned int i;
 	char t[96];
 
@@ -479,9 +473,8 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_seri
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
-static int cf_junit(FILE *f, const void *model)
+static int cf_junit(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	unsigned int i;
 	unsigned int fail = cmpfmt_count(c, CMP_REGRESSION) + cmpfmt_count(c, CMP_NOT_REPEATABLE);
 
@@ -498,9 +491,8 @@ static int cf_junit(FILE *f, const void *model)
 
 /* ---- Bencher Metric Format, github-action-benchmark ---- */
 
-static int cf_bmf(FILE *f, const void *model)
+static int cf_bmf(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	const char *measure = !strcmp(c->unit, "ns") ? "latency" :
 			      cmpline_exact(c) ? "instructions" : "cycles";
 	char name[192];
@@ -539,9 +531,8 @@ static void cf_gab_extra(char *buf, size_t len, const struct cmpfmt *c,
 		 s->nb, s->na, cmp_verdict_names[r->verdict]);
 }
 
-static int cf_gab(FILE *f, const void *model)
+static int cf_gab(FILE *f, const struct cmpfmt *c)
 {
-	const struct cmpfmt *c = model;
 	char name[192], range[32], extra[256];
 	struct json j;
 	unsigned int i;
@@ -568,31 +559,20 @@ static int cf_gab(FILE *f, const void *model)
 
 /* ---- the table of writers ---- */
 
-static int cf_kcidb(FILE *f, const void *model)
-{
-	return kcidb_write_compare(f, model);
-}
-
-static int cf_lkp(FILE *f, const void *model)
-{
-	return lkp_write_compare(f, model);
-}
-
-const struct report_writer cmpfmt_writers[] = {
-	{ "table", "each series' verdict, pooled figures (default)", cf_table, REPORT_TESTBED },
-	{ "csv", "one row per series", cf_csv, 0 },
-	{ "runs", "every run's figure (./run.sh compare plots it)", cf_runs, 0 },
-	{ "json", "one JSON document, every run's figure", cf_json, REPORT_JSON | REPORT_TESTBED },
-	{ "markdown", "for CI: a GitHub table", cf_markdown, REPORT_TESTBED },
-	{ "junit", "for CI: JUnit XML, a testcase per series", cf_junit, REPORT_TESTBED },
-	{ "bmf", "for CI: Bencher Metric Format", cf_bmf, REPORT_JSON },
-	{ "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", cf_gab, REPORT_JSON },
-	{ "cdf", "each side's pooled CDF (what ./run.sh plots)", cf_cdf, 0 },
-	{ "kcidb", "for KernelCI: KCIDB v5.3, a test per series", cf_kcidb,
-	  REPORT_JSON | REPORT_TESTBED },
-	{ "lkp", "0-day's %change table, with the verdicts", cf_lkp, 0 },
-	{ NULL, NULL, NULL, 0 },
-};
+#define CMPFMT_ROWS(X, M) \
+	X(M, "table", "each series' verdict, pooled figures (default)", cf_table, REPORT_TESTBED) \
+	X(M, "csv", "one row per series", cf_csv, 0) \
+	X(M, "runs", "every run's figure (./run.sh compare plots it)", cf_runs, 0) \
+	X(M, "json", "one JSON document, every run's figure", cf_json, REPORT_JSON | REPORT_TESTBED) \
+	X(M, "markdown", "for CI: a GitHub table", cf_markdown, REPORT_TESTBED) \
+	X(M, "junit", "for CI: JUnit XML, a testcase per series", cf_junit, REPORT_TESTBED) \
+	X(M, "bmf", "for CI: Bencher Metric Format", cf_bmf, REPORT_JSON) \
+	X(M, "github-action-benchmark", "for CI: its customSmallerIsBetter JSON", cf_gab, REPORT_JSON) \
+	X(M, "cdf", "each side's pooled CDF (what ./run.sh plots)", cf_cdf, 0) \
+	X(M, "kcidb", "for KernelCI: KCIDB v5.3, a test per series", kcidb_write_compare, \
+	  REPORT_JSON | REPORT_TESTBED) \
+	X(M, "lkp", "0-day's %change table, with the verdicts", lkp_write_compare, 0)
+REPORT_TABLE(cmpfmt_writers, struct cmpfmt, CMPFMT_ROWS);
 
 /* ---- GitHub Actions workflow commands ---- */
 

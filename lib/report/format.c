@@ -254,15 +254,13 @@ static int fmt_report(FILE *f, const struct results *r, bool bars)
 	return report_status(f);
 }
 
-static int fmt_table(FILE *f, const void *model)
+static int fmt_table(FILE *f, const struct results *r)
 {
-	const struct results *r = model;
 	return fmt_report(f, r, false);
 }
 
-static int fmt_bars(FILE *f, const void *model)
+static int fmt_bars(FILE *f, const struct results *r)
 {
-	const struct results *r = model;
 	return fmt_report(f, r, true);
 }
 
@@ -303,9 +301,8 @@ static void fmt_summary_table(FILE *f, const struct results *r, const char *wl)
 }
 
 /* per workload each run's figure (with several runs) and the SUMMARY table */
-static int fmt_summary(FILE *f, const void *model)
+static int fmt_summary(FILE *f, const struct results *r)
 {
-	const struct results *r = model;
 	unsigned int i;
 
 	for (i = 0; i < r->n; i++) {
@@ -320,9 +317,8 @@ static int fmt_summary(FILE *f, const void *model)
 
 /* ---- kstats ---- */
 
-static int fmt_kstats(FILE *f, const void *model)
+static int fmt_kstats(FILE *f, const struct results *r)
 {
-	const struct results *r = model;
 	const struct results_series *m, *s;
 	unsigned int i, k;
 
@@ -347,14 +343,8 @@ static int fmt_kstats(FILE *f, const void *model)
 
 /* ---- csv, json ---- */
 
-static int fmt_csv(FILE *f, const void *model)
+static int fmt_json(FILE *f, const struct results *r)
 {
-	return csv_write(f, model);
-}
-
-static int fmt_json(FILE *f, const void *model)
-{
-	const struct results *r = model;
 	unsigned int *order = results_order(r), i;
 	struct json j;
 
@@ -391,9 +381,8 @@ static void fmt_kcidb_test(struct kcidb *k, const struct results *r,
 }
 
 /* KCIDB: per merged series (or the one series of a pick) its statistics */
-static int fmt_kcidb(FILE *f, const void *model)
+static int fmt_kcidb(FILE *f, const struct results *r)
 {
-	const struct results *r = model;
 	const char *origin = fmt_meta(r, KCIDB_META_ORIGIN, KCIDB_ORIGIN);
 	struct kcidb k;
 	unsigned int i;
@@ -421,16 +410,15 @@ static int fmt_kcidb(FILE *f, const void *model)
 /* ---- the table ---- */
 
 /* name, one --help line (at most 40 columns: it follows the option's column) */
-const struct report_writer formats[] = {
-	[FORMAT_TABLE] = { "table", "the patch's table, SUMMARY (default)", fmt_table, 0 },
-	{ "kstats", "kstats' lines, per CPU and merged", fmt_kstats, 0 },
-	[FORMAT_CSV] = { "csv", "the CSV, exact (format 3)", fmt_csv, 0 },
-	{ "bars", "bars, bpftrace style, SUMMARY", fmt_bars, 0 },
-	{ "json", "the JSON document (man kstats-bench)", fmt_json, REPORT_JSON },
-	{ "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, REPORT_JSON },
-	{ "summary", "SUMMARY as a table, each run's figure", fmt_summary, 0 },
-	{ NULL, NULL, NULL, 0 },
-};
+#define FORMAT_ROWS(X, M) \
+	X(M, "table", "the patch's table, SUMMARY (default)", fmt_table, 0) \
+	X(M, "kstats", "kstats' lines, per CPU and merged", fmt_kstats, 0) \
+	X(M, "csv", "the CSV, exact (format 3)", csv_write, REPORT_ONE_DOC) \
+	X(M, "bars", "bars, bpftrace style, SUMMARY", fmt_bars, 0) \
+	X(M, "json", "the JSON document (man kstats-bench)", fmt_json, REPORT_JSON | REPORT_ONE_DOC) \
+	X(M, "kcidb", "KernelCI's KCIDB v5.3 (docs/formats.md)", fmt_kcidb, REPORT_JSON) \
+	X(M, "summary", "SUMMARY as a table, each run's figure", fmt_summary, 0)
+REPORT_TABLE(formats, struct results, FORMAT_ROWS);
 
 int format_write(FILE *f, unsigned int idx, const struct results *r)
 {

@@ -123,9 +123,8 @@ static void table_fit(FILE *f, const struct scalefmt *o, const struct scale_repo
 	}
 }
 
-static int sf_table(FILE *f, const void *model)
+static int sf_table(FILE *f, const struct scalefmt *o)
 {
-	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	char s[128], th[192];
 	struct sf_tally t;
@@ -183,9 +182,8 @@ static void csv_lead(FILE *f, const char *kind, const char *group, const struct 
 	fprintf(f, ",%s,", cmp_stat_names[o->stat]);
 }
 
-static int sf_csv(FILE *f, const void *model)
+static int sf_csv(FILE *f, const struct scalefmt *o)
 {
-	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	double est, lo, hi;
 	unsigned int i, k, a;
@@ -234,9 +232,8 @@ static int sf_csv(FILE *f, const void *model)
 
 /* ---- points: every point, exactly, for plots and for tests/scale_ref.py ---- */
 
-static int sf_points(FILE *f, const void *model)
+static int sf_points(FILE *f, const struct scalefmt *o)
 {
-	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	unsigned int i, k, p;
 
@@ -332,10 +329,9 @@ static void sf_md_busy(FILE *f, const struct scale_report *r)
 	fileset_busy_lines(f, r->fs.busy, name, r->nr_groups, "runs", "- ");
 }
 
-static int sf_json(FILE *f, const void *model)
+static int sf_json(FILE *f, const struct scalefmt *o)
 {
 	const char *name[2];
-	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	static struct meta m;
 	struct sf_tally t;
@@ -383,9 +379,8 @@ static int sf_json(FILE *f, const void *model)
 /* ---- markdown ---- */
 
 /* GitHub-flavoured markdown's punctuation escaped, so a name stays text */
-static int sf_markdown(FILE *f, const void *model)
+static int sf_markdown(FILE *f, const struct scalefmt *o)
 {
-	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	char s[128], a[32], th[192], sp[48];
 	struct sf_tally t;
@@ -469,10 +464,9 @@ static void sf_sweep_cell(FILE *f, const struct results *set, const struct scale
 }
 
 /* per file of the first group its possible CPUs, then each variant's mean, p50, p99 */
-static int sf_sweep(FILE *f, const void *model)
+static int sf_sweep(FILE *f, const struct scalefmt *o)
 {
 	static const char *const stat[] = { "mean", "p50", "p99" };
-	const struct scalefmt *o = model;
 	const struct scale_report *r = o->r;
 	const struct scale_group *g = &r->g[0];
 	unsigned int i, k, v;
@@ -496,18 +490,17 @@ static int sf_sweep(FILE *f, const void *model)
 
 /* ---- kcidb: an audit's alone ---- */
 
-static int sf_kcidb(FILE *f, const void *model)
+static int sf_kcidb(FILE *f, const struct scalefmt *o)
 {
-	return sf_audit(f, model, "kcidb");
+	return sf_audit(f, o, "kcidb");
 }
 
-const struct report_writer scalefmt_writers[] = {
-	{ "table", "the slope lines, the B-A lines, one SCALE line", sf_table, 0 },
-	{ "csv", "a row per fit and per B-A difference", sf_csv, 0 },
-	{ "points", "every point, every digit: what run.sh plots", sf_points, 0 },
-	{ "json", "one kstats-bench JSON document", sf_json, REPORT_JSON },
-	{ "markdown", "GitHub tables: a PR comment", sf_markdown, 0 },
-	{ "sweep", "a row per file: mean, p50, p99 (run.sh sweep)", sf_sweep, 0 },
-	{ "kcidb", "--audit: a KCIDB test per entry", sf_kcidb, REPORT_JSON | REPORT_AUDIT },
-	{ NULL, NULL, NULL, 0 },
-};
+#define SCALEFMT_ROWS(X, M) \
+	X(M, "table", "the slope lines, the B-A lines, one SCALE line", sf_table, 0) \
+	X(M, "csv", "a row per fit and per B-A difference", sf_csv, 0) \
+	X(M, "points", "every point, every digit: what run.sh plots", sf_points, 0) \
+	X(M, "json", "one kstats-bench JSON document", sf_json, REPORT_JSON) \
+	X(M, "markdown", "GitHub tables: a PR comment", sf_markdown, 0) \
+	X(M, "sweep", "a row per file: mean, p50, p99 (run.sh sweep)", sf_sweep, 0) \
+	X(M, "kcidb", "--audit: a KCIDB test per entry", sf_kcidb, REPORT_JSON | REPORT_AUDIT)
+REPORT_TABLE(scalefmt_writers, struct scalefmt, SCALEFMT_ROWS);

@@ -220,9 +220,8 @@ static void tfm_ref(FILE *f, const struct trendfmt *t, unsigned int k)
 	fputc('\n', f);
 }
 
-static int tfm_table(FILE *f, const void *model)
+static int tfm_table(FILE *f, const struct trendfmt *t)
 {
-	const struct trendfmt *t = model;
 	const struct history *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
@@ -296,9 +295,8 @@ static int tfm_csv_row(FILE *f, const struct trendfmt *t, const struct history_s
 	return 0;
 }
 
-static int tfm_csv(FILE *f, const void *model)
+static int tfm_csv(FILE *f, const struct trendfmt *t)
 {
-	const struct trendfmt *t = model;
 	const struct history *h = t->h;
 	unsigned int k, i;
 
@@ -312,9 +310,8 @@ static int tfm_csv(FILE *f, const void *model)
 }
 
 /* every run's figure, in order, with the median of its segment: the plot's points and lines */
-static int tfm_runs(FILE *f, const void *model)
+static int tfm_runs(FILE *f, const struct trendfmt *t)
 {
-	const struct trendfmt *t = model;
 	const struct history *h = t->h;
 	unsigned int k, i, c, end;
 	double med = 0, spread;
@@ -429,9 +426,8 @@ static void tfm_json_one(struct json *j, const struct trendfmt *t, const struct 
 /* the one group of the history's files, for the disturbed runs (fileset.h) */
 static const char *const tfm_files[1] = { "history" };
 
-static int tfm_json(FILE *f, const void *model)
+static int tfm_json(FILE *f, const struct trendfmt *t)
 {
-	const struct trendfmt *t = model;
 	const struct history *h = t->h;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct trendfmt_tally n;
@@ -474,9 +470,8 @@ static int tfm_json(FILE *f, const void *model)
 
 /* ---- markdown ---- */
 
-static int tfm_markdown(FILE *f, const void *model)
+static int tfm_markdown(FILE *f, const struct trendfmt *t)
 {
-	const struct trendfmt *t = model;
 	const struct history *h = t->h;
 	struct trendfmt_tally n;
 	unsigned int k, i;
@@ -587,9 +582,8 @@ static void tfm_kcidb_one(struct kcidb *k, const struct trendfmt *t, const struc
 	kcidb_test_end(k);
 }
 
-static int tfm_kcidb(FILE *f, const void *model)
+static int tfm_kcidb(FILE *f, const struct trendfmt *t)
 {
-	const struct trendfmt *t = model;
 	struct meta *m = calloc(1, sizeof(*m));
 	struct kcidb k;
 	unsigned int i;
@@ -612,12 +606,11 @@ static int tfm_kcidb(FILE *f, const void *model)
 
 /* ---- the table of writers ---- */
 
-const struct report_writer trendfmt_writers[] = {
-	{ "table", "each change point, one TREND line (default)", tfm_table, 0 },
-	{ "csv", "one row per change point", tfm_csv, 0 },
-	{ "runs", "every run, its segment's median (the plot)", tfm_runs, 0 },
-	{ "json", "one JSON document", tfm_json, REPORT_JSON },
-	{ "markdown", "for CI: a GitHub table", tfm_markdown, 0 },
-	{ "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb, REPORT_JSON },
-	{ NULL, NULL, NULL, 0 },
-};
+#define TRENDFMT_ROWS(X, M) \
+	X(M, "table", "each change point, one TREND line (default)", tfm_table, 0) \
+	X(M, "csv", "one row per change point", tfm_csv, 0) \
+	X(M, "runs", "every run, its segment's median (the plot)", tfm_runs, 0) \
+	X(M, "json", "one JSON document", tfm_json, REPORT_JSON) \
+	X(M, "markdown", "for CI: a GitHub table", tfm_markdown, 0) \
+	X(M, "kcidb", "KernelCI's KCIDB v5.3: a test per series", tfm_kcidb, REPORT_JSON)
+REPORT_TABLE(trendfmt_writers, struct trendfmt, TRENDFMT_ROWS);

@@ -17,17 +17,19 @@
  * --also FMT=FILE (lib/subcmd/outset.h), which both hold an index of
  * the table; report_emit() writes the -f report and every --also one.
  *
- *	static int my_table(FILE *f, const void *model)
+ * A writer takes its model typed, and REPORT_TABLE() builds the table
+ * from an X-macro of rows, so that a writer of another model fails the
+ * build instead of reading the wrong struct:
+ *
+ *	static int my_table(FILE *f, const struct cmpfmt *c)
  *	{
- *		const struct cmpfmt *c = model;
  *		...
- *		return fflush(f) || ferror(f) ? -EIO : 0;
+ *		return report_status(f);
  *	}
- *	const struct report_writer my_writers[] = {
- *		{ "table", "one line per series (default)", my_table },
- *		{ "json", "one JSON document", my_json, REPORT_JSON },
- *		{ NULL },
- *	};
+ *	#define MY_ROWS(X, M)						\
+ *		X(M, "table", "one line per series (default)", my_table, 0) \
+ *		X(M, "json", "one JSON document", my_json, REPORT_JSON)
+ *	REPORT_TABLE(my_writers, struct cmpfmt, MY_ROWS);
  *
  * A writer prints only to the FILE it is given and returns 0, -EIO when
  * a write failed, or -ENOMEM; it reads its model and nothing else, so
@@ -39,9 +41,15 @@
 #include <stdio.h>
 
 /* report_writer.flags */
-#define REPORT_JSON	0x1	/* one JSON document: nothing else may share its stream */
+#define REPORT_JSON	0x1	/* the report is JSON (the tests parse it) */
 #define REPORT_TESTBED	0x2	/* the report lists the testbed keys that differ itself */
 #define REPORT_AUDIT	0x4	/* an audit's alone: its model must hold one (scale's kcidb) */
+/*
+ * one document: two reports on one stream are not one report of the
+ * format (csv, json), where two of a stream format's are (kcidb, the
+ * tables); bench vm, which writes a report per command, refuses those
+ */
+#define REPORT_ONE_DOC	0x8
 
 struct report_writer {
 	const char *name;		/* -f NAME, --also NAME=FILE; NULL ends a table */
@@ -50,6 +58,33 @@ struct report_writer {
 	int (*write)(FILE *f, const void *model);
 	unsigned int flags;		/* REPORT_* */
 };
+
+/* REPORT_TABLE()'s pieces: a row's const void * thunk, and its row */
+#define REPORT_THUNK_(model, name, help, fn, flags)			\
+	_Static_assert(__builtin_types_compatible_p(typeof(fn),		\
+			int (FILE *, const model *)),			\
+		       #fn " is not a writer of " #model);		\
+	static int fn##_write_(FILE *f, const void *m)			\
+	{								\
+		const model *p = m;					\
+									\
+		return fn(f, p);					\
+	}
+#define REPORT_ROW_(model, name, help, fn, flags) { name, help, fn##_write_, flags },
+
+/**
+ * REPORT_TABLE - define const struct report_writer @table[], ended by a
+ * NULL row, from @ROWS, an X-macro whose every row is X(@model, name,
+ * help, fn, flags) with fn an int fn(FILE *, const @model *), or the
+ * build stops at a static assertion that names fn and @model. Each row
+ * gets a thunk that hands fn its model typed.
+ */
+#define REPORT_TABLE(table, model, ROWS)				\
+	ROWS(REPORT_THUNK_, model)					\
+	const struct report_writer table[] = {				\
+		ROWS(REPORT_ROW_, model)				\
+		{ NULL, NULL, NULL, 0 },				\
+	}
 
 /**
  * report_find - the row of table @t named @name, or NULL.

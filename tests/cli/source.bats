@@ -237,6 +237,27 @@ long_files() {
 	opt_refused 'unsigned char m;' 'OPT_ENUM(0, "m", &m, names, "M", "")'
 }
 
+# a writer table of struct a with one row whose writer takes @1
+writer_cc() {
+	printf '#include "lib/subcmd/writer.h"\nstruct a { int x; };\nstruct b { int y; };\n%s\n%s\n' \
+		"static int w(FILE *f, const $1 *m) { return fprintf(f, \"%d\", *(const int *)m) < 0; }" \
+		'#define ROWS(X, M) X(M, "w", "a writer", w, 0)
+REPORT_TABLE(t, struct a, ROWS);' >"$T/w.c"
+	cc -std=gnu11 -I. -Wall -c -o "$T/w.o" "$T/w.c"
+}
+
+@test "a writer table is checked by its model: a writer of another struct does not compile" {
+	writer_cc 'struct a'
+	run writer_cc 'struct b'
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"w is not a writer of struct a"* ]]
+	# and every table is built so
+	run grep -rn --include='*.c' 'const struct report_writer [a-z_]*\[\] = {' lib builtin-*.c bench*.c
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
 # one way to print a message: pr_err() (or bench_err, bench_refused), not
 # a raw "bench CMD: ..." line; progress lines, which end with no newline
 # for the next one to overwrite, are the exception

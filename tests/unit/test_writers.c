@@ -7,7 +7,8 @@
  * files, scalefmt_writers[] on a sweep of two files, auditfmt_writers[]
  * on the audit of that sweep, and scalefmt_writers[] again holding the
  * audit. Each row returns 0 and writes something; each REPORT_JSON row
- * writes one JSON document (json-c parses it); each returns -EIO on a
+ * writes one JSON document (json-c parses it), and REPORT_ONE_DOC marks
+ * formats[]'s csv and json alone; each returns -EIO on a
  * full disk (/dev/full); the first line of each table is pinned, and a
  * scale report that holds an audit writes the audit's row of the same
  * name, byte for byte, or else the sweep's own.
@@ -286,6 +287,21 @@ static void test_formats(void **state)
 	free(buf);
 }
 
+/* the rows the commands name by index, and the one-document formats: csv, json */
+static void test_format_flags(void **state)
+{
+	const struct report_writer *w;
+	char docs[64] = "";
+
+	(void)state;
+	assert_string_equal(formats[FORMAT_TABLE].name, "table");
+	assert_string_equal(formats[FORMAT_CSV].name, "csv");
+	for (w = formats; w->name; w++)
+		if (w->flags & REPORT_ONE_DOC)
+			snprintf(docs + strlen(docs), sizeof(docs) - strlen(docs), "%s ", w->name);
+	assert_string_equal(docs, "csv json ");
+}
+
 static void test_cmpfmt(void **state)
 {
 	(void)state;
@@ -361,6 +377,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_formats),
+		cmocka_unit_test(test_format_flags),
 		cmocka_unit_test(test_cmpfmt),
 		cmocka_unit_test(test_trendfmt),
 		cmocka_unit_test(test_scalefmt),
