@@ -86,38 +86,6 @@ static const char scale_tail[] =
 
 /* ---- options ---- */
 
-static int scale_flat(const struct opt *o, const char *arg, char *why, size_t len)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!errno && end != arg && !*end && isfinite(v) && v >= 0) {
-		*(double *)o->value = v;
-		return 0;
-	}
-	snprintf(why, len, "--%s: '%s' is not a number >= 0 (ns per possible CPU)",
-		 o->long_name, arg);
-	return -EINVAL;
-}
-
-/* the family's level */
-static int scale_alpha_opt(const struct opt *o, const char *arg, char *why, size_t len)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!errno && end != arg && !*end && v > 0 && v <= 0.5) {
-		*(double *)o->value = v;
-		return 0;
-	}
-	snprintf(why, len, "--%s: '%s' is not a level in (0, 0.5]", o->long_name, arg);
-	return -EINVAL;
-}
-
 /* NS (ns per CPU) or N% (of A's slope) */
 static int scale_threshold(const struct opt *o, const char *arg, char *why, size_t len)
 {
@@ -171,10 +139,11 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			 "per-run figure: min (the smallest sample, default),\n"
 			 "p10, p25, median, tm10 (10% trimmed mean), mean,\n"
 			 "p90, p99"),
-		OPT_CALL(0, "flat", &o->flat, scale_flat, "NS",
-			 "a slope up to NS ns per possible CPU counts as flat:\n"
-			 "grows needs the interval above it (default 0;\n"
-			 "counted files " BENCH_STR(COUNTED_FLAT) " instruction)"),
+		OPT_DOUBLE_IN(0, "flat", &o->flat, 0, 0, OPT_IN_LO,
+			      ">= 0 (ns per possible CPU)", "NS",
+			      "a slope up to NS ns per possible CPU counts as flat:\n"
+			      "grows needs the interval above it (default 0;\n"
+			      "counted files " BENCH_STR(COUNTED_FLAT) " instruction)"),
 		OPT_DOUBLE(0, "spread", &o->spread_pct, 0, 0, "> 0 (percent)", "PCT",
 			   "counted files: a fit repeats when its boots at each\n"
 			   "count spread by at most PCT, max/min - 1, > 0\n"
@@ -196,9 +165,9 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			 "--audit: bh (Benjamini-Hochberg, the false\n"
 			 "discovery rate, default), holm (the family-wise\n"
 			 "error), none"),
-		OPT_CALL(0, "alpha", &o->q, scale_alpha_opt, "Q",
-			 "--audit: the family's level, in (0, 0.5]\n"
-			 "(default 0.05)"),
+		OPT_DOUBLE_IN(0, "alpha", &o->q, 0, 0.5, OPT_IN_HI, "in (0, 0.5]", "Q",
+			      "--audit: the family's level, in (0, 0.5]\n"
+			      "(default 0.05)"),
 		OPT_FLAG(0, "pool", &o->pool,
 			 "fit runs of several runner classes (TCG and KVM,\n"
 			 "two CPU models) as one; else exit 2 naming them"),

@@ -96,33 +96,6 @@ static const char trend_tail[] =
 	"regression that starts within the last --recent nights, 2 bad input, 3 a\n"
 	"report could not be written (or memory ran out).\n";
 
-/* a double in [@lo, @hi) (@hi 0: no bound), for --alpha and --min-change */
-static int trend_double(const struct opt *o, const char *arg, double lo, double hi,
-			const char *range, char *why, size_t len)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (!errno && end != arg && !*end && isfinite(v) && v >= lo && (!hi || v < hi)) {
-		*(double *)o->value = v;
-		return 0;
-	}
-	snprintf(why, len, "--%s: '%s' is not a number %s", o->long_name, arg, range);
-	return -EINVAL;
-}
-
-static int trend_alpha(const struct opt *o, const char *arg, char *why, size_t len)
-{
-	return trend_double(o, arg, TREND_MIN_ALPHA, 1, "in [0.000001, 1)", why, len);
-}
-
-static int trend_min_change(const struct opt *o, const char *arg, char *why, size_t len)
-{
-	return trend_double(o, arg, 0, 0, ">= 0 (percent)", why, len);
-}
-
 /*
  * @arg (stat()ed into @st) into @h: a file as it is, a directory as its
  * CSVs or its nights'; 0, -ENOMEM, or another -errno with @why
@@ -168,13 +141,15 @@ static int trend_parse(int argc, char **argv, struct trend_opts *o)
 			 "scale each run's figure by its reference loop, as\n"
 			 "compare does, the share fitted within each file:\n"
 			 "auto (default, when every run has it), on, off"),
-		OPT_CALL('a', "alpha", &o->alpha, trend_alpha, "A",
-			 "a change point's p at most A, in [0.000001, 1)\n"
-			 "(default 0.001; a change point costs 2/A shuffles)"),
-		OPT_CALL('t', "min-change", &o->min_change_pct, trend_min_change, "PCT",
-			 "report changes beyond PCT only, >= 0 (default "
-			 BENCH_STR(CMP_THRESHOLD_PCT) ",\n"
-			 "counted files " BENCH_STR(COUNTED_THRESHOLD_PCT) ": compare's threshold)"),
+		OPT_DOUBLE_IN('a', "alpha", &o->alpha, TREND_MIN_ALPHA, 1, OPT_IN_LO,
+			      "in [0.000001, 1)", "A",
+			      "a change point's p at most A, in [0.000001, 1)\n"
+			      "(default 0.001; a change point costs 2/A shuffles)"),
+		OPT_DOUBLE_IN('t', "min-change", &o->min_change_pct, 0, 0, OPT_IN_LO,
+			      ">= 0 (percent)", "PCT",
+			      "report changes beyond PCT only, >= 0 (default "
+			      BENCH_STR(CMP_THRESHOLD_PCT) ",\n"
+			      "counted files " BENCH_STR(COUNTED_THRESHOLD_PCT) ": compare's threshold)"),
 		OPT_U64('w', "window", &o->window, 2 * TREND_MIN_SEG, TREND_MAX_WINDOW, "N",
 			"runs one test sees at most, for long histories,\n"
 			"6..1000 (default " BENCH_STR(TREND_WINDOW) "; 18 or more at alpha 0.001)"),

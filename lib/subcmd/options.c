@@ -107,8 +107,9 @@ static int opt_parse_double(const struct opt *o, const char *arg, char *why, siz
 
 	errno = 0;
 	v = strtod(arg, &end);
-	if (!errno && end != arg && !*end && isfinite(v) && v > o->dlo &&
-	    (o->dhi == 0 || v < o->dhi)) {
+	if (!errno && end != arg && !*end && isfinite(v) &&
+	    (v > o->dlo || (o->din & OPT_IN_LO && v == o->dlo)) &&
+	    (o->dhi == 0 || v < o->dhi || (o->din & OPT_IN_HI && v == o->dhi))) {
 		*(double *)o->value = v;
 		return 0;
 	}

@@ -50,7 +50,7 @@ enum opt_type {
 	OPT_T_GROUP,		/* a heading in --help, no option */
 	OPT_T_FLAG,		/* bool *: set to true */
 	OPT_T_U64,		/* uint64_t *: a decimal in [min, max] */
-	OPT_T_DOUBLE,		/* double *: a finite number in (dlo, dhi) */
+	OPT_T_DOUBLE,		/* double *: a finite number in (dlo, dhi), din */
 	OPT_T_ENUM,		/* int *: the index of the value in names[] */
 	OPT_T_STRING,		/* const char **: the argument as given */
 	OPT_T_CALL,		/* call(): the option checks and stores itself */
@@ -67,6 +67,7 @@ struct opt {
 	uint64_t max;			/* OPT_T_U64: largest value */
 	double dlo;			/* OPT_T_DOUBLE: values must exceed it */
 	double dhi;			/* OPT_T_DOUBLE: and stay below it; 0: no bound */
+	unsigned int din;		/* OPT_T_DOUBLE: OPT_IN_*, the bounds it may equal */
 	const char *range;		/* OPT_T_DOUBLE: the range in words, "> 0" */
 	const char *const *names;	/* OPT_T_ENUM: NULL-terminated, or */
 	const struct report_writer *rows; /* OPT_T_ENUM: the writers' names */
@@ -105,10 +106,15 @@ struct opt {
 	{ .type = OPT_T_U64, .short_name = (s), .long_name = (l), \
 	  .value = opt_vtype(v, uint64_t *), .min = (lo), .max = (hi), .argh = (a), \
 	  .help = (h) }
-#define OPT_DOUBLE(s, l, v, lo, hi, r, a, h) \
+#define OPT_DOUBLE(s, l, v, lo, hi, r, a, h) OPT_DOUBLE_IN(s, l, v, lo, hi, 0, r, a, h)
+/* struct opt.din: a value may equal dlo, dhi */
+#define OPT_IN_LO	0x1
+#define OPT_IN_HI	0x2
+/* OPT_DOUBLE whose range holds the bounds @in says (OPT_IN_*): [lo, hi) */
+#define OPT_DOUBLE_IN(s, l, v, lo, hi, in, r, a, h) \
 	{ .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), \
-	  .value = opt_vtype(v, double *), .dlo = (lo), .dhi = (hi), .range = (r), \
-	  .argh = (a), .help = (h) }
+	  .value = opt_vtype(v, double *), .dlo = (lo), .dhi = (hi), .din = (in), \
+	  .range = (r), .argh = (a), .help = (h) }
 #define OPT_ENUM(s, l, v, n, a, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), \
 	  .value = opt_vsize(v, int), .names = (n), .argh = (a), .help = (h) }

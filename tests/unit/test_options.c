@@ -139,6 +139,42 @@ static void test_refusals(void **state)
 	}
 }
 
+/* OPT_DOUBLE_IN: a bound is in the range only where din says so */
+static void test_double_bounds(void **state)
+{
+	static double lo, hi;
+	static const struct opt t[] = {
+		OPT_DOUBLE_IN(0, "lo", &lo, 0, 0, OPT_IN_LO, ">= 0", "X", "[0, inf)"),
+		OPT_DOUBLE_IN(0, "hi", &hi, 0, 0.5, OPT_IN_HI, "in (0, 0.5]", "X", "(0, 0.5]"),
+		OPT_END()
+	};
+	static const struct {
+		const char *opt, *arg;
+		const char *why;	/* NULL: taken */
+	} c[] = {
+		{ "--lo", "0", NULL }, { "--lo", "1e300", NULL },
+		{ "--lo", "-0.001", "--lo: '-0.001' is not a number >= 0" },
+		{ "--lo", "inf", "--lo: 'inf' is not a number >= 0" },
+		{ "--hi", "0.5", NULL }, { "--hi", "1e-9", NULL },
+		{ "--hi", "0", "--hi: '0' is not a number in (0, 0.5]" },
+		{ "--hi", "0.5000001", "--hi: '0.5000001' is not a number in (0, 0.5]" },
+	};
+	const struct opt *tab[] = { t, NULL };
+	struct opt_parser p = { .tab = tab };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *argv[] = { "bench", (char *)c[i].opt, (char *)c[i].arg, NULL };
+
+		optind = 0;
+		assert_int_equal(opt_parse(&p, 3, argv), c[i].why ? -EINVAL : 0);
+		if (c[i].why)
+			assert_string_equal(p.why, c[i].why);
+	}
+	assert_true(lo == 1e300 && hi == 1e-9);
+}
+
 static void test_help_stops_parsing(void **state)
 {
 	struct opt_parser p;
@@ -381,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_values_stored),
 		cmocka_unit_test(test_given_names_the_table),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_double_bounds),
 		cmocka_unit_test(test_help_stops_parsing),
 		cmocka_unit_test(test_operands),
 		cmocka_unit_test(test_help_column),
