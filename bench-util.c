@@ -262,6 +262,22 @@ int bench_finish_stdout(void)
 	return bench_refused("writing standard output: %s", strerror(errno));
 }
 
+int bench_input_err(int ret, const char *why)
+{
+	if (ret == -ENOMEM)
+		return bench_nomem();
+	if (ret)
+		pr_err("%s", why);
+	return ret ? EXIT_USAGE : EXIT_DONE;
+}
+
+int bench_also_err(int ret, const char *why)
+{
+	if (ret == -ENOMEM)
+		return bench_nomem();
+	return ret ? bench_refused("--also %s", why) : EXIT_DONE;
+}
+
 int bench_stdout_failed(int err)
 {
 	int ret;
@@ -334,8 +350,7 @@ static int bench_write(FILE *f, unsigned int fmt, struct outset *also, const voi
 		outset_abort(also);
 		return bench_nomem();
 	}
-	ret = outset_write_each(also, m, why, sizeof(why));
-	return ret ? bench_refused("--also %s", why) : EXIT_DONE;
+	return bench_also_err(outset_write_each(also, m, why, sizeof(why)), why);
 }
 
 int bench_report(struct outfile *out, const char *path, unsigned int fmt, struct outset *also,
@@ -522,11 +537,15 @@ int bench_one_class(struct results *const *const *set, char *const *const *path,
 		ret = strata_check(m, p, all, why, sizeof(why));
 	free(m);
 	free(p);
-	if (ret == -ENOMEM)
-		return bench_nomem();
-	if (ret)
-		pr_err("%s", why);
-	return ret ? EXIT_USAGE : EXIT_DONE;
+	return bench_input_err(ret, why);
+}
+
+void bench_block_signals(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, old);
 }
 
 int bench_wait(const struct bench_wait *w)

@@ -8,6 +8,7 @@
 #ifndef KSB_BENCH_H
 #define KSB_BENCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -151,6 +152,21 @@ int bench_testbed(struct testbed *tb);
 int bench_finish_stdout(void);
 
 /**
+ * bench_input_err - what a command exits with once a library call that
+ * reads its input returned @ret, with its one-line message in @why
+ * unless @ret is 0 or -ENOMEM: EXIT_DONE for 0, bench_nomem()'s for
+ * -ENOMEM, else EXIT_USAGE after @why on stderr.
+ */
+int bench_input_err(int ret, const char *why);
+
+/**
+ * bench_also_err - what a command exits with once outset_write() returned
+ * @ret, with @why its message: EXIT_DONE for 0, bench_nomem()'s for
+ * -ENOMEM, else EXIT_ENV after "--also WHY".
+ */
+int bench_also_err(int ret, const char *why);
+
+/**
  * bench_stdout_failed - a report on stdout returned @err (-errno): EXIT_ENV
  * after one line, the stream's error if it has one, else @err's;
  * EXIT_DONE when the reader went away (bench_finish_stdout()); -ENOMEM
@@ -284,6 +300,15 @@ struct bench_wait {
 	bool quiet;			/* -q: no progress */
 	int *signo;			/* the first SIGINT/SIGTERM is stored here */
 };
+
+/**
+ * bench_block_signals - block every signal in the calling thread, and so
+ * in every thread and worker it starts after: SIGINT and SIGTERM then
+ * reach bench_wait()'s sigtimedwait() alone, even during setup, so that
+ * no exit path leaves a temporary file behind. The mask before goes to
+ * @old when not NULL.
+ */
+void bench_block_signals(sigset_t *old);
 
 /**
  * bench_wait - wait until @w->poll() says done: the first SIGINT or

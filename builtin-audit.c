@@ -631,12 +631,9 @@ int cmd_audit(int argc, char **argv)
 	const struct opt *tab[] = { audit_opts, NULL };
 	struct opt_parser p = { .tab = tab, .flags = OPT_NO_OPERANDS };
 	struct audit_global *ag = &audit_global;
-	sigset_t all;
 	int ret;
 
-	/* as bench run: every signal blocked, so only bench_wait() takes them */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	bench_block_signals(NULL);
 	audit_defaults(ag);
 	bench_cmdline(ag->cmdline, sizeof(ag->cmdline), argc, argv);
 	ret = bench_options(&p, audit_head, audit_tail, argc, argv);

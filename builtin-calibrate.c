@@ -89,7 +89,7 @@ static int calibrate_measure(struct calibrate *c)
 		.wl = &wl_empty, .topo = &c->topo, .tsc = &c->tsc,
 		.frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT, .fence = c->fence,
 	};
-	sigset_t all, old;
+	sigset_t old;
 	char why[512];
 	int bad = -1, ret;
 	const char *opt;
@@ -105,8 +105,7 @@ static int calibrate_measure(struct calibrate *c)
 	tsc_init(&c->tsc);
 	c->e = engine_create(&cfg);
 	/* the workers run with every signal blocked (lib/measure/engine.h) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
+	bench_block_signals(&old);
 	ret = c->e ? engine_start(c->e) : -errno;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!ret)

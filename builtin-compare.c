@@ -362,10 +362,8 @@ static int compare_report(struct compare_opts *o, const struct compare_state *st
 		ret = outset_write(&o->also, &f, why, sizeof(why));
 	if (gha && !strcmp(gha, "true"))
 		cmpfmt_annotations(stderr, &f);
-	if (ret == -ENOMEM)
-		return bench_nomem();
 	if (ret)
-		return bench_refused("--also %s", why);
+		return bench_also_err(ret, why);
 	ret = bench_finish_stdout();
 	if (!ret && (cmpfmt_count(&f, CMP_REGRESSION) || cmpfmt_count(&f, CMP_NOT_REPEATABLE)))
 		return EXIT_REGRESSION;

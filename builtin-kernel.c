@@ -492,11 +492,9 @@ int cmd_kernel(int argc, char **argv)
 {
 	struct kk_global *kk = &kk_global;
 	struct utsname u;
-	sigset_t all;
 	int ret;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	bench_block_signals(NULL);
 	kk->samples = 8192;
 	kk->frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	kk->format = FORMAT_TABLE;

@@ -116,12 +116,8 @@ static int merge_list(struct merge_shard *s)
 	char why[PATH_MAX + 128];
 	int ret = dirscan(s->dir, merge_wanted, &d, why, sizeof(why));
 
-	if (ret == -ENOMEM)
-		return bench_nomem();
-	if (ret) {
-		pr_err("%s", why);
-		return EXIT_USAGE;
-	}
+	if (ret)
+		return bench_input_err(ret, why);
 	s->name = d.name;
 	s->nr = d.n;
 	return 0;

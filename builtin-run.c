@@ -502,17 +502,10 @@ static int runs_main(struct run_global *g)
 int cmd_run(int argc, char **argv)
 {
 	struct run_global *g = &run_global;
-	sigset_t all;
 	char *in;
 	int ret;
 
-	/*
-	 * Every signal blocked from here on, in this thread and so in every
-	 * worker: SIGINT/SIGTERM only reach run_wait(g)'s sigtimedwait, even
-	 * during setup, so no exit path leaves the temp output file behind.
-	 */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	bench_block_signals(NULL);
 	run_defaults(g);
 	bench_cmdline(g->cmdline, sizeof(g->cmdline), argc, argv);
 	ret = run_parse(g, argc, argv);

@@ -510,9 +510,7 @@ static int scale_write_also(struct scale_opts *o, const struct scalefmt *sf)
 	char why[PATH_MAX + 128];
 	int ret = outset_write(&o->also, sf, why, sizeof(why));
 
-	if (ret == -ENOMEM)
-		return bench_nomem();
-	return ret ? bench_refused("--also %s", why) : 0;
+	return bench_also_err(ret, why);
 }
 
 /* the report on stdout or into -o's file, then --also's; 0 or EXIT_ENV */

@@ -491,12 +491,9 @@ static int tr_attach(struct tr_global *tr)
 int cmd_trace(int argc, char **argv)
 {
 	struct tr_global *tr = &tr_global;
-	sigset_t all;
 	int ret;
 
-	/* blocked from here on: SIGINT/SIGTERM only reach bench_wait()'s sigtimedwait */
-	sigfillset(&all);
-	sigprocmask(SIG_BLOCK, &all, NULL);
+	bench_block_signals(NULL);
 	tr->frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT;
 	tr->format = FORMAT_TABLE;
 	tr->also = (struct outset)OUTSET_INIT(formats);

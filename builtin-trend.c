@@ -255,17 +255,6 @@ static int trend_not_self(const struct history *h, const struct history *ctl)
 	return EXIT_USAGE;
 }
 
-/* a lib/stats/history.h error: 0, the message of @why and EXIT_USAGE, or EXIT_ENV */
-static int trend_hist_err(int ret, const char *why)
-{
-	if (!ret)
-		return 0;
-	if (ret == -ENOMEM)
-		return bench_nomem();
-	pr_err("%s", why);
-	return EXIT_USAGE;
-}
-
 /* --reference for @fs's files: a count does not move with the machine's speed */
 static enum cmp_ref trend_reference(const struct trend_opts *o, const struct fileset *fs)
 {
@@ -291,7 +280,7 @@ static int trend_read(const struct trend_opts *o, struct history *h, struct file
 			return ret;
 		ret = history_read(h, i, cf, o->stat, why, sizeof(why));
 		results_free(cf);
-		ret = trend_hist_err(ret, why);
+		ret = bench_input_err(ret, why);
 	}
 	h->busy = fs->busy[0];	/* the loader counted them (fileset.h) */
 	if (!ret && !h->ns) {
@@ -301,8 +290,8 @@ static int trend_read(const struct trend_opts *o, struct history *h, struct file
 	if (!ret)
 		ret = history_sort(h) ? bench_nomem() : 0;
 	if (!ret)
-		ret = trend_hist_err(history_decide_ref(h, trend_reference(o, fs), why,
-							sizeof(why)), why);
+		ret = bench_input_err(history_decide_ref(h, trend_reference(o, fs), why,
+							 sizeof(why)), why);
 	for (i = 0; i < h->ns && !ret; i++)
 		ret = history_figures(h, &h->s[i]) ? bench_nomem() : 0;
 	return ret;
@@ -349,17 +338,17 @@ static int trend_run(struct trend_opts *o, struct history *h)
 		return EXIT_USAGE;
 	}
 	if (!ret && o->slope)
-		ret = trend_hist_err(history_slope(h, why, sizeof(why)), why);
+		ret = bench_input_err(history_slope(h, why, sizeof(why)), why);
 	if (!ret && o->control.nf) {
 		/* the control apart from the subject, in its unit */
 		ret = trend_read(o, &o->control, &o->fs[1]);
 		if (!ret)
-			ret = trend_hist_err(fileset_check_unit(&o->fs[0], &o->fs[1], why,
-								sizeof(why)), why);
+			ret = bench_input_err(fileset_check_unit(&o->fs[0], &o->fs[1], why,
+								 sizeof(why)), why);
 		if (!ret && o->slope)
-			ret = trend_hist_err(history_slope(&o->control, why, sizeof(why)), why);
+			ret = bench_input_err(history_slope(&o->control, why, sizeof(why)), why);
 		if (!ret)
-			ret = trend_hist_err(history_pair(h, &o->control, why, sizeof(why)), why);
+			ret = bench_input_err(history_pair(h, &o->control, why, sizeof(why)), why);
 	}
 	if (!ret)
 		ret = trend_detect_all(o, h);
@@ -412,13 +401,10 @@ static int trend_report(struct trend_opts *o, const struct history *h)
 	ret = trendfmt_writers[o->format].write(stdout, &t);
 	if (!ret && o->format == TRENDFMT_TABLE)
 		trend_busy(o, h);
-	if (ret) {
+	if (ret)
 		outset_abort(&o->also);
-	} else {
-		ret = outset_write(&o->also, &t, why, sizeof(why));
-		if (ret && ret != -ENOMEM)
-			return bench_refused("--also %s", why);
-	}
+	else if ((ret = outset_write(&o->also, &t, why, sizeof(why))))
+		return bench_also_err(ret, why);
 	if (ret == -ENOMEM)
 		return bench_nomem();
 	ret = bench_finish_stdout();
