@@ -43,10 +43,12 @@ for t in "${units[@]}"; do
 	[[ "$t" != *.sh ]] && add "$t" env CMOCKA_MESSAGE_OUTPUT=TAP "$t"
 done
 
-# run_suite I: suite I, its output into $work/I.out, its status into $work/I.rc
+# run_suite I: suite I, its output into $work/I.out, its status into
+# $work/I.rc, its seconds into $work/I.s
 run_suite() {
-	local rc=0
+	local rc=0 t=$SECONDS
 	eval "${cmds[$1]}" >"$work/$1.out" 2>&1 || rc=$?
+	echo "$((SECONDS - t))" >"$work/$1.s"
 	echo "$rc" >"$work/$1.rc"
 }
 
@@ -55,7 +57,8 @@ suites_failed=0
 show() {
 	local rc
 	rc=$(cat "$work/$1.rc")
-	echo "== ${names[$1]}"
+	echo "== ${names[$1]} ($(cat "$work/$1.s") s)"
+	echo "$(cat "$work/$1.s") ${names[$1]}" >>"$work/times"
 	grep -E '^(not ok|# )' "$work/$1.out" || true
 	if [ "$rc" -ne 0 ]; then
 		tail -n 25 "$work/$1.out"
@@ -66,6 +69,7 @@ show() {
 }
 
 : >"$work/all"
+: >"$work/times"
 declare -A running=()
 next=0
 while [ "$next" -lt "${#cmds[@]}" ] || [ "${#running[@]}" -gt 0 ]; do
@@ -78,6 +82,9 @@ while [ "$next" -lt "${#cmds[@]}" ] || [ "${#running[@]}" -gt 0 ]; do
 	show "${running[$done_pid]}"
 	unset "running[$done_pid]"
 done
+
+# where the time went: the five longest suites (they overlap, KSB_TEST_JOBS at once)
+echo "longest suites: $(sort -rn "$work/times" | head -n 5 | sed 's/^\([0-9]*\) \(.*\)/\2 \1 s/' | paste -sd, | sed 's/,/, /g')"
 
 # a skipped test is "ok N ... # skip": counted apart, not as a pass
 skipped=$(grep -ciE '^ok .*# skip' "$work/all")
