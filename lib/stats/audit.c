@@ -275,8 +275,18 @@ static int run_gate(struct audit *a, double *p, double *lv, bool *rej)
 		scale_diff(&fa, &fb, &e->diff);
 		e->not_repeatable = a->spread > 0 &&
 				    (e->s[0].spread > a->spread || e->s[1].spread > a->spread);
-		e->regression = !e->not_repeatable && rej[m] && e->diff.est > 0 &&
-				e->diff.est > e->threshold_ns;
+		/*
+		 * Counted: a count repeats, so the difference's interval is
+		 * its size; a p of a handful of boots has a floor above the
+		 * family's level and would pass every change. Judged as
+		 * bench scale's gate judges counted files.
+		 */
+		if (a->spread > 0)
+			e->regression = !e->not_repeatable && e->diff.lo > 0 &&
+					e->diff.est > e->threshold_ns;
+		else
+			e->regression = !e->not_repeatable && rej[m] && e->diff.est > 0 &&
+					e->diff.est > e->threshold_ns;
 		a->regressions += e->regression;
 		a->not_repeatable += e->not_repeatable;
 		m++;

@@ -127,9 +127,11 @@ struct audit {
 	enum audit_method method;
 	double q;			/* the family's level, (0, 1) */
 	double flat;			/* ns per CPU that count as flat, >= 0 */
-	double spread;			/* > 0: a side whose spread passes it is not
-					 * repeatable, and its gate never a pass (counted
-					 * files, lib/results/counted.h); 0: no such rule */
+	double spread;			/* > 0, counted files (lib/results/counted.h):
+					 * a side whose spread passes it is not
+					 * repeatable, and its gate never a pass; the
+					 * gate is by size (diff.lo > 0, est past the
+					 * threshold), not by p; 0: timed files */
 	unsigned int *order;		/* out: [n] the ranking, audit_free() frees */
 	double level[2];		/* out: per side, the smallest adjusted level */
 	double diff_level;		/* out: the gate's smallest */

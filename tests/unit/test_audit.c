@@ -221,6 +221,56 @@ static void test_run(void **state)
 	assert_int_equal(audit_run(&a), -EINVAL);
 }
 
+/*
+ * counted: two boots at each of three counts on each side, B a loop of
+ * 1217 insn/CPU more, A's boots spread by 0.1%. By p the gate cannot
+ * see it (six points per side, a floor above the family's level); by
+ * size it does, while a difference inside the threshold is none.
+ */
+static void test_counted_gate(void **state)
+{
+	static const double x[6] = { 64, 64, 128, 128, 255, 255 };
+	double ya[6], yb[6];
+	struct audit_entry e[1] = {
+		{ .name = "proc-version", .variant = "read", .threshold_ns = 1,
+		  .pt = { { x, ya, 6 }, { x, yb, 6 } } },
+	};
+	/* q 0.01, as ten entries' family would leave each about */
+	struct audit a = { .e = e, .n = 1, .nr_sides = 2, .method = AUDIT_BH, .q = 0.01,
+			   .flat = 1 };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++) {
+		ya[i] = (3000 + 20 * x[i]) * (i % 2 ? 1.001 : 1);
+		yb[i] = 3000 + 1237 * x[i];
+	}
+	assert_int_equal(audit_run(&a), 0);
+	assert_true(e[0].diff.lo > 0);
+	assert_true(e[0].diff_p > e[0].diff_level);
+	assert_false(e[0].regression);	/* timed: by p, and p has a floor */
+	audit_free(&a);
+	a.spread = 0.005;
+	assert_int_equal(audit_run(&a), 0);
+	assert_false(e[0].not_repeatable);
+	assert_true(e[0].regression);
+	assert_int_equal(a.regressions, 1);
+	audit_free(&a);
+	/* the same step, but under the entry's threshold */
+	e[0].threshold_ns = 2000;
+	assert_int_equal(audit_run(&a), 0);
+	assert_false(e[0].regression);
+	audit_free(&a);
+	/* past the spread: not repeatable, no regression */
+	e[0].threshold_ns = 1;
+	a.spread = 0.0005;
+	assert_int_equal(audit_run(&a), 0);
+	assert_true(e[0].not_repeatable);
+	assert_false(e[0].regression);
+	assert_int_equal(a.not_repeatable, 1);
+	audit_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +281,7 @@ int main(void)
 		cmocka_unit_test(test_p_floor),
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_counted_gate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
