@@ -115,7 +115,7 @@ assert len(t) == 14 and t[0]["misc"]["function"] == "show_stat", t[0]' <<<"$outp
 		run --separate-stderr ./bench scale --alpha "$q" "${A[@]}"
 		[ "$status" -eq 2 ]
 		[ -z "$output" ]
-		[ "$stderr" = "bench scale: --alpha: '$q' is not a level in (0, 0.5] (see 'bench scale --help')" ]
+		[ "$stderr" = "bench scale: --alpha: '$q' is not a number in (0, 0.5] (see 'bench scale --help')" ]
 	done
 	run --separate-stderr ./bench scale -f kcidb -o "$T/k.json" tests/fixtures/scale/stock-p64.csv tests/fixtures/scale/stock-p128.csv
 	[ "$status" -eq 2 ]
