@@ -626,3 +626,41 @@ void bench_wait_engine(const struct bench_engine_wait *w)
 
 	bench_wait(&bw);
 }
+
+/* what bench_wait_child() waits on */
+struct bench_child {
+	struct spawn *s;
+	int (*more)(void *priv);	/* 1 while the child's output is still to come */
+	void *priv;
+};
+
+/* done once the child is reaped and its output has all come */
+static int bench_child_poll(void *priv)
+{
+	struct bench_child *c = priv;
+	int more = c->more ? c->more(c->priv) : 0, ret = spawn_poll(c->s, 0);
+
+	return ret < 0 ? ret : ret && !more;
+}
+
+static void bench_child_stop(void *priv, int sig)
+{
+	spawn_kill(((struct bench_child *)priv)->s, sig);
+}
+
+static void bench_child_kill(void *priv)
+{
+	spawn_kill(((struct bench_child *)priv)->s, SIGKILL);
+}
+
+int bench_wait_child(struct spawn *s, int *signo, int (*more)(void *priv), void *priv)
+{
+	struct bench_child c = { .s = s, .more = more, .priv = priv };
+	const struct bench_wait w = {
+		.poll = bench_child_poll, .stop = bench_child_stop, .leave = bench_child_kill,
+		.priv = &c, .tick_ms = 50, .wake = SIGCHLD, .quiet = true, .signo = signo,
+	};
+	int ret = bench_wait(&w);
+
+	return ret ?: spawn_exit_code(s->status);
+}

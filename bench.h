@@ -321,6 +321,21 @@ void bench_block_signals(sigset_t *old);
  */
 int bench_wait(const struct bench_wait *w);
 
+struct spawn;
+
+/**
+ * bench_wait_child - bench_wait() on the child @s started (with
+ * SPAWN_GROUP, lib/subcmd/spawn.h): the first SIGINT or SIGTERM is
+ * stored in *@signo and passed on to the child's group, and the wait
+ * goes on until it is gone; a second one kills it and exits 128 + sig.
+ * @more(@priv) (NULL: none) runs each tick (50 ms, or when a SIGCHLD
+ * comes, which the caller blocks with SIGINT and SIGTERM) and returns 1
+ * while the child's output is still to come: the wait ends with its
+ * end too. Returns the child's exit code (spawn_exit_code()), or -errno
+ * of waiting.
+ */
+int bench_wait_child(struct spawn *s, int *signo, int (*more)(void *priv), void *priv);
+
 struct engine;
 
 /*
@@ -382,6 +397,7 @@ int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_merge(int argc, char **argv);		/* builtin-merge.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
+int cmd_bisect(int argc, char **argv);		/* builtin-bisect.c */
 
 /**
  * bench_check_parse - what each cmd_X_check parses with: opt_parse() of

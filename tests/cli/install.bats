@@ -19,7 +19,6 @@ expected_files() {
 		echo bin/kstats-bench
 		echo bin/kstats-bench-static
 		echo bin/kstats-bench-run
-		echo bin/kstats-bench-bisect-step
 		echo share/bash-completion/completions/kstats-bench
 		for p in docs/kstats-bench*.1; do echo "share/man/man1/${p#docs/}"; done
 		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done
@@ -171,9 +170,10 @@ page_exit() {
 		tr '\n' ' ' <"$T/h" | grep -o 'Exit: [^.]*' | grep -q '[ ,]1 ' &&
 			ones="$ones${ones:+, }$c"
 	done
-	[ "$ones" = "compare, trend, scale" ]
+	[ "$ones" = "compare, trend, scale, bisect" ]
 	./bench --help >"$T/h"
-	grep -qF "1 regression ($ones)," "$T/h" || { echo "bench --help: not 1 for $ones"; false; }
+	grep -qF "1 regression (compare, trend, scale) or none to bisect (bisect)," "$T/h" ||
+		{ echo "bench --help: not 1 for $ones"; false; }
 	MANWIDTH=200 man -l docs/kstats-bench.1 2>/dev/null | sed -n '/^EXIT STATUS$/,/^ENVIRONMENT$/p' >"$T/exit.txt"
 	for c in ${ones//,/}; do
 		grep -qw "$c" "$T/exit.txt" || { echo "kstats-bench(1): exit 1 does not name $c"; false; }

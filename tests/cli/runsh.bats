@@ -10,10 +10,10 @@ setup() {
 	export KSB_RESULTS=$T/results
 }
 
-@test "run.sh, bisect-step.sh and every script under tests/ are shellcheck-clean" {
+@test "run.sh and every script under tests/ are shellcheck-clean" {
 	command -v shellcheck || skip "shellcheck not installed"
 	# -x: the drivers source tests/lib.sh; the #!/bin/sh ones are read as sh
-	shellcheck -x run.sh bisect-step.sh .ci/run tests/*.sh tests/vm/*.sh tests/kernel/*.sh tests/perf/*.sh
+	shellcheck -x run.sh .ci/run tests/*.sh tests/vm/*.sh tests/kernel/*.sh tests/perf/*.sh
 }
 
 @test "run.sh --help exits 0 and names the subcommands" {

@@ -300,11 +300,11 @@ refused_by_hand() {
 	[ "$(grep -l 'OPT_ORIGIN(' -- builtin-*.c | wc -l)" -ge 9 ]
 }
 
-# the scripts and tests that read bench's CSV: run.sh, bisect-step.sh,
-# every shell script under tests/ and the bats files (this one aside: it
-# holds the rule's examples)
+# the scripts and tests that read bench's CSV: run.sh, every shell
+# script under tests/ and the bats files (this one aside: it holds the
+# rule's examples)
 csv_readers() {
-	printf '%s\n' run.sh bisect-step.sh tests/cli/common.bash tests/cli/*.bats | grep -vx tests/cli/source.bats
+	printf '%s\n' run.sh tests/cli/common.bash tests/cli/*.bats | grep -vx tests/cli/source.bats
 	find tests -name '*.sh' | sort
 }
 
