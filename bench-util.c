@@ -627,6 +627,26 @@ void bench_wait_engine(const struct bench_engine_wait *w)
 	bench_wait(&bw);
 }
 
+int bench_child_exe(char *path, size_t len)
+{
+	const char *env = getenv("KSB_BENCH");
+	char abs[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		if (realpath(env, abs) && !access(abs, X_OK) &&
+		    snprintf(path, len, "%s", abs) < (int)len)
+			return EXIT_DONE;
+		pr_err("KSB_BENCH: '%s' is not an executable file", env);
+		return EXIT_USAGE;
+	}
+	n = readlink("/proc/self/exe", path, len - 1);
+	if (n <= 0)
+		return bench_refused("/proc/self/exe: %s", n ? strerror(errno) : "empty");
+	path[n] = 0;
+	return EXIT_DONE;
+}
+
 /* what bench_wait_child() waits on */
 struct bench_child {
 	struct spawn *s;

@@ -57,6 +57,8 @@ static const struct cmd cmds[] = {
 	  cmd_doctor, NULL },
 	{ "bisect", "the commit of a kernel tree that made bench compare fail",
 	  cmd_bisect, NULL },
+	{ "sweep", "bench run at each power of two of possible CPUs, and the sweep's table",
+	  cmd_sweep, NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 

@@ -324,6 +324,15 @@ int bench_wait(const struct bench_wait *w);
 struct spawn;
 
 /**
+ * bench_child_exe - the bench a command's children run (bench bisect's,
+ * bench sweep's) into @path (@len bytes): $KSB_BENCH (a wrapper, a
+ * pinned build), made absolute, else this one (/proc/self/exe).
+ * EXIT_DONE; EXIT_USAGE after a message when KSB_BENCH names no
+ * executable file; EXIT_ENV after one when /proc/self/exe cannot be read.
+ */
+int bench_child_exe(char *path, size_t len);
+
+/**
  * bench_wait_child - bench_wait() on the child @s started (with
  * SPAWN_GROUP, lib/subcmd/spawn.h): the first SIGINT or SIGTERM is
  * stored in *@signo and passed on to the child's group, and the wait
@@ -398,6 +407,7 @@ int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_merge(int argc, char **argv);		/* builtin-merge.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
 int cmd_bisect(int argc, char **argv);		/* builtin-bisect.c */
+int cmd_sweep(int argc, char **argv);		/* builtin-sweep.c */
 
 /**
  * bench_check_parse - what each cmd_X_check parses with: opt_parse() of

@@ -188,25 +188,6 @@ static int bisect_parse(struct bisect_global *g, int argc, char **argv)
 
 /* ---- before anything is built ---- */
 
-/* the bench the children run: $KSB_BENCH (a wrapper, a pinned build), else this one */
-static int bisect_bench(struct bisect_global *g)
-{
-	const char *env = getenv("KSB_BENCH");
-	ssize_t n;
-
-	if (env && *env) {
-		if (realpath(env, g->bench) && !access(g->bench, X_OK))
-			return 0;
-		pr_err("KSB_BENCH: '%s' is not an executable file", env);
-		return EXIT_USAGE;
-	}
-	n = readlink("/proc/self/exe", g->bench, sizeof(g->bench) - 1);
-	if (n <= 0)
-		return bench_refused("/proc/self/exe: %s", n ? strerror(errno) : "empty");
-	g->bench[n] = 0;
-	return 0;
-}
-
 /* make -j: $KSB_BISECT_JOBS, else the online CPUs */
 static int bisect_jobs(struct bisect_global *g)
 {
@@ -532,7 +513,7 @@ int cmd_bisect(int argc, char **argv)
 	ret = bisect_parse(g, argc, argv);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : step ? BISECT_ABORT : EXIT_USAGE;
-	ret = bisect_bench(g) ?: bisect_jobs(g);
+	ret = bench_child_exe(g->bench, sizeof(g->bench)) ?: bisect_jobs(g);
 	if (ret)
 		return g->step ? BISECT_ABORT : ret;
 	return g->step ? bisect_step_main(g) : bisect_main(g);

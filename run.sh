@@ -57,8 +57,9 @@ their spread), each written by bench run, and hist/cdf/heatmap plots
 wins), e.g.
   ./run.sh --possible-cpus 480 --cache cold
 
-sweep runs once per power of two of possible CPUs from --from (64) to
---to (4096), keeping one CSV per point, sweep.csv and sweep.png.
+sweep is `bench sweep` (see ./bench sweep --help): bench run once per
+power of two of possible CPUs from --from (64) to --to (4096), one CSV per
+point and sweep.csv in results/<stamp>/, and sweep.png drawn here.
 
 compare takes what `bench compare` takes, prints its verdicts, and
 writes results/<stamp>/: compare.txt, compare.csv and compare.png (both
@@ -72,11 +73,9 @@ results in results/<stamp>/ and its report in the shape of 0-day's mails.
 trend takes what `bench trend` takes, prints its change points, and
 writes results/<stamp>/: trend.txt, trend.csv, trend-runs.csv and
 trend.png (each series' per-run figures over time, each segment's
-median, the change points with their change); with --control DIR (a
-pinned baseline measured beside each night), the subject's and the
-control's nightly medians and their ratio, whose change points are the
-subject's own. Exit 0, 1 when a series' newest change point is a recent
-regression, 2 bad input.
+median, the change points with their change; with --control DIR the
+subject's, the control's and their ratio). Exit 0, 1 when a series'
+newest change point is a recent regression, 2 bad input.
 
 scale takes what `bench scale` takes (a sweep: one CSV per possible-CPU
 count; A... -- B... gates B's slope against A's), prints the slopes, and
@@ -87,8 +86,8 @@ the Theil-Sen lines and the band of their 95% slope interval). Exit 0,
 
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps),
 KSB_BENCH=PATH (the bench binary to run).
-See ./bench run --help, ./bench compare --help, ./bench trend --help,
-./bench scale --help and ./bench bisect --help.
+See ./bench run --help, ./bench sweep --help, ./bench compare --help,
+./bench trend --help, ./bench scale --help and ./bench bisect --help.
 EOF
 }
 
@@ -197,43 +196,6 @@ main_job() {
 	return "$run_rc"
 }
 
-# ---- sweep ----
-
-sweep() {
-	local from=64 to=4096 dir p
-	local -a args=() csvs=()
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--from | --to)
-			if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]{1,4}$ ]] || [ "$2" -lt 1 ] || [ "$2" -gt 8192 ]; then
-				die "$1 needs a number of possible CPUs, 1..8192" 2
-			fi
-			if [ "$1" = --from ]; then from=$2; else to=$2; fi
-			shift 2 ;;
-		-h | --help) usage; exit 0 ;;
-		*) args+=("$1"); shift ;;
-		esac
-	done
-	[ "$from" -le "$to" ] || die "--from $from is above --to $to" 2
-	[ $((from * 2)) -le "$to" ] ||
-		die "--from $from --to $to: a sweep needs two counts or more (--to at least 2 x --from)" 2
-	build
-	doctor "${args[@]}"
-	dir=$(new_results_dir)
-	for ((p = from; p <= to; p *= 2)); do
-		echo "run.sh: sweep: $p possible CPUs" >&2
-		"$bench" run -q -o "$dir/sweep-$p.csv" --also table="$dir/sweep-$p.txt" \
-			--possible-cpus "$p" "${args[@]}" >/dev/null || exit $?
-		csvs+=("$dir/sweep-$p.csv")
-	done
-	# one row per point, bench scale's sweep format (a single point has no slope)
-	"$bench" scale -o "$dir/sweep.csv" -f sweep "${csvs[@]}" || exit $?
-	plot sweep "$dir/sweep.png" "$dir/sweep.csv"
-	plot sweep "$dir/sweep.svg" "$dir/sweep.csv"
-	grep -v '^#' "$dir/sweep.csv" | column -s, -t
-	echo "results: $dir"
-}
-
 # ---- compare ----
 
 # passthrough CMD ARGS...: run.sh becomes `bench CMD --help` when asked;
@@ -278,6 +240,26 @@ compare() {
 	return "$rc"
 }
 
+# ---- sweep ----
+
+# sweep [--from N] [--to N] [BENCH RUN OPTIONS]: bench sweep writes every
+# file but the plot; bad input (exit 2 or more): bench said why, the
+# directory goes if nothing is in it
+sweep() {
+	local dir rc=0
+	passthrough sweep "$@"
+	build
+	dir=$(new_results_dir)
+	"$bench" sweep -o "$dir" "$@" || rc=$?
+	if [ "$rc" != 0 ]; then
+		rmdir "$dir" 2>/dev/null || true
+		exit "$rc"
+	fi
+	plot sweep "$dir/sweep.png" "$dir/sweep.csv"
+	plot sweep "$dir/sweep.svg" "$dir/sweep.csv"
+	echo "results: $dir"
+}
+
 # ---- trend ----
 
 # trend [BENCH TREND OPTIONS] FILE|DIR...: one bench trend, three reports
@@ -306,18 +288,7 @@ scale() {
 
 case ${1:-} in
 -h | --help) usage ;;
-compare)
-	shift
-	compare "$@" ;;
-trend)
-	shift
-	trend "$@" ;;
-scale)
-	shift
-	scale "$@" ;;
-sweep)
-	shift
-	sweep "$@" ;;
+compare | trend | scale | sweep) "$@" ;;	# the function of that name, its words after
 bisect)
 	shift
 	[ -x "$bench" ] || build

@@ -230,7 +230,7 @@ comp() {
 @test "bash completion: commands, options, values, workloads, CSV files" {
 	[ "$(comp kstats-bench "")" = "$( (./bench --list-cmds; printf '%s\n' --help --version --list-cmds --list-opts --list-values --list-arg) | LC_ALL=C sort | tr '\n' ' ')" ]
 	for c in scale trend vm; do [[ "$(comp kstats-bench "")" == *" $c "* ]]; done
-	[ "$(comp kstats-bench --list-opts s)" = "scale show " ]
+	[ "$(comp kstats-bench --list-opts s)" = "scale show sweep " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
 	[ "$(comp kstats-bench doctor -)" = "--cpus --help --quiet " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]
