@@ -183,7 +183,7 @@ lib-layers:
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := kstats_hist.c $(filter $(addprefix %/,samples.c csv.c compare.c counted.c results.c meta.c \
+FUZZ_SRCS  := kstats_hist.c $(filter $(addprefix %/,samples.c csv.c compare.c counted.c results.c meta.c metakeys.c \
 	      writer.c readfile.c),$(REPORT_SRCS))
 FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
 
