@@ -105,8 +105,8 @@ static const struct opt bisect_opts[] = {
 	OPT_U64('B', "boots", &bisect_global.boots, 1, 1000, "N",
 		"boots of each kernel a step, 1..1000 (default "
 		BENCH_STR(BISECT_BOOTS) ":\ncounted boots repeat to a few parts in 10^4)"),
-	OPT_U64('p', "possible-cpus", &bisect_global.possible, 1, TOPO_MAX_CPUS, "N",
-		"the guests' possible CPUs, 1..8192 (default "
+	OPT_U64('p', "possible-cpus", &bisect_global.possible, 1, NR_CPUS_MAX, "N",
+		"the guests' possible CPUs, 1.." BENCH_STR(NR_CPUS_MAX) " (default "
 		BENCH_STR(BISECT_POSSIBLE) ")"),
 	OPT_U64('c', "cpus", &bisect_global.cpus, 1, VM_FW_MAX_CPUS, "N",
 		"online vCPUs, 1..255 (default bench vm's: 1 counted)"),

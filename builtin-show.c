@@ -40,7 +40,7 @@ static int show_cpu(const struct opt *o, const char *arg, char *why, size_t len)
 	*(const char **)o->value = arg;
 	if (!strcmp(arg, "all"))
 		return 0;
-	return opt_parse_u64(o, arg, 0, TOPO_MAX_CPUS - 1, &cpu, why, len);
+	return opt_parse_u64(o, arg, 0, NR_CPUS_MAX - 1, &cpu, why, len);
 }
 
 /* -r N|all */

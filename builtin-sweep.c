@@ -23,7 +23,7 @@
 #include "lib/subcmd/readfile.h"
 #include "lib/subcmd/spawn.h"
 
-/* the counts at most: 1, 2, 4 ... TOPO_MAX_CPUS */
+/* the counts at most: 1, 2, 4 ... NR_CPUS_MAX */
 #define SWEEP_MAX_POINTS	14
 /* bench run's words at most */
 #define SWEEP_MAX_WORDS		64
@@ -61,10 +61,10 @@ static const char sweep_head[] =
 	"its -p: the sweep sets the possible CPUs.\n";
 
 static const struct opt sweep_opts[] = {
-	OPT_U64(0, "from", &sweep_global.from, 1, TOPO_MAX_CPUS, "N",
-		"the first count of possible CPUs, 1..8192 (default 64)"),
-	OPT_U64(0, "to", &sweep_global.to, 1, TOPO_MAX_CPUS, "N",
-		"the last at most, 1..8192 (default 4096), 2 x --from\n"
+	OPT_U64(0, "from", &sweep_global.from, 1, NR_CPUS_MAX, "N",
+		"the first count of possible CPUs, 1.." BENCH_STR(NR_CPUS_MAX) " (default 64)"),
+	OPT_U64(0, "to", &sweep_global.to, 1, NR_CPUS_MAX, "N",
+		"the last at most, 1.." BENCH_STR(NR_CPUS_MAX) " (default 4096), 2 x --from\n"
 		"or more: a sweep needs two counts"),
 	OPT_STRING('o', "output", &sweep_global.output, "DIR",
 		   "where the files go (default .)"),

@@ -239,8 +239,8 @@ static int csv_cpu(struct csv_parse *p, char **col, struct results_label *l)
 		l->node = -1;
 		return 0;
 	}
-	if (samples_parse_line(col[3], strlen(col[3]), &c) || c >= RESULTS_MAX_CPUS)
-		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..%d", col[3], RESULTS_MAX_CPUS - 1);
+	if (samples_parse_line(col[3], strlen(col[3]), &c) || c >= NR_CPUS_MAX)
+		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..%d", col[3], NR_CPUS_MAX - 1);
 	if (samples_parse_line(col[4], strlen(col[4]), &nd) || nd >= RESULTS_MAX_NODES)
 		return csv_err(p, "node: '%.20s' is not 0..%d", col[4], RESULTS_MAX_NODES - 1);
 	l->cpu = (int)c;
