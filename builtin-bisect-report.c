@@ -139,12 +139,12 @@ static int bisect_write(struct bisect_global *g, const struct bisectfmt *b)
 	return ret ? bench_stdout_failed(ret) : bench_finish_stdout();
 }
 
-/* the numbers of the step's bench vm, as GOOD's file records them */
+/* the numbers of the step's bench vm, as GOOD's file records them; 0: none */
 static uint64_t bisect_u64(const struct results *r, const char *key)
 {
-	const char *v = bisect_meta(r, key);
+	uint64_t v = 0;
 
-	return v ? strtoull(v, NULL, 10) : 0;
+	return r && !meta_get_u64(&r->meta, key, &v) ? v : 0;
 }
 
 int bisect_report(struct bisect_global *g, double t0)

@@ -211,20 +211,19 @@ static int scale_groups(int argc, char **argv, struct scale_report *r)
 /* its possible_cpus metadata into *@x; 0 or EXIT_USAGE after naming the file */
 static int file_possible(const struct results *set, const char *path, unsigned int *x)
 {
-	const char *v = meta_get(&set->meta, "possible_cpus");
-	unsigned long n;
-	char *end;
+	uint64_t n = 0;
+	char why[256];
+	int ret = meta_get_u64(&set->meta, "possible_cpus", &n);
 
-	if (!v) {
+	if (ret == -ENOENT) {
 		pr_err("%s: no possible_cpus metadata: each point needs its possible CPU count (bench run -p N, bench vm -p N write it)",
 		       path);
 		return EXIT_USAGE;
 	}
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || end == v || *end || !n || n > NR_CPUS_MAX) {
-		pr_err("%s: possible_cpus '%s' is not a count 1..%d",
-		       path, v, NR_CPUS_MAX);
+	/* the fileset refused a value that is no count: held here all the same */
+	if (ret) {
+		meta_check("possible_cpus", meta_get(&set->meta, "possible_cpus"), why, sizeof(why));
+		pr_err("%s: %s", path, why);
 		return EXIT_USAGE;
 	}
 	*x = (unsigned int)n;

@@ -209,9 +209,9 @@ static void results_sum_pair(struct meta *dst, const struct meta *one, const cha
 
 bool results_partial(const struct results *r)
 {
-	const char *p = meta_get(&r->meta, "partial");
+	bool partial = false;
 
-	return p && !strcmp(p, "yes");
+	return !meta_get_bool(&r->meta, "partial", &partial) && partial;
 }
 
 static void results_fold_meta(struct results *dst, const struct results *one,
