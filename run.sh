@@ -61,10 +61,9 @@ sweep is `bench sweep` (see ./bench sweep --help): bench run once per
 power of two of possible CPUs from --from (64) to --to (4096), one CSV per
 point and sweep.csv in results/<stamp>/, and sweep.png drawn here.
 
-compare takes what `bench compare` takes, prints its verdicts, and
-writes results/<stamp>/: compare.txt, compare.csv and compare.png (both
-sides' pooled CDFs, and every run's figure with the change and its
-interval). Exit 0 no regression, 1 regression, 2 bad input.
+compare takes what `bench compare` takes, prints its verdicts, and writes
+results/<stamp>/: compare.txt, compare.csv and compare.png (the pooled
+CDFs, every run's figure, the change). Exit 0, 1 regression, 2 bad input.
 
 bisect is `bench bisect` (see ./bench bisect --help): the commit of a
 kernel git TREE between GOOD and BAD that made bench compare fail, its
@@ -77,12 +76,10 @@ median, the change points with their change; with --control DIR the
 subject's, the control's and their ratio). Exit 0, 1 when a series'
 newest change point is a recent regression, 2 bad input.
 
-scale takes what `bench scale` takes (a sweep: one CSV per possible-CPU
-count; A... -- B... gates B's slope against A's), prints the slopes, and
-writes results/<stamp>/: scale.txt, scale.csv, scale-points.csv and
-scale.png (each series' per-run figures against possible CPUs per group,
-the Theil-Sen lines and the band of their 95% slope interval). Exit 0,
-1 when B's slope exceeds A's beyond the threshold, 2 bad input.
+scale takes what `bench scale` takes (A... -- B... gates B's slope), prints
+the slopes, and writes results/<stamp>/: scale.txt, scale.csv,
+scale-points.csv and scale.png (the runs against possible CPUs, the
+Theil-Sen lines, their 95% bands). Exit 0, 1 B's slope grew, 2 bad input.
 
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps),
 KSB_BENCH=PATH (the bench binary to run).
@@ -135,11 +132,15 @@ plot() {
 	local script=$1 file=$2
 	shift 2
 	plot_tmp=$(dirname "$file")/.tmp.$(basename "$file")
-	(cd "$share" && gnuplot -c "plots/$script.gp" "$@" "$plot_tmp") ||
+	(cd "$share" && gnuplot -e "bench='${bench//\'/\'\'}'" -c "plots/$script.gp" "$@" "$plot_tmp") ||
 		die "gnuplot failed on plots/$script.gp"
 	mv -f "$plot_tmp" "$file"
 	plot_tmp=
 }
+
+# meta CSV KEY: the value of CSV's metadata KEY, as bench reads and checks
+# it (bench show --meta), or nothing
+meta() { "$bench" show --meta "$2" "$1" 2>/dev/null || true; }
 
 # plots CSV DIR: hist, cdf, heatmap as PNG and SVG
 plots() {
@@ -151,12 +152,10 @@ plots() {
 	done
 }
 
-# one_run DIR [BENCH RUN OPTIONS]: one bench run, which writes every file:
-# the CSV, its table (output.txt), each variant's table and the summary
-# (the SUMMARY's figures as a table, each run's), what was measured even
-# when interrupted; then the plots. The run's status (0, or 130/143 when
-# interrupted) goes to run_rc, not to the return value: a caller writing
-# `one_run ... || rc=$?` would turn set -e off in here.
+# one_run DIR [BENCH RUN OPTIONS]: one bench run, which writes every file
+# (the CSV, its table, each variant's, the summary), what was measured even
+# when interrupted; then the plots. The run's status (0, 130/143) goes to
+# run_rc: a caller's `one_run ... || rc=$?` would turn set -e off in here.
 one_run() {
 	local dir=$1 rc=0
 	shift
@@ -169,7 +168,7 @@ one_run() {
 	   exit "$rc" ;;
 	esac
 	# a run stopped before its first sample has nothing to draw
-	grep -q '^# samples_taken: .*[1-9]' "$dir/bench.csv" 2>/dev/null || exit "$rc"
+	[[ $(meta "$dir/bench.csv" samples_taken) == *[1-9]* ]] || exit "$rc"
 	plots "$dir/bench.csv" "$dir"
 	run_rc=$rc
 }
@@ -180,14 +179,14 @@ main_job() {
 	doctor "$@"
 	dir=$(new_results_dir)
 	one_run "$dir" "$@"
-	echo "== old: $(sed -n 's/^# variant_old: //p' "$dir/bench.csv")"
+	echo "== old: $(meta "$dir/bench.csv" variant_old)"
 	cat "$dir/table-old.txt"
 	echo
-	echo "== new: $(sed -n 's/^# variant_new: //p' "$dir/bench.csv")"
+	echo "== new: $(meta "$dir/bench.csv" variant_new)"
 	cat "$dir/table-new.txt"
 	echo
 	cat "$dir/summary.txt"
-	possible=$(sed -n 's/^# possible_cpus: //p' "$dir/bench.csv")
+	possible=$(meta "$dir/bench.csv" possible_cpus)
 	if [ "${possible:-0}" -lt 64 ]; then
 		echo "note: this machine has $possible possible CPUs, so the clearing loop is short;"
 		echo "      ./run.sh --possible-cpus 480 --cache cold models the patch's 480-CPU host"
