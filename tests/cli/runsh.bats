@@ -338,6 +338,7 @@ GR=tests/fixtures/gate-ref
 # but the metadata's reads (bench show --meta: run.sh's and the plots')
 # to $T/meta
 wrap_bench() {
+	# shellcheck disable=SC2016 # the wrapper's code
 	printf '#!/bin/sh\n[ "$1 $2" = "show --meta" ] && log=meta || log=calls\necho "$*" >>"%s/$log"\nexec "%s/bench" "$@"\n' \
 		"$T" "$PWD" >"$T/wrap"
 	chmod +x "$T/wrap"
