@@ -548,6 +548,18 @@ void bench_block_signals(sigset_t *old)
 	pthread_sigmask(SIG_BLOCK, &all, old);
 }
 
+void bench_wait_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGCHLD, SIG_DFL);
+}
+
 int bench_wait(const struct bench_wait *w)
 {
 	struct timespec tick = { w->tick_ms / 1000, w->tick_ms % 1000 * 1000000 };

@@ -311,6 +311,16 @@ struct bench_wait {
 void bench_block_signals(sigset_t *old);
 
 /**
+ * bench_wait_signals - what a command that waits on its children (bench
+ * vm, bisect, sweep) opens with, rather than bench_block_signals():
+ * SIGINT and SIGTERM blocked, so that only bench_wait()'s sigtimedwait()
+ * takes them, SIGCHLD blocked too (it ends that wait's tick) and back to
+ * its default (an inherited SIG_IGN would reap the children before
+ * waitpid()). The children get an empty mask (lib/subcmd/spawn.h).
+ */
+void bench_wait_signals(void);
+
+/**
  * bench_wait - wait until @w->poll() says done: the first SIGINT or
  * SIGTERM calls @w->stop() and the wait goes on (what was measured is
  * still written), a second one calls @w->leave() and exits 128 + sig at

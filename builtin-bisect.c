@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -491,17 +490,9 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_global *g = &bisect_global;
 	bool step = argc > 1 && !strcmp(argv[1], "--step");
-	sigset_t set;
 	int ret;
 
-	/* SIGINT and SIGTERM reach bench_wait()'s sigtimedwait() alone; SIGCHLD wakes it */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	/* waitpid() needs its children: an inherited SIG_IGN would reap them */
-	signal(SIGCHLD, SIG_DFL);
+	bench_wait_signals();
 	/*
 	 * The kernel's build is its own: a make above us (make bisectcheck)
 	 * would hand it its jobserver and level, and make's messages change.

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,16 +278,9 @@ static int sweep_main(struct sweep_global *g)
 int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_global *g = &sweep_global;
-	sigset_t set;
 	int ret;
 
-	/* SIGINT and SIGTERM reach bench_wait()'s sigtimedwait() alone; SIGCHLD wakes it */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	signal(SIGCHLD, SIG_DFL);
+	bench_wait_signals();
 	sweep_defaults(g);
 	ret = sweep_parse(g, argc, argv);
 	if (ret)

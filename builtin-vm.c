@@ -538,19 +538,13 @@ static int bv_setup(struct bv_global *bv)
 int cmd_vm(int argc, char **argv)
 {
 	struct bv_global *bv = &bv_global;
-	sigset_t stop;
 	int ret;
 
 	ret = bv_parse(bv, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_USAGE : bench_finish_stdout();
 	/* SIGINT/SIGTERM are taken in bv_wait(), between two boots at the latest */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
-	signal(SIGCHLD, SIG_DFL);
+	bench_wait_signals();
 	ret = bv_setup(bv);
 	if (!ret && bv->dry_run)
 		ret = bv_dry_run(bv) ?: bench_finish_stdout();
