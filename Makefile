@@ -183,7 +183,7 @@ lib-layers:
 
 # libFuzzer targets (clang): the sample parser and the CSV reader
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := kstats_hist.c $(filter $(addprefix %/,samples.c csv.c compare.c counted.c results.c meta.c \
+FUZZ_SRCS  := kstats_hist.c $(filter $(addprefix %/,samples.c csv.c compare.c counted.c results.c meta.c metakeys.c \
 	      writer.c readfile.c),$(REPORT_SRCS))
 FUZZ_FLAGS := -g -O1 -std=gnu11 -I. -MMD -MP -fsanitize=fuzzer,address,undefined
 
@@ -376,7 +376,6 @@ MANPAGES      := $(notdir $(wildcard docs/kstats-bench*.1))
 # the module's sources: an installed `kstats-bench kernel` builds it there
 KMOD_SRCS     := Kbuild Makefile dkms.conf $(notdir $(wildcard kmod/ksb*.c kmod/ksb*.h))
 INSTALL_FILES := $(BINDIR)/kstats-bench $(BINDIR)/kstats-bench-static $(BINDIR)/kstats-bench-run \
-		 $(BINDIR)/kstats-bench-bisect-step \
 		 $(addprefix $(DATADIR)/plots/,$(PLOTS)) \
 		 $(addprefix $(DATADIR)/kmod/,$(KMOD_SRCS)) \
 		 $(addprefix $(MAN1DIR)/,$(MANPAGES)) $(BASHCOMPDIR)/kstats-bench
@@ -388,7 +387,6 @@ install: bench bench-static
 	install -m 0755 bench $(DESTDIR)$(BINDIR)/kstats-bench
 	install -m 0755 bench-static $(DESTDIR)$(BINDIR)/kstats-bench-static
 	install -m 0755 run.sh $(DESTDIR)$(BINDIR)/kstats-bench-run
-	install -m 0755 bisect-step.sh $(DESTDIR)$(BINDIR)/kstats-bench-bisect-step
 	install -m 0644 $(addprefix plots/,$(PLOTS)) $(DESTDIR)$(DATADIR)/plots/
 	install -m 0644 $(addprefix kmod/,$(KMOD_SRCS)) $(DESTDIR)$(DATADIR)/kmod/
 	for m in $(MANPAGES); do \

@@ -548,6 +548,18 @@ void bench_block_signals(sigset_t *old)
 	pthread_sigmask(SIG_BLOCK, &all, old);
 }
 
+void bench_wait_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGCHLD, SIG_DFL);
+}
+
 int bench_wait(const struct bench_wait *w)
 {
 	struct timespec tick = { w->tick_ms / 1000, w->tick_ms % 1000 * 1000000 };
@@ -625,4 +637,62 @@ void bench_wait_engine(const struct bench_engine_wait *w)
 	};
 
 	bench_wait(&bw);
+}
+
+int bench_child_exe(char *path, size_t len)
+{
+	const char *env = getenv("KSB_BENCH");
+	char abs[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		if (realpath(env, abs) && !access(abs, X_OK) &&
+		    snprintf(path, len, "%s", abs) < (int)len)
+			return EXIT_DONE;
+		pr_err("KSB_BENCH: '%s' is not an executable file", env);
+		return EXIT_USAGE;
+	}
+	n = readlink("/proc/self/exe", path, len - 1);
+	if (n <= 0)
+		return bench_refused("/proc/self/exe: %s", n ? strerror(errno) : "empty");
+	path[n] = 0;
+	return EXIT_DONE;
+}
+
+/* what bench_wait_child() waits on */
+struct bench_child {
+	struct spawn *s;
+	int (*more)(void *priv);	/* 1 while the child's output is still to come */
+	void *priv;
+};
+
+/* done once the child is reaped and its output has all come */
+static int bench_child_poll(void *priv)
+{
+	struct bench_child *c = priv;
+	int more = c->more ? c->more(c->priv) : 0, ret = spawn_poll(c->s, 0);
+
+	return ret < 0 ? ret : ret && !more;
+}
+
+static void bench_child_stop(void *priv, int sig)
+{
+	spawn_kill(((struct bench_child *)priv)->s, sig);
+}
+
+static void bench_child_kill(void *priv)
+{
+	spawn_kill(((struct bench_child *)priv)->s, SIGKILL);
+}
+
+int bench_wait_child(struct spawn *s, int *signo, int (*more)(void *priv), void *priv)
+{
+	struct bench_child c = { .s = s, .more = more, .priv = priv };
+	const struct bench_wait w = {
+		.poll = bench_child_poll, .stop = bench_child_stop, .leave = bench_child_kill,
+		.priv = &c, .tick_ms = 50, .wake = SIGCHLD, .quiet = true, .signo = signo,
+	};
+	int ret = bench_wait(&w);
+
+	return ret ?: spawn_exit_code(s->status);
 }

@@ -55,6 +55,10 @@ static const struct cmd cmds[] = {
 	  cmd_merge, NULL },
 	{ "doctor", "check this host for what makes timings noisy; changes nothing",
 	  cmd_doctor, NULL },
+	{ "bisect", "the commit of a kernel tree that made bench compare fail",
+	  cmd_bisect, NULL },
+	{ "sweep", "bench run at each power of two of possible CPUs, and the sweep's table",
+	  cmd_sweep, NULL },
 	{ NULL, NULL, NULL, NULL },
 };
 
@@ -96,8 +100,9 @@ static void usage(FILE *f)
 	for_each_cmd(c)
 		fprintf(f, "  %-10s %s\n", c->name, c->summary);
 	fprintf(f, "\n'bench COMMAND --help' describes one command.\n"
-		   "Exit: 0 done, 1 regression (compare, trend, scale), 2 bad usage or input,\n"
-		   "3 the environment refused or writing an output failed, 130/143 interrupted.\n");
+		   "Exit: 0 done, 1 regression (compare, trend, scale) or none to bisect (bisect),\n"
+		   "2 bad usage or input, 3 the environment refused or writing an output failed,\n"
+		   "130/143 interrupted.\n");
 }
 
 /* the words of completion bench itself takes, and what follows each */

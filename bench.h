@@ -311,6 +311,16 @@ struct bench_wait {
 void bench_block_signals(sigset_t *old);
 
 /**
+ * bench_wait_signals - what a command that waits on its children (bench
+ * vm, bisect, sweep) opens with, rather than bench_block_signals():
+ * SIGINT and SIGTERM blocked, so that only bench_wait()'s sigtimedwait()
+ * takes them, SIGCHLD blocked too (it ends that wait's tick) and back to
+ * its default (an inherited SIG_IGN would reap the children before
+ * waitpid()). The children get an empty mask (lib/subcmd/spawn.h).
+ */
+void bench_wait_signals(void);
+
+/**
  * bench_wait - wait until @w->poll() says done: the first SIGINT or
  * SIGTERM calls @w->stop() and the wait goes on (what was measured is
  * still written), a second one calls @w->leave() and exits 128 + sig at
@@ -320,6 +330,30 @@ void bench_block_signals(sigset_t *old);
  * -errno.
  */
 int bench_wait(const struct bench_wait *w);
+
+struct spawn;
+
+/**
+ * bench_child_exe - the bench a command's children run (bench bisect's,
+ * bench sweep's) into @path (@len bytes): $KSB_BENCH (a wrapper, a
+ * pinned build), made absolute, else this one (/proc/self/exe).
+ * EXIT_DONE; EXIT_USAGE after a message when KSB_BENCH names no
+ * executable file; EXIT_ENV after one when /proc/self/exe cannot be read.
+ */
+int bench_child_exe(char *path, size_t len);
+
+/**
+ * bench_wait_child - bench_wait() on the child @s started (with
+ * SPAWN_GROUP, lib/subcmd/spawn.h): the first SIGINT or SIGTERM is
+ * stored in *@signo and passed on to the child's group, and the wait
+ * goes on until it is gone; a second one kills it and exits 128 + sig.
+ * @more(@priv) (NULL: none) runs each tick (50 ms, or when a SIGCHLD
+ * comes, which the caller blocks with SIGINT and SIGTERM) and returns 1
+ * while the child's output is still to come: the wait ends with its
+ * end too. Returns the child's exit code (spawn_exit_code()), or -errno
+ * of waiting.
+ */
+int bench_wait_child(struct spawn *s, int *signo, int (*more)(void *priv), void *priv);
 
 struct engine;
 
@@ -382,6 +416,8 @@ int cmd_trace(int argc, char **argv);		/* builtin-trace.c */
 int cmd_vm(int argc, char **argv);		/* builtin-vm.c */
 int cmd_merge(int argc, char **argv);		/* builtin-merge.c */
 int cmd_doctor(int argc, char **argv);		/* builtin-doctor.c */
+int cmd_bisect(int argc, char **argv);		/* builtin-bisect.c */
+int cmd_sweep(int argc, char **argv);		/* builtin-sweep.c */
 
 /**
  * bench_check_parse - what each cmd_X_check parses with: opt_parse() of

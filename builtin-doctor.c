@@ -19,7 +19,7 @@
 /* what every check reads */
 struct doctor {
 	struct testbed tb;		/* the host, or KSB_TESTBED_ROOT */
-	bool worker[TOPO_MAX_CPUS];	/* the CPUs bench run would time on */
+	bool worker[NR_CPUS_MAX];	/* the CPUs bench run would time on */
 	char workers[TB_LIST];		/* the same, as a cpulist */
 	char suggest[TB_LIST];		/* workers to isolate: CPU 0 left to the system */
 	bool root;			/* euid 0: perf limits do not apply */
@@ -89,13 +89,13 @@ static void doctor_smt(const struct doctor *d, struct doctor_line *l)
 /* are the worker CPUs all in the cpulist @list? */
 static bool doctor_covers(const struct doctor *d, const char *list)
 {
-	static bool set[TOPO_MAX_CPUS];
+	static bool set[NR_CPUS_MAX];
 	unsigned int cpu;
 
 	memset(set, 0, sizeof(set));
-	if (*list && topo_parse_cpulist(list, set, TOPO_MAX_CPUS) < 0)
+	if (*list && topo_parse_cpulist(list, set, NR_CPUS_MAX) < 0)
 		return false;
-	for (cpu = 0; cpu < TOPO_MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < NR_CPUS_MAX; cpu++)
 		if (d->worker[cpu] && !set[cpu])
 			return false;
 	return true;
@@ -313,7 +313,7 @@ static int doctor_parse(int argc, char **argv, struct doctor *d)
 /* d->worker from -c or the affinity mask; the CPUs to suggest isolating */
 static int doctor_workers(struct doctor *d)
 {
-	static bool rest[TOPO_MAX_CPUS];
+	static bool rest[NR_CPUS_MAX];
 	char allowed[TB_LIST];
 	const char *list = d->cpus;
 
@@ -321,15 +321,15 @@ static int doctor_workers(struct doctor *d)
 		topo_allowed_list(allowed, sizeof(allowed));
 		list = allowed;
 	}
-	if (topo_parse_cpulist(list, d->worker, TOPO_MAX_CPUS) <= 0) {
+	if (topo_parse_cpulist(list, d->worker, NR_CPUS_MAX) <= 0) {
 		bench_err("--cpus: '%s' is not a CPU list (e.g. 2-7,10)", list);
 		return -1;
 	}
-	topo_format_cpulist(d->worker, TOPO_MAX_CPUS, d->workers, sizeof(d->workers));
+	topo_format_cpulist(d->worker, NR_CPUS_MAX, d->workers, sizeof(d->workers));
 	/* housekeeping needs a CPU: leave CPU 0 out when that leaves any */
 	memcpy(rest, d->worker, sizeof(rest));
 	rest[0] = false;
-	topo_format_cpulist(rest, TOPO_MAX_CPUS, d->suggest, sizeof(d->suggest));
+	topo_format_cpulist(rest, NR_CPUS_MAX, d->suggest, sizeof(d->suggest));
 	if (!*d->suggest)
 		snprintf(d->suggest, sizeof(d->suggest), "%s", d->workers);
 	return 0;

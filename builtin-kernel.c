@@ -88,26 +88,26 @@ static struct kk_global {
  */
 static int kk_cpus(const struct opt *o, const char *arg, char *why, size_t len)
 {
-	static bool want[TOPO_MAX_CPUS], possible[TOPO_MAX_CPUS];
+	static bool want[NR_CPUS_MAX], possible[NR_CPUS_MAX];
 	char line[256];
 	int i;
 
 	*(const char **)o->value = arg;
 	if (!*arg || strspn(arg, "0123456789,-") != strlen(arg) ||
-	    topo_parse_cpulist(arg, want, TOPO_MAX_CPUS) == -EINVAL) {
+	    topo_parse_cpulist(arg, want, NR_CPUS_MAX) == -EINVAL) {
 		snprintf(why, len, "--%s: '%s' is not a CPU list (e.g. 0-3,8)", o->long_name, arg);
 		return -EINVAL;
 	}
 	if (o->check_only)	/* another machine's CPUs: its kernel says */
 		return 0;
 	readfile_line("/sys/devices/system/cpu/possible", line, sizeof(line));
-	if (topo_parse_cpulist(line, possible, TOPO_MAX_CPUS) < 0)
+	if (topo_parse_cpulist(line, possible, NR_CPUS_MAX) < 0)
 		return 0;	/* not known here: the kernel says */
-	/* -ERANGE: a CPU past TOPO_MAX_CPUS, which no machine here has */
-	i = topo_parse_cpulist(arg, want, TOPO_MAX_CPUS) < 0 ? 0 : TOPO_MAX_CPUS;
-	while (i < TOPO_MAX_CPUS && (!want[i] || possible[i]))
+	/* -ERANGE: a CPU past NR_CPUS_MAX, which no machine here has */
+	i = topo_parse_cpulist(arg, want, NR_CPUS_MAX) < 0 ? 0 : NR_CPUS_MAX;
+	while (i < NR_CPUS_MAX && (!want[i] || possible[i]))
 		i++;
-	if (i == TOPO_MAX_CPUS && topo_parse_cpulist(arg, want, TOPO_MAX_CPUS) > 0)
+	if (i == NR_CPUS_MAX && topo_parse_cpulist(arg, want, NR_CPUS_MAX) > 0)
 		return 0;
 	snprintf(why, len, "--%s: '%s' names CPUs this machine does not have (possible: %s)",
 		 o->long_name, arg, line);

@@ -248,8 +248,17 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 		     const char *path)
 {
 	unsigned int *map = calloc(RESULTS_MAX_RUNS, sizeof(*map)), nr = 0, k;
-	const char *v = meta_get(&set->meta, "runs_asked");
-	int ret;
+	uint64_t asked = 0;
+	int ret = meta_get_u64(&set->meta, "runs_asked", &asked);
+	char why[256];
+
+	/* a shard's runs asked: what its runs_asked says, else its runs */
+	if (ret && ret != -ENOENT) {
+		meta_check("runs_asked", meta_get(&set->meta, "runs_asked"), why, sizeof(why));
+		pr_err("%s: %s", path, why);
+		free(map);
+		return EXIT_USAGE;
+	}
 
 	/* the fileset keeps its first path: a copy that outlives the caller's */
 	if (!mf->fs.n)
@@ -276,7 +285,7 @@ static int merge_add(struct merge_file *mf, const struct merge_shard *s, struct 
 			merge_list_add(mf, &set->meta, merge_lists[k], map, nr);
 		merge_prov(mf, s, &set->meta, map, nr);
 		mf->nr_runs += nr;
-		mf->asked += v ? (unsigned int)strtoul(v, NULL, 10) : nr;
+		mf->asked += asked ? (unsigned int)asked : nr;
 	}
 	free(map);
 	return ret;

@@ -140,18 +140,14 @@ static int merge_boots_of(const char *v, unsigned int *a, unsigned int *b, unsig
 	return 0;
 }
 
-/* @key of @m, a number in 1..UINT_MAX, into *@v: 0, -ENOENT (no key), -EINVAL */
+/* @key of @m, a count by the keys' table, into *@v: 0, -ENOENT (no key), -EINVAL, -ERANGE */
 static int merge_u(const struct meta *m, const char *key, unsigned int *v)
 {
-	const char *p = meta_get(m, key);
-	uint64_t x;
+	uint64_t x = 0;
+	int ret = meta_get_u64(m, key, &x);
 
-	if (!p)
-		return -ENOENT;
-	if (samples_take(&p, 1, UINT_MAX, &x) || *p)
-		return -EINVAL;
 	*v = (unsigned int)x;
-	return 0;
+	return ret;
 }
 
 /*

@@ -123,8 +123,8 @@ static const struct opt run_opts[] = {
 	OPT_STRING('c', "cpus", &run_global.cpus, "LIST",
 		   "worker CPUs, numactl syntax (default: every\n"
 		   "allowed CPU)"),
-	OPT_U64('p', "possible-cpus", &run_global.possible, 1, TOPO_MAX_CPUS, "N",
-		"emulate N possible CPUs, 1..8192 (default: the\n"
+	OPT_U64('p', "possible-cpus", &run_global.possible, 1, NR_CPUS_MAX, "N",
+		"emulate N possible CPUs, 1.." BENCH_STR(NR_CPUS_MAX) " (default: the\n"
 		"real count); refused by the workloads that time\n"
 		"the running kernel (docs/workloads.md)"),
 	OPT_ENUM(0, "pcpu-layout", &run_global.pcpu_layout, pcpu_layout_names, "L",

@@ -47,9 +47,6 @@ struct scale_opts {
 	const char *origin;		/* --origin, for -f kcidb */
 };
 
-/* the largest count --at takes and a file may say: NR_CPUS's Kconfig maximum */
-#define SCALE_MAX_CPUS	8192
-
 static const char scale_head[] =
 	"Usage: bench scale [OPTIONS] FILE...\n"
 	"       bench scale [OPTIONS] A.csv... -- B.csv...\n"
@@ -73,7 +70,7 @@ static const char scale_tail[] =
 	"With A -- B, per series on both sides: B-A, the slope difference [95%\n"
 	"interval, MOVER], the threshold in ns/CPU, and regression or ok. A closing\n"
 	"SCALE line. An audit (--audit, or bench audit's files): the entries ranked\n"
-	"by their cost at 8192 possible CPUs, judged as one family (--multiplicity,\n"
+	"by their cost at " BENCH_STR(AUDIT_AT) " possible CPUs, judged as one family (--multiplicity,\n"
 	"the adjusted level on the first line), each with the traced function that\n"
 	"carries its growth; A -- B gates every entry. See kstats-bench-scale(1)\n"
 	"and docs/scale.md.\n"
@@ -116,9 +113,9 @@ static int scale_at_opt(const struct opt *o, const char *arg, char *why, size_t 
 	do {
 		errno = 0;
 		v = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
-		if (errno || !v || v > SCALE_MAX_CPUS || (*end && *end != ',')) {
+		if (errno || !v || v > NR_CPUS_MAX || (*end && *end != ',')) {
 			snprintf(why, len, "--%s: '%s' is not a count 1..%d or a list of them (480,8192)",
-				 o->long_name, arg, SCALE_MAX_CPUS);
+				 o->long_name, arg, NR_CPUS_MAX);
 			return -EINVAL;
 		}
 		if (so->nr_at == SCALE_MAX_AT) {
@@ -149,7 +146,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			   "count spread by at most PCT, max/min - 1, > 0\n"
 			   "(default " BENCH_STR(COUNTED_SPREAD_PCT) ")"),
 		OPT_CALL(0, "at", o, scale_at_opt, "N[,N...]",
-			 "extrapolate a + b N with its interval, N in 1..8192;\n"
+			 "extrapolate a + b N with its interval, N in 1.." BENCH_STR(NR_CPUS_MAX) ";\n"
 			 "repeatable, e.g. --at 480,8192"),
 		OPT_CALL('t', "threshold", &o->threshold, scale_threshold, "NS|N%",
 			 "A -- B: a slope difference counts above NS ns per\n"
@@ -159,7 +156,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 		OPT_FLAG(0, "audit", &o->audit,
 			 "the files are a battery's sweep: every series an\n"
 			 "entry, judged as one family, ranked by its cost at\n"
-			 "8192 possible CPUs; bench trace's series are the\n"
+			 BENCH_STR(AUDIT_AT) " possible CPUs; bench trace's series are the\n"
 			 "functions that may carry an entry's growth"),
 		OPT_ENUM(0, "multiplicity", &o->method, audit_method_names, "M",
 			 "--audit: bh (Benjamini-Hochberg, the false\n"
@@ -214,20 +211,19 @@ static int scale_groups(int argc, char **argv, struct scale_report *r)
 /* its possible_cpus metadata into *@x; 0 or EXIT_USAGE after naming the file */
 static int file_possible(const struct results *set, const char *path, unsigned int *x)
 {
-	const char *v = meta_get(&set->meta, "possible_cpus");
-	unsigned long n;
-	char *end;
+	uint64_t n = 0;
+	char why[256];
+	int ret = meta_get_u64(&set->meta, "possible_cpus", &n);
 
-	if (!v) {
+	if (ret == -ENOENT) {
 		pr_err("%s: no possible_cpus metadata: each point needs its possible CPU count (bench run -p N, bench vm -p N write it)",
 		       path);
 		return EXIT_USAGE;
 	}
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || end == v || *end || !n || n > SCALE_MAX_CPUS) {
-		pr_err("%s: possible_cpus '%s' is not a count 1..%d",
-		       path, v, SCALE_MAX_CPUS);
+	/* the fileset refused a value that is no count: held here all the same */
+	if (ret) {
+		meta_check("possible_cpus", meta_get(&set->meta, "possible_cpus"), why, sizeof(why));
+		pr_err("%s: %s", path, why);
 		return EXIT_USAGE;
 	}
 	*x = (unsigned int)n;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * builtin-show.c - bench show: a kstats-bench CSV printed again as the
- * command that wrote it printed it, or one of its series.
+ * command that wrote it printed it, or one of its series, or the value
+ * of one of its metadata keys (--meta), what scripts read a file's
+ * metadata by.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "lib/results/csv.h"
 #include "lib/results/fileset.h"
 #include "lib/report/format.h"
 #include "lib/report/kcidb.h"
@@ -30,7 +33,22 @@ struct show_opts {
 	int format;			/* -f, an index of formats[] */
 	const char *origin;		/* --origin, for -f kcidb; NULL: its default */
 	struct outset also;		/* --also FMT=FILE */
+	const char *meta;		/* --meta KEY: its value alone */
 };
+
+/* --meta KEY: a key's name, [a-z0-9_]+ */
+static int show_key(const struct opt *o, const char *arg, char *why, size_t len)
+{
+	size_t n = strlen(arg);
+
+	if (!n || n >= META_KEY || strspn(arg, "abcdefghijklmnopqrstuvwxyz0123456789_") != n) {
+		snprintf(why, len, "--%s: '%s' is not a metadata key ([a-z0-9_]+, at most %d bytes)",
+			 o->long_name, arg, META_KEY - 1);
+		return -EINVAL;
+	}
+	*(const char **)o->value = arg;
+	return 0;
+}
 
 /* -c N|all: kept as given, checked here */
 static int show_cpu(const struct opt *o, const char *arg, char *why, size_t len)
@@ -40,7 +58,7 @@ static int show_cpu(const struct opt *o, const char *arg, char *why, size_t len)
 	*(const char **)o->value = arg;
 	if (!strcmp(arg, "all"))
 		return 0;
-	return opt_parse_u64(o, arg, 0, TOPO_MAX_CPUS - 1, &cpu, why, len);
+	return opt_parse_u64(o, arg, 0, NR_CPUS_MAX - 1, &cpu, why, len);
 }
 
 /* -r N|all */
@@ -57,11 +75,15 @@ static int show_run(const struct opt *o, const char *arg, char *why, size_t len)
 
 static const char show_head[] =
 	"Usage: bench show [OPTIONS] FILE.csv|-\n"
+	"       bench show --meta KEY FILE.csv|-\n"
 	"Print a kstats-bench CSV as the command that wrote it printed it: by default\n"
 	"the whole file (bench run's titles, tables and SUMMARY; a file of one series,\n"
 	"as bench hist's, its table alone), byte for byte. -w, -v, -r or -c pick one\n"
 	"series: its table alone (defaults: the file's first workload, its first\n"
-	"variant, merged over runs and CPUs). - reads stdin.\n";
+	"variant, merged over runs and CPUs). --meta KEY prints the value of the\n"
+	"file's metadata line \"# KEY: VALUE\" alone, checked by the keys' table (a\n"
+	"count in its range, a number, yes or no), of a results file or a CSV report\n"
+	"of compare, trend or scale: what scripts read metadata by. - reads stdin.\n";
 
 /* Returns 0 to run, 1 after --help, -1 after a usage error. */
 static int show_parse(int argc, char **argv, struct show_opts *o)
@@ -79,6 +101,9 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 		OPT_FORMAT('f', "format", &o->format, formats, "FMT", "what goes to stdout:"),
 		OPT_ALSO(&o->also),
 		OPT_ORIGIN(&o->origin, kcidb_opt_origin, ""),
+		OPT_CALL(0, "meta", &o->meta, show_key, "KEY",
+			 "print metadata KEY's value alone (exit 2 when the\n"
+			 "file has none, or one its table refuses)"),
 		OPT_END()
 	};
 	const struct opt *tab[] = { opts, NULL };
@@ -95,6 +120,10 @@ static int show_parse(int argc, char **argv, struct show_opts *o)
 		return -1;
 	}
 	o->pick = o->workload || o->variant || o->cpu || o->run != RESULTS_RUN_ALL;
+	if (o->meta && (o->pick || o->also.n || o->origin)) {
+		bench_err("--meta prints one value: no -w, -v, -r, -c, --also or --origin with it");
+		return -1;
+	}
 	return 0;
 }
 
@@ -149,6 +178,46 @@ static bool show_kcidb(const struct show_opts *o)
 	return !strcmp(formats[o->format].name, "kcidb");
 }
 
+/* --meta KEY: the value of @path's metadata line KEY, checked; an exit code */
+static int show_meta(const char *key, const char *path)
+{
+	static struct meta m;
+	struct csv_error err;
+	const char *v;
+	char why[320];
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int ret;
+
+	if (!f) {
+		pr_err("%s: %s", path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	ret = csv_read_meta(f, &m, &err);
+	if (f != stdin)
+		fclose(f);
+	if (ret == -ENOMEM)
+		return bench_nomem();
+	if (ret == -EINVAL) {
+		pr_err("%s:%lu: %s", path, err.line, err.why);
+		return EXIT_USAGE;
+	}
+	if (ret) {
+		pr_err("%s: %s", path, strerror(-ret));
+		return EXIT_USAGE;
+	}
+	v = meta_get(&m, key);
+	if (!v) {
+		pr_err("%s: no %s metadata", path, key);
+		return EXIT_USAGE;
+	}
+	if (meta_check(key, v, why, sizeof(why))) {
+		pr_err("%s: %s", path, why);
+		return EXIT_USAGE;
+	}
+	printf("%s\n", v);
+	return bench_finish_stdout();
+}
+
 int cmd_show(int argc, char **argv)
 {
 	struct show_opts o = {
@@ -161,6 +230,8 @@ int cmd_show(int argc, char **argv)
 	ret = show_parse(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? bench_finish_stdout() : EXIT_USAGE;
+	if (o.meta)
+		return show_meta(o.meta, argv[optind]);
 	ret = bench_outputs(argv + optind, 1, NULL, &o.also) ?: bench_open_also(&o.also);
 	if (ret)
 		return ret;

@@ -121,12 +121,12 @@ static int bv_check_klabels(struct bv_global *bv)
 	return 0;
 }
 
-/* -p N[,N...]: each 1..8192, none twice */
+/* -p N[,N...]: each 1..NR_CPUS_MAX, none twice */
 static int bv_opt_possible(const struct opt *o, const char *arg, char *why, size_t len)
 {
 	struct vmsweep *sw = o->value;
 
-	return vmprep_counts(arg, sw->possible, VMSWEEP_MAX_COUNTS, BV_MAX_POSSIBLE,
+	return vmprep_counts(arg, sw->possible, VMSWEEP_MAX_COUNTS, NR_CPUS_MAX,
 			     &sw->nr_p, why, len);
 }
 
@@ -179,7 +179,7 @@ static const struct opt bv_opts[] = {
 		"command (default 2 counted, 6 timed: what bench\n"
 		"compare needs a side)"),
 	OPT_CALL('p', "possible-cpus", &bv_global.sw, bv_opt_possible, "N[,N...]",
-		 "possible CPUs the guests boot with, each 1..8192\n"
+		 "possible CPUs the guests boot with, each 1.." BENCH_STR(NR_CPUS_MAX) "\n"
 		 "(default: --cpus); a list is a sweep: every kernel\n"
 		 "boots at every count"),
 	OPT_U64('c', "cpus", &bv_global.sw.cpus, 1, VM_FW_MAX_CPUS, "N",
@@ -538,19 +538,13 @@ static int bv_setup(struct bv_global *bv)
 int cmd_vm(int argc, char **argv)
 {
 	struct bv_global *bv = &bv_global;
-	sigset_t stop;
 	int ret;
 
 	ret = bv_parse(bv, argc, argv);
 	if (ret)
 		return ret < 0 ? EXIT_USAGE : bench_finish_stdout();
 	/* SIGINT/SIGTERM are taken in bv_wait(), between two boots at the latest */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &stop, NULL);
-	signal(SIGCHLD, SIG_DFL);
+	bench_wait_signals();
 	ret = bv_setup(bv);
 	if (!ret && bv->dry_run)
 		ret = bv_dry_run(bv) ?: bench_finish_stdout();

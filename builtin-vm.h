@@ -29,7 +29,6 @@
 #include "bench.h"
 
 #define BV_BUSYBOX	"/bin/busybox"	/* busybox-static's */
-#define BV_MAX_POSSIBLE	8192		/* -p's counts: the kernel's NR_CPUS at most */
 #define BV_UNSET	UINT64_MAX	/* an option not given: bv_resolve_clock() decides */
 
 /* what bench vm keeps of kernel i beside the sweep's sw.k[i] */

@@ -4,7 +4,7 @@
 #   ./run.sh [BENCH RUN OPTIONS]          deps, build, 6 runs, tables, plots, summary
 #   ./run.sh sweep [--from N] [--to N] [BENCH RUN OPTIONS]
 #   ./run.sh compare [OPTIONS] BEFORE.csv... -- AFTER.csv...   the CI gate (exit 1: regression)
-#   ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]     the commit that regressed
+#   ./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]     bench bisect: the commit that regressed
 #   ./run.sh trend [OPTIONS] FILE|DIR...   change points of a nightly history (exit 1: recent regression)
 #   ./run.sh scale [OPTIONS] FILE... [-- FILE...]   cost per possible CPU (exit 1: B's slope grew)
 #
@@ -14,7 +14,6 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")" && pwd)
 bench=$top/bench
-step=$top/bisect-step.sh	# bisect's step, for git bisect run
 share=$top			# the directory that holds plots/
 results_root=${KSB_RESULTS:-$top/results}
 # installed by make install as PREFIX/bin/kstats-bench-run: the binary is
@@ -25,7 +24,6 @@ if [ ! -f "$top/Makefile" ] && [ -x "$top/kstats-bench" ] &&
 	[ -d "$top/../share/kstats-bench/plots" ]; then
 	installed=1
 	bench=$top/kstats-bench
-	step=$top/kstats-bench-bisect-step
 	share=$(cd "$top/../share/kstats-bench" && pwd)
 	results_root=${KSB_RESULTS:-$PWD/results}
 fi
@@ -38,16 +36,6 @@ die() {
 	echo "run.sh: $*" >&2
 	exit "${2:-3}"
 }
-
-# bisect's defaults, said by its --help and its report; bisect-step.sh
-# takes what run.sh passes and has none of its own (bench compare's
-# threshold is compare's, passed only when -t is given)
-# counted boots repeat to a few parts in 10^4: 2 a side show it (bench
-# vm's counted clock, docs/measurements.md "The counted clock")
-bisect_boots=2
-bisect_possible=480
-bisect_cpus=
-bisect_cmd=(kernel -w kernel-irq-alloc -n 512)
 
 usage() {
 	cat <<'EOF'
@@ -69,60 +57,34 @@ their spread), each written by bench run, and hist/cdf/heatmap plots
 wins), e.g.
   ./run.sh --possible-cpus 480 --cache cold
 
-sweep runs once per power of two of possible CPUs from --from (64) to
---to (4096), keeping one CSV per point, sweep.csv and sweep.png.
+sweep is `bench sweep` (see ./bench sweep --help): bench run once per
+power of two of possible CPUs from --from (64) to --to (4096), one CSV per
+point and sweep.csv in results/<stamp>/, and sweep.png drawn here.
 
-compare takes what `bench compare` takes, prints its verdicts, and
-writes results/<stamp>/: compare.txt, compare.csv and compare.png (both
-sides' pooled CDFs, and every run's figure with the change and its
-interval). Exit 0 no regression, 1 regression, 2 bad input.
+compare takes what `bench compare` takes, prints its verdicts, and writes
+results/<stamp>/: compare.txt, compare.csv and compare.png (the pooled
+CDFs, every run's figure, the change). Exit 0, 1 regression, 2 bad input.
 
-bisect finds the commit of the kernel git TREE between GOOD and BAD that
-made bench compare fail: it builds GOOD once and keeps its kernel, then
-drives `git bisect run bisect-step.sh`, which builds each step with the
-tree's own .config (make olddefconfig), boots it --boots times with bench
-vm beside GOOD's kernel, interleaved, and compares the two: a regression
-is bad, '~' good, a change below the threshold good (said so), a build or
-boot failure skipped. BAD is checked first. It writes results/<stamp>/:
-good/ (GOOD's kernel), REV.csv, good-REV.csv, REV.compare.txt (.csv,
-.lkp: the same compare's rows and 0-day's table) and the consoles per step, bisect.log (git bisect log) and bisect.txt, and prints
-it: a regression report shaped as 0-day's mails (subject, commit, testbed,
-the commands that reproduce it, the %change table, #regzbot introduced:),
-then the first bad commit, the compare line that condemned it, BISECT.
-EOF
-	cat <<EOF
-Options: -B, --boots N ($bisect_boots); -p, --possible-cpus N ($bisect_possible);
--c, --cpus N (bench vm's: 1 counted); -t, --threshold PCT (compare's); --vm 'OPTIONS'
-(more bench vm options); --no-check-bad. COMMAND: the bench command in the
-guests (default ${bisect_cmd[*]}).
-EOF
-	cat <<'EOF'
-A dirty tree, revisions that do not exist, GOOD not an ancestor of BAD:
-exit 2 before anything is built. SIGINT runs git bisect reset: the tree
-is left as it was found.
-Exit 0 found, 1 BAD does not regress against GOOD, 2 bad usage, 3 GOOD
-does not build or boot.
+bisect is `bench bisect` (see ./bench bisect --help): the commit of a
+kernel git TREE between GOOD and BAD that made bench compare fail, its
+results in results/<stamp>/ and its report in the shape of 0-day's mails.
 
 trend takes what `bench trend` takes, prints its change points, and
 writes results/<stamp>/: trend.txt, trend.csv, trend-runs.csv and
 trend.png (each series' per-run figures over time, each segment's
-median, the change points with their change); with --control DIR (a
-pinned baseline measured beside each night), the subject's and the
-control's nightly medians and their ratio, whose change points are the
-subject's own. Exit 0, 1 when a series' newest change point is a recent
-regression, 2 bad input.
+median, the change points with their change; with --control DIR the
+subject's, the control's and their ratio). Exit 0, 1 when a series'
+newest change point is a recent regression, 2 bad input.
 
-scale takes what `bench scale` takes (a sweep: one CSV per possible-CPU
-count; A... -- B... gates B's slope against A's), prints the slopes, and
-writes results/<stamp>/: scale.txt, scale.csv, scale-points.csv and
-scale.png (each series' per-run figures against possible CPUs per group,
-the Theil-Sen lines and the band of their 95% slope interval). Exit 0,
-1 when B's slope exceeds A's beyond the threshold, 2 bad input.
+scale takes what `bench scale` takes (A... -- B... gates B's slope), prints
+the slopes, and writes results/<stamp>/: scale.txt, scale.csv,
+scale-points.csv and scale.png (the runs against possible CPUs, the
+Theil-Sen lines, their 95% bands). Exit 0, 1 B's slope grew, 2 bad input.
 
 Environment: KSB_RESULTS=DIR (results root), KSB_NO_DEPS=1 (skip make deps),
 KSB_BENCH=PATH (the bench binary to run).
-See ./bench run --help, ./bench compare --help, ./bench trend --help and
-./bench scale --help.
+See ./bench run --help, ./bench sweep --help, ./bench compare --help,
+./bench trend --help, ./bench scale --help and ./bench bisect --help.
 EOF
 }
 
@@ -170,11 +132,15 @@ plot() {
 	local script=$1 file=$2
 	shift 2
 	plot_tmp=$(dirname "$file")/.tmp.$(basename "$file")
-	(cd "$share" && gnuplot -c "plots/$script.gp" "$@" "$plot_tmp") ||
+	(cd "$share" && gnuplot -e "bench='${bench//\'/\'\'}'" -c "plots/$script.gp" "$@" "$plot_tmp") ||
 		die "gnuplot failed on plots/$script.gp"
 	mv -f "$plot_tmp" "$file"
 	plot_tmp=
 }
+
+# meta CSV KEY: the value of CSV's metadata KEY, as bench reads and checks
+# it (bench show --meta), or nothing
+meta() { "$bench" show --meta "$2" "$1" 2>/dev/null || true; }
 
 # plots CSV DIR: hist, cdf, heatmap as PNG and SVG
 plots() {
@@ -186,12 +152,10 @@ plots() {
 	done
 }
 
-# one_run DIR [BENCH RUN OPTIONS]: one bench run, which writes every file:
-# the CSV, its table (output.txt), each variant's table and the summary
-# (the SUMMARY's figures as a table, each run's), what was measured even
-# when interrupted; then the plots. The run's status (0, or 130/143 when
-# interrupted) goes to run_rc, not to the return value: a caller writing
-# `one_run ... || rc=$?` would turn set -e off in here.
+# one_run DIR [BENCH RUN OPTIONS]: one bench run, which writes every file
+# (the CSV, its table, each variant's, the summary), what was measured even
+# when interrupted; then the plots. The run's status (0, 130/143) goes to
+# run_rc: a caller's `one_run ... || rc=$?` would turn set -e off in here.
 one_run() {
 	local dir=$1 rc=0
 	shift
@@ -204,7 +168,7 @@ one_run() {
 	   exit "$rc" ;;
 	esac
 	# a run stopped before its first sample has nothing to draw
-	grep -q '^# samples_taken: .*[1-9]' "$dir/bench.csv" 2>/dev/null || exit "$rc"
+	[[ $(meta "$dir/bench.csv" samples_taken) == *[1-9]* ]] || exit "$rc"
 	plots "$dir/bench.csv" "$dir"
 	run_rc=$rc
 }
@@ -215,57 +179,20 @@ main_job() {
 	doctor "$@"
 	dir=$(new_results_dir)
 	one_run "$dir" "$@"
-	echo "== old: $(sed -n 's/^# variant_old: //p' "$dir/bench.csv")"
+	echo "== old: $(meta "$dir/bench.csv" variant_old)"
 	cat "$dir/table-old.txt"
 	echo
-	echo "== new: $(sed -n 's/^# variant_new: //p' "$dir/bench.csv")"
+	echo "== new: $(meta "$dir/bench.csv" variant_new)"
 	cat "$dir/table-new.txt"
 	echo
 	cat "$dir/summary.txt"
-	possible=$(sed -n 's/^# possible_cpus: //p' "$dir/bench.csv")
+	possible=$(meta "$dir/bench.csv" possible_cpus)
 	if [ "${possible:-0}" -lt 64 ]; then
 		echo "note: this machine has $possible possible CPUs, so the clearing loop is short;"
 		echo "      ./run.sh --possible-cpus 480 --cache cold models the patch's 480-CPU host"
 	fi
 	echo "results: $dir"
 	return "$run_rc"
-}
-
-# ---- sweep ----
-
-sweep() {
-	local from=64 to=4096 dir p
-	local -a args=() csvs=()
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--from | --to)
-			if [ $# -lt 2 ] || ! [[ $2 =~ ^[0-9]{1,4}$ ]] || [ "$2" -lt 1 ] || [ "$2" -gt 8192 ]; then
-				die "$1 needs a number of possible CPUs, 1..8192" 2
-			fi
-			if [ "$1" = --from ]; then from=$2; else to=$2; fi
-			shift 2 ;;
-		-h | --help) usage; exit 0 ;;
-		*) args+=("$1"); shift ;;
-		esac
-	done
-	[ "$from" -le "$to" ] || die "--from $from is above --to $to" 2
-	[ $((from * 2)) -le "$to" ] ||
-		die "--from $from --to $to: a sweep needs two counts or more (--to at least 2 x --from)" 2
-	build
-	doctor "${args[@]}"
-	dir=$(new_results_dir)
-	for ((p = from; p <= to; p *= 2)); do
-		echo "run.sh: sweep: $p possible CPUs" >&2
-		"$bench" run -q -o "$dir/sweep-$p.csv" --also table="$dir/sweep-$p.txt" \
-			--possible-cpus "$p" "${args[@]}" >/dev/null || exit $?
-		csvs+=("$dir/sweep-$p.csv")
-	done
-	# one row per point, bench scale's sweep format (a single point has no slope)
-	"$bench" scale -o "$dir/sweep.csv" -f sweep "${csvs[@]}" || exit $?
-	plot sweep "$dir/sweep.png" "$dir/sweep.csv"
-	plot sweep "$dir/sweep.svg" "$dir/sweep.csv"
-	grep -v '^#' "$dir/sweep.csv" | column -s, -t
-	echo "results: $dir"
 }
 
 # ---- compare ----
@@ -312,251 +239,24 @@ compare() {
 	return "$rc"
 }
 
-# ---- bisect: the commit that regressed ----
+# ---- sweep ----
 
-# bisect_refuse MESSAGE: one line, exit 2 (nothing was touched yet)
-bisect_refuse() {
-	echo "run.sh bisect: $*" >&2
-	exit 2
-}
-
-# the checks that come before anything is built
-bisect_check() {
-	local tree=$1 good=$2 bad=$3 r
-	git -C "$tree" rev-parse --is-inside-work-tree >/dev/null 2>&1 ||
-		bisect_refuse "$tree: not a git work tree"
-	[ "$(git -C "$tree" rev-parse --show-toplevel)" = "$(cd "$tree" && pwd -P)" ] ||
-		bisect_refuse "$tree: not the top of its git tree ($(git -C "$tree" rev-parse --show-toplevel))"
-	[ -z "$(git -C "$tree" status --porcelain --untracked-files=no)" ] ||
-		bisect_refuse "$tree: uncommitted changes (git -C $tree status); commit or stash them"
-	[ ! -e "$(git -C "$tree" rev-parse --absolute-git-dir)/BISECT_START" ] ||
-		bisect_refuse "$tree: a bisect is already going (git -C $tree bisect reset)"
-	for r in "$good" "$bad"; do
-		git -C "$tree" rev-parse --verify -q "$r^{commit}" >/dev/null ||
-			bisect_refuse "'$r': no such revision in $tree"
-	done
-	[ "$(git -C "$tree" rev-parse "$good^{commit}")" != "$(git -C "$tree" rev-parse "$bad^{commit}")" ] ||
-		bisect_refuse "GOOD and BAD are the same commit"
-	git -C "$tree" merge-base --is-ancestor "$good" "$bad" ||
-		bisect_refuse "'$good' is not an ancestor of '$bad'"
-	[ -f "$tree/.config" ] || bisect_refuse "$tree: no .config (the tree's own is built at every step)"
-}
-
-# quoted WORD...: the words shell-quoted (printf %q), one line: what
-# bisect-step.sh splits back, and what a reader pastes into a shell
-quoted() {
-	local q
-	q=$(printf '%q ' "$@")
-	echo "${q% }"
-}
-
-# bisect_step_env DIR: what bisect-step.sh reads, each list shell-quoted;
-# --vm's words go as the user quoted them
-bisect_step_env() {
-	export KSB_BISECT_OUT=$1 KSB_BENCH=$bench
-	KSB_BISECT_VM="$(quoted -B "$b_boots" -p "$b_possible" ${b_cpus:+-c "$b_cpus"})${b_vm:+ $b_vm}"
-	KSB_BISECT_COMPARE=${b_threshold:+$(quoted -t "$b_threshold")}
-	KSB_BISECT_CMD=$(quoted "${b_cmd[@]}")
-	export KSB_BISECT_VM KSB_BISECT_COMPARE KSB_BISECT_CMD
-}
-
-# csv_key CSV KEY: the value of the metadata line "# KEY: " of CSV, the
-# first: what bench recorded of a run
-csv_key() {
-	sed -n "s/^# $2: //p" "$1" | head -1
-}
-
-# undo what the bisect did to TREE: back where it was, whatever happened
-bisect_restore() {
-	local tree=$1 orig=$2
-	if [ -e "$(git -C "$tree" rev-parse --absolute-git-dir)/BISECT_START" ]; then
-		git -C "$tree" bisect reset >/dev/null 2>&1
-	fi
-	git -C "$tree" checkout -q "$orig" 2>/dev/null || true
-}
-
-# bisect_label CSV KEY: the run's --label KEY=VALUE (bench vm --label,
-# through --vm), or nothing
-bisect_label() {
-	sed -n "s/^# label_$2: //p" "$1" 2>/dev/null | head -1
-}
-
-# bisect_tree TREE ORIG CSV: "TREE:BRANCH" of a report's subject, from the
-# labels tree= and branch=, else the repository (its origin remote's
-# name, else its directory) and the branch it was on (else HEAD)
-bisect_tree() {
-	local tree=$1 orig=$2 csv=$3 name branch url
-	name=$(bisect_label "$csv" tree)
-	branch=$(bisect_label "$csv" branch)
-	if [ -z "$name" ]; then
-		url=$(git -C "$tree" remote get-url origin 2>/dev/null || true)
-		name=$(basename "${url:-$tree}" .git)
-	fi
-	if [ -z "$branch" ]; then
-		branch=$(git -C "$tree" rev-parse -q --verify "refs/heads/$orig" >/dev/null && echo "$orig" || echo HEAD)
-	fi
-	echo "$name:$branch"
-}
-
-# first_regression CSV: "WORKLOAD VARIANT CHANGE STAT P N_BEFORE N_AFTER"
-# of the first row of bench compare's CSV whose verdict is a regression,
-# its columns by name
-first_regression() {
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["verdict"] == "regression" {
-			print $c["workload"], $c["variant"], $c["change_pct"], $c["stat"], $c["p"],
-				$c["n_before"], $c["n_after"]
-			exit
-		}' "$1"
-}
-
-# bisect_report TREE DIR GOOD FIRST SHA ORIG: the regression report, in
-# the shape of 0-day's mails (docs/formats.md): subject, the commit, the
-# testbed, the commands that reproduce it, the table of GOOD against the
-# first bad commit, and regzbot's line. No Reported-by or Closes: those
-# are 0-day's tags.
-bisect_report() {
-	local tree=$1 dir=$2 good=$3 first=$4 sha=$5 orig=$6 s10 g10 subject gsubj sys wl var ch
-	local csv=$dir/$sha.csv cpu host lkp threshold boots possible cpus
-	s10=$(git -C "$tree" rev-parse --short=10 "$first")
-	g10=$(git -C "$tree" rev-parse --short=10 "$good")
-	subject=$(git -C "$tree" log -1 --format=%s "$first")
-	gsubj=$(git -C "$tree" log -1 --format=%s "$good")
-	sys=${subject%%:*}
-	[ "$sys" != "$subject" ] || sys=unknown
-	# the step's one compare: 0-day's table, and the CSV whose first
-	# regression (in compare's order) is the series that condemned the commit
-	lkp=$(cat "$dir/$sha.compare.lkp" 2>/dev/null) || true
-	read -r wl var ch _ <<<"$(first_regression "$dir/$sha.compare.csv" 2>/dev/null)" || true
-	ch=$(printf '%+.1f%%' "${ch:-0}")
-	# the threshold the step's compare applied, from its COMPARE line
-	threshold=$(sed -n 's/^COMPARE .* threshold=\([^ ]*\) .*/\1/p' "$dir/$sha.compare.txt" 2>/dev/null)
-	cpu=$(csv_key "$csv" cpu_model)
-	host=$(csv_key "$csv" host)
-	# what the step's bench vm ran, as the good side's file records it
-	# (both sides boot in one bench vm): --vm's options may override -B,
-	# -p and -c
-	boots=$(csv_key "$dir/good-$sha.csv" runs)
-	possible=$(csv_key "$dir/good-$sha.csv" possible_cpus)
-	cpus=$(csv_key "$dir/good-$sha.csv" online_cpus)
-	echo "Subject: [$(bisect_tree "$tree" "$orig" "$csv")] [$sys] $s10: $wl.$var $ch regression"
-	echo
-	echo "kstats-bench noticed a $ch regression of $wl.$var on:"
-	echo
-	echo "commit: $first (\"$subject\")"
-	echo
-	echo "testbed: bench vm on $host (${cpu:-unknown CPU}), $boots boots a kernel at $possible possible CPUs, $cpus CPUs"
-	echo "parameters:"
-	echo
-	echo "	command: bench $KSB_BISECT_CMD"
-	echo "	boots: $boots"
-	echo "	possible_cpus: $possible"
-	echo "	cpus: $cpus"
-	echo "	threshold: ${threshold:-?}"
-	echo
-	echo "To reproduce, in $tree (the good kernel as bisect-step.sh --baseline keeps it):"
-	echo
-	echo "	git checkout $first"
-	echo "	make olddefconfig && make bzImage modules"
-	echo "	bench vm $KSB_BISECT_VM -o . --module $dir/good/kstats_bench.ko good-$sha=$dir/good/bzImage $sha=. -- $KSB_BISECT_CMD"
-	echo "	bench compare ${KSB_BISECT_COMPARE:+$KSB_BISECT_COMPARE }good-$sha.csv -- $sha.csv"
-	echo
-	echo "commit: "
-	echo "  $g10 (\"$gsubj\")"
-	echo "  $s10 (\"$subject\")"
-	echo
-	# the sides' commits head the columns, as in 0-day's table
-	printf '%-16.16s %-27.27s \n' "$(git -C "$tree" rev-parse "$good")" "$first"
-	[ -z "$lkp" ] || tail -n +2 <<<"$lkp"
-	echo
-	echo "#regzbot introduced: $s10"
-	echo
-}
-
-bisect() {
-	local tree good bad orig dir rc=0 t0=$SECONDS first sha subject line steps check_bad=1 exact
-	b_boots=$bisect_boots b_possible=$bisect_possible b_cpus=$bisect_cpus b_threshold='' b_vm=
-	b_cmd=("${bisect_cmd[@]}")
-	while [ $# -gt 0 ]; do
-		case $1 in
-		-h | --help) usage; exit 0 ;;
-		-B | --boots) b_boots=${2:?}; shift 2 ;;
-		-p | --possible-cpus) b_possible=${2:?}; shift 2 ;;
-		-c | --cpus) b_cpus=${2:?}; shift 2 ;;
-		-t | --threshold) b_threshold=${2:?}; shift 2 ;;
-		--vm) b_vm=${2:?}; shift 2 ;;
-		--no-check-bad) check_bad=0; shift ;;
-		-*) bisect_refuse "unknown option '$1' (see ./run.sh --help)" ;;
-		*) break ;;
-		esac
-	done
-	[ $# -ge 3 ] || bisect_refuse "TREE GOOD BAD expected (see ./run.sh --help)"
-	tree=$(cd "$1" 2>/dev/null && pwd) || bisect_refuse "$1: no such directory"
-	good=$2 bad=$3
-	shift 3
-	if [ $# -gt 0 ]; then
-		[ "$1" = -- ] && shift
-		[ $# -gt 0 ] || bisect_refuse "an empty COMMAND after '--'"
-		b_cmd=("$@")
-	fi
-	bisect_check "$tree" "$good" "$bad"
-	# commits, not names: "HEAD" would follow the checkouts below
-	good=$(git -C "$tree" rev-parse --short "$good^{commit}")
-	bad=$(git -C "$tree" rev-parse --short "$bad^{commit}")
-	[ -x "$bench" ] || build
+# sweep [--from N] [--to N] [BENCH RUN OPTIONS]: bench sweep writes every
+# file but the plot; bad input (exit 2 or more): bench said why, the
+# directory goes if nothing is in it
+sweep() {
+	local dir rc=0
+	passthrough sweep "$@"
+	build
 	dir=$(new_results_dir)
-	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
-	trap 'trap - INT TERM; bisect_restore "$tree" "$orig"; echo "run.sh bisect: interrupted; $tree is back at $orig" >&2; exit 130' INT TERM
-	bisect_step_env "$dir"
-	echo "bisect: $good (good) .. $bad (bad) in $tree; $b_boots boots a step at $b_possible possible CPUs; results: $dir" >&2
-	git -C "$tree" checkout -q "$good"
-	(cd "$tree" && "$step" --baseline "$dir/good") || rc=$?
-	export KSB_BISECT_GOOD=$dir/good
-	if [ "$rc" = 0 ] && [ "$check_bad" = 1 ]; then
-		git -C "$tree" checkout -q "$bad"
-		(cd "$tree" && "$step") || rc=$?
-		case $rc in
-		1) rc=0 ;;
-		0) echo "run.sh bisect: $bad does not regress against $good (see $dir): nothing to bisect" >&2; rc=1 ;;
-		*) rc=3 ;;
-		esac
-	fi
-	git -C "$tree" checkout -q "$orig"
+	"$bench" sweep -o "$dir" "$@" || rc=$?
 	if [ "$rc" != 0 ]; then
-		[ "$rc" != 3 ] || echo "run.sh bisect: $good or $bad does not build or boot (see $dir)" >&2
-		trap - INT TERM
+		rmdir "$dir" 2>/dev/null || true
 		exit "$rc"
 	fi
-	git -C "$tree" bisect start "$bad" "$good" >/dev/null
-	# git bisect run's transcript to the file, each step's own lines to
-	# stderr as they come: a step is a build and 2B boots, minutes each
-	(cd "$tree" && git bisect run "$step") 2>&1 | tee "$dir/bisect-run.txt" |
-		grep --line-buffered '^bisect-step: ' >&2 || true
-	git -C "$tree" bisect log >"$dir/bisect.log"
-	bisect_restore "$tree" "$orig"
-	trap - INT TERM
-	first=$(sed -n 's/^# first bad commit: \[\([0-9a-f]*\)\] .*/\1/p' "$dir/bisect.log")
-	[ -n "$first" ] || die "git bisect found no first bad commit (see $dir/bisect-run.txt)"
-	sha=$(git -C "$tree" rev-parse --short "$first")
-	subject=$(git -C "$tree" log -1 --format=%s "$first")
-	# counted files: no p judged them, and their change reads to 0.01%
-	exact=$([ "$(csv_key "$dir/good-$sha.csv" unit)" != insn ] || echo 1)
-	line=$(first_regression "$dir/$sha.compare.csv" 2>/dev/null |
-		awk -v exact="$exact" '{
-			if (exact)
-				printf "%s.%s.%s %+.2f%% regression, exact, n=%s+%s\n", $1, $2, $4, $3, $6, $7
-			else
-				printf "%s.%s.%s %+.1f%% regression, p=%s, n=%s+%s\n", $1, $2, $4, $3, $5, $6, $7
-		}')
-	# one line per step: bisect start names GOOD and BAD in a line of its own
-	steps=$(grep -cE '^git bisect (good|bad|skip) ' "$dir/bisect.log")
-	{
-		bisect_report "$tree" "$dir" "$good" "$first" "$sha" "$orig"
-		echo "first bad commit: $sha $subject"
-		echo "condemned by: ${line:-(its compare: $dir/$sha.compare.txt)}"
-		echo "BISECT first_bad=$first steps=$steps boots=$(csv_key "$dir/good-$sha.csv" runs) possible=$(csv_key "$dir/good-$sha.csv" possible_cpus) seconds=$((SECONDS - t0)) results=$dir"
-	} >"$dir/bisect.txt"
-	cat "$dir/bisect.txt"
+	plot sweep "$dir/sweep.png" "$dir/sweep.csv"
+	plot sweep "$dir/sweep.svg" "$dir/sweep.csv"
+	echo "results: $dir"
 }
 
 # ---- trend ----
@@ -587,20 +287,10 @@ scale() {
 
 case ${1:-} in
 -h | --help) usage ;;
-compare)
-	shift
-	compare "$@" ;;
-trend)
-	shift
-	trend "$@" ;;
-scale)
-	shift
-	scale "$@" ;;
-sweep)
-	shift
-	sweep "$@" ;;
+compare | trend | scale | sweep) "$@" ;;	# the function of that name, its words after
 bisect)
 	shift
-	bisect "$@" ;;
+	[ -x "$bench" ] || build
+	KSB_BENCH=$bench KSB_RESULTS=$results_root exec "$bench" bisect "$@" ;;
 *) main_job "$@" ;;
 esac

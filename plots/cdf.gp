@@ -4,7 +4,7 @@ csv = ARG1
 out = ARG2
 load 'plots/common.gp'
 
-wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
+wl = meta("workload", csv)
 
 # pN: the upper bound of the first bucket whose percentile reaches N
 stats csv using (sel("old") && column(c_pct) >= 0.5 ? column(c_hi) : 1e300) nooutput

@@ -21,6 +21,11 @@ new_colour = "#2471a3"
 # prog over the rows of file, "#" lines skipped, $c["name"] a column by
 # name. Built by concatenation: gnuplot 5.4's sprintf doubles a "%%"
 # that follows a long substitution.
+# meta(key, file): the value of file's metadata key as bench reads it
+# (bench show --meta), or "": never sed on its "#" lines. bench is the one
+# run.sh names (gnuplot -e "bench='...'"), else the checkout's ./bench
+if (!exists("bench")) bench = "./bench"
+meta(key, file) = system(sprintf("'%s' show --meta %s '%s' 2>/dev/null", bench, key, file))
 csvawk(prog, file) = "awk -F, '/^#/ { next } !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next } " . \
 	prog . "' '" . file . "'"
 # hascol(file, name): 1 when the header of file has the column name
@@ -42,7 +47,7 @@ percpu(v) = (strcol("variant") eq v && merged_runs(0) && strcol(c_cpu) ne "all")
 
 # the CSV's unit ("ns", "cycles", or "insn": bench vm's counted clock,
 # instructions), from its metadata
-unit = system(sprintf("sed -n 's/^# unit: //p' '%s' | head -1", csv))
+unit = meta("unit", csv)
 if (unit ne "cycles" && unit ne "insn") unit = "ns"
 
 # 16384 -> "16.4 us" (or "16.4k" cycles, "16.4k insn"): readable bucket bounds

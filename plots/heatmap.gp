@@ -5,7 +5,7 @@ csv = ARG1
 out = ARG2
 load 'plots/common.gp'
 
-wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
+wl = meta("workload", csv)
 
 cpurow(dummy) = (merged_runs(0) && strcol(c_cpu) ne "all")
 stats csv using (cpurow(0) ? column(c_cpu) : NaN) nooutput

@@ -5,9 +5,9 @@ csv = ARG1
 out = ARG2
 load 'plots/common.gp'
 
-wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
-possible = system(sprintf("sed -n 's/^# possible_cpus: //p' '%s' | head -1", csv))
-cache = system(sprintf("sed -n 's/^# cache: //p' '%s' | head -1", csv))
+wl = meta("workload", csv)
+possible = meta("possible_cpus", csv)
+cache = meta("cache", csv)
 
 set title sprintf("%s: time per call, old vs new (%s possible CPUs, cache %s)", wl, possible, cache) noenhanced
 set xlabel sprintf("time per call (%s), log scale; each box spans its bucket [lo, hi)", unit)

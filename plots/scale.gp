@@ -10,7 +10,9 @@
 pts = ARG1
 fits = ARG2
 out = ARG3
-unit = ARGC >= 4 && ARG4 ne "" ? ARG4 : system(sprintf("sed -n 's/^# unit: //p' '%s' | head -1", pts))
+if (!exists("bench")) bench = "./bench"
+unit = ARGC >= 4 && ARG4 ne "" ? ARG4 : \
+	system(sprintf("'%s' show --meta unit '%s' 2>/dev/null", bench, pts))
 if (unit eq "") unit = "ns"
 
 # the fit rows of FITS, their columns by name (c["slope"]) from its header

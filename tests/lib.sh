@@ -238,10 +238,14 @@ lib_csv() {
 		}' "$file"
 }
 
-# csv_meta FILE KEY: the value of the metadata line "# KEY: " of FILE
-# (nothing when it has none)
+# the bench beside tests/: what reads a file's metadata for the scripts
+lib_bench=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/bench
+
+# csv_meta FILE KEY: the value of the metadata line "# KEY: " of FILE, as
+# bench show --meta reads it and its keys' table checks it (nothing when
+# it has none, or one the table refuses)
 csv_meta() {
-	sed -n "s/^# $2: //p" "$1"
+	"$lib_bench" show --meta "$2" "$1" 2>/dev/null || true
 }
 
 # ---- counted boots side by side ----

@@ -10,6 +10,7 @@
 
 #include "lib/subcmd/options.h"
 #include "lib/measure/pcpu.h"
+#include "lib/measure/topo.h"
 #include "irqdesc.h"
 
 /* x86 defines no ARCH_IRQ_INIT_FLAGS, so _IRQ_DEFAULT_INIT_FLAGS is 0 */
@@ -100,8 +101,8 @@ void irqdesc_zero(struct irq_desc *desc)
 /* ---- desc_set_defaults() ---- */
 
 /* default_affinity: irq_default_affinity, every possible CPU */
-static unsigned long default_affinity[8192 / 64] = {
-	[0 ... 8192 / 64 - 1] = ~0ul,
+static unsigned long default_affinity[NR_CPUS_MAX / 64] = {
+	[0 ... NR_CPUS_MAX / 64 - 1] = ~0ul,
 };
 
 /* desc_smp_init(), in its order: affinity copied, pending mask cleared, node */

@@ -121,7 +121,7 @@ static struct sparse_opts {
 
 static const struct opt sparse_options[] = {
 	OPT_GROUP("irqdesc-sparse only:"),
-	OPT_U64(0, "irq-threads", &sparse_opt.irq_threads, 1, TOPO_MAX_CPUS, "N",
+	OPT_U64(0, "irq-threads", &sparse_opt.irq_threads, 1, NR_CPUS_MAX, "N",
 		"interrupt threads, 1..possible CPUs (default: one\n"
 		"per worker)"),
 	OPT_U64(0, "irq-rate", &sparse_opt.irq_rate, 0, 100000000, "R",

@@ -97,10 +97,10 @@ static int topo_read_sys(const char *name, bool *set)
 	fclose(f);
 	if (ret)
 		return ret;
-	ret = topo_parse_cpulist(buf, set, TOPO_MAX_CPUS);
+	ret = topo_parse_cpulist(buf, set, NR_CPUS_MAX);
 	if (ret < 0)
 		return ret;
-	for (ret = TOPO_MAX_CPUS; ret > 0 && !set[ret - 1]; ret--)
+	for (ret = NR_CPUS_MAX; ret > 0 && !set[ret - 1]; ret--)
 		;
 	return ret;
 }
@@ -181,17 +181,17 @@ static int topo_first_above(const char *s, unsigned int max)
 static int topo_workers(struct topo *t, const char *cpus, const bool *allowed,
 			int *bad_cpu)
 {
-	bool *want = calloc(TOPO_MAX_CPUS, sizeof(*want));
+	bool *want = calloc(NR_CPUS_MAX, sizeof(*want));
 	struct bitmask *bm = NULL;
 	unsigned int cpu;
 	int ret = 0;
 
 	if (!want)
 		return -ENOMEM;
-	ret = cpus ? topo_parse_cpulist(cpus, want, TOPO_MAX_CPUS) : 0;
+	ret = cpus ? topo_parse_cpulist(cpus, want, NR_CPUS_MAX) : 0;
 	if (ret == -ERANGE) {
 		/* a plain list, with a CPU no kernel has */
-		*bad_cpu = topo_first_above(cpus, TOPO_MAX_CPUS);
+		*bad_cpu = topo_first_above(cpus, NR_CPUS_MAX);
 		ret = -E2BIG;
 		goto out_free_want;
 	} else if (ret == -EINVAL) {
@@ -203,14 +203,14 @@ static int topo_workers(struct topo *t, const char *cpus, const bool *allowed,
 		bm = numa_parse_cpustring_all(cpus);
 		if (!bm)
 			goto out_free_want;
-		for (cpu = 0; cpu < bm->size && cpu < TOPO_MAX_CPUS; cpu++)
+		for (cpu = 0; cpu < bm->size && cpu < NR_CPUS_MAX; cpu++)
 			want[cpu] = numa_bitmask_isbitset(bm, cpu);
 		numa_bitmask_free(bm);
 	} else if (!cpus) {
-		memcpy(want, allowed, TOPO_MAX_CPUS * sizeof(*want));
+		memcpy(want, allowed, NR_CPUS_MAX * sizeof(*want));
 	}
 	ret = 0;
-	for (cpu = 0; cpu < TOPO_MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < NR_CPUS_MAX; cpu++) {
 		if (!want[cpu])
 			continue;
 		if (!allowed[cpu] || cpu >= t->nr_possible) {
@@ -229,8 +229,8 @@ out_free_want:
 
 static int topo_allowed(bool *allowed, unsigned int *n)
 {
-	cpu_set_t *set = CPU_ALLOC(TOPO_MAX_CPUS);
-	size_t sz = CPU_ALLOC_SIZE(TOPO_MAX_CPUS);
+	cpu_set_t *set = CPU_ALLOC(NR_CPUS_MAX);
+	size_t sz = CPU_ALLOC_SIZE(NR_CPUS_MAX);
 	unsigned int cpu;
 
 	if (!set)
@@ -240,7 +240,7 @@ static int topo_allowed(bool *allowed, unsigned int *n)
 		return -errno;
 	}
 	*n = 0;
-	for (cpu = 0; cpu < TOPO_MAX_CPUS; cpu++) {
+	for (cpu = 0; cpu < NR_CPUS_MAX; cpu++) {
 		allowed[cpu] = CPU_ISSET_S(cpu, sz, set);
 		*n += allowed[cpu];
 	}
@@ -267,12 +267,12 @@ void topo_format_cpulist(const bool *set, unsigned int max, char *buf, unsigned 
 
 void topo_allowed_list(char *buf, unsigned int len)
 {
-	bool allowed[TOPO_MAX_CPUS];
+	bool allowed[NR_CPUS_MAX];
 	unsigned int n;
 
 	buf[0] = 0;
 	if (!topo_allowed(allowed, &n))
-		topo_format_cpulist(allowed, TOPO_MAX_CPUS, buf, len);
+		topo_format_cpulist(allowed, NR_CPUS_MAX, buf, len);
 }
 
 const char *topo_why(int err, const char *cpus, unsigned int nr_possible,
@@ -292,8 +292,8 @@ const char *topo_why(int err, const char *cpus, unsigned int nr_possible,
 		return "cpus";
 	case -E2BIG:
 		snprintf(buf, len, "CPU %s%d is above the limit of %d CPUs (NR_CPUS: 0-%d)",
-			 bad_cpu == INT_MAX ? ">= " : "", bad_cpu, TOPO_MAX_CPUS,
-			 TOPO_MAX_CPUS - 1);
+			 bad_cpu == INT_MAX ? ">= " : "", bad_cpu, NR_CPUS_MAX,
+			 NR_CPUS_MAX - 1);
 		return "cpus";
 	case -ERANGE:
 		snprintf(buf, len, "%u is too few: worker CPU %d needs at least %d",
@@ -308,8 +308,8 @@ const char *topo_why(int err, const char *cpus, unsigned int nr_possible,
 int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
 	      int *bad_cpu)
 {
-	bool *set = calloc(2 * TOPO_MAX_CPUS, sizeof(*set));
-	bool *allowed = set + TOPO_MAX_CPUS;
+	bool *set = calloc(2 * NR_CPUS_MAX, sizeof(*set));
+	bool *allowed = set + NR_CPUS_MAX;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
@@ -323,13 +323,13 @@ int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,
 	ret = topo_read_sys(TOPO_SYS_CPU "online", set);
 	if (ret < 0)
 		goto out_free_set;
-	for (ret = 0; ret < TOPO_MAX_CPUS; ret++)
+	for (ret = 0; ret < NR_CPUS_MAX; ret++)
 		t->nr_online += set[ret];
 	ret = topo_allowed(allowed, &t->nr_allowed);
 	if (ret)
 		goto out_free_set;
 	t->node = calloc(t->nr_possible, sizeof(*t->node));
-	t->worker_cpu = calloc(TOPO_MAX_CPUS, sizeof(*t->worker_cpu));
+	t->worker_cpu = calloc(NR_CPUS_MAX, sizeof(*t->worker_cpu));
 	ret = -ENOMEM;
 	if (!t->node || !t->worker_cpu)
 		goto out_free_set;

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#define TOPO_MAX_CPUS	8192	/* the kernel's NR_CPUS limit */
+#include "lib/results/meta.h"	/* NR_CPUS_MAX: CPU numbers below it */
 
 struct topo {
 	unsigned int nr_possible;	/* possible CPUs, real or emulated */
@@ -43,7 +43,7 @@ int topo_parse_cpulist(const char *s, bool *set, unsigned int max);
  * Returns 0; -EINVAL if @cpus does not parse; -EPERM if it names a CPU
  * this process may not use (*@bad_cpu is that CPU); -ERANGE if a worker
  * CPU is not below @nr_possible (*@bad_cpu); -E2BIG if @cpus names a
- * CPU not below TOPO_MAX_CPUS (*@bad_cpu, INT_MAX if larger still);
+ * CPU not below NR_CPUS_MAX (*@bad_cpu, INT_MAX if larger still);
  * -ENOENT if sysfs is unreadable; -ENOMEM.
  */
 int topo_init(struct topo *t, const char *cpus, unsigned int nr_possible,

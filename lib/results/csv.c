@@ -91,6 +91,8 @@ struct csv_parse {
 	bool header;			/* the column header was seen */
 	bool have_fb;			/* a frac_bits line was seen */
 	unsigned int fb;		/* its frac_bits */
+	bool meta_only;			/* csv_read_meta(): the leading "#" lines alone */
+	bool in_meta;			/* csv_read_meta(): a "#" line was seen */
 };
 
 /* one parsed row */
@@ -239,8 +241,8 @@ static int csv_cpu(struct csv_parse *p, char **col, struct results_label *l)
 		l->node = -1;
 		return 0;
 	}
-	if (samples_parse_line(col[3], strlen(col[3]), &c) || c >= RESULTS_MAX_CPUS)
-		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..%d", col[3], RESULTS_MAX_CPUS - 1);
+	if (samples_parse_line(col[3], strlen(col[3]), &c) || c >= NR_CPUS_MAX)
+		return csv_err(p, "cpu: '%.20s' is not 'all' or 0..%d", col[3], NR_CPUS_MAX - 1);
 	if (samples_parse_line(col[4], strlen(col[4]), &nd) || nd >= RESULTS_MAX_NODES)
 		return csv_err(p, "node: '%.20s' is not 0..%d", col[4], RESULTS_MAX_NODES - 1);
 	l->cpu = (int)c;
@@ -425,6 +427,16 @@ static int csv_line(struct csv_parse *p, char *s, size_t len)
 		return csv_err(p, "binary data (NUL byte)");
 	if (len && s[len - 1] == '\r')
 		s[--len] = 0;
+	/*
+	 * the metadata alone: its lines, to the first that is none (1: stop);
+	 * what comes before them (a console's, in a VM's capture) is skipped
+	 */
+	if (p->meta_only && s[0] == '#') {
+		p->in_meta = true;
+		return csv_meta_line(p, s);
+	}
+	if (p->meta_only)
+		return p->in_meta;
 	if (p->line == 1)
 		return csv_first_line(p, s);
 	if (s[0] == '#')
@@ -492,6 +504,23 @@ static int csv_read_lines(FILE *f, struct csv_parse *p)
 		p->line = lr.no;
 		return csv_err(p, "line longer than %d bytes", CSV_MAX_LINE);
 	}
+	return ret > 0 ? 0 : ret;
+}
+
+int csv_read_meta(FILE *f, struct meta *m, struct csv_error *err)
+{
+	struct csv_parse p = { .err = err, .meta_only = true };
+	int ret;
+
+	memset(err, 0, sizeof(*err));
+	p.r = results_create(KSTATS_HIST_FRAC_BITS_DEFAULT);
+	if (!p.r)
+		return -ENOMEM;
+	ret = csv_read_lines(f, &p);
+	err->line = ret == -EINVAL ? p.line : 0;
+	if (!ret)
+		*m = p.r->meta;
+	results_free(p.r);
 	return ret;
 }
 

@@ -34,6 +34,7 @@
 
 #include <stdio.h>
 
+struct meta;
 struct results;
 
 /* the version on the first line, "# kstats-bench-csv N" */
@@ -57,6 +58,18 @@ struct csv_error {
 	unsigned long line;		/* the line, 0: the file as a whole */
 	char why[256];			/* what is wrong, one line */
 };
+
+/**
+ * csv_read_meta - the metadata of a kstats-bench CSV alone: its leading
+ * "# key: value" lines, to the first line after them that does not start
+ * with '#' (lines before them, a console's in a VM's capture, skipped),
+ * into @m, read as csv_read() reads them (a key twice with two values,
+ * a bad frac_bits, a NUL byte, a line over 4096 bytes refused), the rows
+ * never read: a results file's, and the "# unit:" line that opens the
+ * CSV reports of bench compare, trend and scale. Returns 0; -EINVAL with
+ * @err saying where and what; -ENOMEM, or a read's -errno.
+ */
+int csv_read_meta(FILE *f, struct meta *m, struct csv_error *err);
 
 /**
  * csv_read - a whole kstats-bench CSV (format 1, 2 or 3) into a new set

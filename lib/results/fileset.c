@@ -36,11 +36,25 @@ static int fileset_unit_rule(const struct fileset *fs, const char *path, const c
 	return -EINVAL;
 }
 
+/* the possible_cpus rule: where @path says one, a count 1..NR_CPUS_MAX */
+static int fileset_possible_rule(const char *path, const struct results *r, char *why, size_t len)
+{
+	const char *v = meta_get(&r->meta, "possible_cpus");
+	char line[256];
+
+	if (!v || !meta_check("possible_cpus", v, line, sizeof(line)))
+		return 0;
+	snprintf(why, len, "%s: %s", path, line);
+	return -EINVAL;
+}
+
 int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		  const struct results *r, char *why, size_t len)
 {
 	const char *u = fileset_unit(r);
 
+	if (fileset_possible_rule(path, r, why, len))
+		return -EINVAL;
 	if (!fs->n) {
 		fs->first = path;
 		snprintf(fs->unit, sizeof(fs->unit), "%s", u);

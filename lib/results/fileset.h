@@ -16,6 +16,9 @@
  *	frac_bits	every file's is the first's (the buckets line up),
  *			else -EINVAL: "a.csv has frac_bits 2, b.csv has 3:
  *			buckets differ"
+ *	possible_cpus	where a file says it, a count 1..NR_CPUS_MAX by the
+ *			keys' table (lib/results/meta.h), else -EINVAL:
+ *			"a.csv: possible_cpus 'many' is not a count 1..8192"
  *	partial		"partial: yes" (an interrupted run) is read, never
  *			refused: results_partial() says so, the caller warns
  *			once per file (bench_load_file() does, with

@@ -13,11 +13,34 @@
  * Keys are [a-z0-9_]+ (shorter than META_KEY), values one line
  * (newlines become spaces; cut at META_VAL - 1 bytes). A struct meta is
  * plain data: copy it with =. One thread at a time per struct meta.
+ *
+ * The keys have one owner: the table meta_keys[] (metakeys.c), a row per
+ * key that bench writes or reads by its name, with its type, its range
+ * and its meaning. A number is read through the table, its range with it:
+ *
+ *	uint64_t n;
+ *
+ *	meta_get_u64(&m, "possible_cpus", &n);	0, -ENOENT, -EINVAL, -ERANGE
+ *	meta_check("possible_cpus", "9000", why, len);
+ *		-EINVAL: "possible_cpus '9000' is not a count 1..8192"
+ *
+ * A key named in C outside lib/results/meta*.c is one of the table's
+ * (tests/cli/source.bats checks it).
  */
 #ifndef KSB_META_H
 #define KSB_META_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <time.h>
+
+/*
+ * NR_CPUS_MAX - the kernel's NR_CPUS at most (its Kconfig's range): the
+ * possible CPUs a file may say, a CPU's number below it. The one place
+ * the limit is written.
+ */
+#define NR_CPUS_MAX	8192
 
 #define META_MAX	128	/* pairs: bench vm of a sparse run, 16 labels: 109 */
 #define META_KEY	32	/* bytes of a key, NUL included */
@@ -62,5 +85,56 @@ const char *meta_get(const struct meta *m, const char *key);
  */
 int meta_timestamp(struct meta *m, time_t t);
 int meta_time(const struct meta *m, time_t *t);
+
+/* what a key's value is */
+enum meta_type {
+	META_STR,		/* one line of text */
+	META_U64,		/* a decimal in [min, max] */
+	META_NUM,		/* a finite number */
+	META_BOOL,		/* yes or no */
+	META_TIME,		/* UTC to the second, as meta_timestamp() writes it */
+};
+
+/* one row of the table */
+struct meta_key {
+	const char *name;	/* the key; a name ending in '_' is a family (label_KEY) */
+	enum meta_type type;	/* what its value is */
+	uint64_t min;		/* META_U64: its range */
+	uint64_t max;
+	const char *meaning;	/* what it holds, one line */
+};
+
+/*
+ * meta_keys - the table (metakeys.c): every key bench writes or reads by
+ * name, ended by a row with a NULL name
+ */
+extern const struct meta_key meta_keys[];
+
+/**
+ * meta_key_find - the row of meta_keys[] for @key: its own, else the
+ * family whose name @key starts with; NULL when the table has neither.
+ */
+const struct meta_key *meta_key_find(const char *key);
+
+/**
+ * meta_check - whether @val is a value of @key by its row: a decimal in
+ * the range, a finite number, yes or no, a UTC time; any line for a
+ * META_STR key or one the table lacks. Returns 0, or -EINVAL with one
+ * line in @why (@len bytes) naming the key and the value, as "possible_cpus
+ * '0' is not a count 1..8192".
+ */
+int meta_check(const char *key, const char *val, char *why, size_t len);
+
+/**
+ * meta_get_u64 - the value of @key in @m, a META_U64 key of the table,
+ * into *@v. Returns 0; -ENOENT when @m has no such key; -EINVAL when the
+ * value is not a decimal, or @key is no META_U64 key of the table (a
+ * bug); -ERANGE when it is outside the row's range.
+ * meta_get_num - the same of a META_NUM key, a finite number.
+ * meta_get_bool - the same of a META_BOOL key: yes is true, no false.
+ */
+int meta_get_u64(const struct meta *m, const char *key, uint64_t *v);
+int meta_get_num(const struct meta *m, const char *key, double *v);
+int meta_get_bool(const struct meta *m, const char *key, bool *v);
 
 #endif /* KSB_META_H */

@@ -52,7 +52,7 @@ static bool results_label_ok(const struct results_label *l)
 	return results_name_ok(l->workload, sizeof(((struct results_series *)0)->workload)) &&
 	       results_name_ok(l->variant, sizeof(((struct results_series *)0)->variant)) &&
 	       l->run <= RESULTS_MAX_RUNS && l->cpu >= RESULTS_CPU_ALL &&
-	       l->cpu < RESULTS_MAX_CPUS &&
+	       l->cpu < NR_CPUS_MAX &&
 	       (l->cpu < 0 ? l->node == -1 : l->node >= 0 && l->node < RESULTS_MAX_NODES);
 }
 
@@ -209,9 +209,9 @@ static void results_sum_pair(struct meta *dst, const struct meta *one, const cha
 
 bool results_partial(const struct results *r)
 {
-	const char *p = meta_get(&r->meta, "partial");
+	bool partial = false;
 
-	return p && !strcmp(p, "yes");
+	return !meta_get_bool(&r->meta, "partial", &partial) && partial;
 }
 
 static void results_fold_meta(struct results *dst, const struct results *one,

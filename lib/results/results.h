@@ -75,7 +75,6 @@ struct kstats_hist;
 #define RESULTS_RUN_ALL		0	/* run "all": merged over the runs */
 #define RESULTS_CPU_ALL		(-1)	/* cpu "all": merged over the CPUs */
 #define RESULTS_MAX_RUNS	1000	/* run numbers 1..1000 */
-#define RESULTS_MAX_CPUS	8192	/* cpu numbers 0..8191 */
 #define RESULTS_MAX_NODES	4096	/* node numbers 0..4095 */
 /* the variant of bench run's reference loop (lib/measure/ref.h) */
 #define RESULTS_REFERENCE	"reference"

@@ -63,10 +63,11 @@
 
 #include <stdbool.h>
 
+#include "lib/results/meta.h"
 #include "lib/stats/scale.h"
 
 /* the extrapolation the ranking sorts by: NR_CPUS's Kconfig maximum */
-#define AUDIT_AT	8192
+#define AUDIT_AT	NR_CPUS_MAX
 
 enum audit_method {
 	AUDIT_BH,			/* Benjamini-Hochberg: the false discovery rate */

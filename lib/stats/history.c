@@ -213,14 +213,20 @@ static int history_labels(struct history_file *f, const struct meta *m)
 static int history_file_check(struct history *h, struct history_file *f, const struct results *cf,
 			   char *why, size_t len)
 {
-	const char *pc = meta_get(&cf->meta, "possible_cpus");
+	uint64_t pc = 0;
+	int ret = meta_get_u64(&cf->meta, "possible_cpus", &pc);
 
+	/* the fileset refused a value that is no count (fileset.h) */
+	if (ret && ret != -ENOENT) {
+		meta_check("possible_cpus", meta_get(&cf->meta, "possible_cpus"), why, len);
+		return -EINVAL;
+	}
 	if (!f->given) {
 		snprintf(h->unit, sizeof(h->unit), "%s", fileset_unit(cf));
 		h->frac_bits = cf->frac_bits;
 	}
 	f->partial = results_partial(cf);
-	f->possible = pc ? strtod(pc, NULL) : 0;
+	f->possible = (double)pc;
 	if (history_labels(f, &cf->meta))
 		return -ENOMEM;
 	switch (meta_time(&cf->meta, &f->t)) {

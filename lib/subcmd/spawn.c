@@ -327,6 +327,140 @@ int spawn_sh_line(char *buf, size_t len, int argc, char *const *argv)
 	return ret;
 }
 
+/* where spawn_sh_split() writes the bytes of its words */
+struct spawn_sh_out {
+	char *p;			/* the next byte */
+	char *end;			/* one past the buffer */
+};
+
+static int spawn_sh_put(struct spawn_sh_out *o, char c)
+{
+	if (o->p == o->end)
+		return -ENOSPC;
+	*o->p++ = c;
+	return 0;
+}
+
+/* "..." from *@s at its opening quote into @o; *@s past its closing one */
+static int spawn_sh_dquote(const char **s, struct spawn_sh_out *o)
+{
+	const char *p = *s + 1;
+	int ret = 0;
+
+	while (*p && *p != '"' && !ret) {
+		if (*p != '\\' || !p[1] || !strchr("$`\"\\\n", p[1])) {
+			ret = spawn_sh_put(o, *p++);
+			continue;
+		}
+		/* an escaped character; an escaped newline joins the lines */
+		if (p[1] != '\n')
+			ret = spawn_sh_put(o, p[1]);
+		p += 2;
+	}
+	if (ret)
+		return ret;
+	if (*p != '"')
+		return -EINVAL;
+	*s = p + 1;
+	return 0;
+}
+
+/* '...' from *@s at its opening quote into @o; *@s past its closing one */
+static int spawn_sh_squote(const char **s, struct spawn_sh_out *o)
+{
+	const char *p = *s + 1, *q = strchr(p, '\'');
+	int ret = 0;
+
+	if (!q)
+		return -EINVAL;
+	for (; p < q && !ret; p++)
+		ret = spawn_sh_put(o, *p);
+	*s = q + 1;
+	return ret;
+}
+
+/* the word at *@s (no blank) into @o, NUL-ended; *@s past it */
+static int spawn_sh_word(const char **s, struct spawn_sh_out *o)
+{
+	const char *p = *s;
+	int ret = 0;
+
+	while (*p && !strchr(" \t\n", *p) && !ret) {
+		if (*p == '\'') {
+			ret = spawn_sh_squote(&p, o);
+		} else if (*p == '"') {
+			ret = spawn_sh_dquote(&p, o);
+		} else if (*p == '\\') {
+			if (!p[1])
+				return -EINVAL;
+			/* a \ before a newline joins the lines */
+			if (p[1] != '\n')
+				ret = spawn_sh_put(o, p[1]);
+			p += 2;
+		} else {
+			ret = spawn_sh_put(o, *p++);
+		}
+	}
+	*s = p;
+	return ret ?: spawn_sh_put(o, 0);
+}
+
+int spawn_sh_split(const char *line, char *buf, size_t len, char **argv, unsigned int max)
+{
+	struct spawn_sh_out o = { buf, buf + len };
+	unsigned int n = 0;
+	int ret;
+
+	if (!max)
+		return -E2BIG;
+	for (;;) {
+		line += strspn(line, " \t\n");
+		if (!*line)
+			break;
+		if (n + 1 == max)
+			return -E2BIG;
+		argv[n] = o.p;
+		ret = spawn_sh_word(&line, &o);
+		if (ret)
+			return ret;
+		n++;
+	}
+	argv[n] = NULL;
+	return (int)n;
+}
+
+int spawn_capture(char *const *argv, char *buf, size_t len, int err_fd)
+{
+	struct spawn s = { .argv = argv, .err_fd = err_fd, .flags = SPAWN_NULL_STDIN };
+	size_t used = 0;
+	char drop[512];
+	ssize_t n;
+	int fd[2], ret;
+
+	buf[0] = 0;
+	if (pipe2(fd, O_CLOEXEC))
+		return -errno;
+	s.out_fd = fd[1];
+	ret = spawn_start(&s);
+	close(fd[1]);
+	if (ret) {
+		close(fd[0]);
+		return ret;
+	}
+	/* to its end, or the child would block on a full pipe */
+	while ((n = read(fd[0], used + 1 < len ? buf + used : drop,
+			 used + 1 < len ? len - 1 - used : sizeof(drop))) > 0 ||
+	       (n < 0 && errno == EINTR))
+		if (n > 0 && used + 1 < len)
+			used += (size_t)n;
+	close(fd[0]);
+	while (used && buf[used - 1] == '\n')
+		used--;
+	buf[used] = 0;
+	ret = spawn_wait(&s, 0);
+	return ret ?: spawn_exit_code(s.status);
+}
+
 /* nftw() has no argument for its callback: the first error of this thread */
 static __thread int spawn_rm_err;
 

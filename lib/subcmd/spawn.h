@@ -152,6 +152,30 @@ int spawn_sh_append(char *buf, size_t len, const char *word);
 int spawn_sh_line(char *buf, size_t len, int argc, char *const *argv);
 
 /**
+ * spawn_sh_split - the words of the shell line @line as a POSIX shell
+ * splits it, and nothing more: blanks (space, tab, newline) separate
+ * words; '...' keeps what is up to the next '; "..." keeps what is up to
+ * the next unescaped ", a \ dropped before $ ` " \ or a newline; a \
+ * outside quotes keeps the next character. Nothing is expanded or run.
+ * The words go into @buf (@len bytes), each NUL-ended, a pointer to each
+ * into @argv (@max entries, the one after the last NULL), so that
+ * spawn_sh_line()'s output reads back as the words it was given. Returns
+ * the number of words, -EINVAL for a quote that does not close or a \
+ * that ends @line, -E2BIG for more than @max - 1 words, or -ENOSPC when
+ * they do not fit in @buf.
+ */
+int spawn_sh_split(const char *line, char *buf, size_t len, char **argv, unsigned int max);
+
+/**
+ * spawn_capture - spawn_run() of @argv with its stdout into @buf (@len
+ * bytes at least 1, NUL-ended; what does not fit is read and dropped)
+ * without the newlines it ends with, and its stderr onto @err_fd (-1:
+ * ours): what a command prints for its caller to read, git rev-parse's
+ * commit. Returns the exit code, or -errno of starting it (@buf "").
+ */
+int spawn_capture(char *const *argv, char *buf, size_t len, int err_fd);
+
+/**
  * spawn_remove_tree - remove @path and, when it is a directory,
  * everything under it (nftw, depth first, symbolic links removed, never
  * followed). Returns 0 (also when @path does not exist), or the first

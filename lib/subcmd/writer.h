@@ -12,6 +12,7 @@
  *	trendfmt_writers[]	struct trendfmt		lib/report/trendfmt.h
  *	scalefmt_writers[]	struct scalefmt		lib/report/scalefmt.h
  *	auditfmt_writers[]	struct auditfmt		lib/report/auditfmt.h
+ *	bisectfmt_writers[]	struct bisectfmt	lib/report/bisectfmt.h
  *
  * A table is picked from with -f (OPT_FORMAT, lib/subcmd/options.h) and
  * --also FMT=FILE (lib/subcmd/outset.h), which both hold an index of

@@ -62,6 +62,12 @@ set_field() {
 @test "csv: frac_bits out of range" {
 	csv_case "frac_bits: '13' is not 0..12" '{ sub(/^# frac_bits: 2$/, "# frac_bits: 13") } 1'
 }
+@test "csv: possible_cpus not a count 1..NR_CPUS_MAX, refused by every reader" {
+	csv_case "bad.csv: possible_cpus '8193' is not a count 1..8192" '{ sub(/^# possible_cpus: .*/, "# possible_cpus: 8193") } 1'
+	csv_case "bad.csv: possible_cpus '0' is not a count 1..8192" '{ sub(/^# possible_cpus: .*/, "# possible_cpus: 0") } 1'
+	bad "bad.csv: possible_cpus '0' is not a count 1..8192" show "$T/bad.csv"
+	bad "bad.csv: possible_cpus '0' is not a count 1..8192" trend "$GOOD" "$T/bad.csv"
+}
 @test "csv: no frac_bits line" { csv_case "no '# frac_bits: B' line before the rows" '!/^# frac_bits:/'; }
 @test "csv: bucket that does not exist" { set_field "bucket 999 does not exist for frac_bits 2" 1 5 "999"; }
 @test "csv: bucket not a number" { set_field "bucket: 'x'" 1 5 "x"; }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # needs: busybox
-# ./run.sh bisect's refusals, which come before anything is built, and
-# bisect-step.sh's; the bisect itself runs in make bisectcheck, on real
-# kernels.
+# bench bisect (./run.sh bisect execs it): its refusals, which come
+# before anything is built, its step (--step, what git bisect run runs),
+# and a whole bisect of a fake tree whose bench vm boots nothing; the
+# bisect of real kernels runs in make bisectcheck.
 
 load common
 
@@ -38,7 +39,7 @@ refuses() {
 	echo "status $status stderr: $stderr"
 	[ "$status" -eq 2 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ "$stderr" == "run.sh bisect: "*"$want"* ]]
+	[[ "$stderr" == "bench bisect: "*"$want"* ]]
 	[ "$(git -C "$G" rev-parse HEAD)" = "$head" ]
 	[ ! -e "$T/results" ]
 }
@@ -72,105 +73,75 @@ refuses() {
 	refuses "an empty COMMAND after '--'" "$G" one two --
 }
 
-@test "bisect --help names the step script and the exit codes" {
+@test "bisect: run.sh bisect is bench bisect; --help names the step and the exit codes" {
 	run ./run.sh --help
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"./run.sh bisect [OPTIONS] TREE GOOD BAD [-- COMMAND...]"* ]]
-	[[ "$output" == *"git bisect run bisect-step.sh"* ]]
-	[[ "$output" == *"Exit 0 found, 1 BAD does not regress against GOOD, 2 bad usage"* ]]
-}
-
-@test "bisect-step.sh: --help is its header; without a good kernel it aborts the bisect (128)" {
-	run ./bisect-step.sh --help
+	run ./run.sh bisect --help
 	[ "$status" -eq 0 ]
-	[[ "$output" == "bisect-step.sh - one step of a kernel performance bisect"* ]]
-	[[ "$output" == *"125 skip (the"* ]]
-	run --separate-stderr bash -c "cd '$G' && KSB_BISECT_OUT='$T/out' KSB_BISECT_GOOD='$T/none' '$PWD/bisect-step.sh'"
-	[ "$status" -eq 128 ]
-	[[ "$stderr" == "bisect-step: KSB_BISECT_GOOD: no bzImage in '$T/none' (bisect-step.sh --baseline DIR makes it)" ]]
-	run ./bisect-step.sh --frob
-	[ "$status" -eq 2 ]
-	# no defaults of its own: without the guests' command it aborts too,
-	# before it builds anything
-	mkdir -p "$T/good"
-	: >"$T/good/bzImage"
-	run --separate-stderr bash -c "cd '$G' && KSB_BISECT_OUT='$T/out' KSB_BISECT_GOOD='$T/good' '$PWD/bisect-step.sh'"
-	[ "$status" -eq 128 ]
-	[ "$stderr" = "bisect-step: KSB_BISECT_CMD: no bench command for the guests (./run.sh bisect sets it)" ]
-	[ -z "$(find "$T/out" -name '*.build.log')" ]
+	[ "$output" = "$(./bench bisect --help)" ]
+	[[ "$output" == *"then git bisect run runs bench bisect --step at each commit"* ]]
+	[[ "$output" == *"Exit: 0 found, 1 BAD does not regress against GOOD, 2 bad usage"* ]]
 }
 
-@test "bisect: run.sh's defaults, in its --help, are what the step gets; -t only when given" {
-	local defaults
-	defaults=$(sed -n 's/^bisect_\(boots\|possible\|cpus\|cmd\)=//p' run.sh | tr -d '"()' | tr '\n' ' ')
-	[ "$defaults" = "2 480  kernel -w kernel-irq-alloc -n 512 " ]
-	run ./run.sh --help
-	[[ "$output" == *"-B, --boots N (2); -p, --possible-cpus N (480);"* ]]
-	[[ "$output" == *"-c, --cpus N (bench vm's: 1 counted);"* ]]
-	[[ "$output" == *"guests (default kernel -w kernel-irq-alloc -n 512)."* ]]
-	# the step names no default: grep finds none of the numbers in its code
-	run grep -nE -- '-B 2|480|kernel-irq-alloc' <(grep -v '^#' bisect-step.sh)
+@test "bisect --step: without a good kernel, or with options it refuses, it aborts the bisect (128)" {
+	run --separate-stderr bash -c "cd '$G' && '$PWD/bench' bisect --step '$T/out' -- kernel -n 8"
+	[ "$status" -eq 128 ]
+	[ "$stderr" = "bench bisect: $T/out/good/bzImage: No such file or directory (bench bisect keeps GOOD's kernel there)" ]
+	# git bisect run takes 2 for bad: a step's usage error is an abort
+	run --separate-stderr ./bench bisect --step "$T/out" --frob
+	[ "$status" -eq 128 ]
+	run --separate-stderr ./bench bisect --step "$T/out" -B 0
+	[ "$status" -eq 128 ]
+	[[ "$stderr" == "bench bisect: --boots: '0' is not an integer in 1..1000"* ]]
+	[ ! -e "$T/out" ]
+}
+
+@test "bisect: the defaults, once, in --help; --vm split as the shell splits it, never run" {
+	run ./bench bisect --help
+	[[ "$output" == *"-B, --boots N "*"(default 2:"* ]]
+	[[ "$output" == *"-p, --possible-cpus N "*"(default 480)"* ]]
+	[[ "$output" == *"-c, --cpus N "*"(default bench vm's: 1 counted)"* ]]
+	[[ "$output" == *"COMMAND: what the guests run (default kernel -w kernel-irq-alloc -n 512)."* ]]
+	# written once: the C source, and no script, holds them
+	[ "$(grep -c 'kernel-irq-alloc' builtin-bisect.c)" -eq 1 ]
+	run grep -lE 'bisect_(boots|possible|cmd)=' run.sh tests/kernel/bisectcheck.sh
 	[ "$status" -eq 1 ]
-	# what run.sh exports for the step
-	# shellcheck disable=SC1090 # run.sh's functions, not its job
-	source <(sed -n -e '/^bisect_boots=/,/^bisect_cmd=/p' -e '/^quoted() {/,/^}/p' \
-		-e '/^bisect_step_env() {/,/^}/p' run.sh)
-	# shellcheck disable=SC2034 # read by run.sh's bisect_step_env, sourced above
-	b_boots=$bisect_boots b_possible=$bisect_possible b_cpus=$bisect_cpus b_threshold='' b_vm=''
-	b_cmd=("${bisect_cmd[@]}")
-	bench=./bench bisect_step_env "$T/x"
-	[ "$KSB_BISECT_VM" = "-B 2 -p 480" ]
-	[ "$KSB_BISECT_CMD" = "kernel -w kernel-irq-alloc -n 512" ]
-	[ -z "$KSB_BISECT_COMPARE" ]
-	b_threshold=10 bisect_step_env "$T/x"
-	[ "$KSB_BISECT_COMPARE" = "-t 10" ]
-	b_cpus=2 bisect_step_env "$T/x"
-	[ "$KSB_BISECT_VM" = "-B 2 -p 480 -c 2" ]
-	# a word with a space or a quote goes shell-quoted, and the step
-	# splits it back whole, running nothing in it
-	# shellcheck disable=SC2034,SC2016 # read by bisect_step_env; a $(...) kept as text
-	b_cmd=(sh "/x y.sh" "a'b" '$(touch '"$T"'/ran)' "")
-	bench=./bench bisect_step_env "$T/x"
-	[ "$KSB_BISECT_CMD" = "sh /x\\ y.sh a\\'b \\\$\\(touch\\ $T/ran\\) ''" ]
-	# shellcheck disable=SC1090 # bisect-step.sh's splitter, not its job
-	source <(sed -n '/^words() {/,/^}/p' bisect-step.sh)
-	mapfile -d '' -t got < <(words KSB_BISECT_CMD)
-	[ "${#got[@]}" -eq 5 ]
-	[ "$(printf '[%s]' "${got[@]}")" = "[sh][/x y.sh][a'b][\$(touch $T/ran)][]" ]
-	[ ! -e "$T/ran" ]
-	# quotes that do not close abort the bisect (128), named
-	run --separate-stderr env KSB_BISECT_CMD="kernel 'x" ./bisect-step.sh
-	[ "$status" -eq 128 ]
-	[ "$stderr" = "bisect-step: KSB_BISECT_CMD: unbalanced quotes: kernel 'x" ]
+	# quotes that do not close are refused before anything is built
+	refuses "--vm: '--label 'x': a quote that does not close" --vm "--label 'x" "$G" one two
+	refuses "--threshold: '0' is not a percentage > 0" -t 0 "$G" one two
 }
 
-@test "bisect-step.sh: a kernel that does not build is skipped (125), said so" {
-	mkdir -p "$T/good" "$T/out"
-	: >"$T/good/bzImage"
+@test "bisect --step: a kernel that does not build is skipped (125), said so" {
+	mkdir -p "$T/out/good"
+	: >"$T/out/good/bzImage"
 	printf 'olddefconfig bzImage modules:\n\t@echo "no rule to make vmlinux" >&2; exit 1\n' >"$G/Makefile"
 	git -C "$G" add Makefile
 	git -C "$G" commit -q -m make
-	run --separate-stderr bash -c "cd '$G' && KSB_BISECT_OUT='$T/out' KSB_BISECT_GOOD='$T/good' KSB_BISECT_CMD='kernel -n 8' '$PWD/bisect-step.sh'"
+	run --separate-stderr bash -c "cd '$G' && '$PWD/bench' bisect --step '$T/out' -- kernel -n 8"
 	[ "$status" -eq 125 ]
 	# make's own last line says where
-	[[ "$stderr" == "bisect-step: $(git -C "$G" rev-parse --short HEAD): the kernel does not build (make: *** [Makefile:2: olddefconfig] Error 1): skipped" ]]
+	[ "$stderr" = "bench bisect: $(git -C "$G" rev-parse --short HEAD): the kernel does not build (make: *** [Makefile:2: olddefconfig] Error 1): skipped" ]
 }
 
-# fake_kit: $K, a copy of run.sh and bisect-step.sh beside a fake bench
-# (it boots nothing: "needs: busybox" is for the report's "bench vm" text,
-# which testdeps.bats's pattern reads as a call)
-# whose vm writes fixture CSVs instead of booting (good-REV: 6 runs at
-# 480 possible CPUs; REV: the same, or the 576 ones where the tree's f
-# says slow) and whose other commands are the real bench; and $S, a
-# kernel tree of fake make targets, five commits, the fourth the slow one
+# fake_kit: $K, a copy of run.sh beside a fake bench (it boots nothing:
+# "needs: busybox" is for the report's "bench vm" text, which
+# testdeps.bats's pattern reads as a call) whose vm writes fixture CSVs
+# instead of booting (good-REV: 6 runs at 480 possible CPUs; REV: the
+# same, or the 576 ones where the tree's f says slow) and whose other
+# commands are the real bench, each call's words logged to $T/calls
+# (run.sh has bench bisect run its children through it: KSB_BENCH); and
+# $S, a kernel tree of fake make targets, five commits, the fourth the
+# slow one
 fake_kit() {
 	K=$T/kit
 	S=$T/linux
 	mkdir -p "$K/kmod" "$S"
-	cp run.sh bisect-step.sh "$K/"
+	cp run.sh "$K/"
 	touch "$K/kmod/"{Kbuild,Makefile,ksb_core.c,ksb_hist.h}
 	cat >"$K/bench" <<EOS
 #!/usr/bin/env bash
+echo "\$*" >>"$T/calls"
 if [ "\$1" != vm ]; then exec "$PWD/bench" "\$@"; fi
 names=()
 while [ \$# -gt 0 ]; do
@@ -253,7 +224,7 @@ EOM
 		echo "	cpus: 2"
 		echo "	threshold: 5%"
 		echo
-		echo "To reproduce, in $S (the good kernel as bisect-step.sh --baseline keeps it):"
+		echo "To reproduce, in $S (the good kernel as bench bisect keeps it):"
 		echo
 		echo "	git checkout $full"
 		echo "	make olddefconfig && make bzImage modules"
@@ -281,7 +252,13 @@ EOM
 	# the rows are 0-day's table of the two sides, the verdict beside
 	[[ "$(head -1 "$T/rows")" == *"  irqdesc-alloc.old.tm10  regression +29.6% ["* ]]
 	# the step said its verdict from the compare's CSV, by column
-	[[ "$stderr" == *"bisect-step: $short: bad: irqdesc-alloc.old.tm10 +29.6% regression"* ]]
+	[[ "$stderr" == *"bench bisect: $short: bad: irqdesc-alloc.old.tm10 +29.6% regression"* ]]
+	# BAD first, then each step's through git bisect run: bench vm and
+	# bench compare with the options given, the defaults' command
+	grep -qx "vm -q -B 6 -p 480 -c 2 -o $dir --module $dir/good/kstats_bench.ko good-$short=$dir/good/bzImage $short=$S -- kernel -w kernel-irq-alloc -n 512" "$T/calls"
+	grep -qx "compare --also csv=$dir/$short.compare.csv --also lkp=$dir/$short.compare.lkp -t 5 $dir/good-$short.csv -- $dir/$short.csv" "$T/calls"
+	grep -qx "bisect --step $dir -B 6 -p 480 -c 2 -t 5 -- kernel -w kernel-irq-alloc -n 512" "$T/calls"
+	[ "$(grep -c '^vm ' "$T/calls")" -eq "$(grep -c '^compare ' "$T/calls")" ]
 	./bench compare -f csv -t 5 "$dir/good-$short.csv" -- "$dir/$short.csv" >"$T/csv" 2>/dev/null || [ $? -eq 1 ]
 	diff "$T/csv" "$dir/$short.compare.csv"
 	# no tags of 0-day's
@@ -301,4 +278,8 @@ EOM
 	# no -t: compare's own threshold, as its COMPARE line says, and none passed
 	[[ "$output" == *$'\n\tthreshold: 5%\n'* ]]
 	[[ "$output" == *$'\n\tbench compare good-'* ]]
+	[ "$(grep -c -- ' -t ' "$T/calls")" -eq 0 ]
+	# --vm's words reach bench vm whole, and the report as they were quoted
+	grep -q '^vm -q -B 2 -p 480 --label tree=linux-next --label branch=pending -o ' "$T/calls"
+	[[ "$output" == *$'\tbench vm -B 2 -p 480 --label tree=linux-next --label branch=pending -o . '* ]]
 }

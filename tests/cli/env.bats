@@ -100,8 +100,8 @@ teardown() {
 	echo "rc $rc"
 	[ "$rc" -eq 130 ]
 	[ "$(csv_meta "$T/p.csv" partial)" = yes ]
-	taken=$(sed -n 's|^# samples_taken: \([0-9]*\)/.*|\1|p' "$T/p.csv")
-	[ "$taken" -gt 0 ]
+	taken=$(csv_meta "$T/p.csv" samples_taken)
+	[ "${taken%%/*}" -gt 0 ]
 	run ./bench show -v old "$T/p.csv"
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == *" 1.000000" ]]

@@ -60,7 +60,7 @@ setup() {
 	run ./bench run -q -n 512 -p 64 --drop-disturbed -f csv
 	[ "$status" -eq 0 ]
 	grep -qx '# drop_disturbed: yes' <<<"$output"
-	d=$(sed -n 's/^# disturbed: //p' <<<"$output")
+	d=$(./bench show --meta disturbed - <<<"$output")
 	want="$((512 - ${d%/*}))/$((512 - ${d#*/}))"
 	grep -qx "# samples_taken: $want" <<<"$output"
 	grep -qx '# partial: no' <<<"$output"
@@ -69,9 +69,9 @@ setup() {
 @test "neighbours: packed lines recorded; dirtied only in kernel cache, serial" {
 	run ./bench run -q -n 64 -p 64 -f csv
 	[ "$status" -eq 0 ]
-	n=$(sed -n 's/^# pcpu_neighbours: \([0-9]*\) lines.*/\1/p' <<<"$output")
-	[ "$n" -gt 0 ]
-	workers=$(sed -n 's/^# used_cpus: //p' <<<"$output")
+	n=$(./bench show --meta pcpu_neighbours - <<<"$output")
+	[ "${n%% lines*}" -gt 0 ]
+	workers=$(./bench show --meta used_cpus - <<<"$output")
 	if [ "$workers" -gt 1 ]; then
 		grep -q '^# pcpu_neighbours: .*other workers dirty their own copy' <<<"$output"
 	fi

@@ -19,7 +19,6 @@ expected_files() {
 		echo bin/kstats-bench
 		echo bin/kstats-bench-static
 		echo bin/kstats-bench-run
-		echo bin/kstats-bench-bisect-step
 		echo share/bash-completion/completions/kstats-bench
 		for p in docs/kstats-bench*.1; do echo "share/man/man1/${p#docs/}"; done
 		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done
@@ -171,9 +170,10 @@ page_exit() {
 		tr '\n' ' ' <"$T/h" | grep -o 'Exit: [^.]*' | grep -q '[ ,]1 ' &&
 			ones="$ones${ones:+, }$c"
 	done
-	[ "$ones" = "compare, trend, scale" ]
+	[ "$ones" = "compare, trend, scale, bisect" ]
 	./bench --help >"$T/h"
-	grep -qF "1 regression ($ones)," "$T/h" || { echo "bench --help: not 1 for $ones"; false; }
+	grep -qF "1 regression (compare, trend, scale) or none to bisect (bisect)," "$T/h" ||
+		{ echo "bench --help: not 1 for $ones"; false; }
 	MANWIDTH=200 man -l docs/kstats-bench.1 2>/dev/null | sed -n '/^EXIT STATUS$/,/^ENVIRONMENT$/p' >"$T/exit.txt"
 	for c in ${ones//,/}; do
 		grep -qw "$c" "$T/exit.txt" || { echo "kstats-bench(1): exit 1 does not name $c"; false; }
@@ -230,7 +230,7 @@ comp() {
 @test "bash completion: commands, options, values, workloads, CSV files" {
 	[ "$(comp kstats-bench "")" = "$( (./bench --list-cmds; printf '%s\n' --help --version --list-cmds --list-opts --list-values --list-arg) | LC_ALL=C sort | tr '\n' ' ')" ]
 	for c in scale trend vm; do [[ "$(comp kstats-bench "")" == *" $c "* ]]; done
-	[ "$(comp kstats-bench --list-opts s)" = "scale show " ]
+	[ "$(comp kstats-bench --list-opts s)" = "scale show sweep " ]
 	[ "$(comp kstats-bench c)" = "calibrate compare " ]
 	[ "$(comp kstats-bench doctor -)" = "--cpus --help --quiet " ]
 	[ "$(comp kstats-bench run --ca)" = "--cache " ]

@@ -10,10 +10,10 @@ setup() {
 	export KSB_RESULTS=$T/results
 }
 
-@test "run.sh, bisect-step.sh and every script under tests/ are shellcheck-clean" {
+@test "run.sh and every script under tests/ are shellcheck-clean" {
 	command -v shellcheck || skip "shellcheck not installed"
 	# -x: the drivers source tests/lib.sh; the #!/bin/sh ones are read as sh
-	shellcheck -x run.sh bisect-step.sh .ci/run tests/*.sh tests/vm/*.sh tests/kernel/*.sh tests/perf/*.sh
+	shellcheck -x run.sh .ci/run tests/*.sh tests/vm/*.sh tests/kernel/*.sh tests/perf/*.sh
 }
 
 @test "run.sh --help exits 0 and names the subcommands" {
@@ -334,11 +334,16 @@ GR=tests/fixtures/gate-ref
 
 # ---- one bench invocation per run.sh command ----
 
-# wrap_bench: $T/wrap, a bench that logs each call to $T/calls (KSB_BENCH)
+# wrap_bench: $T/wrap, a bench that logs each call to $T/calls (KSB_BENCH),
+# but the metadata's reads (bench show --meta: run.sh's and the plots')
+# to $T/meta
 wrap_bench() {
-	printf '#!/bin/sh\necho "$*" >>"%s/calls"\nexec "%s/bench" "$@"\n' "$T" "$PWD" >"$T/wrap"
+	# shellcheck disable=SC2016 # the wrapper's code
+	printf '#!/bin/sh\n[ "$1 $2" = "show --meta" ] && log=meta || log=calls\necho "$*" >>"%s/$log"\nexec "%s/bench" "$@"\n' \
+		"$T" "$PWD" >"$T/wrap"
 	chmod +x "$T/wrap"
 	: >"$T/calls"
+	: >"$T/meta"
 }
 
 @test "run.sh compare and run.sh trend each run bench once, its reports through --also" {
@@ -355,6 +360,8 @@ wrap_bench() {
 side,workload,variant,hi,fraction" ]
 	[ "$(csv_rows "${d[0]}/compare-cdf.csv" hi side=before workload=irqdesc-alloc variant=old | wc -l)" -gt 5 ]
 	[ "$(csv_rows "${d[0]}/compare-cdf.csv" fraction side=after workload=irqdesc-alloc variant=new | tail -1)" = 1 ]
+	# the plot asked bench for that unit
+	[ "$(cat "$T/meta")" = "show --meta unit ${d[0]}/compare-cdf.csv" ]
 	mkdir "$T/h"
 	for f in r480a_1 r480a_2 r480a_3 r480b_1 r480b_2 r480b_3 r528_1 r528_2 r528_3; do
 		i=$((i + 1))
@@ -381,6 +388,10 @@ side,workload,variant,hi,fraction" ]
 	local r
 	r=$(echo "$T"/results/*)
 	[ "$(sed -n 2p "$T/calls")" = "run --runs 6 -o $r/bench.csv --also table=$r/output.txt --also summary=$r/summary.txt --also table:old=$r/table-old.txt --also table:new=$r/table-new.txt -q -n 16 -c 0" ]
+	# the metadata run.sh and its plots print, read by bench, never by sed
+	grep -qx "show --meta variant_old $r/bench.csv" "$T/meta"
+	grep -qx "show --meta possible_cpus $r/bench.csv" "$T/meta"
+	[ "$(grep -vc "^show --meta [a-z_]* $r/bench.csv\$" "$T/meta")" -eq 0 ]
 	cmp "$r/output.txt" <(./bench show "$r/bench.csv")
 	cmp "$r/summary.txt" <(./bench show -f summary "$r/bench.csv")
 	# the summary on the terminal, and no temp file of the plots left

@@ -121,7 +121,8 @@ labels() {
 	done
 	run --separate-stderr ./bench merge -o "$T/m" "$T/s3" "$T/s1" "$T/s2"
 	[ "$status" -eq 0 ]
-	[ "$output" = "MERGE plan=$(sed -n 's/^# vm_plan: \(.\{12\}\).*/\1/p' "$T/full/A-p4.csv") shards=3/3 files=4 runs=12 partial=no" ]
+	plan=$(csv_meta "$T/full/A-p4.csv" vm_plan)
+	[ "$output" = "MERGE plan=${plan:0:12} shards=3/3 files=4 runs=12 partial=no" ]
 	[ "$(cd "$T/full" && ls)" = "$(cd "$T/m" && ls)" ]
 	for c in A-p4 A-p8 B-p4 B-p8; do
 		[ -n "$(labels "$T/m/$c.csv")" ]

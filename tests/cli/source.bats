@@ -300,11 +300,11 @@ refused_by_hand() {
 	[ "$(grep -l 'OPT_ORIGIN(' -- builtin-*.c | wc -l)" -ge 9 ]
 }
 
-# the scripts and tests that read bench's CSV: run.sh, bisect-step.sh,
-# every shell script under tests/ and the bats files (this one aside: it
-# holds the rule's examples)
+# the scripts and tests that read bench's CSV: run.sh, every shell
+# script under tests/ and the bats files (this one aside: it holds the
+# rule's examples)
 csv_readers() {
-	printf '%s\n' run.sh bisect-step.sh tests/cli/common.bash tests/cli/*.bats | grep -vx tests/cli/source.bats
+	printf '%s\n' run.sh tests/cli/common.bash tests/cli/*.bats | grep -vx tests/cli/source.bats
 	find tests -name '*.sh' | sort
 }
 
@@ -364,4 +364,74 @@ helpers_twice() {
 	printf 'setup() { :; }\n@test "x" {\n\tm () { :; }\n}\nfresh() { :; }\n' >"$T/b.bats"
 	run helpers_twice "$T/a.bats" "$T/b.bats"
 	[ "$output" = "m: $T/a.bats $T/b.bats" ]
+}
+
+# the C files that name metadata keys: the program's, the table's own
+# module (lib/results/meta*.c) aside
+key_namers() {
+	git ls-files -- '*.c' | grep -v -e '^lib/results/meta' -e '^tests/'
+}
+
+@test "a metadata key named in C outside lib/results/meta*.c is a row of the keys' table" {
+	local files
+	mapfile -t files < <(key_namers)
+	[ "${#files[@]}" -gt 50 ]
+	run python3 tests/cli/meta_keys.py lib/results/metakeys.c "${files[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# the rule has teeth: a new key, in a call over two lines, in a
+	# typed getter, in meta_check(); a row's key, a family's, a variable
+	# and a macro pass
+	cat >"$T/x.c" <<'C'
+void f(struct meta *m, const char *key)
+{
+	meta_put(m, "possible_cpus", "%u", 4);
+	meta_set(m,
+		 "brand_new_key", "%s", "x");
+	meta_get(m, "label_anything");
+	meta_get_u64(m, "runz", &v);
+	meta_check("unitt", v, why, len);
+	meta_get(m, key);
+	meta_put(m, KCIDB_META_ORIGIN, "%s", "o");
+}
+C
+	run python3 tests/cli/meta_keys.py lib/results/metakeys.c "$T/x.c"
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(printf '%s\n' "$T/x.c:4: brand_new_key" "$T/x.c:7: runz" "$T/x.c:8: unitt")" ]
+}
+
+# metadata_read_by_sed FILE...: the lines that take a value out of a
+# CSV's "# key: value" lines with sed or awk (sed -n 's/^# KEY: //p', in
+# a script or through gnuplot's system()), bats' own "# needs:" aside
+metadata_read_by_sed() {
+	grep -nE "(sed -n ['\"]s.\^# [a-z_]+|awk [^|]*/\^# [a-z_]+:?/ *\{ *print)" -- "$@" | grep -v '\^# needs:'
+}
+
+@test "the scripts read a CSV's metadata through bench show --meta, never with sed or awk" {
+	local files
+	# this file aside: it holds the rule's examples
+	mapfile -t files < <(git ls-files -- run.sh plots '*.sh' '*.bats' '*.bash' ci .ci |
+		grep -vx tests/cli/source.bats)
+	run metadata_read_by_sed "${files[@]}"
+	echo "$output"
+	[ -z "$output" ]
+	# the rule has teeth: the reads run.sh and the plots had, and a
+	# test's, are named; tests/lib.sh's csv_meta, a bats header, an edit
+	# that makes a test's input and a grep that checks a line are not
+	cat >"$T/x.sh" <<'SH'
+possible=$(sed -n 's/^# possible_cpus: //p' "$dir/bench.csv")
+wl = system(sprintf("sed -n 's/^# workload: //p' '%s' | head -1", csv))
+taken=$(sed -n 's|^# samples_taken: \([0-9]*\)/.*|\1|p' "$T/p.csv")
+awk -F': ' '/^# unit:/ { print $2 }' "$f"
+[ "$(csv_meta "$f" possible_cpus)" = 480 ]
+sed -n 's/^# needs: *//p' "$1"
+sed 's/^# unit: ns$/# unit: cycles/' "$F/a.csv" >"$T/b.csv"
+grep -q '^# vm_qemu: -smp 2' "$f"
+SH
+	run metadata_read_by_sed "$T/x.sh"
+	[ "$output" = "$(printf '%s\n' "1:possible=\$(sed -n 's/^# possible_cpus: //p' \"\$dir/bench.csv\")" \
+		"2:wl = system(sprintf(\"sed -n 's/^# workload: //p' '%s' | head -1\", csv))" \
+		"3:taken=\$(sed -n 's|^# samples_taken: \\([0-9]*\\)/.*|\\1|p' \"\$T/p.csv\")" \
+		"4:awk -F': ' '/^# unit:/ { print \$2 }' \"\$f\"")" ]
 }

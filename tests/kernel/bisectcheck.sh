@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bisectcheck.sh - ./run.sh bisect must name the commit that planted a
+# bisectcheck.sh - bench bisect (./run.sh bisect) must name the commit that planted a
 # regression. Turns kernelcheck's 6.12 tree (make kernelcheck first) into
 # a git history, each commit small:
 #

@@ -90,7 +90,7 @@ static void test_topo_worker_errors(void **state)
 	assert_int_equal(bad, 9000);
 	bad = -1;
 	assert_int_equal(topo_init(&t, "0-1,8192", 0, &bad), -E2BIG);
-	assert_int_equal(bad, TOPO_MAX_CPUS);
+	assert_int_equal(bad, NR_CPUS_MAX);
 	assert_int_equal(topo_init(&t, "0,99999999999", 0, &bad), -E2BIG);
 	assert_int_equal(bad, INT_MAX);
 	assert_int_equal(topo_init(&t, NULL, 0, &bad), 0);

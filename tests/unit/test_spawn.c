@@ -3,8 +3,9 @@
  * test_spawn.c - the process runner (lib/subcmd/spawn.h): exit codes and
  * signals as a shell's $?, an exec that fails, the timeout that kills
  * (the child's whole process group), stdout and stderr redirected, the
- * PATH lookup, a function child (.fn), the tree removed without rm, and
- * an argv as a shell line that sh -c reads back as the same words.
+ * PATH lookup, a function child (.fn), the tree removed without rm, an
+ * argv as a shell line that sh -c reads back as the same words and split
+ * back into them, and a child's output read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -354,6 +355,68 @@ static void test_spawn_sh_line(void **state)
 	assert_string_equal(small, "''");
 }
 
+/* split LINE: its words joined by '|', or the error */
+static const char *split(const char *line, char *out, size_t len)
+{
+	char buf[256], *argv[8];
+	int n = spawn_sh_split(line, buf, sizeof(buf), argv, 8), i;
+
+	if (n < 0) {
+		snprintf(out, len, "%d", n);
+		return out;
+	}
+	out[0] = 0;
+	for (i = 0; i < n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? "|" : "", argv[i]);
+	assert_null(argv[n]);
+	return out;
+}
+
+static void test_spawn_sh_split(void **state)
+{
+	char *words[] = { "bench", "it's", "", "a b", "$HOME", "x\\y", "tab\there",
+			  "new\nline", "\"q\"", "`id`", "caf\xc3\xa9" };
+	int nr = (int)(sizeof(words) / sizeof(words[0])), i;
+	char line[512], buf[512], *argv[16], out[256], tiny[4];
+
+	(void)state;
+	/* spawn_sh_line()'s words come back whole */
+	assert_int_equal(spawn_sh_line(line, sizeof(line), nr, words), 0);
+	assert_int_equal(spawn_sh_split(line, buf, sizeof(buf), argv, 16), nr);
+	for (i = 0; i < nr; i++)
+		assert_string_equal(argv[i], words[i]);
+	/* a shell's quoting, nothing expanded */
+	assert_string_equal(split("  -B 2\t--vm '--append x=1'\n", out, sizeof(out)),
+			    "-B|2|--vm|--append x=1");
+	assert_string_equal(split("a\\ b \"c \\\"d\\\" \\x $e\" f'g'\"h\"", out, sizeof(out)),
+			    "a b|c \"d\" \\x $e|fgh");
+	assert_string_equal(split("'' \"\" x\\\ny", out, sizeof(out)), "||xy");
+	assert_string_equal(split("", out, sizeof(out)), "");
+	/* refused: a quote left open, a \ at the end, too many words, no room */
+	assert_string_equal(split("kernel 'x", out, sizeof(out)), "-22");
+	assert_string_equal(split("a \"b", out, sizeof(out)), "-22");
+	assert_string_equal(split("a\\", out, sizeof(out)), "-22");
+	assert_string_equal(split("1 2 3 4 5 6 7 8", out, sizeof(out)), "-7");
+	assert_int_equal(spawn_sh_split("abcd", tiny, sizeof(tiny), argv, 16), -ENOSPC);
+}
+
+static void test_spawn_capture(void **state)
+{
+	char *argv[] = { "sh", "-c", "printf 'abc\\ndef\\n\\n'; exit 3", NULL };
+	char *big[] = { "sh", "-c", "seq 100000", NULL };
+	char *none[] = { "/nonexistent/x", NULL };
+	char buf[64], small[4];
+
+	(void)state;
+	assert_int_equal(spawn_capture(argv, buf, sizeof(buf), -1), 3);
+	assert_string_equal(buf, "abc\ndef");
+	/* more than the pipe holds: read to the end, the first bytes kept */
+	assert_int_equal(spawn_capture(big, small, sizeof(small), -1), 0);
+	assert_string_equal(small, "1\n2");
+	assert_int_equal(spawn_capture(none, buf, sizeof(buf), -1), -ENOENT);
+	assert_string_equal(buf, "");
+}
+
 static void test_spawn_remove_tree(void **state)
 {
 	char *dir = tmpdir(), *keep = tmpdir(), p[512];
@@ -400,6 +463,8 @@ int main(void)
 		cmocka_unit_test(test_spawn_make_jobserver),
 		cmocka_unit_test(test_spawn_which),
 		cmocka_unit_test(test_spawn_sh_line),
+		cmocka_unit_test(test_spawn_sh_split),
+		cmocka_unit_test(test_spawn_capture),
 		cmocka_unit_test(test_spawn_remove_tree),
 	};
 

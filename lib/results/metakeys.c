@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * metakeys.c - the table of metadata keys (meta.h): every key that bench
+ * writes or reads by its name, with its type, its range and what it
+ * holds. A key named in C outside lib/results/meta*.c must be a row
+ * here (tests/cli/source.bats holds the code to it); readers take the
+ * numbers through meta_get_u64() and its kin, which check the row's type
+ * and range, and bench show --meta KEY checks a file's value by it.
+ * Rows in the order of the alphabet; a name ending in '_' is a family.
+ */
+#include <stdint.h>
+
+#include "lib/results/meta.h"
+#include "lib/results/results.h"
+#include "kstats_hist.h"
+
+#define KEY_STR(n, m)		{ (n), META_STR, 0, 0, (m) }
+#define KEY_U64(n, lo, hi, m)	{ (n), META_U64, (lo), (hi), (m) }
+#define KEY_NUM(n, m)		{ (n), META_NUM, 0, 0, (m) }
+#define KEY_BOOL(n, m)		{ (n), META_BOOL, 0, 0, (m) }
+#define KEY_TIME(n, m)		{ (n), META_TIME, 0, 0, (m) }
+
+/* a count of CPUs: the kernel's NR_CPUS at most */
+#define KEY_CPUS(n, m)		KEY_U64(n, 1, NR_CPUS_MAX, m)
+/* a count of anything else, 0 allowed */
+#define KEY_COUNT(n, m)		KEY_U64(n, 0, UINT64_MAX, m)
+
+const struct meta_key meta_keys[] = {
+	KEY_CPUS("allowed_cpus", "CPUs the process may run on (its affinity)"),
+	KEY_NUM("alpha", "the gate's significance level (compare, trend)"),
+	KEY_U64("at", 1, NR_CPUS_MAX, "possible CPUs an audit ranks its entries' cost at"),
+	KEY_STR("audit_battery", "the battery an audit timed: builtin, a file, or both"),
+	KEY_COUNT("audit_boot", "the boot number that rotated the battery (ksb_boot=)"),
+	KEY_STR("audit_boot_from", "where the boot number came from"),
+	KEY_STR("audit_disturbed", "per entry, its disturbed samples (NAME=N ...)"),
+	KEY_COUNT("audit_entries", "entries in the battery"),
+	KEY_STR("audit_entry_seconds", "per entry, its seconds (NAME=S ...)"),
+	KEY_NUM("audit_seconds", "the audit's wall seconds"),
+	KEY_STR("audit_skip_why", "per skipped entry, why"),
+	KEY_STR("bench_git", "git describe of the bench that wrote the file"),
+	KEY_STR("bench_release", "the release of the bench that wrote the file"),
+	KEY_STR("cache", "bench run --cache: kernel, cold or remote"),
+	KEY_STR("clock", "what stamped the samples: tsc, the kernel's clock, BPF's"),
+	KEY_STR("clock_fallback", "why the TSC was not used"),
+	KEY_STR("clocksource", "the kernel's clocksource"),
+	KEY_STR("command", "the command line that wrote the file, as a shell runs it again"),
+	KEY_STR("control", "trend --control: how subject and control pair"),
+	KEY_STR("cpu_model", "the host's CPU model"),
+	KEY_STR("disturbed", "samples interrupted or preempted: old/new, or a count"),
+	KEY_STR("disturbed_by", "what counted a sample as disturbed"),
+	KEY_BOOL("drop_disturbed", "disturbed samples left out of the histograms"),
+	KEY_NUM("duration_s", "bench trace: the seconds it recorded"),
+	KEY_STR("end", "bench trace: the function whose return ends a section"),
+	KEY_STR("end_fence", "the fence before the end stamp: sfence, mfence, none"),
+	KEY_COUNT("ends_without_start", "bench trace: ends seen without their start"),
+	KEY_COUNT("entries", "bench trace: entries of the function seen"),
+	KEY_STR("estimator", "how a slope was fitted, and its interval"),
+	KEY_STR("figure", "what trend's change points are of"),
+	KEY_COUNT("files", "files a history read"),
+	KEY_NUM("flat", "scale --flat: a slope counted as flat up to it"),
+	KEY_U64("frac_bits", 0, KSTATS_HIST_FRAC_BITS_MAX, "histogram sub-bucket bits: 2^B buckets per power of two"),
+	KEY_STR("function", "bench trace: the function timed"),
+	KEY_STR("group_a", "a report's first group of files"),
+	KEY_STR("group_b", "a report's second group of files"),
+	KEY_STR("host", "the host's name"),
+	KEY_STR("hugepages", "per-CPU units on transparent huge pages: madvise, no"),
+	KEY_BOOL("invariant_tsc", "the TSC ticks at one rate in every C- and P-state"),
+	KEY_STR("irqs", "bench kernel: the interrupts the module's run saw"),
+	KEY_STR("kcidb_origin", "-f kcidb: the CI system's name (--origin)"),
+	KEY_STR("kernel", "the running kernel's release and machine"),
+	KEY_STR("kernel_release", "bench kernel: the release the module ran in"),
+	KEY_STR("label_", "--label KEY=VALUE: label_commit, label_tree, label_branch ..."),
+	KEY_NUM("level", "the audit's adjusted level of each entry"),
+	KEY_STR("lost", "bench trace: events lost, by why"),
+	KEY_COUNT("migrations", "times a worker moved to another CPU"),
+	KEY_NUM("min_change_pct", "trend: the least change a change point reports"),
+	KEY_STR("mlock", "memory locked: yes, or no and why"),
+	KEY_STR("mode", "serial, parallel, trace"),
+	KEY_STR("module", "bench kernel: the module loaded"),
+	KEY_STR("multiplicity", "the audit's correction: holm, bh, none"),
+	KEY_U64("nodes", 1, RESULTS_MAX_NODES, "NUMA nodes"),
+	KEY_CPUS("nr_cpu_ids", "bench kernel: the kernel's nr_cpu_ids"),
+	KEY_STR("numa", "how NUMA was read: libnuma, or unavailable and why"),
+	KEY_CPUS("online_cpus", "CPUs online"),
+	KEY_STR("online_cpus_list", "bench trace: the online CPUs as a list"),
+	KEY_STR("order", "a history's order: timestamp or given"),
+	KEY_BOOL("overhead_subtracted", "each CPU's median empty-region cost subtracted"),
+	KEY_BOOL("partial", "an interrupted run: what was measured, kept"),
+	KEY_U64("partial_run", 1, RESULTS_MAX_RUNS, "the run that was interrupted"),
+	KEY_COUNT("pcpu_groups", "groups of the emulated per-CPU area"),
+	KEY_STR("pcpu_layout", "the emulated per-CPU area's layout"),
+	KEY_STR("pcpu_neighbours", "live counters beside the timed one"),
+	KEY_STR("pcpu_nodes", "the nodes each group's units are on"),
+	KEY_U64("pcpu_unit", 4096, UINT64_C(1) << 30, "bytes between per-CPU units"),
+	KEY_CPUS("possible_cpus", "possible CPUs, real or emulated: the x of a sweep"),
+	KEY_STR("probe", "bench trace: fentry/fexit or kprobe/kretprobe"),
+	KEY_STR("probe_why", "bench trace: why that probe"),
+	KEY_STR("psi_cpu_some_pct", "per run, the host's PSI cpu some stall, % (RUN:PCT ...)"),
+	KEY_NUM("q", "the audit's false discovery rate or family level"),
+	KEY_CPUS("real_possible_cpus", "the host's own possible CPUs"),
+	KEY_COUNT("recent", "trend --recent: the newest files a regression must be in"),
+	KEY_STR("reference", "the reference loop: timed when, or raw or scaled"),
+	KEY_U64("runs", 1, RESULTS_MAX_RUNS, "runs in the file: run numbers 1..R"),
+	KEY_U64("runs_asked", 1, RESULTS_MAX_RUNS, "runs asked for (--runs, the boots of a plan)"),
+	KEY_COUNT("samples", "bench hist: the samples read"),
+	KEY_U64("samples_per_variant", 1, UINT64_MAX, "samples asked per variant (-n)"),
+	KEY_STR("samples_taken", "samples taken: old/new, or a count"),
+	KEY_COUNT("seed", "trend --seed: the permutation test's"),
+	KEY_STR("skipped", "the audit's entries skipped"),
+	KEY_STR("slope_unit", "a slope's unit: UNIT per possible CPU"),
+	KEY_STR("source", "what measured: kernel, trace, or the samples' file"),
+	KEY_NUM("spread_pct", "counted files: the spread a fit repeats within, %"),
+	KEY_STR("stamps", "the stamps: fenced or kstats"),
+	KEY_STR("stat", "the per-run figure a report judged: min, tm10 ..."),
+	KEY_STR("state", "bench kernel: the module's run's end: done, stopped"),
+	KEY_STR("threshold", "scale's threshold, % of A's slope or absolute"),
+	KEY_NUM("threshold_pct", "compare's threshold, %"),
+	KEY_TIME("timestamp", "when the file was written, UTC: the order of a history"),
+	KEY_STR("traced_command", "bench trace: the command it ran, or none"),
+	KEY_STR("traced_command_status", "bench trace: how the command ended"),
+	KEY_COUNT("tsc_hz", "the TSC's frequency"),
+	KEY_STR("tsc_hz_source", "where the TSC's frequency came from"),
+	KEY_STR("unit", "the figures' unit: ns, cycles, insn (counted), input"),
+	KEY_CPUS("used_cpus", "worker CPUs"),
+	KEY_STR("variant_", "each variant's description: variant_old, variant_new ..."),
+	KEY_STR("vm_accel", "bench vm: qemu's accelerator, tcg or kvm"),
+	KEY_STR("vm_boots", "bench vm: per run, its boot and try (RUN:B/T ...)"),
+	KEY_STR("vm_clock", "bench vm: the guests' clock, counted or timed"),
+	KEY_STR("vm_guest_command", "bench vm: the command each guest ran"),
+	KEY_STR("vm_host_", "bench vm: the host's testbed keys (vm_host_cpu_model ...)"),
+	KEY_STR("vm_image", "bench vm: the kernel image booted"),
+	KEY_STR("vm_image_sha256", "bench vm: the image's SHA-256"),
+	KEY_STR("vm_merge_command", "bench merge: its command line"),
+	KEY_STR("vm_module", "bench vm: the module given with the image"),
+	KEY_STR("vm_name", "bench vm: the kernel's name (NAME=KERNEL)"),
+	KEY_STR("vm_plan", "bench vm: the plan's key, one per plan"),
+	KEY_U64("vm_plan_file_runs", 1, UINT32_MAX, "bench vm: the runs of each file of the plan"),
+	KEY_U64("vm_plan_files", 1, UINT32_MAX, "bench vm: the CSV files of the plan"),
+	KEY_STR("vm_plan_runs", "bench vm --shard: the plan run of each run"),
+	KEY_STR("vm_plan_runs_missing", "bench merge --partial: the plan runs missing"),
+	KEY_STR("vm_qemu", "bench vm: qemu's command line"),
+	KEY_STR("vm_release", "bench vm: the kernel's release"),
+	KEY_STR("vm_run_class", "per run range, its runner class (accel/CPU)"),
+	KEY_STR("vm_shard", "bench vm --shard I/N, or the shards merged"),
+	KEY_STR("vm_shard_boots", "bench vm --shard: the plan's boots it ran"),
+	KEY_STR("vm_shards_missing", "bench merge --partial: the shards missing"),
+	KEY_STR("vm_tuxmake", "bench vm: the tuxmake build of the kernel"),
+	KEY_STR("vm_tuxmake_reproducer", "bench vm: tuxmake's reproducer"),
+	KEY_COUNT("window", "trend --window: files a change point needs each side"),
+	KEY_STR("workload", "the workload timed"),
+	KEY_STR("workload_options", "the workload's own options"),
+	{ NULL, META_STR, 0, 0, NULL },
+};
