@@ -54,7 +54,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps static install uninstall clean reporting report-srcs lib-layers FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps plugin-deps static install uninstall clean reporting report-srcs lib-layers FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -126,6 +126,17 @@ static: bench-static
 bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
 	@echo "bench-static: the getaddrinfo warning is expected (see the Makefile)"
+
+# ---- the QEMU TCG plugin (plugin/, docs/plugin.md): built against the
+# qemu-plugin.h of the qemu that runs it. Debian's qemu-system-x86 ships
+# the plugin API and no header: plugin/qemu-header.sh takes it from the
+# source package of the installed version (apt-get source, a deb-src
+# entry added when root) into build/plugin/include, and refuses (exit 3,
+# naming the fix) a qemu without plugins or a version apt cannot fetch. ----
+PLUGIN_DIR      := build/plugin
+
+plugin-deps:
+	@plugin/qemu-header.sh $(PLUGIN_DIR)
 
 # ---- tests: unit tests plain and under ASan+UBSan, then bats ----
 build/tests/%: build/obj/tests/unit/%.o $(call objs,obj,$(LIB_SRCS))
