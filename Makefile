@@ -134,6 +134,8 @@ bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 # entry added when root) into build/plugin/include, and refuses (exit 3,
 # naming the fix) a qemu without plugins or a version apt cannot fetch. ----
 PLUGIN_DIR      := build/plugin
+# the cache model and the symbols: plain C, linked by the unit test too
+PLUGIN_LIB_SRCS := plugin/csim.c plugin/symtab.c
 
 plugin-deps:
 	@plugin/qemu-header.sh $(PLUGIN_DIR)
@@ -146,6 +148,10 @@ build/tests/%: build/obj/tests/unit/%.o $(call objs,obj,$(LIB_SRCS))
 build/tests-san/%: build/san/tests/unit/%.o $(call objs,san,$(LIB_SRCS))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+# the plugin's unit test links its cache model and symbols as well
+build/tests/test_plugin: $(call objs,obj,$(PLUGIN_LIB_SRCS))
+build/tests-san/test_plugin: $(call objs,san,$(PLUGIN_LIB_SRCS))
 
 # the whole bench under ThreadSanitizer, and under ASan+UBSan
 build/bench-tsan: $(call objs,tsan,$(BENCH_SRCS) $(LIB_SRCS))
