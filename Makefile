@@ -54,7 +54,7 @@ UNITS      := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_*.c))
 SAN        := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TSAN       := -O1 -fsanitize=thread
 
-.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps plugin-deps static install uninstall clean reporting report-srcs lib-layers FORCE
+.PHONY: all check test perf perf-trend perf-trend-control gate trend-history fuzz vmcheck kmod-vm kernelcheck scalecheck auditcheck busycheck busy-study counted-study bisectcheck kernel-plant kernel-plant-percpu kernel-history deps test-deps plugin plugin-deps static install uninstall clean reporting report-srcs lib-layers FORCE
 all: bench
 
 # ---- the build's version: `git describe` of the tree bench is built from ----
@@ -136,9 +136,26 @@ bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 PLUGIN_DIR      := build/plugin
 # the cache model and the symbols: plain C, linked by the unit test too
 PLUGIN_LIB_SRCS := plugin/csim.c plugin/symtab.c
+# the plugin's own objects are position-independent, apart from bench's
+PLUGIN_SRCS     := plugin/ksbplugin.c $(PLUGIN_LIB_SRCS)
+PLUGIN_CFLAGS    = $(CFLAGS) $(WARN) -std=gnu11 -fPIC -fvisibility=hidden -pthread -MMD -MP \
+		   -I. -I$(PLUGIN_DIR)/include
 
 plugin-deps:
 	@plugin/qemu-header.sh $(PLUGIN_DIR)
+
+$(PLUGIN_DIR)/include/qemu-plugin.h:
+	@plugin/qemu-header.sh $(PLUGIN_DIR)
+
+$(PLUGIN_DIR)/obj/%.o: %.c $(PLUGIN_DIR)/include/qemu-plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(PLUGIN_CFLAGS) -c -o $@ $<
+
+$(PLUGIN_DIR)/ksbplugin.so: $(call objs,plugin/obj,$(PLUGIN_SRCS))
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -pthread -o $@ $^
+
+plugin: plugin-deps
+	@$(MAKE) --no-print-directory $(PLUGIN_DIR)/ksbplugin.so
 
 # ---- tests: unit tests plain and under ASan+UBSan, then bats ----
 build/tests/%: build/obj/tests/unit/%.o $(call objs,obj,$(LIB_SRCS))
