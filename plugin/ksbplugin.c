@@ -11,8 +11,8 @@
  *
  * Options (qemu's -plugin FILE,KEY=VALUE,...):
  *	out=FILE	the windows, one CSV row each (required)
- *	funcs=FILE	each window's instructions per function, one row a
- *			function that ran in it
+ *	funcs=FILE	each window's instructions and misses per function,
+ *			one row a function that ran in it
  *	syms=FILE	the kernel's text symbols (System.map, nm, or
  *			/proc/kallsyms of a nokaslr boot); without it the
  *			kernel is one bucket, "[kernel]"
@@ -34,8 +34,9 @@
  *    (symtab.h); a window's functions add up to its instructions;
  *  - loads and stores of RAM (an access across a line is one), the
  *    lines that missed the vCPU's L1d, and of those the lines that missed
- *    the LLC, on guest-physical addresses; accesses to I/O are counted
- *    apart (io) and not modelled.
+ *    the LLC, on guest-physical addresses, each miss in the bucket of
+ *    the instruction that made it; accesses to I/O are counted apart
+ *    (io) and not modelled.
  * Instructions are counted a translated block at a time, when the block
  * starts: a block left in the middle (a fault, an I/O access that qemu
  * translates again) counts its whole length. Blocks that hold a marker
@@ -43,7 +44,7 @@
  *
  * The two files are CSV with "# key: value" metadata:
  *	seq,vcpu,kind,tag,variant,insns,loads,stores,l1d_misses,llc_misses,io
- *	seq,insns,function
+ *	seq,insns,l1d_misses,llc_misses,function
  * seq numbers the windows from 1 in the order they opened; kind is run
  * (bench's engine: run, audit) or kmod (the module), tag and variant the
  * marker's argument (ksb_mark.h). A window opened again before its end
@@ -71,6 +72,10 @@
 #include "plugin/symtab.h"
 
 #define KSBP_FORMAT	1		/* the files' version */
+/* what a function's bucket counts (symtab.h's values) */
+#define KSBP_INSNS	0		/* instructions: the order of the rows */
+#define KSBP_L1D	1		/* lines its accesses missed in the L1d */
+#define KSBP_LLC	2		/* of those, lines the LLC missed too */
 #define KSBP_CHUNK	(1u << 20)	/* bytes of one arena chunk */
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
@@ -95,7 +100,7 @@ struct ksbp_vcpu {
 	unsigned int arg;		/* the begin marker's argument */
 	struct csim_counts n;		/* its loads, stores, misses */
 	uint64_t io;			/* its accesses to I/O */
-	struct symtab_counts *fc;	/* its instructions per bucket; lazily */
+	struct symtab_counts *fc;	/* its counts per function; lazily */
 	struct csim *l1;		/* L1d; lazily */
 };
 
@@ -253,19 +258,23 @@ static void ksbp_begin(struct ksbp_vcpu *v, unsigned int kind, unsigned int arg)
 static void ksbp_write(struct ksbp_vcpu *v, unsigned int vcpu)
 {
 	const unsigned int *order;
-	unsigned int i, nr;
+	unsigned int i, nr, b;
 
 	fprintf(ksbp.out, "%" PRIu64 ",%u,%s,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 		v->seq, vcpu, ksbp_kinds[v->kind] ? ksbp_kinds[v->kind] : "?", v->arg >> 2,
-		v->arg & 3, symtab_counts_total(v->fc), v->n.loads, v->n.stores,
+		v->arg & 3, symtab_counts_total(v->fc, KSBP_INSNS), v->n.loads, v->n.stores,
 		v->n.l1_misses, v->n.llc_misses, v->io);
 	if (!ksbp.funcs)
 		return;
 	nr = symtab_counts_sorted(v->fc, &order);
-	for (i = 0; i < nr; i++)
-		fprintf(ksbp.funcs, "%" PRIu64 ",%" PRIu64 ",%s\n", v->seq,
-			symtab_counts_get(v->fc, order[i]), symtab_name(ksbp.syms, order[i]));
+	for (i = 0; i < nr; i++) {
+		b = order[i];
+		fprintf(ksbp.funcs, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n", v->seq,
+			symtab_counts_get(v->fc, b, KSBP_INSNS),
+			symtab_counts_get(v->fc, b, KSBP_L1D),
+			symtab_counts_get(v->fc, b, KSBP_LLC), symtab_name(ksbp.syms, b));
+	}
 }
 
 static void ksbp_end(struct ksbp_vcpu *v, unsigned int vcpu, unsigned int kind,
@@ -311,7 +320,7 @@ static void ksbp_tb_exec(unsigned int vcpu, void *udata)
 	if (vcpu >= ksbp.nr_vcpus || !v->open)
 		return;
 	for (i = 0; i < tb->nr; i++)
-		symtab_counts_add(v->fc, tb->run[i].bucket, tb->run[i].n);
+		symtab_counts_add(v->fc, tb->run[i].bucket, KSBP_INSNS, tb->run[i].n);
 }
 
 /* one instruction of a block that holds a marker: its bucket in @udata */
@@ -320,18 +329,19 @@ static void ksbp_insn_exec(unsigned int vcpu, void *udata)
 	struct ksbp_vcpu *v = &ksbp.vcpu[vcpu];
 
 	if (vcpu < ksbp.nr_vcpus && v->open)
-		symtab_counts_add(v->fc, (unsigned int)(uintptr_t)udata, 1);
+		symtab_counts_add(v->fc, (unsigned int)(uintptr_t)udata, KSBP_INSNS, 1);
 }
 
+/* an access of an instruction in bucket @udata, through the model */
 static void ksbp_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
 		     void *udata)
 {
+	unsigned int b = (unsigned int)(uintptr_t)udata;
 	struct ksbp_vcpu *v = &ksbp.vcpu[vcpu];
 	struct qemu_plugin_hwaddr *hw;
-	uint64_t pa;
+	uint64_t pa, l1, llc;
 	bool smp;
 
-	(void)udata;
 	if (vcpu >= ksbp.nr_vcpus || !v->open)
 		return;
 	hw = qemu_plugin_get_hwaddr(info, vaddr);
@@ -344,10 +354,14 @@ static void ksbp_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vad
 		return;
 	}
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
+	l1 = v->n.l1_misses;
+	llc = v->n.llc_misses;
 	ksbp_llc_lock(&smp);
 	csim_access(v->l1, ksbp.llc, pa, 1u << qemu_plugin_mem_size_shift(info),
 		    qemu_plugin_mem_is_store(info), &v->n);
 	ksbp_llc_unlock(smp);
+	symtab_counts_add(v->fc, b, KSBP_L1D, v->n.l1_misses - l1);
+	symtab_counts_add(v->fc, b, KSBP_LLC, v->n.llc_misses - llc);
 }
 
 /* ---- translation ---- */
@@ -384,6 +398,7 @@ static void ksbp_on_mem(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t
 static void ksbp_trans_marked(struct qemu_plugin_tb *tb, size_t n)
 {
 	struct qemu_plugin_insn *insn;
+	void *b;
 	size_t i;
 	int code;
 
@@ -394,11 +409,11 @@ static void ksbp_trans_marked(struct qemu_plugin_tb *tb, size_t n)
 			ksbp_on_mem(insn, ksbp_marker, (void *)(uintptr_t)code);
 			continue;
 		}
-		qemu_plugin_register_vcpu_insn_exec_cb(
-			insn, ksbp_insn_exec, QEMU_PLUGIN_CB_NO_REGS,
-			(void *)(uintptr_t)symtab_bucket(ksbp.syms, qemu_plugin_insn_vaddr(insn)));
+		b = (void *)(uintptr_t)symtab_bucket(ksbp.syms, qemu_plugin_insn_vaddr(insn));
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, ksbp_insn_exec, QEMU_PLUGIN_CB_NO_REGS,
+						       b);
 		if (ksbp.cache)
-			ksbp_on_mem(insn, ksbp_mem, NULL);
+			ksbp_on_mem(insn, ksbp_mem, b);
 	}
 }
 
@@ -423,7 +438,7 @@ static void ksbp_trans_plain(struct qemu_plugin_tb *tb, size_t n)
 		t->run[t->nr - 1].n++;
 		/* an instruction that accesses no memory gets no callback from this */
 		if (ksbp.cache)
-			ksbp_on_mem(insn, ksbp_mem, NULL);
+			ksbp_on_mem(insn, ksbp_mem, (void *)(uintptr_t)b);
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, ksbp_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
 }
@@ -472,8 +487,8 @@ static void ksbp_header(void)
 	if (ksbp.funcs) {
 		fprintf(ksbp.funcs, "# kstats-bench plugin functions: %d\n", KSBP_FORMAT);
 		fprintf(ksbp.funcs, "# symbols: %s\n", ksbp.syms_path ? ksbp.syms_path : "none");
-		fprintf(ksbp.funcs, "# each window's (seq) instructions per function, most first; they add up to the window's insns\n");
-		fprintf(ksbp.funcs, "seq,insns,function\n");
+		fprintf(ksbp.funcs, "# each window's (seq) instructions, L1d and LLC misses per function, most instructions first; they add up to the window's\n");
+		fprintf(ksbp.funcs, "seq,insns,l1d_misses,llc_misses,function\n");
 	}
 }
 

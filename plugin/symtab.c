@@ -27,10 +27,11 @@ struct symtab {
 
 struct symtab_counts {
 	unsigned int nr;		/* buckets */
-	uint64_t *n;			/* [nr] instructions per bucket */
+	uint64_t *n;			/* [nr][SYMTAB_VALUES] per bucket */
+	unsigned char *on;		/* [nr] the bucket is in @touched */
 	unsigned int used;		/* buckets in @touched */
-	unsigned int *touched;		/* [nr] the buckets with n > 0, in no order */
-	uint64_t total;			/* the sum of n[] */
+	unsigned int *touched;		/* [nr] the buckets counted, in no order */
+	uint64_t total[SYMTAB_VALUES];	/* the sums over the buckets */
 };
 
 static const char *const symtab_special[SYMTAB_FIRST] = { "[user]", "[kernel]" };
@@ -159,9 +160,10 @@ struct symtab_counts *symtab_counts_create(const struct symtab *t)
 	if (!c)
 		return NULL;
 	c->nr = symtab_nr(t);
-	c->n = calloc(c->nr, sizeof(*c->n));
+	c->n = calloc((size_t)c->nr * SYMTAB_VALUES, sizeof(*c->n));
+	c->on = calloc(c->nr, sizeof(*c->on));
 	c->touched = calloc(c->nr, sizeof(*c->touched));
-	if (!c->n || !c->touched) {
+	if (!c->n || !c->on || !c->touched) {
 		symtab_counts_free(c);
 		errno = ENOMEM;
 		return NULL;
@@ -174,38 +176,42 @@ void symtab_counts_free(struct symtab_counts *c)
 	if (!c)
 		return;
 	free(c->n);
+	free(c->on);
 	free(c->touched);
 	free(c);
 }
 
-void symtab_counts_add(struct symtab_counts *c, unsigned int b, uint64_t n)
+void symtab_counts_add(struct symtab_counts *c, unsigned int b, unsigned int k, uint64_t n)
 {
 	if (!n)
 		return;
-	if (!c->n[b])
+	if (!c->on[b]) {
+		c->on[b] = 1;
 		c->touched[c->used++] = b;
-	c->n[b] += n;
-	c->total += n;
+	}
+	c->n[(size_t)b * SYMTAB_VALUES + k] += n;
+	c->total[k] += n;
 }
 
-uint64_t symtab_counts_get(const struct symtab_counts *c, unsigned int b)
+uint64_t symtab_counts_get(const struct symtab_counts *c, unsigned int b, unsigned int k)
 {
-	return c->n[b];
+	return c->n[(size_t)b * SYMTAB_VALUES + k];
 }
 
-uint64_t symtab_counts_total(const struct symtab_counts *c)
+uint64_t symtab_counts_total(const struct symtab_counts *c, unsigned int k)
 {
-	return c->total;
+	return c->total[k];
 }
 
-/* buckets by their counts in @n, most first, then by number */
+/* buckets by their value 0 in @n, most first, then by number */
 static int symtab_by_count(const void *a, const void *b, void *n)
 {
 	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-	const uint64_t *cnt = n;
+	const uint64_t *cx = (const uint64_t *)n + (size_t)x * SYMTAB_VALUES;
+	const uint64_t *cy = (const uint64_t *)n + (size_t)y * SYMTAB_VALUES;
 
-	if (cnt[x] != cnt[y])
-		return cnt[x] > cnt[y] ? -1 : 1;
+	if (*cx != *cy)
+		return *cx > *cy ? -1 : 1;
 	return x < y ? -1 : x > y;
 }
 
@@ -218,10 +224,13 @@ unsigned int symtab_counts_sorted(struct symtab_counts *c, const unsigned int **
 
 void symtab_counts_reset(struct symtab_counts *c)
 {
-	unsigned int i;
+	unsigned int i, b;
 
-	for (i = 0; i < c->used; i++)
-		c->n[c->touched[i]] = 0;
+	for (i = 0; i < c->used; i++) {
+		b = c->touched[i];
+		c->on[b] = 0;
+		memset(c->n + (size_t)b * SYMTAB_VALUES, 0, SYMTAB_VALUES * sizeof(*c->n));
+	}
 	c->used = 0;
-	c->total = 0;
+	memset(c->total, 0, sizeof(c->total));
 }

@@ -271,50 +271,58 @@ static void test_symbols_refused(void **state)
 	symtab_free(t);
 }
 
-/* random windows: the buckets add up to the total, most first, then reset */
+/* random windows: the buckets add up to each total, most first, then reset */
 static void test_shares_add_up(void **state)
 {
 	struct symtab *t = symbols();
 	struct symtab_counts *c = symtab_counts_create(t);
-	uint64_t sum, want;
+	uint64_t sum[SYMTAB_VALUES], want[SYMTAB_VALUES];
 	const unsigned int *order;
-	unsigned int w, i, n, nr = symtab_nr(t);
+	unsigned int w, i, k, n, nr = symtab_nr(t);
 
 	(void)state;
 	assert_non_null(c);
 	srand(51);
 	for (w = 0; w < 200; w++) {
-		want = 0;
+		memset(want, 0, sizeof(want));
 		for (i = 0; i < 1000; i++) {
-			uint64_t k = (uint64_t)(rand() % 512);
+			uint64_t add = (uint64_t)(rand() % 512);
+			unsigned int val = (unsigned int)rand() % SYMTAB_VALUES;
 
-			symtab_counts_add(c, (unsigned int)rand() % nr, k);
-			want += k;
+			symtab_counts_add(c, (unsigned int)rand() % nr, val, add);
+			want[val] += add;
 		}
 		n = symtab_counts_sorted(c, &order);
 		assert_true(n <= nr);
-		for (i = 0, sum = 0; i < n; i++) {
-			assert_true(symtab_counts_get(c, order[i]) > 0);
+		memset(sum, 0, sizeof(sum));
+		for (i = 0; i < n; i++) {
 			if (i)
-				assert_true(symtab_counts_get(c, order[i - 1]) >=
-					    symtab_counts_get(c, order[i]));
-			sum += symtab_counts_get(c, order[i]);
+				assert_true(symtab_counts_get(c, order[i - 1], 0) >=
+					    symtab_counts_get(c, order[i], 0));
+			for (k = 0; k < SYMTAB_VALUES; k++)
+				sum[k] += symtab_counts_get(c, order[i], k);
 		}
-		assert_int_equal(sum, want);
-		assert_int_equal(symtab_counts_total(c), want);
+		for (k = 0; k < SYMTAB_VALUES; k++) {
+			assert_int_equal(sum[k], want[k]);
+			assert_int_equal(symtab_counts_total(c, k), want[k]);
+		}
 		symtab_counts_reset(c);
-		assert_int_equal(symtab_counts_total(c), 0);
 		assert_int_equal(symtab_counts_sorted(c, &order), 0);
 		for (i = 0; i < nr; i++)
-			assert_int_equal(symtab_counts_get(c, i), 0);
+			for (k = 0; k < SYMTAB_VALUES; k++)
+				assert_int_equal(symtab_counts_get(c, i, k), 0);
+		for (k = 0; k < SYMTAB_VALUES; k++)
+			assert_int_equal(symtab_counts_total(c, k), 0);
 	}
-	/* ties: the lower bucket first */
-	symtab_counts_add(c, 5, 7);
-	symtab_counts_add(c, 3, 7);
-	symtab_counts_add(c, 4, 0);	/* nothing: not listed */
-	assert_int_equal(symtab_counts_sorted(c, &order), 2);
+	/* ties: the lower bucket first; a bucket counted in another value only is listed */
+	symtab_counts_add(c, 5, 0, 7);
+	symtab_counts_add(c, 3, 0, 7);
+	symtab_counts_add(c, 4, 0, 0);	/* nothing: not listed */
+	symtab_counts_add(c, 6, 2, 1);
+	assert_int_equal(symtab_counts_sorted(c, &order), 3);
 	assert_int_equal(order[0], 3);
 	assert_int_equal(order[1], 5);
+	assert_int_equal(order[2], 6);
 	symtab_counts_free(c);
 	symtab_counts_free(NULL);
 	symtab_free(t);
