@@ -16,7 +16,8 @@
 #   KSBP_SYMS  a directory of NAME.syms files (kallsyms of a nokaslr
 #              boot, or System.map): syms= for kernel NAME when there
 #   KSBP_NONE  1: the counted clock without the plugin (the baseline)
-#   KSBP_WALL  a file: one line "NAME P B SECONDS" appended per boot
+#   KSBP_WALL  a file: one line "NAME P B WALL_S CPU_S" appended per boot
+#              (CPU_S: qemu's user and system seconds)
 #   KSBP_SO    the plugin (default build/plugin/ksbplugin.so beside this)
 #   QEMU       the real qemu (default qemu-system-x86_64)
 set -euo pipefail
@@ -66,6 +67,11 @@ t0=$(date +%s.%N)
 rc=0
 "${QEMU:-qemu-system-x86_64}" "${args[@]}" || rc=$?
 if [ -n "${KSBP_WALL:-}" ]; then
-	echo "$name $possible $b $(echo "$(date +%s.%N) - $t0" | bc)" >>"$KSBP_WALL"
+	# qemu's cpu seconds beside the wall's: a neighbour stretches the wall
+	# alone. times in this shell, not in $(...): a subshell has no children
+	times >"$base.times"
+	cpu=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } print s }' "$base.times")
+	rm -f "$base.times"
+	echo "$name $possible $b $(echo "$(date +%s.%N) - $t0" | bc) $cpu" >>"$KSBP_WALL"
 fi
 exit "$rc"
