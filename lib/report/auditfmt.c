@@ -360,6 +360,8 @@ static int json_write_audit(FILE *f, const struct auditfmt *c)
 	meta_set(&m, "command", "bench scale --audit");
 	meta_set(&m, "stat", "%s", c->stat);
 	meta_set(&m, "unit", "%s", c->unit);
+	if (counted_unit(c->unit))
+		meta_set(&m, "unit_is", "%s", counted_what(c->unit));
 	meta_set(&m, "slope_unit", "%s per possible CPU", c->unit);
 	meta_set(&m, "estimator", "theil-sen, sen interval at the adjusted level");
 	meta_set(&m, "multiplicity", "%s", audit_method_names[a->method]);

@@ -102,8 +102,8 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 			fmt_meta(r, "mode", "?"), fileset_unit(r));
 	/* kstats' table below says ns, byte for byte: here, what they are */
 	if (counted_unit(fileset_unit(r)))
-		fputs("# " COUNTED_UNIT ": the guest's instructions, counted by qemu (bench vm --clock counted): its \"ns\" are instructions, not time\n",
-		      f);
+		fprintf(f, "# %s: %s: its \"ns\" are %s, not time\n", fileset_unit(r),
+			counted_what(fileset_unit(r)), counted_noun(fileset_unit(r)));
 }
 
 /* run @run's 10% trimmed mean of (@wl, @var), and its samples; 0 if none */

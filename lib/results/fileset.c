@@ -27,9 +27,10 @@ static int fileset_unit_rule(const struct fileset *fs, const char *path, const c
 {
 	if (!strcmp(u, fs->unit))
 		return 0;
-	if (counted_unit(u) || counted_unit(fs->unit))
-		snprintf(why, len, "%s is in %s, %s in %s: a count of instructions (bench vm --clock counted) and a time (--clock timed, or no VM) cannot be judged together; the files must measure in one unit",
-			 fs->first, fs->unit, path, u);
+	if (counted_unit(u) != counted_unit(fs->unit))
+		snprintf(why, len, "%s is in %s, %s in %s: a count of %s (bench vm --clock counted) and a time (--clock timed, or no VM) cannot be judged together; the files must measure in one unit",
+			 fs->first, fs->unit, path, u,
+			 counted_noun(counted_unit(u) ? u : fs->unit));
 	else
 		snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
 			 fs->first, fs->unit, path, u);
