@@ -92,6 +92,8 @@ const struct meta_key meta_keys[] = {
 	KEY_STR("pcpu_neighbours", "live counters beside the timed one"),
 	KEY_STR("pcpu_nodes", "the nodes each group's units are on"),
 	KEY_U64("pcpu_unit", 4096, UINT64_C(1) << 30, "bytes between per-CPU units"),
+	KEY_STR("plugin", "bench vm --plugin: what counted the figures (the fileset's plugin rule)"),
+	KEY_STR("plugin_figure", "bench vm --plugin: the figure: insns, funcs, misses, accesses, cycles"),
 	KEY_CPUS("possible_cpus", "possible CPUs, real or emulated: the x of a sweep"),
 	KEY_STR("probe", "bench trace: fentry/fexit or kprobe/kretprobe"),
 	KEY_STR("probe_why", "bench trace: why that probe"),
