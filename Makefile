@@ -134,8 +134,9 @@ bench-static: $(call objs,obj,$(BENCH_SRCS) $(LIB_SRCS))
 # entry added when root) into build/plugin/include, and refuses (exit 3,
 # naming the fix) a qemu without plugins or a version apt cannot fetch. ----
 PLUGIN_DIR      := build/plugin
-# the cache model and the symbols: plain C, linked by the unit test too
-PLUGIN_LIB_SRCS := plugin/csim.c plugin/symtab.c
+# the cache model, its settings and the symbols: plain C, linked by the
+# unit test too; bench vm checks --plugin-opt with the settings' parser
+PLUGIN_LIB_SRCS := plugin/csim.c plugin/pconf.c plugin/symtab.c
 # the plugin's own objects are position-independent, apart from bench's
 PLUGIN_SRCS     := plugin/ksbplugin.c $(PLUGIN_LIB_SRCS)
 PLUGIN_CFLAGS    = $(CFLAGS) $(WARN) -std=gnu11 -fPIC -fvisibility=hidden -pthread -MMD -MP \

@@ -69,6 +69,7 @@
 
 #include "kmod/ksb_mark.h"
 #include "plugin/csim.h"
+#include "plugin/pconf.h"
 #include "plugin/symtab.h"
 
 #define KSBP_FORMAT	1		/* the files' version */
@@ -116,10 +117,7 @@ static struct ksbp {
 	const char *out_path;		/* out= */
 	const char *funcs_path;		/* funcs=, NULL: none */
 	const char *syms_path;		/* syms=, NULL: none */
-	bool cache;			/* cache= */
-	bool cold;			/* cold=window */
-	struct csim_geom l1g;		/* l1d_size, l1d_ways, line */
-	struct csim_geom llcg;		/* llc_size, llc_ways, line */
+	struct pconf conf;		/* the model's keys (pconf.h) */
 
 	/* state */
 	struct symtab *syms;		/* never NULL once installed */
@@ -140,10 +138,6 @@ static struct ksbp {
 	struct ksbp_chunk *arena;	/* the chunk being filled, NULL: none */
 	pthread_mutex_t arena_lock;	/* translations of several vCPUs */
 } ksbp = {
-	.cache = true,
-	.cold = true,
-	.l1g = { .size = 48 << 10, .ways = 12, .line = 64 },
-	.llcg = { .size = UINT64_C(115200) << 10, .ways = 15, .line = 64 },
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.arena_lock = PTHREAD_MUTEX_INITIALIZER,
 };
@@ -200,9 +194,9 @@ static bool ksbp_vcpu_ready(struct ksbp_vcpu *v)
 {
 	if (!v->fc)
 		v->fc = symtab_counts_create(ksbp.syms);
-	if (ksbp.cache && !v->l1)
-		v->l1 = csim_create(&ksbp.l1g);
-	return v->fc && (!ksbp.cache || v->l1);
+	if (ksbp.conf.cache && !v->l1)
+		v->l1 = csim_create(&ksbp.conf.l1d);
+	return v->fc && (!ksbp.conf.cache || v->l1);
 }
 
 static void ksbp_reset(struct ksbp_vcpu *v)
@@ -242,7 +236,7 @@ static void ksbp_begin(struct ksbp_vcpu *v, unsigned int kind, unsigned int arg)
 		pthread_mutex_unlock(&ksbp.lock);
 		ksbp_reset(v);
 	}
-	if (ksbp.cache && ksbp.cold) {
+	if (ksbp.conf.cache && ksbp.conf.cold) {
 		csim_flush(v->l1);
 		ksbp_llc_lock(&smp);
 		csim_flush(ksbp.llc);
@@ -412,7 +406,7 @@ static void ksbp_trans_marked(struct qemu_plugin_tb *tb, size_t n)
 		b = (void *)(uintptr_t)symtab_bucket(ksbp.syms, qemu_plugin_insn_vaddr(insn));
 		qemu_plugin_register_vcpu_insn_exec_cb(insn, ksbp_insn_exec, QEMU_PLUGIN_CB_NO_REGS,
 						       b);
-		if (ksbp.cache)
+		if (ksbp.conf.cache)
 			ksbp_on_mem(insn, ksbp_mem, b);
 	}
 }
@@ -437,7 +431,7 @@ static void ksbp_trans_plain(struct qemu_plugin_tb *tb, size_t n)
 			t->run[t->nr++] = (struct ksbp_run){ .bucket = b };
 		t->run[t->nr - 1].n++;
 		/* an instruction that accesses no memory gets no callback from this */
-		if (ksbp.cache)
+		if (ksbp.conf.cache)
 			ksbp_on_mem(insn, ksbp_mem, (void *)(uintptr_t)b);
 	}
 	qemu_plugin_register_vcpu_tb_exec_cb(tb, ksbp_tb_exec, QEMU_PLUGIN_CB_NO_REGS, t);
@@ -473,11 +467,11 @@ static void ksbp_header(void)
 	fprintf(ksbp.out, "# symbols: %s (%u functions)\n",
 		ksbp.syms_path ? ksbp.syms_path : "none", symtab_nr(ksbp.syms) - SYMTAB_FIRST);
 	fprintf(ksbp.out, "# insns: from the instruction after a begin marker to the one before its end marker, a translated block at a time\n");
-	if (ksbp.cache) {
-		ksbp_geom_line("l1d", &ksbp.l1g, "per vCPU, LRU");
-		ksbp_geom_line("llc", &ksbp.llcg, "shared, LRU, non-inclusive");
+	if (ksbp.conf.cache) {
+		ksbp_geom_line("l1d", &ksbp.conf.l1d, "per vCPU, LRU");
+		ksbp_geom_line("llc", &ksbp.conf.llc, "shared, LRU, non-inclusive");
 		fprintf(ksbp.out, "# cold: %s\n",
-			ksbp.cold ? "window (both levels emptied when a window opens)"
+			ksbp.conf.cold ? "window (both levels emptied when a window opens)"
 				  : "none (the state earlier windows left)");
 		fprintf(ksbp.out, "# misses: lines of RAM accesses (guest-physical) that missed, demand only, write-allocate\n");
 	} else {
@@ -521,74 +515,37 @@ static void ksbp_exit(qemu_plugin_id_t id, void *udata)
 
 /* ---- options ---- */
 
-/* "48K", "112M", "1G" or bytes into @v; false: not a size */
-static bool ksbp_size(const char *s, uint64_t *v)
+/* one KEY=VALUE: 0, -ENOENT for an unknown key, -EINVAL with @why for a bad value */
+static int ksbp_opt(const char *key, const char *val, char *why, size_t len)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return false;
-	switch (*end) {
-	case 'K': *v <<= 10; end++; break;
-	case 'M': *v <<= 20; end++; break;
-	case 'G': *v <<= 30; end++; break;
-	}
-	return !*end;
-}
-
-static bool ksbp_uint(const char *s, unsigned int *v)
-{
-	uint64_t x;
-
-	if (!ksbp_size(s, &x) || x > UINT32_MAX)
-		return false;
-	*v = (unsigned int)x;
-	return true;
-}
-
-/* one KEY=VALUE; false: unknown or bad */
-static bool ksbp_opt(const char *key, const char *val)
-{
-	bool b;
-
 	if (!strcmp(key, "out"))
 		ksbp.out_path = val;
 	else if (!strcmp(key, "funcs"))
 		ksbp.funcs_path = val;
 	else if (!strcmp(key, "syms"))
 		ksbp.syms_path = val;
-	else if (!strcmp(key, "cache") && qemu_plugin_bool_parse(key, val, &b))
-		ksbp.cache = b;
-	else if (!strcmp(key, "cold") && (!strcmp(val, "window") || !strcmp(val, "none")))
-		ksbp.cold = !strcmp(val, "window");
-	else if (!strcmp(key, "l1d_size"))
-		return ksbp_size(val, &ksbp.l1g.size);
-	else if (!strcmp(key, "l1d_ways"))
-		return ksbp_uint(val, &ksbp.l1g.ways);
-	else if (!strcmp(key, "llc_size"))
-		return ksbp_size(val, &ksbp.llcg.size);
-	else if (!strcmp(key, "llc_ways"))
-		return ksbp_uint(val, &ksbp.llcg.ways);
-	else if (!strcmp(key, "line"))
-		return ksbp_uint(val, &ksbp.l1g.line) && ksbp_uint(val, &ksbp.llcg.line);
 	else
-		return false;
-	return true;
+		return pconf_set(&ksbp.conf, key, val, why, len);
+	return 0;
 }
 
 static int ksbp_parse(int argc, char **argv)
 {
 	char why[160];
 	char *eq;
-	int i;
+	int i, ret;
 
+	pconf_defaults(&ksbp.conf);
 	for (i = 0; i < argc; i++) {
 		eq = strchr(argv[i], '=');
 		if (eq)
 			*eq = 0;
-		if (!eq || !ksbp_opt(argv[i], eq + 1)) {
+		ret = eq ? ksbp_opt(argv[i], eq + 1, why, sizeof(why)) : -ENOENT;
+		if (ret == -EINVAL) {
+			fprintf(stderr, "ksbplugin: %s\n", why);
+			return -1;
+		}
+		if (ret) {
 			fprintf(stderr, "ksbplugin: '%s%s%s': not an option (out=FILE funcs=FILE syms=FILE cache=on|off cold=window|none l1d_size= l1d_ways= llc_size= llc_ways= line=)\n",
 				argv[i], eq ? "=" : "", eq ? eq + 1 : "");
 			return -1;
@@ -598,8 +555,8 @@ static int ksbp_parse(int argc, char **argv)
 		fprintf(stderr, "ksbplugin: out=FILE is required\n");
 		return -1;
 	}
-	if (csim_check(&ksbp.l1g, why, sizeof(why)) || csim_check(&ksbp.llcg, why, sizeof(why))) {
-		fprintf(stderr, "ksbplugin: the cache: %s\n", why);
+	if (pconf_check(&ksbp.conf, why, sizeof(why))) {
+		fprintf(stderr, "ksbplugin: %s\n", why);
 		return -1;
 	}
 	return 0;
@@ -661,9 +618,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	ksbp.nr_vcpus = (unsigned int)info->system.max_vcpus;
 	ksbp.smp = info->system.smp_vcpus > 1;
 	ksbp.vcpu = calloc(ksbp.nr_vcpus, sizeof(*ksbp.vcpu));
-	if (ksbp.cache)
-		ksbp.llc = csim_create(&ksbp.llcg);
-	if (!ksbp.vcpu || (ksbp.cache && !ksbp.llc)) {
+	if (ksbp.conf.cache)
+		ksbp.llc = csim_create(&ksbp.conf.llc);
+	if (!ksbp.vcpu || (ksbp.conf.cache && !ksbp.llc)) {
 		fprintf(stderr, "ksbplugin: %s\n", strerror(ENOMEM));
 		goto out_free;
 	}

@@ -5,8 +5,9 @@
  * LRU within a set, sizes and ways, emptying, accesses across lines,
  * the two levels) and the symbols (plugin/symtab.h: System.map and
  * kallsyms parsed, every address in one bucket, a window's functions
- * adding up to its total). The marker's bytes (kmod/ksb_mark.h) are
- * checked as the plugin decodes them.
+ * adding up to its total), and the model's settings as the plugin and
+ * bench vm take them (plugin/pconf.h). The marker's bytes
+ * (kmod/ksb_mark.h) are checked as the plugin decodes them.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 #include "kmod/ksb_mark.h"
 #include "plugin/csim.h"
+#include "plugin/pconf.h"
 #include "plugin/symtab.h"
 
 #define LINE	64
@@ -338,6 +340,58 @@ static __attribute__((noinline)) void marked(unsigned int arg)
 }
 
 /* the instruction in this file's own code: its bytes, and it runs */
+/* the model's keys, as the plugin and bench vm --plugin-opt take them */
+static void test_settings(void **state)
+{
+	struct pconf c, d;
+	char why[200], m[200];
+	uint64_t v;
+
+	(void)state;
+	pconf_defaults(&c);
+	assert_true(c.cache);
+	assert_true(c.cold);
+	assert_int_equal(c.l1d.size, 49152);
+	assert_int_equal(c.llc.size, 117964800);
+	assert_int_equal(pconf_check(&c, why, sizeof(why)), 0);
+	pconf_model(&c, m, sizeof(m));
+	assert_string_equal(m, "l1d 49152 B 12 ways, llc 117964800 B 15 ways, 64 B lines, cold window");
+	assert_int_equal(pconf_size("2M", &v), 0);
+	assert_int_equal(v, 2 << 20);
+	assert_int_equal(pconf_size("1G", &v), 0);
+	assert_int_equal(v, 1 << 30);
+	assert_int_equal(pconf_size("-1", &v), -EINVAL);
+	assert_int_equal(pconf_size("1T", &v), -EINVAL);
+	assert_int_equal(pconf_size("", &v), -EINVAL);
+	assert_int_equal(pconf_size("99999999999999999999G", &v), -EINVAL);
+	assert_int_equal(pconf_size("17179869184G", &v), -EINVAL);
+	assert_int_equal(pconf_set(&c, "l1d_size", "32K", why, sizeof(why)), 0);
+	assert_int_equal(pconf_set(&c, "l1d_ways", "8", why, sizeof(why)), 0);
+	assert_int_equal(pconf_set(&c, "cold", "none", why, sizeof(why)), 0);
+	assert_false(c.cold);
+	assert_int_equal(pconf_set(&c, "line", "128", why, sizeof(why)), 0);
+	assert_int_equal(c.llc.line, 128);
+	pconf_model(&c, m, sizeof(m));
+	assert_string_equal(m, "l1d 32768 B 8 ways, llc 117964800 B 15 ways, 128 B lines, cold none");
+	/* a key that is no model key, and bad values: nothing changed */
+	d = c;
+	assert_int_equal(pconf_set(&c, "out", "x", why, sizeof(why)), -ENOENT);
+	assert_int_equal(pconf_set(&c, "cache", "maybe", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "cache=maybe: on or off");
+	assert_int_equal(pconf_set(&c, "llc_ways", "0", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "llc_ways=0: a whole number above 0");
+	assert_int_equal(pconf_set(&c, "llc_size", "big", why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "llc_size=big: a size in bytes, or with K, M or G");
+	assert_memory_equal(&c, &d, sizeof(c));
+	/* a geometry that is no whole number of sets, named by its level */
+	assert_int_equal(pconf_set(&c, "llc_size", "1000", why, sizeof(why)), 0);
+	assert_int_equal(pconf_check(&c, why, sizeof(why)), -EINVAL);
+	assert_memory_equal(why, "the LLC (llc_size, llc_ways, line): ", 36);
+	assert_int_equal(pconf_set(&c, "cache", "off", why, sizeof(why)), 0);
+	pconf_model(&c, m, sizeof(m));
+	assert_string_equal(m, "off");
+}
+
 static void test_marker_bytes(void **state)
 {
 	static const uint8_t head[4] = { 0x3e, 0x0f, 0xb6, 0x80 };
@@ -373,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_symbols_buckets),
 		cmocka_unit_test(test_symbols_refused),
 		cmocka_unit_test(test_shares_add_up),
+		cmocka_unit_test(test_settings),
 		cmocka_unit_test(test_marker_bytes),
 	};
 
