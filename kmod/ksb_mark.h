@@ -54,9 +54,11 @@
 
 /*
  * The argument: TAG << 2 | VARIANT. bench run: tag 0; bench audit: the
- * entry's number in the battery (1-based); the module: its workload
- * (enum ksb_workload). VARIANT: 0 and 1 the workload's two (old, new;
- * alloc, free), 2 the reference loop.
+ * entry's place in this boot's order, 1-based (the word of that number
+ * in its file's audit_order); the module: its workload (enum
+ * ksb_workload). VARIANT: 0 and 1 the workload's two (old, new; alloc,
+ * free: the order of the variant_LABEL keys bench run and bench kernel
+ * write), 2 the reference loop. bench vm --plugin names each window so.
  */
 #define KSB_MARK_REF		2u
 #define KSB_MARK_ARG(tag, variant) ((((tag) & 1023u) << 2) | ((variant) & 3u))
