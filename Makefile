@@ -25,7 +25,8 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lnuma -lurcu
 ALL_CFLAGS = $(CFLAGS) $(WARN) -std=gnu11 -pthread -MMD -MP -I. -Ibuild/bpf $(PKG_CFLAGS)
 LDLIBS     = $(PKG_LIBS) -pthread -lm
 
-BENCH_SRCS := bench.c bench-util.c $(wildcard builtin-*.c)
+# bench vm --plugin-opt takes the plugin's model settings by its own parser
+BENCH_SRCS := bench.c bench-util.c $(wildcard builtin-*.c) plugin/csim.c plugin/pconf.c
 # lib/ in folders by job, each built by wildcard, each including only
 # from itself and the folders before it in LIB_LAYERS (tests/cli/source.bats
 # checks each folder's includes):

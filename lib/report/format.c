@@ -86,6 +86,9 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 	unsigned int nr = results_max_run(r);
 
 	snprintf(key, sizeof(key), "variant_%s", s->variant);
+	/* the plugin's alloc.l1d, alloc.loads: alloc's words */
+	if (!meta_get(&r->meta, key) && strchr(key, '.'))
+		*strchr(key, '.') = 0;
 	if (nr > 1)
 		snprintf(runs, sizeof(runs), " over %u runs", nr);
 	fprintf(f, "# %s %s: %s\n# %lu samples%s on %s CPUs, %s possible, ", s->workload,
@@ -94,6 +97,9 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 	if (!strcmp(fmt_meta(r, "source", ""), "kernel"))
 		fprintf(f, "in-kernel, %s, irqs %s\n", fmt_meta(r, "clock", "?"),
 			strncmp(fmt_meta(r, "irqs", ""), "off", 3) ? "on" : "off");
+	else if (!strcmp(fmt_meta(r, "source", ""), "plugin"))
+		fprintf(f, "counted by the plugin in the marked windows (%s), %s\n",
+			fmt_meta(r, "plugin_figure", "?"), fileset_unit(r));
 	else if (!strcmp(fmt_meta(r, "source", ""), "trace"))
 		fprintf(f, "traced by %s, %s s, %s\n", fmt_meta(r, "probe", "?"),
 			fmt_meta(r, "duration_s", "?"), fileset_unit(r));
