@@ -373,6 +373,9 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 	unsigned int k;
 	int ret;
 
+	/* the plugin's functions: the audit fits them on their own points */
+	if (o->audit && scale_audit_func_row(r, row))
+		return 0;
 	for (k = 0; k < r->nr_groups; k++) {
 		struct scale_fitted *f = &row->side[k];
 

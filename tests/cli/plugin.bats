@@ -164,6 +164,12 @@ fig() {
 	[ "$(fig "$f" do_syscall_64 syscall-null min_ns)" = 1000 ]
 	[ "$(csv_meta "$f" plugin_figure)" = funcs ]
 	[ ! -f "$T/out/stock-p64-misses.csv" ]
+	# bench scale reads them beside the audit's own files: functions, not entries
+	run --separate-stderr ./bench scale "$T/out/stock-p16.csv" "$T/out/stock-p64.csv" \
+		"$T"/out/stock-p*-funcs.csv
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "# audit of stock: 2 entries, "*", 5 (function, entry) pairs counted by the plugin: "* ]]
 }
 
 @test "plugin: no window of a command that marks them, a file cut short: exit 3 naming why" {
