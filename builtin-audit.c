@@ -333,6 +333,8 @@ static int audit_time(struct audit_global *ag, const struct battery_entry *e,
 		.wl = e->wl, .topo = &ag->topo, .tsc = &ag->tsc,
 		.samples = audit_samples_of(ag, e), .frac_bits = KSTATS_HIST_FRAC_BITS_DEFAULT,
 		.cache = WL_CACHE_KERNEL, .fence = TSC_FENCE_SFENCE, .stamps = TSC_STAMPS_FENCED,
+		/* the plugin's windows name the entry by its place in audit_order */
+		.mark_tag = ag->cur_no,
 	};
 	/* a tick of 20 ms: most entries take a few ms, and a 200 ms tick would be most of a boot */
 	struct bench_engine_wait w = {

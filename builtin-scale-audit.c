@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "kstats_hist.h"
 #include "builtin-scale.h"
 #include "lib/stats/audit.h"
 #include "lib/report/auditfmt.h"
@@ -24,7 +25,22 @@ struct scale_audit {
 	struct audit_entry *e;		/* [r->n] at most */
 	struct audit_cand *c;		/* same */
 	double *buf;			/* every side's x and y */
+	struct audit_func *f;		/* the plugin's functions, [a.nf] */
+	double *fbuf;			/* their points' x and y */
 	char skipped[META_VAL];		/* the battery's skipped entries, or "" */
+};
+
+/* one function's instructions in one boot's window of one entry (a funcs file's) */
+struct fn_rec {
+	const char *func, *entry;	/* the series' workload and variant */
+	unsigned int side, file, run;	/* its group, its file there, the boot */
+	double y;			/* its one sample */
+};
+
+/* the records of every funcs file, to be sorted; fn_collect() */
+struct fn_recs {
+	struct fn_rec *r;
+	size_t n, cap;
 };
 
 /* the first file of either group that holds the row's series */
@@ -37,6 +53,19 @@ static const struct results *row_file(const struct scale_report *r, const struct
 			if (results_nr_runs(r->g[k].set[i], row->workload, row->variant))
 				return r->g[k].set[i];
 	return NULL;
+}
+
+/* is @set the plugin's instructions by function (bench vm --plugin's -funcs.csv)? */
+static bool set_funcs(const struct results *set)
+{
+	const char *fig = set ? meta_get(&set->meta, "plugin_figure") : NULL;
+
+	return fig && !strcmp(fig, "funcs");
+}
+
+bool scale_audit_func_row(const struct scale_report *r, const struct scale_row *row)
+{
+	return set_funcs(row_file(r, row));
 }
 
 static bool row_traced(const struct results *set)
@@ -137,6 +166,199 @@ bool scale_audit_files(const struct scale_report *r)
 	return false;
 }
 
+/* ---- the plugin's functions: each entry's windows, by function ---- */
+
+static int fn_add(struct fn_recs *rs, const struct fn_rec *x)
+{
+	struct fn_rec *n;
+
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 1024;
+		n = realloc(rs->r, rs->cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		rs->r = n;
+	}
+	rs->r[rs->n++] = *x;
+	return 0;
+}
+
+/* every boot's series of every funcs file of @r into @rs; 0 or -ENOMEM */
+static int fn_collect(const struct scale_report *r, struct fn_recs *rs)
+{
+	unsigned int k, i, j;
+	int ret = 0;
+
+	for (k = 0; k < r->nr_groups; k++)
+		for (i = 0; i < r->g[k].n; i++) {
+			const struct results *set = r->g[k].set[i];
+
+			for (j = 0; set_funcs(set) && j < set->n && !ret; j++) {
+				const struct results_series *s = &set->s[j];
+				struct fn_rec x = { .func = s->workload, .entry = s->variant,
+						    .side = k, .file = i, .run = s->run,
+						    .y = kstats_hist_mean(s->h) };
+
+				if (s->run != RESULTS_RUN_ALL && s->cpu == RESULTS_CPU_ALL)
+					ret = fn_add(rs, &x);
+			}
+		}
+	return ret;
+}
+
+/* entry, function, side, file, boot */
+static int fn_cmp(const void *p, const void *q)
+{
+	const struct fn_rec *a = p, *b = q;
+	int c = strcmp(a->entry, b->entry) ?: strcmp(a->func, b->func);
+
+	if (c)
+		return c;
+	if (a->side != b->side)
+		return a->side < b->side ? -1 : 1;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* one boot's window of an entry: a point of each of its functions */
+struct fn_win {
+	unsigned int side, file, run;
+};
+
+static int fn_win_cmp(const void *p, const void *q)
+{
+	const struct fn_win *a = p, *b = q;
+
+	if (a->side != b->side)
+		return a->side < b->side ? -1 : 1;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	return a->run < b->run ? -1 : a->run > b->run;
+}
+
+/* @rec's window against @w, as fn_win_cmp() */
+static int fn_rec_win(const struct fn_rec *rec, const struct fn_win *w)
+{
+	struct fn_win x = { rec->side, rec->file, rec->run };
+
+	return fn_win_cmp(&x, w);
+}
+
+/* the windows of the entry whose records are @r[0..n): sorted, each once; how many */
+static size_t fn_windows(const struct fn_rec *r, size_t n, struct fn_win *w)
+{
+	size_t i, m = 0, k;
+
+	for (i = 0; i < n; i++)
+		w[m++] = (struct fn_win){ r[i].side, r[i].file, r[i].run };
+	qsort(w, m, sizeof(*w), fn_win_cmp);
+	for (i = 0, k = 0; i < m; i++)
+		if (!k || fn_win_cmp(&w[k - 1], &w[i]))
+			w[k++] = w[i];
+	return k;
+}
+
+/*
+ * function @f's points from its records @r[0..n) (sorted as fn_cmp())
+ * over its entry's windows @w[0..nw): 0 in a window where it did not
+ * run; into @buf, the next free double returned
+ */
+static double *fn_points(const struct scale_report *r, struct audit_func *f,
+			 const struct fn_rec *rec, size_t n, const struct fn_win *w, size_t nw,
+			 double *buf)
+{
+	size_t i, j = 0;
+	unsigned int k;
+
+	for (k = 0; k < r->nr_groups; k++) {
+		struct audit_points *pt = &f->pt[k];
+		double *x = buf, *y;
+
+		pt->n = 0;
+		for (i = 0; i < nw; i++)
+			pt->n += w[i].side == k;
+		y = x + pt->n;
+		pt->x = x;
+		pt->y = y;
+		pt->n = 0;
+		for (i = 0; i < nw; i++) {
+			if (w[i].side != k)
+				continue;
+			while (j < n && fn_rec_win(&rec[j], &w[i]) < 0)
+				j++;
+			x[pt->n] = r->g[k].possible[w[i].file];
+			y[pt->n++] = j < n && !fn_rec_win(&rec[j], &w[i]) ? rec[j].y : 0;
+		}
+		buf = y + pt->n;
+	}
+	return buf;
+}
+
+/* the entry's records @r[0..n): one audit_func each of its functions; 0 or -ENOMEM */
+static int fn_entry(const struct scale_report *r, struct scale_audit *sa,
+		    const struct fn_rec *rec, size_t n, double **buf)
+{
+	struct fn_win *w = malloc((n + 1) * sizeof(*w));
+	size_t nw, i, j;
+
+	if (!w)
+		return -ENOMEM;
+	nw = fn_windows(rec, n, w);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(rec[j].func, rec[i].func); j++)
+			;
+		sa->f[sa->a.nf] = (struct audit_func){ .func = rec[i].func, .entry = rec[i].entry };
+		*buf = fn_points(r, &sa->f[sa->a.nf++], rec + i, j - i, w, nw, *buf);
+	}
+	free(w);
+	return 0;
+}
+
+/* how many functions and points the sorted records @rs make */
+static void fn_count(const struct fn_recs *rs, size_t *nf, size_t *npt)
+{
+	size_t i, j, e;
+
+	*nf = *npt = 0;
+	for (i = 0; i < rs->n; i = e) {
+		for (e = i + 1; e < rs->n && !strcmp(rs->r[e].entry, rs->r[i].entry); e++)
+			;
+		/* an entry's windows are at most its records: x and y each */
+		for (j = i; j < e; j++)
+			if (j == i || strcmp(rs->r[j].func, rs->r[j - 1].func)) {
+				(*nf)++;
+				*npt += 2 * (e - i);
+			}
+	}
+}
+
+/* the plugin's functions of every entry into sa->f; 0 or -ENOMEM */
+static int fn_build(const struct scale_report *r, struct scale_audit *sa)
+{
+	struct fn_recs rs = { 0 };
+	size_t nf, npt, i, e;
+	double *buf;
+	int ret = fn_collect(r, &rs);
+
+	if (ret || !rs.n)
+		goto out;
+	qsort(rs.r, rs.n, sizeof(*rs.r), fn_cmp);
+	fn_count(&rs, &nf, &npt);
+	sa->f = calloc(nf + 1, sizeof(*sa->f));
+	sa->fbuf = buf = malloc((npt + 1) * sizeof(*buf));
+	ret = sa->f && buf ? 0 : -ENOMEM;
+	for (i = 0; !ret && i < rs.n; i = e) {
+		for (e = i + 1; e < rs.n && !strcmp(rs.r[e].entry, rs.r[i].entry); e++)
+			;
+		ret = fn_entry(r, sa, rs.r + i, e - i, &buf);
+	}
+	sa->a.f = sa->f;
+out:
+	free(rs.r);
+	return ret;
+}
+
 static int audit_build(struct scale_report *r, struct scale_audit *sa)
 {
 	unsigned int i, k, npt = 0;
@@ -157,7 +379,7 @@ static int audit_build(struct scale_report *r, struct scale_audit *sa)
 		const struct scale_row *row = &r->row[i];
 		bool traced = row_traced(row_file(r, row));
 
-		if ((traced && strcmp(row->variant, "time")) ||
+		if ((traced && strcmp(row->variant, "time")) || scale_audit_func_row(r, row) ||
 		    (!row->side[0].has && !row->side[1].has))
 			continue;
 		if (traced) {
@@ -180,7 +402,7 @@ static int audit_build(struct scale_report *r, struct scale_audit *sa)
 				break;
 			}
 	audit_battery(sa, r);
-	return 0;
+	return fn_build(r, sa);
 }
 
 int scale_audit_compute(struct scale_report *r, int method, double q, double flat,
@@ -200,7 +422,7 @@ int scale_audit_compute(struct scale_report *r, int method, double q, double fla
 	if (ret)
 		return ret;
 	if (!sa->a.n) {
-		pr_err("--audit: no entries in the files, only traced functions");
+		pr_err("--audit: no entries in the files, only functions (traced, or the plugin's)");
 		return EXIT_USAGE;
 	}
 	return audit_run(&sa->a);
@@ -245,6 +467,8 @@ void scale_audit_free(struct scale_report *r)
 	free(sa->e);
 	free(sa->c);
 	free(sa->buf);
+	free(sa->f);
+	free(sa->fbuf);
 	free(sa);
 	r->audit = NULL;
 }

@@ -63,8 +63,9 @@ static const char scale_tail[] =
 	"else A or B), the slope [95% interval] per possible CPU, the intercept a,\n"
 	"the points and counts, and grows (the interval above 0 and --flat), flat or\n"
 	"shrinks; then each --at N: a + b N [the lines of the interval's ends at N].\n"
-	"Counted files (bench vm's counted clock, unit insn) give the slope in\n"
-	"instructions per possible CPU, --flat " BENCH_STR(COUNTED_FLAT) " by default, and each fit's spread\n"
+	"Counted files (bench vm's counted clock, unit insn; its plugin's misses,\n"
+	"accesses, est-cycles) give the slope in that unit per possible CPU, --flat\n"
+	BENCH_STR(COUNTED_FLAT) " by default (misses, accesses " BENCH_STR(COUNTED_FLAT_LINES) "), and each fit's spread\n"
 	"(the largest max/min - 1 of its boots at one count); a fit past --spread\n"
 	"does not repeat, and a gate on it is 'not repeatable', never a pass.\n"
 	"With A -- B, per series on both sides: B-A, the slope difference [95%\n"
@@ -140,7 +141,7 @@ static int scale_parse(int argc, char **argv, struct scale_opts *o)
 			      ">= 0 (ns per possible CPU)", "NS",
 			      "a slope up to NS ns per possible CPU counts as flat:\n"
 			      "grows needs the interval above it (default 0;\n"
-			      "counted files " BENCH_STR(COUNTED_FLAT) " instruction)"),
+			      "counted files " BENCH_STR(COUNTED_FLAT) " instruction, " BENCH_STR(COUNTED_FLAT_LINES) " miss)"),
 		OPT_DOUBLE(0, "spread", &o->spread_pct, 0, 0, "> 0 (percent)", "PCT",
 			   "counted files: a fit repeats when its boots at each\n"
 			   "count spread by at most PCT, max/min - 1, > 0\n"
@@ -372,6 +373,9 @@ static int row_compute(const struct scale_opts *o, struct scale_report *r, struc
 	unsigned int k;
 	int ret;
 
+	/* the plugin's functions: the audit fits them on their own points */
+	if (o->audit && scale_audit_func_row(r, row))
+		return 0;
 	for (k = 0; k < r->nr_groups; k++) {
 		struct scale_fitted *f = &row->side[k];
 
@@ -440,7 +444,7 @@ static int scale_compute(struct scale_opts *o, struct scale_report *r)
 	for (k = 0; k < r->nr_groups && !ret; k++)
 		ret = group_load(r, k, k ? "B" : "A");
 	if (o->flat < 0)
-		o->flat = counted_unit(r->unit) ? COUNTED_FLAT : 0;
+		o->flat = counted_flat(r->unit);
 	for (k = 0; k < r->nr_groups; k++) {
 		sets[k] = r->g[k].set;
 		paths[k] = r->g[k].path;

@@ -26,12 +26,20 @@ const struct auditfmt *scale_audit_fmt(const struct scalefmt *sf, struct auditfm
  * (lib/stats/audit.h), judged by @method (enum audit_method) at the
  * family's level @q, a slope up to @flat ns per CPU flat, a gated entry
  * whose side spreads past @spread (a fraction; 0: no such rule) not
- * repeatable: trace files' "time" series are the candidates, every other
- * series an entry. Returns 0, -ENOMEM, -EINVAL, or EXIT_USAGE after one
- * line.
+ * repeatable: trace files' "time" series are the candidates, the plugin's
+ * funcs files' series the functions each entry's growth is split into
+ * (lib/stats/audit.h), every other series an entry. Returns 0, -ENOMEM,
+ * -EINVAL, or EXIT_USAGE after one line.
  */
 int scale_audit_compute(struct scale_report *r, int method, double q, double flat,
 			double spread);
+
+/**
+ * scale_audit_func_row - is @row a kernel function of the plugin's
+ * (a bench vm --plugin -funcs.csv series: workload the function,
+ * variant the entry), which attributes entries and is none itself?
+ */
+bool scale_audit_func_row(const struct scale_report *r, const struct scale_row *row);
 
 /**
  * scale_audit_files - a file of @r is bench audit's (audit_battery metadata).

@@ -84,7 +84,7 @@ static const char trend_tail[] =
 	"near 0) adds none of its noise. Each line then ends with the subject's and\n"
 	"the control's own nightly figures and theta, and TREND with control=paired.\n"
 	"Without it, a change point may be the machine's (a note on stderr says so).\n"
-	"Counted files (bench vm's counted clock, unit insn) need no control: the\n"
+	"Counted files (bench vm's counted clock: insn, misses...) need no control: the\n"
 	"runner cannot move a count, so --control refuses them, and --min-change\n"
 	"is " BENCH_STR(COUNTED_THRESHOLD_PCT) " by default.\n"
 	"\n"

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -205,8 +206,9 @@ void bv_cleanup(struct bv_global *bv)
 struct bv_wait {
 	struct bv_global *bv;		/* the command's state */
 	struct spawn *s;		/* qemu */
-	const struct vmsweep_cell *c;	/* what it boots */
+	const char *label;		/* what it boots: a cell's label */
 	unsigned int b;			/* which boot, 0.. */
+	unsigned long of;		/* of how many */
 	bool stopped;			/* a SIGINT/SIGTERM killed it */
 };
 
@@ -241,18 +243,19 @@ static void bv_qemu_progress(void *priv)
 {
 	const struct bv_wait *w = priv;
 
-	fprintf(stderr, "%s boot %u/%lu: %.0f s ", w->c->label, w->b + 1,
-		(unsigned long)w->bv->sw.boots, spawn_now() - w->s->t0);
+	fprintf(stderr, "%s boot %u/%lu: %.0f s ", w->label, w->b + 1, w->of,
+		spawn_now() - w->s->t0);
 }
 
 /*
- * the sweep's wait: qemu at most --timeout seconds; the first SIGINT or
- * SIGTERM kills it and is kept in bv->signo. 0, 1 when stopped, -errno.
+ * qemu booting @label's boot @b of @of, at most --timeout seconds; the
+ * first SIGINT or SIGTERM kills it and is kept in bv->signo. 0, 1 when
+ * stopped, -errno.
  */
-static int bv_wait(void *priv, struct spawn *s, const struct vmsweep_cell *c, unsigned int b)
+static int bv_wait_qemu(struct bv_global *bv, struct spawn *s, const char *label,
+			unsigned int b, unsigned long of)
 {
-	struct bv_global *bv = priv;
-	struct bv_wait w = { .bv = bv, .s = s, .c = c, .b = b };
+	struct bv_wait w = { .bv = bv, .s = s, .label = label, .b = b, .of = of };
 	struct bench_wait bw = {
 		.poll = bv_qemu_poll, .stop = bv_qemu_stop, .leave = bv_qemu_leave,
 		.progress = bv_qemu_progress, .priv = &w, .tick_ms = 200, .wake = SIGCHLD,
@@ -261,6 +264,14 @@ static int bv_wait(void *priv, struct spawn *s, const struct vmsweep_cell *c, un
 	int ret = bench_wait(&bw);
 
 	return ret ? ret : w.stopped;
+}
+
+/* the sweep's wait: a cell's boot */
+static int bv_wait(void *priv, struct spawn *s, const struct vmsweep_cell *c, unsigned int b)
+{
+	struct bv_global *bv = priv;
+
+	return bv_wait_qemu(bv, s, c->label, b, (unsigned long)bv->sw.boots);
 }
 
 /* a try that hung or crashed, said */
@@ -299,11 +310,93 @@ static int bv_files(void *priv, const struct vmsweep_cell *c, unsigned int b, un
 	return bv_keep_files(priv, c, b, i, g, why, len);
 }
 
+/* ---- --plugin-syms auto: a kernel's symbols, one boot ---- */
+
+/* the symbols' boot being waited for */
+struct bv_syms_wait {
+	struct bv_global *bv;		/* the command's state */
+	char label[VMPREP_NAME_MAX + 16]; /* "NAME symbols" */
+};
+
+static int bv_syms_wait(struct spawn *s, void *priv)
+{
+	struct bv_syms_wait *sw = priv;
+
+	return bv_wait_qemu(sw->bv, s, sw->label, 0, 1);
+}
+
+/* kernel @i's symbols' boot in @work, its script's file kept; 0 or an exit code */
+static int bv_syms_run(struct bv_global *bv, unsigned int i, const char *work,
+		       const char *initrd)
+{
+	struct vmsweep_kernel *k = &bv->sw.k[i];
+	struct bv_syms_wait sw = { .bv = bv };
+	struct vm_config vm = bv->sw.cell[i * bv->sw.nr_p].vm;
+	struct vmboot b;
+	enum vmboot_end end;
+	unsigned int j;
+	int ret;
+
+	snprintf(sw.label, sizeof(sw.label), "%s symbols", k->name);
+	vm.possible = vm.cpus;
+	vm.nodes = 1;
+	vm.plugin = NULL;
+	b = (struct vmboot){
+		.vm = &vm, .image = k->image, .initrd = initrd, .work = work, .nr_cmds = 1,
+		.timeout_ms = (unsigned long)bv->sw.timeout * 1000,
+		.retries = (unsigned int)bv->sw.retries, .console = k->console,
+		.name = sw.label, .boot = 1, .wait = bv_syms_wait, .priv = &sw,
+	};
+	end = vmboot_run(&b);
+	if (end == VMBOOT_STOPPED)
+		return 128 + bv->signo;
+	if (end != VMBOOT_DONE)
+		return bench_refused("%s: --plugin-syms auto: its boot failed: %s", k->name,
+				     b.why[0] ? b.why : "see its console");
+	for (j = 0; j < b.guest.nr_files && strcmp(b.guest.file[j].name, "kallsyms"); j++)
+		;
+	if (b.guest.rc[0] || j == b.guest.nr_files)
+		ret = bench_refused("%s: --plugin-syms auto: reading /proc/kallsyms exited %d: %s",
+				    k->name, b.guest.rc[0],
+				    b.guest.err[0][0] ? b.guest.err[0] : "(no message)");
+	else
+		ret = bvp_syms_keep(bv, i, b.guest.file[j].f);
+	vm_guest_free(&b.guest);
+	return ret;
+}
+
+int bv_boot_syms(struct bv_global *bv, unsigned int i)
+{
+	struct vmsweep_kernel *k = &bv->sw.k[i];
+	char script[PATH_MAX], work[PATH_MAX], initrd[PATH_MAX + 16];
+	char *cmd[] = { (char *)"sh", script, NULL };
+	char *const *cmds[1] = { cmd };
+	int ret;
+
+	if (!bv->k[i].syms_boot)
+		return 0;
+	if (!bv->quiet)
+		pr_err("%s: reading its functions for --plugin-syms auto: one boot with nokaslr, kept as %s",
+		       k->name, bv->k[i].syms);
+	snprintf(work, sizeof(work), "%.3000s/syms-%.63s", bv->work, k->name);
+	snprintf(initrd, sizeof(initrd), "%s/syms.cpio", work);
+	ret = bvp_syms_script(bv, script, sizeof(script));
+	if (!ret && mkdir(work, 0755) && errno != EEXIST)
+		ret = -errno;
+	ret = ret ?: vm_initramfs(initrd, cmds, 1, bv->busybox, bv->bench_path,
+				  k->ko[0] ? k->ko : NULL, NULL, 0);
+	if (ret)
+		return bench_refused("%s: --plugin-syms auto: its boot's files in %s: %s", k->name,
+				     work, strerror(-ret));
+	return bv_syms_run(bv, i, work, initrd);
+}
+
 int bv_measure(struct bv_global *bv)
 {
 	const struct vmsweep_ops ops = {
 		.wait = bv_wait, .retry = bv_retry, .disturbed = bv_disturbed,
-		.booted = bv_booted, .files = bv_files, .priv = bv, .signo = &bv->signo,
+		.booted = bv_booted, .files = bv_files, .plugin = bvw_absorb, .priv = bv,
+		.signo = &bv->signo,
 	};
 	char why[2 * PATH_MAX];
 	int ret;

@@ -192,6 +192,9 @@ int bv_report(struct bv_global *bv)
 			if (err)
 				ret = bench_refused("writing %s: %s", bv->files[n].path[i],
 						    strerror(-err));
+			else if ((err = bvw_write(bv, n, i, bv->files[n].path[i],
+						  &c->runs[i].all->meta)))
+				ret = err;
 			else if ((err = bv_print(bv, stdout, bv->format, c, i)))
 				ret = bench_stdout_failed(err);
 			for (a = 0; a < bv->also.n && !ret; a++)
@@ -435,6 +438,7 @@ int bv_dry_run(struct bv_global *bv)
 	}
 	for (i = 0; i < sw->nr_k; i++)
 		bv_dry_initramfs(bv, i);
+	bvp_dry_run(bv);
 	bv_dry_plan(bv);
 	for (i = 0; i < sw->nr_c; i++)
 		cmds[i] = sw->c[i].argv;

@@ -216,6 +216,20 @@ static const struct opt bv_opts[] = {
 	OPT_FORMAT('f', "format", &bv_global.format, formats, "FMT",
 		       "what goes to stdout, per kernel and command:"),
 	OPT_ALSO(&bv_global.also),
+	OPT_ENUM(0, "plugin", &bv_global.plug.mode, bvp_modes, "insns|cache",
+		 "counted: the project's QEMU plugin in every boot\n"
+		 "(make plugin): each marked window's instructions,\n"
+		 "by kernel function too, and with cache its cache\n"
+		 "model's misses, loads and stores and an estimate\n"
+		 "of cycles, in files beside each CSV"),
+	OPT_CALL(0, "plugin-opt", &bv_global.plug, bvp_opt, "KEY=VALUE",
+		 "the plugin's model: l1d_size, l1d_ways, llc_size,\n"
+		 "llc_ways, line, cold=window|none; the estimate's\n"
+		 "llc_lat, mem_lat (cycles); repeatable"),
+	OPT_CALL(0, "plugin-syms", &bv_global.plug, bvp_opt_syms, "auto|none|[NAME=]FILE",
+		 "the kernels' functions: auto (default) reads each\n"
+		 "one's kallsyms in one nokaslr boot, kept by its\n"
+		 "digest; FILE a System.map; each boot gets nokaslr"),
 	OPT_STRING(0, "qemu", &bv_global.sw.qemu, "PROG", "default qemu-system-x86_64"),
 	OPT_STRING(0, "busybox", &bv_global.busybox, "FILE", "a static busybox (default /bin/busybox)"),
 	OPT_STRING(0, "bench", &bv_global.bench, "FILE",
@@ -284,6 +298,7 @@ static void bv_defaults(struct bv_global *bv)
 	bv->format = FORMAT_TABLE;
 	bv->also = (struct outset)OUTSET_INIT(formats);
 	bv->busybox = BV_BUSYBOX;
+	bvp_defaults(&bv->plug);
 }
 
 /* NAME=PATH, or PATH named after its directory (or itself, a tree) */
@@ -473,7 +488,7 @@ static int bv_parse(struct bv_global *bv, int argc, char **argv)
 			  "no kernel: give a bzImage or a build tree");
 		return -1;
 	}
-	if (bv_check_klabels(bv))
+	if (bv_check_klabels(bv) || bvp_resolve(bv))
 		return -1;
 	for (i = dash + 1; i <= argc; i++) {
 		i = bv_add_cmd(sw, argc, argv, i);
@@ -524,14 +539,14 @@ static int bv_setup(struct bv_global *bv)
 		return bench_refused("%s: not found (apt-get install qemu-system-x86, or --qemu PROG)",
 				     bv->sw.qemu);
 	ret = bv_check_config(bv) ?: bv_check_guest_files(bv) ?: bv_workdir(bv) ?:
-	      bv_check_kernels(bv);
+	      bv_check_kernels(bv) ?: bvp_setup(bv);
 	if (!ret && vmsweep_plan_key(&bv->sw))
 		ret = bench_nomem();
 	if (bv->dry_run)
 		return ret;
 	ret = ret ?: bv_open_outputs(bv);
 	for (i = 0; !ret && i < bv->sw.nr_k; i++)
-		ret = bv_initramfs(bv, i);
+		ret = bv_initramfs(bv, i) ?: bv_boot_syms(bv, i);
 	return ret;
 }
 
@@ -559,6 +574,7 @@ int cmd_vm(int argc, char **argv)
 	bv_abort(bv);
 	free(bv->files);
 	bv->files = NULL;
+	bvp_free(bv);
 	vmsweep_free(&bv->sw);
 	bv_cleanup(bv);
 	return ret;

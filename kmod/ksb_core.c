@@ -72,6 +72,7 @@
 
 #include "ksb.h"
 #include "ksb_hist.h"
+#include "ksb_mark.h"
 
 /* struct irqstat of the patch's kernel: one 4-byte counter per CPU */
 struct ksb_irqstat {
@@ -113,6 +114,18 @@ static cpumask_var_t ksb_default_affinity; /* irq_default_affinity: all set */
 static const struct {
 	const char *name;		/* stands for struct irq_chip no_irq_chip */
 } ksb_no_irq_chip = { "none" };
+
+/*
+ * Read, never written, by the markers around every timed region: the
+ * page offset of a marker's load is its argument, for the project's
+ * QEMU plugin (ksb_mark.h). Outside the stamps, a load each.
+ */
+static u8 ksb_mark_page[PAGE_SIZE] __aligned(PAGE_SIZE);
+
+#define ksb_mark_begin(wl, v) \
+	KSB_MARK(ksb_mark_page, KSB_MARK_BEGIN, KSB_MARK_KMOD, KSB_MARK_ARG(wl, v))
+#define ksb_mark_end(wl, v) \
+	KSB_MARK(ksb_mark_page, KSB_MARK_END, KSB_MARK_KMOD, KSB_MARK_ARG(wl, v))
 
 /* ---- kernel-set-defaults: the two bodies ---- */
 
@@ -203,12 +216,14 @@ static int ksb_sample_set_defaults(struct ksb_cpu *c, unsigned int variant)
 	if (!desc)
 		return -ENOMEM;
 	local_irq_save(flags);
+	ksb_mark_begin(KSB_SET_DEFAULTS, variant);
 	t0 = ktime_get_ns();
 	if (variant == 0)
 		ksb_set_defaults_old(1, desc, c->node);
 	else
 		ksb_set_defaults_new(1, desc, c->node);
 	t1 = ktime_get_ns();
+	ksb_mark_end(KSB_SET_DEFAULTS, variant);
 	local_irq_restore(flags);
 	ksb_hist_record(c->h[variant], t1 - t0);
 	ksb_desc_free(desc);
@@ -249,10 +264,12 @@ static void ksb_sample_ref(struct ksb_cpu *c)
 #ifdef CONFIG_X86
 	__flush_tlb_all();
 #endif
+	ksb_mark_begin(c->run->wl, KSB_MARK_REF);
 	t0 = ktime_get_ns();
 	for (i = 0; i < KSB_REF_LINES; i++)
 		WRITE_ONCE(*(u32 *)(line + i * PAGE_SIZE), i);
 	t1 = ktime_get_ns();
+	ksb_mark_end(c->run->wl, KSB_MARK_REF);
 	local_irq_restore(flags);
 	ksb_ref_flush(line);
 	ksb_hist_record(c->h[KSB_REF], t1 - t0);
@@ -266,14 +283,18 @@ static int ksb_sample_irq_alloc(struct ksb_cpu *c)
 	u64 t0, t1, t2, t3;
 	int irq;
 
+	ksb_mark_begin(KSB_IRQ_ALLOC, 0);
 	t0 = ktime_get_ns();
 	irq = irq_alloc_descs(-1, 1, 1, c->node);
 	t1 = ktime_get_ns();
+	ksb_mark_end(KSB_IRQ_ALLOC, 0);
 	if (irq < 0)
 		return irq;
+	ksb_mark_begin(KSB_IRQ_ALLOC, 1);
 	t2 = ktime_get_ns();
 	irq_free_descs(irq, 1);
 	t3 = ktime_get_ns();
+	ksb_mark_end(KSB_IRQ_ALLOC, 1);
 	ksb_hist_record(c->h[0], t1 - t0);
 	ksb_hist_record(c->h[1], t3 - t2);
 	return 0;

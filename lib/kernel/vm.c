@@ -49,6 +49,8 @@ int vm_check_config(const struct vm_config *c, char *why, size_t len)
 	else if (c->clock == VM_COUNTED && c->cpus > 1)
 		snprintf(why, len, "--cpus %u under --clock counted: qemu counts the instructions of every vCPU on one counter, so a figure would hold the other vCPUs' too (-c 1, or --clock timed)",
 			 c->cpus);
+	else if (c->plugin && c->clock != VM_COUNTED)
+		snprintf(why, len, "--plugin under --clock timed: the plugin's counts are exact only where the guest's clock counts its instructions, and a timed file cannot hold them (--clock counted)");
 	else if (c->append && strlen(c->append) > VM_APPEND_MAX)
 		snprintf(why, len, "--append: more than %d bytes (the kernel takes 2048 in all)",
 			 VM_APPEND_MAX);
@@ -99,6 +101,22 @@ static void vm_counted_args(struct vm_argv *a)
 	vm_arg(a, "clock=vm");
 }
 
+void vm_plugin_paths(const char *data, char *win, char *fn, size_t len)
+{
+	snprintf(win, len, "%s.win.csv", data);
+	snprintf(fn, len, "%s.fn.csv", data);
+}
+
+/* the plugin, its files beside @data */
+static void vm_plugin_args(struct vm_argv *a, const char *plugin, const char *data)
+{
+	char win[PATH_MAX + 16], fn[PATH_MAX + 16];
+
+	vm_plugin_paths(data, win, fn, sizeof(win));
+	vm_arg(a, "-plugin");
+	vm_arg(a, "%s,out=%s,funcs=%s", plugin, win, fn);
+}
+
 void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
 		  const char *initrd, const char *console, const char *data)
 {
@@ -122,6 +140,8 @@ void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *imag
 	}
 	if (c->clock == VM_COUNTED)
 		vm_counted_args(a);
+	if (c->plugin)
+		vm_plugin_args(a, c->plugin, data);
 	vm_arg(a, "-smp");
 	vm_arg(a, "%u,maxcpus=%u,sockets=%u,cores=%u,threads=1", c->cpus, fw, c->nodes, per);
 	vm_arg(a, "-m");

@@ -113,6 +113,12 @@ struct vm_config {
 	unsigned int nodes;		/* NUMA nodes, one socket each */
 	unsigned long memory;		/* MiB, split evenly over the nodes */
 	const char *append;		/* more kernel command line, or NULL */
+	/*
+	 * the project's QEMU plugin (docs/plugin.md): qemu's -plugin
+	 * FILE,KEY=VALUE,... without out= and funcs=, which vm_qemu_argv()
+	 * adds (vm_plugin_paths()); NULL: none. Counted clock only.
+	 */
+	const char *plugin;
 };
 
 /**
@@ -122,7 +128,8 @@ struct vm_config {
  * than the firmware declares, under 64 MiB a node, --append too long,
  * the counted clock under KVM, or with more than one online vCPU (qemu
  * keeps one instruction counter for all vCPUs: a figure taken on one
- * would count the other's instructions too).
+ * would count the other's instructions too), or the plugin under the
+ * timed clock (its counts are exact only where the guest's clock counts).
  */
 int vm_check_config(const struct vm_config *c, char *why, size_t len);
 
@@ -136,7 +143,7 @@ unsigned int vm_fw_cpus(const struct vm_config *c);
 struct vm_argv {
 	char *argv[VM_QEMU_ARGS + 1];	/* NULL-terminated */
 	unsigned int n;			/* used */
-	char buf[8192];			/* the words themselves */
+	char buf[16384];		/* the words themselves */
 	size_t used;			/* bytes of buf used */
 };
 
@@ -144,10 +151,18 @@ struct vm_argv {
  * vm_qemu_argv - the command that boots @image with @initrd once under
  * @c, its first serial port (the console) to the file @console and its
  * second (the results) to @data; -no-reboot, so that the guest's
- * poweroff, or a panic (panic=-1), ends qemu.
+ * poweroff, or a panic (panic=-1), ends qemu. With @c->plugin, the
+ * plugin too, its files beside @data (vm_plugin_paths()).
  */
 void vm_qemu_argv(struct vm_argv *a, const struct vm_config *c, const char *image,
 		  const char *initrd, const char *console, const char *data);
+
+/**
+ * vm_plugin_paths - where the plugin of a boot whose results go to the
+ * file @data writes: its windows (out=) @data.win.csv into @win, its
+ * functions (funcs=) @data.fn.csv into @fn, @len bytes each.
+ */
+void vm_plugin_paths(const char *data, char *win, char *fn, size_t len);
 
 /**
  * vm_write_init - the guest's /init for @n commands, @cmds[i] each a

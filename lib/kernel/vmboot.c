@@ -106,6 +106,9 @@ static int vmboot_qemu(struct vmboot *b, const struct vm_argv *a, const struct v
 
 	unlink(f->console);
 	unlink(f->data);
+	/* no try reads what an earlier one's plugin wrote */
+	unlink(b->plugin_win);
+	unlink(b->plugin_fn);
 	fd = open(f->qerr, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		ret = -errno;
@@ -192,6 +195,7 @@ enum vmboot_end vmboot_run(struct vmboot *b)
 	snprintf(f.console, sizeof(f.console), "%s/console", b->work);
 	snprintf(f.data, sizeof(f.data), "%s/data", b->work);
 	snprintf(f.qerr, sizeof(f.qerr), "%s/qemu.err", b->work);
+	vm_plugin_paths(f.data, b->plugin_win, b->plugin_fn, sizeof(b->plugin_win));
 	vm_qemu_argv(&a, b->vm, b->image, b->initrd, f.console, f.data);
 	spawn_sh_line(b->qemu_line, sizeof(b->qemu_line), (int)a.n, a.argv);
 	for (b->tries = 1; t == VMBOOT_TRY_AGAIN; b->tries++) {

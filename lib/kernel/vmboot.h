@@ -18,6 +18,7 @@
 #ifndef KSB_VMBOOT_H
 #define KSB_VMBOOT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -64,6 +65,13 @@ struct vmboot {
 	unsigned int tries;		/* tries made */
 	char why[768];			/* what went wrong, one line */
 	char qemu_line[2048];		/* the qemu command as a shell line */
+	/*
+	 * where the plugin (vm->plugin) writes its windows and functions
+	 * (vm_plugin_paths()), removed before each try: after VMBOOT_DONE,
+	 * the last try's
+	 */
+	char plugin_win[PATH_MAX + 48];
+	char plugin_fn[PATH_MAX + 48];
 };
 
 /**

@@ -14,6 +14,7 @@
 #include "lib/results/busy.h"
 #include "lib/results/csv.h"
 #include "lib/results/meta.h"
+#include "lib/results/results.h"
 
 bool vmsweep_is_sh(const struct vmsweep *sw, unsigned int i)
 {
@@ -100,6 +101,8 @@ static int vmsweep_plan_text(const struct vmsweep *sw, FILE *f)
 	for (i = 0; i < sw->nr_file; i++)
 		fprintf(f, "\nfile %s", sw->file[i].dst);
 	fprintf(f, "\nclock %s\n", vm_clocks[sw->clock]);
+	if (sw->plugin_key)
+		fprintf(f, "plugin %s\n", sw->plugin_key);
 	return ret;
 }
 
@@ -149,7 +152,7 @@ void vmsweep_plan_meta(const struct vmsweep *sw, const struct vmsweep_cell *c, s
 		 vmsweep_plan_total(sw));
 	meta_put(m, "vm_plan_runs", "%s", runs);
 	/* what bench merge proves the plan whole by (a shard has no sh command) */
-	meta_put(m, "vm_plan_files", "%u", sw->nr_k * sw->nr_p * sw->nr_c);
+	meta_put(m, "vm_plan_files", "%u", sw->nr_k * sw->nr_p * (sw->nr_c + sw->plugin_files));
 	meta_put(m, "vm_plan_file_runs", "%lu", (unsigned long)sw->boots);
 }
 
@@ -172,7 +175,7 @@ int vmsweep_cells(struct vmsweep *sw, char *why, size_t len)
 			.qemu = sw->qemu, .accel = sw->accel, .clock = sw->clock,
 			.cpus = (unsigned int)sw->cpus,
 			.possible = p, .nodes = (unsigned int)sw->nodes, .memory = sw->memory,
-			.append = sw->append,
+			.append = sw->append, .plugin = c->k->plugin,
 		};
 		if (sw->nr_p == 1)
 			snprintf(c->label, sizeof(c->label), "%s", c->k->name);
@@ -334,15 +337,16 @@ static int vmsweep_cmd_failed(const struct vmsweep *sw, const struct vmsweep_cel
 	return rc == VMSWEEP_RC_USAGE && !sh ? -EINVAL : -EIO;
 }
 
-/* the CSV command @i wrote in boot @b, read back as run b + 1 */
-static int vmsweep_absorb(const struct vmsweep *sw, struct vmsweep_cell *c, unsigned int b,
-			  unsigned int i, const struct vm_guest *g, char *why, size_t len)
+/* the CSV command @i wrote in boot @b, read into *@one */
+static int vmsweep_read(const struct vmsweep *sw, const struct vmsweep_cell *c, unsigned int b,
+			unsigned int i, const struct vm_guest *g, struct results **one, char *why,
+			size_t len)
 {
 	struct csv_error err = { 0, "no CSV" };
 	int ret = -EINVAL;
 
 	if (g->csv[i])
-		ret = runs_absorb(&c->runs[i], g->csv[i], b + 1, &err);
+		ret = csv_read(g->csv[i], one, &err);
 	if (!ret)
 		return 0;
 	snprintf(why, len, "%s boot %u: bench %s's CSV from the guest: line %lu: %s", c->label,
@@ -350,11 +354,57 @@ static int vmsweep_absorb(const struct vmsweep *sw, struct vmsweep_cell *c, unsi
 	return ret == -EINVAL ? -EBADMSG : ret;
 }
 
+/* each command's set @one as run b + 1 of its runs */
+static int vmsweep_add(const struct vmsweep *sw, struct vmsweep_cell *c, unsigned int b,
+		       struct results *const *one, char *why, size_t len)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < sw->nr_c && !ret; i++) {
+		if (!one[i])
+			continue;
+		ret = runs_add(&c->runs[i], one[i], b + 1);
+		if (ret == -EINVAL)
+			snprintf(why, len, "%s boot %u: bench %s's CSV from the guest: run %u is used already, or its histograms differ in layout from the runs before",
+				 c->label, b + 1, sw->c[i].argv[0], b + 1);
+	}
+	return ret == -EINVAL ? -EBADMSG : ret;
+}
+
+/*
+ * every bench command's CSV of boot @b, the plugin's files beside them
+ * to @ops->plugin where @c boots with it, then all of them into the runs
+ */
+static int vmsweep_absorb(const struct vmsweep *sw, struct vmsweep_cell *c, unsigned int b,
+			  const struct vmboot *vb, const struct vmsweep_ops *ops, char *why,
+			  size_t len)
+{
+	struct results *one[VM_MAX_CMDS] = { NULL };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < sw->nr_c && !ret; i++)
+		if (!vmsweep_is_sh(sw, i))
+			ret = vmsweep_read(sw, c, b, i, &vb->guest, &one[i], why, len);
+	if (!ret && c->vm.plugin && ops->plugin) {
+		ret = ops->plugin(ops->priv, c, b, one, vb->plugin_win, vb->plugin_fn, why, len);
+		if (ret == -EINVAL)
+			ret = -EIO;	/* -EINVAL is the guest's usage error */
+	}
+	if (!ret)
+		ret = vmsweep_add(sw, c, b, one, why, len);
+	for (i = 0; i < sw->nr_c; i++)
+		results_free(one[i]);
+	return ret;
+}
+
 /* what a finished boot brought: the CPUs it counted, every command's CSV or files */
 static int vmsweep_results(const struct vmsweep *sw, struct vmsweep_cell *c, unsigned int b,
-			   const struct vm_guest *g, const struct vmsweep_ops *ops, char *why,
+			   const struct vmboot *vb, const struct vmsweep_ops *ops, char *why,
 			   size_t len)
 {
+	const struct vm_guest *g = &vb->guest;
 	char cpus[512];
 	unsigned int i;
 	int ret = 0;
@@ -371,9 +421,7 @@ static int vmsweep_results(const struct vmsweep *sw, struct vmsweep_cell *c, uns
 		return ret == -EINVAL ? -EIO : ret;	/* -EINVAL is the guest's usage error */
 	for (i = 0; i < sw->nr_c && !ret; i++)
 		ret = g->rc[i] ? vmsweep_cmd_failed(sw, c, b, i, g, why, len) : 0;
-	for (i = 0; i < sw->nr_c && !ret; i++)
-		ret = vmsweep_is_sh(sw, i) ? 0 : vmsweep_absorb(sw, c, b, i, g, why, len);
-	return ret;
+	return ret ?: vmsweep_absorb(sw, c, b, vb, ops, why, len);
 }
 
 /*
@@ -396,7 +444,7 @@ static int vmsweep_boot(const struct vmsweep *sw, struct vmsweep_cell *c, unsign
 		return ret;
 	bt->possible = vb.guest.possible;
 	bt->online = vb.guest.online;
-	ret = vmsweep_results(sw, c, b, &vb.guest, ops, why, len);
+	ret = vmsweep_results(sw, c, b, &vb, ops, why, len);
 	vm_guest_free(&vb.guest);
 	if (!ret)
 		c->nr_boots++;

@@ -36,7 +36,7 @@
  * each: -B, the machine, --append, the counts, each kernel's name and
  * image digest, each command's words quoted as one shell line
  * (spawn_sh_line(): "a b" is not "a" "b"), each --file's path in the guest,
- * the clock;
+ * the clock, and the plugin's settings where it runs (plugin_key);
  * never a path on the host, a label, a timeout or the shard, so that
  * every runner of one plan computes one key.
  *
@@ -52,7 +52,8 @@
  *	vm_shard: 2/3
  *	vm_shard_boots: 5-8 of 12	the plan's boots this shard ran
  *	vm_plan_runs: 3 4		the plan run of each of the file's runs
- *	vm_plan_files: 4		the CSV files of the whole plan
+ *	vm_plan_files: 4		the CSV files of the whole plan, the
+ *					plugin's (plugin_files a cell) too
  *	vm_plan_file_runs: 6		the runs each holds in the whole plan (-B)
  *
  * bench merge joins the shards' files by them, and proves by the last
@@ -86,6 +87,7 @@
 #define VMSWEEP_RC_USAGE	2	/* a guest bench command's exit code on bad words */
 
 struct meta;
+struct results;
 
 /* one kernel under test */
 struct vmsweep_kernel {
@@ -97,6 +99,7 @@ struct vmsweep_kernel {
 	char initrd[PATH_MAX];		/* its initramfs */
 	FILE *console;			/* every boot's console appended, or NULL */
 	const char *console_path;	/* its name, for a boot that gave up; NULL: none */
+	const char *plugin;		/* its boots' vm_config.plugin, or NULL: none */
 };
 
 /* one kernel booted at one possible-CPU count: a cell of the sweep */
@@ -130,6 +133,8 @@ struct vmsweep {
 	struct vm_extra extra[VMSWEEP_MAX_FILES]; /* the same, for vm_initramfs() */
 	unsigned int nr_file;		/* used */
 	unsigned int shard_i, shard_n;	/* shard I of N; 0/0: the whole plan */
+	const char *plugin_key;		/* the plugin's settings, in the plan's key; NULL: none */
+	unsigned int plugin_files;	/* the plugin's CSV files of a cell, beside the commands' */
 	const char *work;		/* the work directory: each try's files */
 	struct vmsweep_kernel k[VMSWEEP_MAX_KERNELS]; /* in order */
 	unsigned int nr_k;		/* used */
@@ -170,6 +175,16 @@ struct vmsweep_ops {
 	 */
 	int (*files)(void *priv, const struct vmsweep_cell *c, unsigned int b, unsigned int i,
 		     const struct vm_guest *g, char *why, size_t len);
+	/*
+	 * @c's boot @b with the plugin (its kernel's plugin): what each
+	 * command sent, @guest[i] a one-run set (NULL: an sh command), and
+	 * the plugin's files @win and @fn (lib/kernel/vmplug.h), for the
+	 * caller to make its figures of, before the boot is counted: 0, or
+	 * -errno with one line in @why (the boot fails)
+	 */
+	int (*plugin)(void *priv, const struct vmsweep_cell *c, unsigned int b,
+		      struct results *const *guest, const char *win, const char *fn, char *why,
+		      size_t len);
 	void *priv;			/* the callbacks' argument */
 	int *signo;			/* the SIGINT/SIGTERM that stopped us, or 0 */
 };
@@ -233,8 +248,10 @@ void vmsweep_plan_meta(const struct vmsweep *sw, const struct vmsweep_cell *c, s
  * booted again while the host disturbed it, reboot_disturbed times),
  * then its results: the guest's CPU counts checked
  * (vmboot_check_cpus()), each sh command's files handed to @ops->files,
- * each command's exit code checked and each bench command's CSV read
- * into its runs as run nr_boots + 1 (runs_absorb()). Before each boot a
+ * each command's exit code checked, each bench command's CSV read, the
+ * plugin's files handed to @ops->plugin with them where the kernel has
+ * the plugin, and each CSV added to its runs as run nr_boots + 1
+ * (runs_add()). Before each boot a
  * pending SIGINT/SIGTERM (runs_stop_pending()) sets *@ops->signo, and no
  * further boot starts once it is set. Returns 0 (every boot); -EINTR
  * when a signal stopped it (the boots finished are kept); -EINVAL when a

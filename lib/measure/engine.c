@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kmod/ksb_mark.h"
 #include "kstats_hist.h"
 #include "lib/measure/disturb.h"
 #include "lib/measure/engine.h"
@@ -103,14 +104,29 @@ static void worker_dirty_neighbour(struct engine_worker *w, uint64_t turn)
 
 /* ---- one sample ---- */
 
+/*
+ * The page whose offsets carry the plugin's marker arguments (ksb_mark.h):
+ * read, never written, by the markers around every timed window.
+ */
+static char engine_mark_page[4096] __attribute__((aligned(4096)));
+
+/*
+ * One timed window of @region, variant @v (ENGINE_REFERENCE: the
+ * reference loop). The plugin's markers (kmod/ksb_mark.h) stand outside
+ * the stamps, so that the figure holds none of their instructions: a
+ * load each when no plugin reads them.
+ */
 static uint64_t worker_time(struct engine_worker *w, void (*region)(void *),
-			    void *priv, bool *migrated)
+			    void *priv, enum wl_variant v, bool *migrated)
 {
 	const struct engine_cfg *c = &w->e->cfg;
+	const unsigned int arg =
+		KSB_MARK_ARG(c->mark_tag, v == ENGINE_REFERENCE ? KSB_MARK_REF : (unsigned int)v);
 	const bool tsc = c->tsc->usable;
 	uint64_t t0, d;
 	uint32_t aux = 0;
 
+	KSB_MARK(engine_mark_page, KSB_MARK_BEGIN, KSB_MARK_RUN, arg);
 	if (tsc && c->stamps == TSC_STAMPS_KSTATS) {
 		t0 = tsc_rdtsc();
 		region(priv);
@@ -124,6 +140,7 @@ static uint64_t worker_time(struct engine_worker *w, void (*region)(void *),
 		region(priv);
 		d = tsc_clock_ns() - t0;
 	}
+	KSB_MARK(engine_mark_page, KSB_MARK_END, KSB_MARK_RUN, arg);
 	if (tsc && w->aux_ok && c->stamps == TSC_STAMPS_FENCED)
 		*migrated = (aux & 0xfff) != w->cpu;
 	else
@@ -151,7 +168,7 @@ static int worker_sample(struct engine_worker *w, void *priv, enum wl_variant v)
 		worker_request_dirty(w, obj);
 	/* the region loaded before the start stamp: the window holds the call */
 	pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-	d = worker_time(w, c->wl->sample[v], priv, &migrated);
+	d = worker_time(w, c->wl->sample[v], priv, v, &migrated);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 	c->wl->finish(priv, v);
 	if (e->neighbours && obj)
@@ -178,7 +195,8 @@ static void worker_reference(struct engine_worker *w)
 	bool migrated;
 
 	ref_flush(w->ref_lines);
-	kstats_hist_record(w->ref_hist, worker_time(w, ref_region, w->ref_lines, &migrated));
+	kstats_hist_record(w->ref_hist,
+			   worker_time(w, ref_region, w->ref_lines, ENGINE_REFERENCE, &migrated));
 	w->migrations -= migrated;	/* "migrations" counts the workload's samples */
 	/* written back now, not during the workload's next timed window */
 	ref_flush(w->ref_lines);

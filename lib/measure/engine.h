@@ -94,6 +94,7 @@ struct engine_cfg {
 	enum tsc_stamps stamps;		/* fenced, or kstats' bare rdtsc */
 	bool drop_disturbed;		/* leave disturbed samples out of hist */
 	bool reference;			/* time the reference loop too (ref.h) */
+	unsigned int mark_tag;		/* plugin's window tag (ksb_mark.h), 0..1023 */
 };
 
 /* engine_merge()'s variant for the reference samples (cfg.reference) */

@@ -47,23 +47,31 @@ int runs_signal(struct runs_child *c, int sig)
 
 /* ---- reading a run back ---- */
 
-int runs_absorb(struct runs *rs, FILE *f, unsigned int run, struct csv_error *err)
+int runs_add(struct runs *rs, const struct results *one, unsigned int run)
 {
-	struct results *one = NULL;
 	unsigned int flags = 0;
 	int ret;
 
-	ret = csv_read(f, &one, err);
-	if (ret)
-		return ret;
 	if (!rs->all)
 		rs->all = results_create(one->frac_bits);
 	if ((unsigned long)rs->asked * one->n > RUNS_MAX_CPU_SERIES)
 		flags = RESULTS_MERGED_CPUS_ONLY;
 	ret = rs->all ? results_add_run(rs->all, one, run, flags) : -ENOMEM;
-	results_free(one);
 	if (!ret)
 		rs->n++;
+	return ret;
+}
+
+int runs_absorb(struct runs *rs, FILE *f, unsigned int run, struct csv_error *err)
+{
+	struct results *one = NULL;
+	int ret;
+
+	ret = csv_read(f, &one, err);
+	if (ret)
+		return ret;
+	ret = runs_add(rs, one, run);
+	results_free(one);
 	err->line = 0;
 	if (ret == -EINVAL)
 		snprintf(err->why, sizeof(err->why),

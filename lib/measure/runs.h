@@ -152,6 +152,14 @@ int runs_absorb(struct runs *rs, FILE *f, unsigned int run,
 		struct csv_error *err);
 
 /**
+ * runs_add - @one, a set of one run (read or made), into @rs as run
+ * @run and into the merge over the runs, as runs_absorb() adds what it
+ * read. Returns 0 (@rs->n counts it); -EINVAL (@run used already, or
+ * @one's layout differs from the runs before); -ENOMEM.
+ */
+int runs_add(struct runs *rs, const struct results *one, unsigned int run);
+
+/**
  * runs_meta - the set's metadata over its runs: "command" @cmdline,
  * "runs_asked", and "partial: yes" when @stopped or fewer runs than
  * asked came back. Nothing without a set.

@@ -63,15 +63,53 @@ static const char *af_at(char *buf, size_t len, const struct auditfmt *c,
 	return buf;
 }
 
-/* "show_stat 81%", or "" when no candidate carries it */
+/* "memset_orig 52%, _find_next_bit 20%": the functions that carry it, by instructions */
+static const char *af_carry(char *buf, size_t len, const struct auditfmt *c,
+			    const struct audit_carry *cr, const char *sep)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = 0;
+	for (i = 0; i < cr->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %.0f%%", i ? sep : "",
+					 c->a->f[cr->f[i]].func, 100 * cr->share[i]);
+	if (cr->n && !cr->half && used < len)
+		snprintf(buf + used, len - used, "%s(under half)", sep);
+	return buf;
+}
+
+/*
+ * what carries a side's growth: its functions by instructions where the
+ * plugin counted them, else "show_stat 81%", its candidate, else ""
+ */
 static const char *af_func(char *buf, size_t len, const struct auditfmt *c,
 			   const struct audit_side *s)
 {
+	if (s->carry.n)
+		return af_carry(buf, len, c, &s->carry, ", ");
 	if (s->cand < 0)
 		snprintf(buf, len, "%s", "");
 	else
 		snprintf(buf, len, "%s %.0f%%", c->a->c[s->cand].func, 100 * s->share);
 	return buf;
+}
+
+/* how a side's growth is attributed: "plugin", "trace", or "" */
+static const char *af_by(const struct audit_side *s)
+{
+	return s->carry.n ? "plugin" : s->cand >= 0 ? "trace" : "";
+}
+
+/* the first function that carries it and its share (the steepest, or the candidate) */
+static const char *af_top(const struct auditfmt *c, const struct audit_side *s, double *share)
+{
+	if (s->carry.n) {
+		*share = s->carry.share[0];
+		return c->a->f[s->carry.f[0]].func;
+	}
+	*share = s->share;
+	return s->cand < 0 ? NULL : c->a->c[s->cand].func;
 }
 
 static const char *af_verdict(const struct audit_side *s)
@@ -103,9 +141,13 @@ static void table_head(FILE *f, const struct auditfmt *c)
 	const struct audit *a = c->a;
 	unsigned int k = af_last(c);
 
-	fprintf(f, "# audit of %s: %u entries, %s at q=%g: adjusted level %.4g (intervals at %.4g%%), %s per boot, %u candidate functions timed\n",
+	fprintf(f, "# audit of %s: %u entries, %s at q=%g: adjusted level %.4g (intervals at %.4g%%), %s per boot, %u candidate functions timed",
 		c->group[k], a->n, auditfmt_method(a->method), a->q, a->level[k],
 		100 * (1 - a->level[k]), c->stat, c->nr_cands);
+	if (a->nf)
+		fprintf(f, ", %u (function, entry) pairs counted by the plugin: an entry is carried by the fewest functions whose instructions carry half its growth",
+			a->nf);
+	fputc('\n', f);
 	if (a->nr_sides == 2)
 		fprintf(f, "# gate %s -> %s: adjusted level %.4g, threshold %g%s\n", c->group[0],
 			c->group[1], a->diff_level, c->threshold, c->threshold_pct ? "% of A's slope" : c->unit);
@@ -114,7 +156,7 @@ static void table_head(FILE *f, const struct auditfmt *c)
 static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
 			const struct audit_entry *e)
 {
-	char s[128], at[128], fn[128], sp[32];
+	char s[128], at[128], fn[640], sp[32];
 	unsigned int k = af_last(c);
 	const struct audit_side *sd = &e->s[k];
 
@@ -145,7 +187,7 @@ static void table_entry(FILE *f, const struct auditfmt *c, unsigned int rank,
 static void table_regressions(FILE *f, const struct auditfmt *c)
 {
 	const struct audit *a = c->a;
-	char s[128], fn[128];
+	char s[128], fn[640];
 	unsigned int i;
 
 	for (i = 0; i < a->n; i++) {
@@ -212,7 +254,7 @@ static int md_write(FILE *f, const struct auditfmt *c)
 {
 	const struct audit *a = c->a;
 	unsigned int i, k = af_last(c);
-	char s[128], at[128], fn[128];
+	char s[128], at[128], fn[640];
 
 	fprintf(f, "**kstats-bench audit of %s** - %u entries, %u grow with possible CPUs; %s at q=%g, adjusted level %.4g\n\n",
 		c->group[k], a->n, a->grows[k], auditfmt_method(a->method), a->q, a->level[k]);
@@ -252,13 +294,36 @@ static int md_write(FILE *f, const struct auditfmt *c)
 
 /* ---- csv ---- */
 
+/* function,share,threshold,attributed_by,functions of a fit: "show_stat,0.81,,trace," */
+static void csv_carry(FILE *f, const struct auditfmt *c, const struct audit_side *sd)
+{
+	const char *top;
+	double share;
+	unsigned int i;
+
+	top = af_top(c, sd, &share);
+	if (top) {
+		tf_csv_field(f, top);
+		fprintf(f, ",%.6g", share);
+	} else {
+		fputc(',', f);
+	}
+	fprintf(f, ",,%s,", af_by(sd));
+	for (i = 0; i < sd->carry.n; i++) {
+		fputs(i ? ";" : "", f);
+		tf_csv_field(f, c->a->f[sd->carry.f[i]].func);
+		fprintf(f, ":%.6g", sd->carry.share[i]);
+	}
+}
+
 static int csv_write(FILE *f, const struct auditfmt *c)
 {
 	const struct audit *a = c->a;
 	unsigned int i, k;
 
 	fputs("rank,kind,group,workload,variant,control,stat,points,counts,slope,slope_lo,slope_hi,"
-	      "confidence,p,level,verdict,at,at_lo,at_hi,function,share,threshold\n", f);
+	      "confidence,p,level,verdict,at,at_lo,at_hi,function,share,threshold,attributed_by,"
+	      "functions\n", f);
 	for (i = 0; i < a->n; i++) {
 		const struct audit_entry *e = &a->e[a->order[i]];
 
@@ -273,13 +338,12 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 			tf_csv_field(f, e->name);
 			fputc(',', f);
 			tf_csv_field(f, e->variant);
-			fprintf(f, ",%s,%s,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%.9g,%.9g,%.9g,%s,",
+			fprintf(f, ",%s,%s,%u,%u,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%.9g,%.9g,%.9g,",
 				e->control ? "yes" : "no", c->stat, sd->fit.n, sd->fit.nx, sd->fit.slope, sd->fit.lo, sd->fit.hi,
 				1 - sd->level, sd->p, sd->level, af_verdict(sd), sd->at, sd->at_lo,
-				sd->at_hi, sd->cand < 0 ? "" : a->c[sd->cand].func);
-			if (sd->cand >= 0)
-				fprintf(f, "%.6g", sd->share);
-			fputs(",\n", f);
+				sd->at_hi);
+			csv_carry(f, c, sd);
+			fputc('\n', f);
 		}
 		if (!e->gated)
 			continue;
@@ -287,7 +351,7 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 		tf_csv_field(f, e->name);
 		fputc(',', f);
 		tf_csv_field(f, e->variant);
-		fprintf(f, ",%s,%s,,,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,,,,,,%.9g\n",
+		fprintf(f, ",%s,%s,,,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,,,,,,%.9g,,\n",
 			e->control ? "yes" : "no", c->stat,
 			e->diff.est, e->diff.lo, e->diff.hi, 1 - e->diff_level, e->diff_p,
 			e->diff_level, e->regression ? "regression" : "ok", e->threshold_ns);
@@ -296,6 +360,35 @@ static int csv_write(FILE *f, const struct auditfmt *c)
 }
 
 /* ---- json ---- */
+
+/* "function", "share" (the steepest, or the candidate), "attributed_by", and the plugin's "functions" */
+static void json_carry(struct json *j, const struct auditfmt *c, const struct audit_side *sd)
+{
+	const struct audit_carry *cr = &sd->carry;
+	const char *top;
+	double share;
+	unsigned int i;
+
+	top = af_top(c, sd, &share);
+	json_string(j, "function", top);
+	if (top)
+		json_double(j, "share", share, 6);
+	json_string(j, "attributed_by", *af_by(sd) ? af_by(sd) : NULL);
+	if (!cr->n)
+		return;
+	json_double(j, "functions_slope", cr->total, 9);
+	json_bool(j, "functions_half", cr->half);
+	json_array_begin(j, "functions");
+	for (i = 0; i < cr->n; i++) {
+		const struct audit_func *fn = &c->a->f[cr->f[i]];
+
+		json_object_begin(j, NULL);
+		json_string(j, "function", fn->func);
+		json_double(j, "share", cr->share[i], 6);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
 
 static void json_side(struct json *j, const struct auditfmt *c, const struct audit_side *sd,
 		      unsigned int k)
@@ -314,9 +407,7 @@ static void json_side(struct json *j, const struct auditfmt *c, const struct aud
 	json_double(j, "at", sd->at, 3);
 	json_double(j, "at_lo", sd->at_lo, 3);
 	json_double(j, "at_hi", sd->at_hi, 3);
-	json_string(j, "function", sd->cand < 0 ? NULL : c->a->c[sd->cand].func);
-	if (sd->cand >= 0)
-		json_double(j, "share", sd->share, 6);
+	json_carry(j, c, sd);
 	json_object_end(j);
 }
 
@@ -360,6 +451,8 @@ static int json_write_audit(FILE *f, const struct auditfmt *c)
 	meta_set(&m, "command", "bench scale --audit");
 	meta_set(&m, "stat", "%s", c->stat);
 	meta_set(&m, "unit", "%s", c->unit);
+	if (counted_unit(c->unit))
+		meta_set(&m, "unit_is", "%s", counted_what(c->unit));
 	meta_set(&m, "slope_unit", "%s per possible CPU", c->unit);
 	meta_set(&m, "estimator", "theil-sen, sen interval at the adjusted level");
 	meta_set(&m, "multiplicity", "%s", audit_method_names[a->method]);
@@ -385,6 +478,22 @@ static int json_write_audit(FILE *f, const struct auditfmt *c)
 }
 
 /* ---- kcidb: a test per entry, kstats_bench.audit.WORKLOAD.VARIANT ---- */
+
+/* misc's function, share, attributed_by and the plugin's functions in words */
+static void kcidb_carry(struct kcidb *kc, const struct auditfmt *c, const struct audit_side *sd)
+{
+	const char *top;
+	char fn[640];
+	double share;
+
+	top = af_top(c, sd, &share);
+	kcidb_string(kc, "function", top);
+	if (top)
+		kcidb_double(kc, "share", share, 6);
+	kcidb_string(kc, "attributed_by", *af_by(sd) ? af_by(sd) : NULL);
+	if (sd->carry.n)
+		kcidb_string(kc, "functions", af_carry(fn, sizeof(fn), c, &sd->carry, ", "));
+}
 
 static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
 {
@@ -414,9 +523,7 @@ static int kcidb_write_audit(FILE *f, const struct auditfmt *c)
 		kcidb_string(&kc, "verdict", af_verdict(sd));
 		kcidb_string(&kc, "control", e->control ? "yes" : "no");
 		kcidb_string(&kc, "multiplicity", audit_method_names[a->method]);
-		kcidb_string(&kc, "function", sd->cand < 0 ? NULL : a->c[sd->cand].func);
-		if (sd->cand >= 0)
-			kcidb_double(&kc, "share", sd->share, 6);
+		kcidb_carry(&kc, c, sd);
 		if (e->gated) {
 			kcidb_double(&kc, "slope_diff", e->diff.est, 9);
 			kcidb_double(&kc, "slope_diff_lo", e->diff.lo, 9);

@@ -12,6 +12,7 @@
 
 #include "kstats_hist.h"
 #include "lib/report/cmpfmt.h"
+#include "lib/results/counted.h"
 #include "lib/results/fileset.h"
 #include "lib/results/json.h"
 #include "lib/report/kcidb.h"
@@ -298,6 +299,8 @@ static int cf_json(FILE *f, const struct cmpfmt *c)
 		meta_set(m, "spread_pct", "%g", c->spread_pct);
 	meta_set(m, "reference", "%s", c->scaled ? "scaled" : "raw");
 	meta_set(m, "unit", "%s", c->unit);
+	if (cmpline_exact(c))
+		meta_set(m, "unit_is", "%s", counted_what(c->unit));
 	json_init(&j, f);
 	json_doc_begin(&j, m);
 	free(m);
@@ -364,8 +367,8 @@ static int cf_markdown(FILE *f, const struct cmpfmt *c)
 
 	cf_tally(t, sizeof(t), c);
 	if (cmpline_exact(c))
-		fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, exact: instructions counted, each side repeating within %g%%, threshold %g%%)\n\n",
-			t, c->n, c->stat, c->spread_pct, c->threshold_pct);
+		fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, exact: %s counted, each side repeating within %g%%, threshold %g%%)\n\n",
+			t, c->n, c->stat, counted_noun(c->unit), c->spread_pct, c->threshold_pct);
 	else
 		fprintf(f, "**kstats-bench compare: %s** in %u series (%s per run, one-sided alpha %g, threshold %g%%, %s figures)\n\n",
 			t, c->n, c->stat, c->alpha, c->threshold_pct,
@@ -460,8 +463,8 @@ static void cf_junit_case(FILE *f, const struct cmpfmt *c, const struct cmp_seri
 		fputs("      <failure type=\"regression\" message=\"", f);
 		cf_xml(f, line);
 		if (cmpline_exact(c))
-			fprintf(f, "\">more instructions by more than %g%%, the sides apart: ",
-				c->threshold_pct);
+			fprintf(f, "\">more %s by more than %g%%, the sides apart: ",
+				counted_noun(c->unit), c->threshold_pct);
 		else
 			fprintf(f, "\">slower by more than %g%% at one-sided alpha %g: ",
 				c->threshold_pct, c->alpha);
@@ -494,7 +497,7 @@ static int cf_junit(FILE *f, const struct cmpfmt *c)
 static int cf_bmf(FILE *f, const struct cmpfmt *c)
 {
 	const char *measure = !strcmp(c->unit, "ns") ? "latency" :
-			      cmpline_exact(c) ? "instructions" : "cycles";
+			      cmpline_exact(c) ? counted_noun(c->unit) : "cycles";
 	char name[192];
 	struct json j;
 	unsigned int i;

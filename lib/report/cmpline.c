@@ -25,21 +25,20 @@ const char *cmpline_value(char *buf, size_t len, double v, const char *unit)
 {
 	static const char *const ns[] = { "ns", "us", "ms", "s" };
 	static const char *const cy[] = { "", "k", "M", "G" };
-	static const char *const in[] = { " insn", "k insn", "M insn", "G insn" };
-	const char *const *sfx = !strcmp(unit, "ns") ? ns : counted_unit(unit) ? in : cy;
+	const char *const *sfx = !strcmp(unit, "ns") ? ns : cy;
 	unsigned int u = 0;
 
 	while (v >= 1000 && u < 3) {
 		v /= 1000;
 		u++;
 	}
-	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, sfx[u]);
+	snprintf(buf, len, "%.*f%s", v >= 100 ? 1 : 2, v, counted_suffix(unit, u) ?: sfx[u]);
 	return buf;
 }
 
 const char *cmpline_unit(const char *unit)
 {
-	return counted_unit(unit) ? " " COUNTED_UNIT : unit;
+	return counted_suffix(unit, 0) ?: unit;
 }
 
 const char *cmpline_spread(char *buf, size_t len, const struct cmpfmt *c, double spread)

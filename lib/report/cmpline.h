@@ -32,7 +32,7 @@ struct cmpfmt {
 	const struct cmp_series *s;	/* [n], in compare's order */
 	unsigned int n;			/* series */
 	const char *stat;		/* the per-run figure: "tm10" */
-	const char *unit;		/* "ns", "cycles", or "insn": counted, exact */
+	const char *unit;		/* "ns", "cycles", or a counted unit (insn, misses...): exact */
 	double alpha;			/* the one-sided test's level */
 	double threshold_pct;		/* a significant change counts above it, % */
 	double spread_pct;		/* exact figures: a side's largest spread, % */
@@ -47,7 +47,7 @@ struct cmpfmt {
 
 /**
  * cmpline_exact - whether @c's figures are counted ones, judged by
- * lib/results/counted.h's rules (c->unit COUNTED_UNIT).
+ * lib/results/counted.h's rules (c->unit a counted one: counted_unit()).
  */
 bool cmpline_exact(const struct cmpfmt *c);
 
@@ -58,15 +58,16 @@ bool cmpline_exact(const struct cmpfmt *c);
 bool cmpline_fails(const struct cmp_result *r);
 
 /**
- * cmpline_value - @v in @unit ("ns", "cycles", "insn"; anything else as
- * cycles) scaled to three or four digits: 13150.2 -> "13.15us", cycles
- * "13.15k", instructions "13.15k insn". @buf.
+ * cmpline_value - @v in @unit ("ns", "cycles", a counted unit; anything
+ * else as cycles) scaled to three or four digits: 13150.2 -> "13.15us",
+ * cycles "13.15k", instructions "13.15k insn", misses "13.15k misses"
+ * (counted_suffix()). @buf.
  */
 const char *cmpline_value(char *buf, size_t len, double v, const char *unit);
 
 /**
- * cmpline_unit - @unit as it follows a number: "ns", "cycles", " insn"
- * (a count reads "+96.26 insn/CPU", a time "+7.7ns/CPU").
+ * cmpline_unit - @unit as it follows a number: "ns", "cycles", " insn",
+ * " misses" (a count reads "+96.26 insn/CPU", a time "+7.7ns/CPU").
  */
 const char *cmpline_unit(const char *unit);
 

@@ -86,6 +86,9 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 	unsigned int nr = results_max_run(r);
 
 	snprintf(key, sizeof(key), "variant_%s", s->variant);
+	/* the plugin's alloc.l1d, alloc.loads: alloc's words */
+	if (!meta_get(&r->meta, key) && strchr(key, '.'))
+		*strchr(key, '.') = 0;
 	if (nr > 1)
 		snprintf(runs, sizeof(runs), " over %u runs", nr);
 	fprintf(f, "# %s %s: %s\n# %lu samples%s on %s CPUs, %s possible, ", s->workload,
@@ -94,6 +97,9 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 	if (!strcmp(fmt_meta(r, "source", ""), "kernel"))
 		fprintf(f, "in-kernel, %s, irqs %s\n", fmt_meta(r, "clock", "?"),
 			strncmp(fmt_meta(r, "irqs", ""), "off", 3) ? "on" : "off");
+	else if (!strcmp(fmt_meta(r, "source", ""), "plugin"))
+		fprintf(f, "counted by the plugin in the marked windows (%s), %s\n",
+			fmt_meta(r, "plugin_figure", "?"), fileset_unit(r));
 	else if (!strcmp(fmt_meta(r, "source", ""), "trace"))
 		fprintf(f, "traced by %s, %s s, %s\n", fmt_meta(r, "probe", "?"),
 			fmt_meta(r, "duration_s", "?"), fileset_unit(r));
@@ -102,8 +108,8 @@ static void fmt_title(FILE *f, const struct results *r, const struct results_ser
 			fmt_meta(r, "mode", "?"), fileset_unit(r));
 	/* kstats' table below says ns, byte for byte: here, what they are */
 	if (counted_unit(fileset_unit(r)))
-		fputs("# " COUNTED_UNIT ": the guest's instructions, counted by qemu (bench vm --clock counted): its \"ns\" are instructions, not time\n",
-		      f);
+		fprintf(f, "# %s: %s: its \"ns\" are %s, not time\n", fileset_unit(r),
+			counted_what(fileset_unit(r)), counted_noun(fileset_unit(r)));
 }
 
 /* run @run's 10% trimmed mean of (@wl, @var), and its samples; 0 if none */

@@ -349,8 +349,10 @@ static int sf_json(FILE *f, const struct scalefmt *o)
 	meta_set(&m, "slope_unit", "%s per possible CPU", r->unit);
 	meta_set(&m, "estimator", "theil-sen, sen 95%% interval");
 	meta_set(&m, "flat", "%g", o->flat);
-	if (counted_unit(r->unit))
+	if (counted_unit(r->unit)) {
+		meta_set(&m, "unit_is", "%s", counted_what(r->unit));
 		meta_set(&m, "spread_pct", "%g", o->spread_pct);
+	}
 	meta_set(&m, "threshold", "%g%s", o->threshold.v, o->threshold.pct ? "%" : "");
 	for (k = 0; k < r->nr_groups; k++)
 		meta_set(&m, k ? "group_b" : "group_a", "%s", r->g[k].name);

@@ -21,15 +21,49 @@ const char *fileset_unit(const struct results *r)
 	return u ? u : "ns";
 }
 
+const char *fileset_plugin(const struct results *r)
+{
+	const char *fig = meta_get(&r->meta, "plugin_figure"), *p = meta_get(&r->meta, "plugin");
+
+	if (fig && !strcmp(fig, "funcs"))
+		return NULL;
+	return p && *p ? p : "none";
+}
+
+/* the plugin rule: @path's @p is @fs's first such file's; 0, or -EINVAL with its line */
+static int fileset_plugin_rule(struct fileset *fs, const char *path, const char *p, char *why,
+			       size_t len)
+{
+	char cut[FILESET_PLUGIN];
+
+	if (!p)
+		return 0;
+	snprintf(cut, sizeof(cut), "%s", p);
+	if (!fs->plugin_first) {
+		fs->plugin_first = path;
+		memcpy(fs->plugin, cut, sizeof(cut));
+		return 0;
+	}
+	if (!strcmp(cut, fs->plugin))
+		return 0;
+	snprintf(why, len, "%s was counted by %s%s, %s by %s%s: the plugin's figures (bench vm --plugin) and the guest's own, or the plugin's under two settings, cannot be judged together",
+		 fs->plugin_first, strcmp(fs->plugin, "none") ? "the plugin: " : "",
+		 strcmp(fs->plugin, "none") ? fs->plugin : "the guest (no plugin)", path,
+		 strcmp(cut, "none") ? "the plugin: " : "",
+		 strcmp(cut, "none") ? cut : "the guest (no plugin)");
+	return -EINVAL;
+}
+
 /* the unit rule: @path's unit @u is @fs's first file's; 0, or -EINVAL with its line */
 static int fileset_unit_rule(const struct fileset *fs, const char *path, const char *u,
 			     char *why, size_t len)
 {
 	if (!strcmp(u, fs->unit))
 		return 0;
-	if (counted_unit(u) || counted_unit(fs->unit))
-		snprintf(why, len, "%s is in %s, %s in %s: a count of instructions (bench vm --clock counted) and a time (--clock timed, or no VM) cannot be judged together; the files must measure in one unit",
-			 fs->first, fs->unit, path, u);
+	if (counted_unit(u) != counted_unit(fs->unit))
+		snprintf(why, len, "%s is in %s, %s in %s: a count of %s (bench vm --clock counted) and a time (--clock timed, or no VM) cannot be judged together; the files must measure in one unit",
+			 fs->first, fs->unit, path, u,
+			 counted_noun(counted_unit(u) ? u : fs->unit));
 	else
 		snprintf(why, len, "%s is in %s, %s in %s: the files must measure in one unit",
 			 fs->first, fs->unit, path, u);
@@ -48,22 +82,47 @@ static int fileset_possible_rule(const char *path, const struct results *r, char
 	return -EINVAL;
 }
 
+/*
+ * the frac_bits rule: @path's layout @fb is the first file's of its kind
+ * (the funcs files apart: one sample a boot, never an entry's buckets);
+ * 0, or -EINVAL with its line
+ */
+static int fileset_frac_rule(struct fileset *fs, const char *path, unsigned int fb, bool funcs,
+			     char *why, size_t len)
+{
+	const char **first = funcs ? &fs->fn_first : &fs->frac_first;
+	unsigned int *want = funcs ? &fs->fn_frac_bits : &fs->frac_bits;
+
+	if (!*first) {
+		*first = path;
+		*want = fb;
+		return 0;
+	}
+	if (fb == *want)
+		return 0;
+	snprintf(why, len, "%s has frac_bits %u, %s has %u: buckets differ", *first, *want, path,
+		 fb);
+	return -EINVAL;
+}
+
 int fileset_check(struct fileset *fs, const char *path, unsigned int group,
 		  const struct results *r, char *why, size_t len)
 {
-	const char *u = fileset_unit(r);
+	const char *u = fileset_unit(r), *p = fileset_plugin(r);
+	struct fileset was = *fs;
 
 	if (fileset_possible_rule(path, r, why, len))
 		return -EINVAL;
 	if (!fs->n) {
 		fs->first = path;
 		snprintf(fs->unit, sizeof(fs->unit), "%s", u);
-		fs->frac_bits = r->frac_bits;
 	} else if (fileset_unit_rule(fs, path, u, why, len)) {
 		return -EINVAL;
-	} else if (r->frac_bits != fs->frac_bits) {
-		snprintf(why, len, "%s has frac_bits %u, %s has %u: buckets differ", fs->first,
-			 fs->frac_bits, path, r->frac_bits);
+	}
+	/* before the buckets: the plugin's files and the guest's differ in both */
+	if (fileset_plugin_rule(fs, path, p, why, len) ||
+	    fileset_frac_rule(fs, path, r->frac_bits, !p, why, len)) {
+		*fs = was;
 		return -EINVAL;
 	}
 	fs->n++;

@@ -13,9 +13,21 @@
  *			must measure in one unit"; a count of instructions
  *			(COUNTED_UNIT, bench vm's counted clock) is never
  *			judged with a time, and the line says so
+ *	plugin		a file the project's QEMU plugin counted (bench vm
+ *			--plugin: its "plugin" key says by which settings, its
+ *			plugin_figure what) and one of the guest's own (no
+ *			such key: "none") are never judged together, nor the
+ *			plugin's files of two settings (cache models, cold):
+ *			every file's "plugin" is the first's, else -EINVAL:
+ *			"a.csv was counted by the plugin (ksbplugin 1, ...),
+ *			b.csv by none: ..."; a funcs file (plugin_figure:
+ *			funcs), whose series are kernel functions and never an
+ *			entry, passes and sets nothing: it is read beside the
+ *			entries it attributes (bench scale --audit)
  *	frac_bits	every file's is the first's (the buckets line up),
  *			else -EINVAL: "a.csv has frac_bits 2, b.csv has 3:
- *			buckets differ"
+ *			buckets differ"; a funcs file's is the first funcs
+ *			file's (one sample a boot, never beside an entry's)
  *	possible_cpus	where a file says it, a count 1..NR_CPUS_MAX by the
  *			keys' table (lib/results/meta.h), else -EINVAL:
  *			"a.csv: possible_cpus 'many' is not a count 1..8192"
@@ -64,6 +76,8 @@ struct results;
 
 /* groups one fileset counts apart */
 #define FILESET_GROUPS	2
+/* bytes of a plugin identity compared (a "plugin" value), NUL included */
+#define FILESET_PLUGIN	256
 
 /* the one warning of a partial file, printf-style over its path */
 #define FILESET_PARTIAL_WARNING \
@@ -72,7 +86,12 @@ struct results;
 struct fileset {
 	const char *first;		/* the first file's path: the rules' reference */
 	char unit[16];			/* its unit, "ns" when it says none */
+	const char *frac_first;		/* the first file but a funcs file: the frac_bits rule's */
 	unsigned int frac_bits;		/* its histograms' layout */
+	const char *fn_first;		/* the first funcs file, its own frac_bits rule's */
+	unsigned int fn_frac_bits;	/* its layout */
+	const char *plugin_first;	/* the first file but a funcs file: the plugin rule's */
+	char plugin[FILESET_PLUGIN];	/* its "plugin", "none" when it has none */
 	unsigned int n;			/* files checked */
 	unsigned int partial;		/* of them with "partial: yes" */
 	struct busy_count busy[FILESET_GROUPS]; /* their runs' contention, per group */
@@ -86,6 +105,12 @@ struct fileset {
  */
 const char *fileset_unit(const struct results *r);
 
+/**
+ * fileset_plugin - what counted @r by the plugin rule above: its
+ * "plugin" key, "none" when it has none (the guest's own figures); NULL
+ * for a funcs file, which the rule lets pass.
+ */
+const char *fileset_plugin(const struct results *r);
 
 /**
  * fileset_check - check @r, read from @path, against @fs's first file by

@@ -321,21 +321,115 @@ static void attribute(const struct audit *a, struct audit_entry *e, unsigned int
 	}
 }
 
+/*
+ * a candidate's or a function's points @pt on each side fitted at 95%
+ * into @fit, whether they could be into @has; 0 or -ENOMEM
+ */
+static int fit_sides(const struct audit *a, const struct audit_points *pt,
+		     struct scale_fit *fit, bool *has)
+{
+	unsigned int k;
+	int ret;
+
+	for (k = 0; k < a->nr_sides; k++) {
+		has[k] = pt[k].n > 0;
+		if (!has[k])
+			continue;
+		ret = fit_z(&pt[k], SCALE_Z95, &fit[k]);
+		if (ret == -ENOMEM)
+			return ret;
+		has[k] = !ret;
+	}
+	return 0;
+}
+
+/* ---- attribution by instructions ---- */
+
+/* what the comparator below sorts by: the slopes of side sort_k */
+static const struct audit_func *sort_f;
+static unsigned int sort_k;
+
+/* slope descending, ties by index */
+static int func_cmp(const void *x, const void *y)
+{
+	unsigned int i = *(const unsigned int *)x, j = *(const unsigned int *)y;
+	double a = sort_f[i].fit[sort_k].slope, b = sort_f[j].fit[sort_k].slope;
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* @e's functions on side @k into @idx (scratch of a->nf); how many */
+static unsigned int entry_funcs(const struct audit *a, const struct audit_entry *e,
+				unsigned int k, unsigned int *idx)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < a->nf; i++)
+		if (a->f[i].has[k] && !strcmp(a->f[i].entry, e->name))
+			idx[n++] = i;
+	return n;
+}
+
+/* side @k of @e: the fewest functions, steepest first, that carry half its growth */
+static void carry(const struct audit *a, struct audit_entry *e, unsigned int k,
+		  unsigned int *idx)
+{
+	struct audit_carry *c = &e->s[k].carry;
+	double sum = 0;
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->nr = entry_funcs(a, e, k, idx);
+	for (i = 0; i < c->nr; i++)
+		c->total += a->f[idx[i]].fit[k].slope;
+	if (!c->nr || !(c->total > 0))
+		return;
+	sort_f = a->f;
+	sort_k = k;
+	qsort(idx, c->nr, sizeof(*idx), func_cmp);
+	sort_f = NULL;
+	for (i = 0; i < c->nr && i < AUDIT_MAX_CARRY && !c->half; i++) {
+		c->f[c->n] = idx[i];
+		c->share[c->n] = a->f[idx[i]].fit[k].slope / c->total;
+		sum += c->share[c->n++];
+		c->half = sum >= AUDIT_HALF;
+	}
+}
+
+/* every function's fit, then every growing entry's carriers; 0 or -ENOMEM */
+static int run_funcs(struct audit *a)
+{
+	unsigned int i, k, *idx;
+	int ret;
+
+	for (i = 0; i < a->nf; i++) {
+		ret = fit_sides(a, a->f[i].pt, a->f[i].fit, a->f[i].has);
+		if (ret)
+			return ret;
+	}
+	idx = malloc(((size_t)a->nf + 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (i = 0; i < a->n; i++)
+		for (k = 0; k < a->nr_sides; k++)
+			if (a->e[i].pt[k].n && a->e[i].s[k].verdict == SCALE_GROWS)
+				carry(a, &a->e[i], k, idx);
+	free(idx);
+	return 0;
+}
+
 static int run_cands(struct audit *a)
 {
 	unsigned int i, k;
 	int ret;
 
-	for (i = 0; i < a->nc; i++)
-		for (k = 0; k < a->nr_sides; k++) {
-			a->c[i].has[k] = a->c[i].pt[k].n > 0;
-			if (!a->c[i].has[k])
-				continue;
-			ret = fit_z(&a->c[i].pt[k], SCALE_Z95, &a->c[i].fit[k]);
-			if (ret == -ENOMEM)
-				return ret;
-			a->c[i].has[k] = !ret;
-		}
+	for (i = 0; i < a->nc; i++) {
+		ret = fit_sides(a, a->c[i].pt, a->c[i].fit, a->c[i].has);
+		if (ret)
+			return ret;
+	}
 	for (i = 0; i < a->n; i++)
 		for (k = 0; k < a->nr_sides; k++)
 			if (a->e[i].pt[k].n && a->e[i].s[k].verdict == SCALE_GROWS)
@@ -372,7 +466,7 @@ int audit_run(struct audit *a)
 	if (!ret && a->nr_sides == 2)
 		ret = run_gate(a, p, lv, rej);
 	if (!ret)
-		ret = run_cands(a);
+		ret = run_cands(a) ?: run_funcs(a);
 	for (i = 0; i < a->n; i++)
 		cost[i] = a->e[i].pt[last].n ? a->e[i].s[last].at : NAN;
 	if (!ret)

@@ -55,6 +55,18 @@
  * names an entry (audit_cand.entry) is a candidate of that entry
  * only; one that names none, of every entry.
  *
+ * Attribution by counted instructions: where the project's QEMU plugin
+ * ran in the same boots (bench vm --plugin, docs/plugin.md), each boot's
+ * window of an entry is split into the kernel functions that ran in it,
+ * a function's points its instructions in those windows (0 where it did
+ * not run). Each function's slope (Theil-Sen, 95%) over the sum of its
+ * entry's functions' slopes (the window's growth) is its share, and an
+ * entry that grows is carried by the fewest functions, the steepest
+ * first, whose shares reach half (AUDIT_HALF), at most AUDIT_MAX_CARRY of
+ * them. Unlike a candidate, a function needs no call graph: netns's
+ * pernet ops, reached through pointers, count as any other. Where no
+ * entry's functions are given, the candidates stay the attribution.
+ *
  * Pure functions of their arguments, no I/O; audit_run() allocates only
  * the ranking and scratch.
  */
@@ -68,6 +80,10 @@
 
 /* the extrapolation the ranking sorts by: NR_CPUS's Kconfig maximum */
 #define AUDIT_AT	NR_CPUS_MAX
+/* the share of an entry's growth its named functions carry at least */
+#define AUDIT_HALF	0.5
+/* the functions named for one entry, at most */
+#define AUDIT_MAX_CARRY	8
 
 enum audit_method {
 	AUDIT_BH,			/* Benjamini-Hochberg: the false discovery rate */
@@ -84,6 +100,17 @@ struct audit_points {
 	unsigned int n;			/* 0: the side has no such entry */
 };
 
+/* the functions that carry one side of an entry's growth (audit.h, by instructions) */
+struct audit_carry {
+	unsigned int nr;		/* the entry's functions on this side; 0: none given */
+	double total;			/* their slopes summed: its windows' growth */
+	unsigned int n;			/* named: the fewest whose shares reach AUDIT_HALF */
+	unsigned int f[AUDIT_MAX_CARRY]; /* their indices in a->f, the steepest first */
+	double share[AUDIT_MAX_CARRY];	/* each one's slope over total */
+	bool half;			/* they reach AUDIT_HALF (false: the growth is spread
+					 * over more than AUDIT_MAX_CARRY, or total is not > 0) */
+};
+
 /* what audit_run() finds of one side of an entry */
 struct audit_side {
 	struct scale_fit fit;		/* its interval at confidence 1 - level */
@@ -94,6 +121,7 @@ struct audit_side {
 	double at, at_lo, at_hi;	/* the cost at AUDIT_AT possible CPUs */
 	int cand;			/* the carrying candidate, -1 none */
 	double share;			/* its slope over the entry's */
+	struct audit_carry carry;	/* the functions that carry it, by instructions */
 };
 
 struct audit_entry {
@@ -119,11 +147,22 @@ struct audit_cand {
 	bool has[2];			/* out: fitted */
 };
 
+/* a kernel function's instructions in an entry's windows (the plugin's) */
+struct audit_func {
+	const char *func;		/* its name */
+	const char *entry;		/* the entry whose windows they are */
+	struct audit_points pt[2];	/* per side: each boot's window, 0 where it did not run */
+	struct scale_fit fit[2];	/* out: at 95% */
+	bool has[2];			/* out: fitted */
+};
+
 struct audit {
 	struct audit_entry *e;		/* [n] */
 	unsigned int n;
 	struct audit_cand *c;		/* [nc] */
 	unsigned int nc;
+	struct audit_func *f;		/* [nf] */
+	unsigned int nf;
 	unsigned int nr_sides;		/* 1, or 2 to gate B against A */
 	enum audit_method method;
 	double q;			/* the family's level, (0, 1) */
@@ -174,7 +213,9 @@ void audit_rank(const double *cost, unsigned int n, unsigned int *order);
  * audit_run - everything above for @a's entries and candidates: the
  * p-values, the correction per side and for the gate, the intervals at
  * the adjusted levels, the verdicts, the extrapolation, the attribution
- * of every entry that grows, and the ranking by the cost at AUDIT_AT on
+ * of every entry that grows (to its candidate, and to the functions that
+ * carry half of its growth where a->f has its functions), and the
+ * ranking by the cost at AUDIT_AT on
  * the last side; with a->spread, each gated entry whose sides' spread
  * passes it is not repeatable, and no regression. Returns 0, -EINVAL
  * (bad @q, or an entry whose points hold fewer than 2 counts: its index

@@ -22,7 +22,7 @@ expected_files() {
 		echo share/bash-completion/completions/kstats-bench
 		for p in docs/kstats-bench*.1; do echo "share/man/man1/${p#docs/}"; done
 		for p in plots/*.gp; do echo "share/kstats-bench/$p"; done
-		for p in Kbuild Makefile dkms.conf ksb.h ksb_core.c ksb_hist.h ksb_results.c; do
+		for p in Kbuild Makefile dkms.conf ksb.h ksb_core.c ksb_hist.h ksb_mark.h ksb_results.c; do
 			echo "share/kstats-bench/kmod/$p"
 		done
 	} | LC_ALL=C sort

@@ -5,7 +5,8 @@
 # show_stat, twelve entries flat, io-uring skipped) ranked by the cost at
 # 8192 possible CPUs, the multiplicity's adjusted level, the attribution,
 # the gate on a plant (mount-tmpfs +40 ns/CPU, alloc_vfsmnt's), the
-# formats and bad input.
+# formats and bad input; and a counted sweep with the plugin's functions
+# (synth_audit.py plugin), each growing entry carried by its functions.
 
 load common
 
@@ -125,7 +126,7 @@ assert len(t) == 14 and t[0]["misc"]["function"] == "show_stat", t[0]' <<<"$outp
 	# only functions, no entry
 	run --separate-stderr ./bench scale --audit "$T"/a/stock-trace-show_stat-p*.csv
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "bench scale: --audit: no entries in the files, only traced functions" ]
+	[ "$stderr" = "bench scale: --audit: no entries in the files, only functions (traced, or the plugin's)" ]
 }
 
 @test "audit: a function timed at one count only is left out, with a note" {
@@ -135,4 +136,61 @@ assert len(t) == 14 and t[0]["misc"]["function"] == "show_stat", t[0]' <<<"$outp
 	[ "$stderr" = "$(printf 'bench scale: note: stock: snmp_fold_field %s is at possible_cpus 16 only: left out\n' time gap)" ]
 	[[ "${lines[0]}" == *", 2 candidate functions timed" ]]
 	[[ "${lines[1]}" == *"  grows  show_stat 81%" ]]
+}
+
+# the plugin's sweep (synth_audit.py plugin): counted, its funcs files beside
+plugin_sweep() {
+	python3 tests/cli/synth_audit.py "$T/pa" stock 1 0 plugin
+	python3 tests/cli/synth_audit.py "$T/pb" plant 2 1 plugin
+	PA=("$T"/pa/*.csv)
+	PB=("$T"/pb/*.csv)
+}
+
+@test "audit by instructions: each growing entry carried by the fewest functions holding half its growth, netns too" {
+	plugin_sweep
+	run --separate-stderr ./bench scale "${PA[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# no function is a series of its own, and none is noted
+	[ -z "$stderr" ]
+	[[ "${lines[0]}" == *", 0 candidate functions timed, 23 (function, entry) pairs counted by the plugin: an entry is carried by the fewest functions whose instructions carry half its growth" ]]
+	[[ "${lines[1]}" == " 1  netns netns  +2198 insn/CPU "*"  grows  spread "*"  memset_orig 52%" ]]
+	# arch_irq_stat_cpu, absent at 16, counts 0 there: 900 of 1530 a CPU
+	[[ "${lines[2]}" == " 2  proc-stat read  "*"  grows  spread "*"  show_stat 59%" ]]
+	[[ "$(grep ' fork-exit ' <<<"$output")" == *"  grows  spread "*"  memset_orig 125%" ]]
+	[[ "$(grep ' fork-exec ' <<<"$output")" == *"  flat  spread "*"%" ]]
+	[ "$(wc -l <<<"$output")" -eq 16 ]
+	run ./bench scale -f csv "${PA[@]}"
+	[ "$(csv_col <(echo "$output") function workload=netns)" = memset_orig ]
+	[ "$(csv_col <(echo "$output") share workload=netns)" = 0.522727 ]
+	[ "$(csv_col <(echo "$output") attributed_by workload=netns)" = plugin ]
+	[ "$(csv_col <(echo "$output") functions workload=netns)" = memset_orig:0.522727 ]
+	[ "$(csv_col <(echo "$output") attributed_by workload=fork-exec)" = "" ]
+	run ./bench scale -f json "${PA[@]}"
+	python3 -c 'import json, sys; d = json.load(sys.stdin); e = d["entries"][0]["fits"][0]
+assert e["attributed_by"] == "plugin" and e["function"] == "memset_orig", e
+assert [f["function"] for f in e["functions"]] == ["memset_orig"] and e["functions_half"], e
+assert abs(e["functions"][0]["share"] - 0.522727) < 1e-6 and abs(e["functions_slope"] - 2200) < 1, e' <<<"$output"
+	run ./bench scale -f kcidb "${PA[@]}"
+	python3 -c 'import json, sys; t = json.load(sys.stdin)["tests"]
+m = [x["misc"] for x in t if x["path"] == "kstats_bench.audit.proc-stat.read"][0]
+assert m["functions"] == "show_stat 59%" and m["attributed_by"] == "plugin", m' <<<"$output"
+	run ./bench scale -f markdown "${PA[@]}"
+	[[ "$output" == *"| 1 | netns netns | +2198 insn/CPU ["*" | grows | memset\_orig 52% |"* ]]
+	python3 tests/cli/gfm_tables.py <<<"$output"
+}
+
+@test "audit by instructions: the gate's regression names the plant's function; without funcs, nothing" {
+	plugin_sweep
+	run --separate-stderr ./bench scale "${PA[@]}" -- "${PB[@]}"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"regression: mount-tmpfs mount grew +"*" insn/CPU ["*"] (threshold 1 insn/CPU) from stock to plant, carried by: alloc_vfsmnt 90%"* ]]
+	# the entries alone: no candidate was timed, so nothing carries them
+	run --separate-stderr ./bench scale "$T"/pa/stock-p*.csv
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == " 1  netns netns  "*"  grows  spread "*"%" ]]
+	# a funcs file is never an entry: alone, it is no audit
+	run --separate-stderr ./bench scale --audit "$T"/pa/stock-funcs-p*.csv
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "bench scale: --audit: no entries in the files, only functions (traced, or the plugin's)" ]
 }

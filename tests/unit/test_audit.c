@@ -271,6 +271,86 @@ static void test_counted_gate(void **state)
 	audit_free(&a);
 }
 
+/* points y = a + b x at 3 counts, 2 boots each (exact: counted) */
+static void line(double *x, double *y, double a, double b)
+{
+	static const double p[] = { 16, 16, 128, 128, 255, 255 };
+	unsigned int i;
+
+	for (i = 0; i < 6; i++) {
+		x[i] = p[i];
+		y[i] = a + b * p[i];
+	}
+}
+
+/*
+ * by instructions: netns grows 10 a CPU, 6 of them in f1 (60%: named
+ * alone); stat grows 10, in f3 4, f1 3, f2 3 (f3 and f1, ties by index:
+ * 70%); a flat entry is carried by nothing; a function of another entry
+ * counts for none of these; an entry whose functions shrink in sum names
+ * none; with only candidates, the functions are empty.
+ */
+static void test_carry(void **state)
+{
+	double x[12][6], y[12][6];
+	static const double slope[] = { 10, 10, 0, 6, 3, 1, 3, 3, 4, 50, -1, 0 };
+	struct audit_points pt[12];
+	struct audit_entry e[3] = {
+		{ .name = "netns", .variant = "netns" },
+		{ .name = "stat", .variant = "read" },
+		{ .name = "flat", .variant = "x" },
+	};
+	struct audit_func f[7] = {
+		{ .func = "f1", .entry = "netns" }, { .func = "f2", .entry = "netns" },
+		{ .func = "f3", .entry = "netns" }, { .func = "f1", .entry = "stat" },
+		{ .func = "f2", .entry = "stat" }, { .func = "f3", .entry = "stat" },
+		{ .func = "elsewhere", .entry = "other" },
+	};
+	struct audit a = { .e = e, .n = 3, .f = f, .nf = 7, .nr_sides = 1,
+			   .method = AUDIT_NONE, .q = 0.05, .flat = 1 };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		line(x[i], y[i], 1000, slope[i]);
+		pt[i] = (struct audit_points){ x[i], y[i], 6 };
+	}
+	for (i = 0; i < 3; i++)
+		e[i].pt[0] = pt[i];
+	for (i = 0; i < 7; i++)
+		f[i].pt[0] = pt[3 + i];
+	assert_int_equal(audit_run(&a), 0);
+	assert_int_equal(e[0].s[0].verdict, SCALE_GROWS);
+	assert_int_equal(e[0].s[0].carry.nr, 3);
+	assert_close(e[0].s[0].carry.total, 10);
+	assert_int_equal(e[0].s[0].carry.n, 1);
+	assert_int_equal(e[0].s[0].carry.f[0], 0);
+	assert_close(e[0].s[0].carry.share[0], 0.6);
+	assert_true(e[0].s[0].carry.half);
+	assert_int_equal(e[1].s[0].carry.n, 2);
+	assert_int_equal(e[1].s[0].carry.f[0], 5);
+	assert_int_equal(e[1].s[0].carry.f[1], 3);
+	assert_close(e[1].s[0].carry.share[1], 0.3);
+	assert_true(e[1].s[0].carry.half);
+	assert_int_equal(e[2].s[0].verdict, SCALE_FLAT);
+	assert_int_equal(e[2].s[0].carry.nr, 0);
+	assert_int_equal(e[2].s[0].carry.n, 0);
+	audit_free(&a);
+	/* the functions of stat shrink in sum: nothing named */
+	f[5].pt[0] = pt[10];
+	f[3].pt[0] = pt[10];
+	f[4].pt[0] = pt[10];
+	assert_int_equal(audit_run(&a), 0);
+	assert_int_equal(e[1].s[0].carry.nr, 3);
+	assert_int_equal(e[1].s[0].carry.n, 0);
+	assert_false(e[1].s[0].carry.half);
+	audit_free(&a);
+	a.nf = 0;
+	assert_int_equal(audit_run(&a), 0);
+	assert_int_equal(e[0].s[0].carry.nr, 0);
+	audit_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_run),
 		cmocka_unit_test(test_counted_gate),
+		cmocka_unit_test(test_carry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -176,6 +176,9 @@ static void test_line_and_helpers(void **state)
 	assert_string_equal(cmpline_value(buf, sizeof(buf), 38290, "insn"), "38.29k insn");
 	assert_string_equal(cmpline_value(buf, sizeof(buf), 419, "insn"), "419.0 insn");
 	assert_string_equal(cmpline_unit("insn"), " insn");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 769, "misses"), "769.0 misses");
+	assert_string_equal(cmpline_value(buf, sizeof(buf), 81234, "est-cycles"), "81.23k est-cycles");
+	assert_string_equal(cmpline_unit("misses"), " misses");
 	assert_string_equal(cmpline_unit("ns"), "ns");
 	assert_string_equal(cmpline_pct(buf, sizeof(buf), INFINITY), "+inf");
 	assert_int_equal(cmpfmt_count(&cmp, CMP_REGRESSION), 1);

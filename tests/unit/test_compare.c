@@ -303,6 +303,36 @@ static void test_counted_spread(void **state)
 	assert_false(counted_unit(NULL));
 }
 
+/* the plugin's units are counts too, each with its flat slope and words */
+static void test_counted_units(void **state)
+{
+	static const char *const units[] = { "insn", "misses", "accesses", "est-cycles" };
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		assert_true(counted_unit(units[i]));
+		assert_non_null(counted_what(units[i]));
+		assert_non_null(counted_noun(units[i]));
+		assert_true(counted_flat(units[i]) > 0);
+	}
+	assert_false(counted_unit("cycles"));
+	assert_false(counted_unit("miss"));
+	assert_null(counted_what("ns"));
+	assert_null(counted_suffix("cycles", 0));
+	assert_close(counted_flat("ns"), 0, 0);
+	assert_close(counted_flat("insn"), COUNTED_FLAT, 0);
+	assert_close(counted_flat("misses"), COUNTED_FLAT_LINES, 0);
+	assert_close(counted_flat("accesses"), COUNTED_FLAT_LINES, 0);
+	assert_close(counted_flat("est-cycles"), COUNTED_FLAT, 0);
+	assert_string_equal(counted_suffix("insn", 1), "k insn");
+	assert_string_equal(counted_suffix("misses", 0), " misses");
+	assert_null(counted_suffix("misses", 4));
+	assert_string_equal(counted_noun("insn"), "instructions");
+	assert_non_null(strstr(counted_what("misses"), "not hardware"));
+	assert_non_null(strstr(counted_what("est-cycles"), "estimate"));
+}
+
 /* ---- per-run figures from a histogram ---- */
 
 static uint64_t rnd(uint64_t *s)
@@ -738,6 +768,7 @@ int main(void)
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_verdicts_exact),
 		cmocka_unit_test(test_counted_spread),
+		cmocka_unit_test(test_counted_units),
 		cmocka_unit_test(test_trimmed_mean_bound),
 		cmocka_unit_test(test_quantile_and_stats),
 		cmocka_unit_test(test_low_stats),

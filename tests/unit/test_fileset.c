@@ -4,7 +4,9 @@
  * one test per rule: a file without a unit is in ns, and a unit other
  * than the first file's is refused naming both, within a set and between
  * two sets read apart; a frac_bits other than the first's is refused
- * naming both; partial: yes is read, counted and never refused; each
+ * naming both; the plugin's figures never beside the guest's own or the
+ * plugin's under other settings, a funcs file beside any; partial: yes
+ * is read, counted and never refused; each
  * group's runs' contention summed, a file without it adding nothing; a
  * file that does not parse or open named with its line; and a refusal
  * leaves the set as it was.
@@ -170,6 +172,57 @@ static void test_frac_bits(void **state)
 	assert_int_equal(fs.n, 1);
 }
 
+/*
+ * plugin: the guest's own (no key) and the plugin's, or the plugin's of
+ * two settings, refused naming both; a funcs file passes beside either
+ */
+static void test_plugin(void **state)
+{
+	static const char *const l1[] = { "plugin", "ksbplugin 1, l1d 49152", "plugin_figure",
+					  "misses", NULL };
+	static const char *const l2[] = { "plugin", "ksbplugin 1, l1d 32768", "plugin_figure",
+					  "misses", NULL };
+	static const char *const fn[] = { "plugin", "ksbplugin 1, insns", "plugin_figure",
+					  "funcs", NULL };
+	struct fileset fs = { 0 };
+	const char *g = file("guest.csv", 2, NULL), *a = file("l1.csv", 2, l1);
+	const char *b = file("l2.csv", 2, l2), *f = file("fn.csv", 2, fn);
+	char why[1024], want[1024];
+
+	(void)state;
+	/* a funcs file first sets nothing: the guest's file after it sets the rule */
+	assert_int_equal(readf(&fs, f, 0, why, sizeof(why)), 0);
+	assert_null(fs.plugin_first);
+	assert_int_equal(readf(&fs, g, 0, why, sizeof(why)), 0);
+	assert_string_equal(fs.plugin, "none");
+	assert_int_equal(readf(&fs, f, 1, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, a, 1, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s was counted by the guest (no plugin), %s by the plugin: ksbplugin 1, l1d 49152: the plugin's figures (bench vm --plugin) and the guest's own, or the plugin's under two settings, cannot be judged together",
+		 g, a);
+	assert_string_equal(why, want);
+	assert_int_equal(fs.n, 3);
+	/* two settings of the plugin */
+	memset(&fs, 0, sizeof(fs));
+	assert_int_equal(readf(&fs, a, 0, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, a, 1, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, b, 1, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "ksbplugin 1, l1d 32768"));
+	assert_int_equal(readf(&fs, g, 1, why, sizeof(why)), -EINVAL);
+	assert_int_equal(fs.n, 2);
+	assert_ptr_equal(fs.plugin_first, a);
+	/* a funcs file's buckets are its own kind's: 12 beside the guest's 2 */
+	memset(&fs, 0, sizeof(fs));
+	f = file("fn12.csv", 12, fn);
+	g = file("guest2.csv", 2, NULL);
+	assert_int_equal(readf(&fs, g, 0, why, sizeof(why)), 0);
+	assert_int_equal(readf(&fs, f, 0, why, sizeof(why)), 0);
+	assert_int_equal(fs.frac_bits, 2);
+	assert_int_equal(fs.fn_frac_bits, 12);
+	assert_int_equal(readf(&fs, file("fn3.csv", 3, fn), 0, why, sizeof(why)), -EINVAL);
+	snprintf(want, sizeof(want), "%s has frac_bits 12, %s/fn3.csv has 3: buckets differ", f, dir);
+	assert_string_equal(why, want);
+}
+
 /* partial: yes is read and counted, never refused */
 static void test_partial(void **state)
 {
@@ -284,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_unit),
 		cmocka_unit_test(test_check_unit),
 		cmocka_unit_test(test_frac_bits),
+		cmocka_unit_test(test_plugin),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_busy),
 		cmocka_unit_test(test_bad_file),

@@ -288,6 +288,32 @@ static void test_cpu_series_cap(void **state)
 	runs_fini(&rs);
 }
 
+/* a set made here, not read: runs_add() numbers it, and refuses a run twice */
+static void test_add_made(void **state)
+{
+	struct results_label l = { .workload = "w", .variant = "old", .run = RESULTS_RUN_ALL,
+				   .cpu = RESULTS_CPU_ALL, .node = -1 };
+	struct results *one = results_create(12);
+	struct kstats_hist *h = kstats_hist_create(12);
+	struct runs rs = { .asked = 2 };
+
+	(void)state;
+	assert_non_null(one);
+	assert_non_null(h);
+	kstats_hist_record(h, 4097);
+	assert_int_equal(results_add_hist(one, &l, h), 0);
+	assert_int_equal(runs_add(&rs, one, 2), 0);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(runs_add(&rs, one, 2), -EINVAL);
+	assert_int_equal(rs.n, 1);
+	assert_int_equal(runs_add(&rs, one, 1), 0);
+	assert_int_equal(results_nr_runs(rs.all, "w", "old"), 2);
+	assert_int_equal(rs.all->frac_bits, 12);
+	runs_fini(&rs);
+	results_free(one);
+	kstats_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -300,6 +326,7 @@ int main(void)
 		cmocka_unit_test_setup(test_stopped_empty, setup),
 		cmocka_unit_test_setup(test_stop_pending, setup),
 		cmocka_unit_test_setup(test_cpu_series_cap, setup),
+		cmocka_unit_test(test_add_made),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

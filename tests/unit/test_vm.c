@@ -269,6 +269,13 @@ static void test_vm_config(void **state)
 	c.accel = VM_KVM;
 	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "--clock counted needs --accel tcg: KVM runs the guest on this host's cores, whose clock qemu cannot count (--clock timed)");
+	/* the plugin: the counted clock's alone */
+	c.accel = VM_TCG;
+	c.plugin = "ksbplugin.so";
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), 0);
+	c.clock = VM_TIMED;
+	assert_int_equal(vm_check_config(&c, why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "--plugin under --clock timed: the plugin's counts are exact only where the guest's clock counts its instructions, and a timed file cannot hold them (--clock counted)");
 }
 
 static void test_vm_qemu_argv(void **state)
@@ -311,6 +318,14 @@ static void test_vm_qemu_argv(void **state)
 		" -append 'console=ttyS0 panic=-1' -nodefaults -display none -no-reboot"
 		" -serial file:c -serial file:d");
 	assert_null(a.argv[a.n]);
+	/* the plugin after the clock, its files beside the results' */
+	c.plugin = "p.so,cache=off,syms=k.syms";
+	vm_qemu_argv(&a, &c, "i", "r", "c", "w/data");
+	spawn_sh_line(line, sizeof(line), (int)a.n, a.argv);
+	assert_non_null(strstr(line, " -rtc clock=vm -plugin p.so,cache=off,syms=k.syms,out=w/data.win.csv,funcs=w/data.fn.csv -smp 1,"));
+	vm_plugin_paths("w/data", line, line + 1024, 1024);
+	assert_string_equal(line, "w/data.win.csv");
+	assert_string_equal(line + 1024, "w/data.fn.csv");
 }
 
 /* ---- vm: /init and the guest's results ---- */

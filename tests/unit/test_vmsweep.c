@@ -152,6 +152,12 @@ static void test_vmsweep_shard_meta(void **state)
 	assert_string_equal(meta_get(m, "vm_shard"), "2/3");
 	assert_string_equal(meta_get(m, "vm_shard_boots"), "3-4 of 6");
 	assert_string_equal(meta_get(m, "vm_plan_runs"), "2");
+	assert_string_equal(meta_get(m, "vm_plan_files"), "2");
+	/* the plugin's files of each cell count in the plan */
+	sw->plugin_files = 4;
+	vmsweep_plan_meta(sw, &sw->cell[1], m);
+	assert_string_equal(meta_get(m, "vm_plan_files"), "10");
+	assert_null(sw->cell[1].vm.plugin);
 	/* unsharded: the plan alone */
 	memset(m, 0, sizeof(*m));
 	sw->shard_n = 0;
@@ -249,6 +255,14 @@ static void test_vmsweep_plan_key(void **state)
 	sw->boots = 7;
 	key_of(sw, key);
 	assert_string_not_equal(key, base);
+	/* the plugin's settings: a plan of their own */
+	sw->boots = 6;
+	sw->plugin_key = "insns syms=auto";
+	key_of(sw, key);
+	assert_string_not_equal(key, base);
+	sw->plugin_key = NULL;
+	key_of(sw, key);
+	assert_string_equal(key, base);
 	free(sw);
 }
 
