@@ -330,8 +330,8 @@ plugincheck: bench bench-static
 # loop pinned to CPU 1 (bounded, killed by its pid), counted, and an A/A
 # gate of bench run (timed) in both: /proc/version flat, /proc/stat and
 # cpu.stat growing, busy = idle (every figure within 0.5%, the median
-# shift 0), the A/A gate quiet (about 3 min; after scalecheck, whose 6.12
-# image it boots). `make busy-study` is the study of the timed clock's
+# shift within 0.1%), the A/A gate quiet (about 3 min; after scalecheck,
+# whose 6.12 image it boots). `make busy-study` is the study of the timed clock's
 # statistics: every --stat on the same files (docs/measurements.md)
 busycheck: bench bench-static
 	@tests/deps.sh $(VM_PKGS)

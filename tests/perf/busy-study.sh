@@ -33,7 +33,11 @@
 # +-BUSY_FLAT (1 instruction) per possible CPU, /proc/stat and cpu.stat
 # grow; busy = idle: every path's figure at every count (the median of
 # its boots) within BUSY_SAME_PCT (0.5%) of its idle one, and the median
-# of those shifts 0 (within 0.01%); and the A/A gate of bench run, timed,
+# of those shifts within BUSY_SAME_MED (0.1%) of 0: counted figures repeat
+# to a few hundredths of a percent from boot to boot (a /proc/version read
+# of about 2000 instructions moves by a fraction of one in its min), while
+# the timed clock's neighbour moved the median by whole percents
+# (docs/measurements.md, the busy runner); and the A/A gate of bench run, timed,
 # flags nothing beside the co-tenant: the busy-runner rules of timed files.
 # Ends with one line, BUSYCHECK passed|FAILED: ...; exit 0 passed, 1
 # failed, 3 when the image or qemu cannot be had.
@@ -63,6 +67,7 @@ stats=${BUSY_STATS:-tm10 median p25 p10 min}
 clock=${BUSY_CLOCK:-$([ "$check" = 1 ] && echo counted || echo timed)}
 flat=${BUSY_FLAT:-$([ "$clock" = counted ] && echo 1 || echo 150)}
 same_pct=${BUSY_SAME_PCT:-0.5}
+same_med=${BUSY_SAME_MED:-0.1}
 pkg_612=${SCALECHECK_612_PKG:-linux-image-6.12.117+deb12-amd64-unsigned}
 bench=$top/bench
 paths="version cpustat stat"
@@ -185,7 +190,7 @@ same() {
 	done
 	{ csv_rows "$dir/idle/points-$p.csv" possible_cpus "$s" | sed 's/^/1,/'
 	  csv_rows "$dir/busy/points-$p.csv" possible_cpus "$s" | sed 's/^/2,/'; } |
-		awk -F, -v lim="$same_pct" '
+		awk -F, -v lim="$same_pct" -v mlim="$same_med" '
 		{ k = $2; v[$1, k, ++n[$1, k]] = $3; keys[k] = 1 }
 		function med(f, k,   m, i, j, t, a) {
 			m = n[f, k]
@@ -202,7 +207,7 @@ same() {
 			}
 			for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (sh[j] < sh[i]) { t = sh[i]; sh[i] = sh[j]; sh[j] = t }
 			m = c % 2 ? sh[(c + 1) / 2] : (sh[c / 2] + sh[c / 2 + 1]) / 2
-			printf "%d %+.3f%% %+.3f%% %d\n", abs(worst) <= lim && abs(m) < 0.01, worst, m, c
+			printf "%d %+.3f%% %+.3f%% %d\n", abs(worst) <= lim && abs(m) <= mlim, worst, m, c
 		}'
 }
 
@@ -229,9 +234,9 @@ busycheck() {
 		esac
 		read -r -a r <<<"$(same "$p")"
 		if [ "${r[0]}" = 1 ]; then
-			ok "$p: busy = idle: ${r[3]} counts, the largest shift ${r[1]} (limit $same_pct%), the median ${r[2]}"
+			ok "$p: busy = idle: ${r[3]} counts, the largest shift ${r[1]} (limit $same_pct%), the median ${r[2]} (limit $same_med%)"
 		else
-			fail "$p: busy is not idle: ${r[3]} counts, the largest shift ${r[1]} (limit $same_pct%), the median ${r[2]} (0 expected)"
+			fail "$p: busy is not idle: ${r[3]} counts, the largest shift ${r[1]} (limit $same_pct%), the median ${r[2]} (limit $same_med%)"
 		fi
 	done
 	s=$(default_stat compare)
