@@ -21,17 +21,15 @@
 #   trace show_stat       the same boots show_stat() by fentry while
 #                         /bench run -w file-read reads /proc/stat: the
 #                         kernel's side of the same read
-#   run -w syscall-null   getppid(), the flat control, in boots of its
-#                         own: bench vm refuses two run commands in one
-#                         boot (their files would have one name)
+#   sh scaleguest.sh      then getppid(), the flat control (bench run -w
+#                         syscall-null), and in 6.1 the module
+#                         (kmod/kstats_bench.ko, which make scalecheck
+#                         builds for it): its kernel-irq-alloc, untraced,
+#                         then with __irq_alloc_descs() traced by fentry
+#                         (tests/kernel/scaleguest.sh)
 #
-# and 6.1 a third time with the module (kmod/kstats_bench.ko, which make
-# scalecheck builds for it):
-#
-#   sh irqtrace.sh        the module's kernel-irq-alloc, untraced, then
-#                         with __irq_alloc_descs() traced by fentry
-#                         (tests/kernel/irqtrace.sh)
-#
+# one boot serving every series: a counted boot costs 15-35 s, the work
+# in it a second or two;
 # and bench scale fits each over the counts (Theil-Sen, tm10 per boot).
 # Checks, per kernel: the /proc/stat read grows; the null syscall is
 # flat (bench scale's --flat for counted files, 1 instruction per
@@ -74,54 +72,36 @@ lib_prog=scalecheck
 
 # ---- the sweeps ----
 
-# sweep NAME IMAGE COUNTS: bench vm twice over COUNTS, into $sc/out:
-# the read and its trace in the same boots (NAME-run-pN.csv,
-# NAME-trace-pN.csv), then the null syscall (NAME0-run-pN.csv): bench vm
-# refuses two run commands in one boot, their files would share a name
+# sweep NAME IMAGE COUNTS [MODULE]: bench vm once over COUNTS, into
+# $sc/out: the read and its trace (NAME-run-pN.csv, NAME-trace-pN.csv),
+# then scaleguest.sh (NAME-pN-sh/bootB/: null.csv, and with MODULE the
+# irq files) in the same boots
 sweep() {
-	local name=$1 img=$2 counts=$3 t0=$SECONDS
-	say "sweeping $name ($(basename "$img")) over $counts possible CPUs, $boots boots each, counted"
-	"$bench" vm -q -B "$boots" -p "$counts" -o "$sc/out" "$name=$img" \
+	local name=$1 img=$2 counts=$3 ko=${4:-} t0=$SECONDS
+	say "sweeping $name ($(basename "$img")) over $counts possible CPUs, $boots boots each, counted${ko:+, with the module}"
+	"$bench" vm -q -B "$boots" -p "$counts" ${ko:+--module "$ko"} -o "$sc/out" "$name=$img" \
 		-- run -w file-read -n "$reads" \
 		-- trace show_stat -- /bench run -w file-read -n "$reads" -q \
+		-- sh "$top/tests/kernel/scaleguest.sh" 1024 ${ko:+"$irqs"} \
 		>"$sc/out/vm-$name.txt" ||
 		die "bench vm $name over $counts exited $? (see $sc/out/$name.console)"
 	# a file: the kernels' sweeps go side by side, in subshells
-	echo "$name read+trace: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
-	t0=$SECONDS
-	"$bench" vm -q -B "$boots" -p "$counts" -o "$sc/out" "${name}0=$img" \
-		-- run -w syscall-null -n 1024 >"$sc/out/vm-${name}0.txt" ||
-		die "bench vm ${name}0 over $counts exited $? (see $sc/out/${name}0.console)"
-	echo "$name null: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
-}
-
-# sweep_irq NAME IMAGE COUNTS: tests/kernel/irqtrace.sh in every boot,
-# the module's kernel-irq-alloc untraced, then with __irq_alloc_descs()
-# traced by fentry: the module's figures and the probe's of the same
-# calls (NAMEk-pN-sh/bootB/{untraced,module,traced}.csv). The module is
-# kmod/kstats_bench.ko, built by make scalecheck for 6.1 (linux-headers
-# of /boot's kernel)
-sweep_irq() {
-	local name=$1 img=$2 counts=$3 t0=$SECONDS ko=$top/kmod/kstats_bench.ko
-	[ -f "$ko" ] || die "no $ko: make scalecheck builds it for $(basename "$img")"
-	say "sweeping ${name}k: kernel-irq-alloc, and __irq_alloc_descs traced under it, over $counts, $boots boots each"
-	"$bench" vm -q -B "$boots" -p "$counts" --module "$ko" -o "$sc/out" "${name}k=$img" \
-		-- sh "$top/tests/kernel/irqtrace.sh" "$irqs" >"$sc/out/vm-${name}k.txt" ||
-		die "bench vm ${name}k over $counts exited $? (see $sc/out/${name}k.console)"
-	echo "$name irq+trace: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
+	echo "$name: $counts x $boots boots $((SECONDS - t0)) s" >>"$sc/out/times"
 }
 
 sweep_d61() {
-	sweep d61 "$(image_61)" "$counts_61"
-	sweep_irq d61 "$(image_61)" "$counts_61"
+	local ko=$top/kmod/kstats_bench.ko
+	[ -f "$ko" ] || die "no $ko: make scalecheck builds it for $(basename "$(image_61)")"
+	sweep d61 "$(image_61)" "$counts_61" "$ko"
 }
 
 sweep_d612() { sweep d612 "$(image_612 "$sc/6.12" "$pkg_612")" "$counts_612"; }
 
-# files NAME WORKLOAD: kernel NAME's files of WORKLOAD (file-read,
-# syscall-null, or show_stat for the trace), one per count, picked by
-# their workload metadata line
-files() { grep -lx "# workload: $2" "$sc/out/$1"-*.csv "$sc/out/${1}0"-*.csv 2>/dev/null; }
+# files NAME WORKLOAD: kernel NAME's files of WORKLOAD (file-read or
+# show_stat for the trace), one per count, picked by their workload
+# metadata line; nulls NAME: its null syscall's, one per boot
+files() { grep -lx "# workload: $2" "$sc/out/$1"-*.csv 2>/dev/null; }
+nulls() { ls "$sc/out/$1"-p*-sh/boot*/null.csv; }
 
 # fit LABEL FILE...: bench scale -f csv of the files into $sc/out/LABEL.csv,
 # its table on stdout
@@ -225,10 +205,10 @@ slope_info() {
 # this path grows is make kernelcheck's and make vmcheck's to show.
 check_irq() {
 	local name=$1 d=$sc/out
-	echo "== ${name}k: the module's kernel-irq-alloc, and __irq_alloc_descs traced by fentry under it"
-	fit "$name-irqbase" "$d/${name}k"-p*-sh/boot*/untraced.csv
-	fit "$name-irqmod" "$d/${name}k"-p*-sh/boot*/module.csv
-	fit "$name-irqtrace" "$d/${name}k"-p*-sh/boot*/traced.csv
+	echo "== $name: the module's kernel-irq-alloc, and __irq_alloc_descs traced by fentry under it"
+	fit "$name-irqbase" "$d/$name"-p*-sh/boot*/untraced.csv
+	fit "$name-irqmod" "$d/$name"-p*-sh/boot*/module.csv
+	fit "$name-irqtrace" "$d/$name"-p*-sh/boot*/traced.csv
 	slope_info "$name-irqbase" alloc "$name: the module's irq_alloc_descs(), untraced"
 	slope_info "$name-irqmod" alloc "$name: the module's irq_alloc_descs(), traced"
 	slope_info "$name-irqtrace" time "$name: __irq_alloc_descs by fentry"
@@ -242,7 +222,7 @@ check_kernel() {
 	# shellcheck disable=SC2046 # one word per file
 	fit "$name-read" $(files "$name" file-read)
 	# shellcheck disable=SC2046
-	fit "$name-null" $(files "$name" syscall-null)
+	fit "$name-null" $(nulls "$name")
 	# shellcheck disable=SC2046
 	fit "$name-trace" $(files "$name" show_stat)
 	verdict_is "$name-read" read grows "$name: /proc/stat read"
