@@ -11,7 +11,8 @@
 #           BUSY_BOOTS times at each of BUSY_COUNTS possible CPUs, and in
 #           each boot reads /proc/version (flat), /sys/fs/cgroup/cpu.stat
 #           and /proc/stat (both grow), BUSY_READS reads of each
-#           (tests/perf/busyreads.sh); bench scale fits each path's slope.
+#           (tests/perf/busyreads.sh), counted boots split over the
+#           CPUs; bench scale fits each path's slope.
 #           Under bench vm's clock BUSY_CLOCK: the study's timed, a
 #           study of the timed clock's statistics; --check's counted (a
 #           figure counts the guest's instructions)
@@ -85,16 +86,32 @@ trap cotenant_stop EXIT
 
 # ---- the two phases ----
 
-# sweep PHASE: the vm sweep into $dir/PHASE (d612-pN-sh/bootB/PATH.csv)
+# sweep PHASE: the vm sweep into $dir/PHASE/sJ (d612-pN-sh/bootB/PATH.csv).
+# Counted, the boots are split over the CPUs, one bench vm a CPU, each
+# with its share of the boots (bench vm refuses --shard with an sh
+# command): a neighbour moves no count, and one qemu left a core idle.
+# Timed, one bench vm: the study is of what a neighbour does to it
 sweep() {
-	local t0=$SECONDS
-	say "$1: sweeping 6.12 over $counts possible CPUs, $boots boots each, load $(cut -d' ' -f1 /proc/loadavg)"
+	local t0=$SECONDS j n b pids=() st rc=0
+	n=1
+	[ "$clock" != counted ] || n=$(nproc)
+	[ "$n" -le "$boots" ] || n=$boots
+	say "$1: sweeping 6.12 over $counts possible CPUs, $boots boots each, $n bench vm side by side, load $(cut -d' ' -f1 /proc/loadavg)"
 	# every boot beside the co-tenant is disturbed by the rule (psi cpu
 	# some > 40%): measured as it comes, not booted again, which is the
 	# point of the study; idle, bench vm's default holds
-	"$bench" vm -q -B "$boots" -p "$counts" --clock "$clock" -o "$dir/$1" "d612=$img" $reboot \
-		-- sh "$top/tests/perf/busyreads.sh" "$reads" >"$dir/$1/vm.txt" ||
-		die "bench vm exited $? (see $dir/$1/d612.console)"
+	for ((j = 1; j <= n; j++)); do
+		b=$((boots / n + (j <= boots % n ? 1 : 0)))
+		"$bench" vm -q -B "$b" -p "$counts" --clock "$clock" -o "$dir/$1/s$j" "d612=$img" $reboot \
+			-- sh "$top/tests/perf/busyreads.sh" "$reads" >"$dir/$1/vm-s$j.txt" &
+		pids+=("$!")
+	done
+	for j in "${pids[@]}"; do
+		wait "$j" && continue
+		st=$?
+		[ "$rc" != 0 ] || rc=$st
+	done
+	[ "$rc" = 0 ] || die "bench vm exited $rc (see $dir/$1/s*/d612.console)"
 	say "$1: sweep took $((SECONDS - t0)) s"
 }
 
@@ -132,7 +149,7 @@ phase() {
 # (with --flat FLAT ns per CPU when given)
 fit() {
 	local out=$dir/$1/fit-$2-$3.csv
-	"$bench" scale -s "$3" -f csv ${4:+--flat "$4"} "$dir/$1"/d612-p*-sh/boot*/"$2.csv" >"$out" ||
+	"$bench" scale -s "$3" -f csv ${4:+--flat "$4"} "$dir/$1"/s*/d612-p*-sh/boot*/"$2.csv" >"$out" ||
 		die "bench scale -s $3 of $1's $2 exited $?"
 	printf '%s %s %s %s\n' "$(csv_col "$out" slope kind=fit)" "$(csv_col "$out" slope_lo kind=fit)" \
 		"$(csv_col "$out" slope_hi kind=fit)" "$(csv_col "$out" verdict kind=fit)"
@@ -186,7 +203,7 @@ same() {
 	local p=$1 s ph
 	s=$(default_stat scale)
 	for ph in idle busy; do
-		"$bench" scale -s "$s" -f points "$dir/$ph"/d612-p*-sh/boot*/"$p.csv" >"$dir/$ph/points-$p.csv"
+		"$bench" scale -s "$s" -f points "$dir/$ph"/s*/d612-p*-sh/boot*/"$p.csv" >"$dir/$ph/points-$p.csv"
 	done
 	{ csv_rows "$dir/idle/points-$p.csv" possible_cpus "$s" | sed 's/^/1,/'
 	  csv_rows "$dir/busy/points-$p.csv" possible_cpus "$s" | sed 's/^/2,/'; } |
