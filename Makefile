@@ -304,7 +304,9 @@ scalecheck: bench bench-static
 # show_stat carries it; then
 # kernelcheck's 6.12 tree built with a loop over possible CPUs planted
 # in /proc/version's read, which bench scale's gate must name (after
-# make kernelcheck, whose tree it reuses; tests/kernel/auditcheck.sh)
+# make kernelcheck, whose tree it reuses; tests/kernel/auditcheck.sh).
+# AUDITCHECK_KERNELS picks them: .ci/run runs d61 d612 beside the kernel
+# builds, and plant after bisectcheck
 AC_PKGS := $(VM_PKGS) bison flex libelf-dev bc binutils xz-utils zstd
 auditcheck: bench bench-static
 	@tests/deps.sh $(AC_PKGS)
