@@ -258,7 +258,7 @@ csv_meta() {
 # a timed plan must boot alone. Returns the first shard's failure
 # (its exit code), else bench merge's.
 vm_sharded() {
-	local n=$1 out=$2 i st rc=0 pids=() dirs=()
+	local n=$1 out=$2 i pids=() dirs=()
 	shift 2
 	rm -rf "$out" "$out".s[0-9]*
 	for ((i = 1; i <= n; i++)); do
@@ -267,13 +267,20 @@ vm_sharded() {
 		pids+=("$!")
 		dirs+=("$out.s$i")
 	done
-	for i in "${pids[@]}"; do
-		wait "$i" && continue
+	wait_all "${pids[@]}" || return
+	"$bench" merge -o "$out" "${dirs[@]}"
+}
+
+# wait_all PID...: waits for every one of them; returns the first
+# failure's status, 0 when all succeeded
+wait_all() {
+	local p st rc=0
+	for p in "$@"; do
+		wait "$p" && continue
 		st=$?
 		[ "$rc" != 0 ] || rc=$st
 	done
-	[ "$rc" = 0 ] || return "$rc"
-	"$bench" merge -o "$out" "${dirs[@]}"
+	return "$rc"
 }
 
 # together CMD... -- CMD...: the two commands side by side, the first in

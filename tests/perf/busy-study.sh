@@ -92,7 +92,7 @@ trap cotenant_stop EXIT
 # command): a neighbour moves no count, and one qemu left a core idle.
 # Timed, one bench vm: the study is of what a neighbour does to it
 sweep() {
-	local t0=$SECONDS j n b pids=() st rc=0
+	local t0=$SECONDS j n b pids=()
 	n=1
 	[ "$clock" != counted ] || n=$(nproc)
 	[ "$n" -le "$boots" ] || n=$boots
@@ -106,12 +106,7 @@ sweep() {
 			-- sh "$top/tests/perf/busyreads.sh" "$reads" >"$dir/$1/vm-s$j.txt" &
 		pids+=("$!")
 	done
-	for j in "${pids[@]}"; do
-		wait "$j" && continue
-		st=$?
-		[ "$rc" != 0 ] || rc=$st
-	done
-	[ "$rc" = 0 ] || die "bench vm exited $rc (see $dir/$1/s*/d612.console)"
+	wait_all "${pids[@]}" || die "bench vm exited $? (see $dir/$1/s*/d612.console)"
 	say "$1: sweep took $((SECONDS - t0)) s"
 }
 
